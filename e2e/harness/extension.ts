@@ -1,0 +1,85 @@
+import { test as base, chromium, type BrowserContext, type Page, type Worker } from '@playwright/test';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { findChromium } from './browser-path';
+
+export const DIST = resolve(import.meta.dirname, '../../dist');
+
+export interface ExtensionWorkerFixtures {
+  /** One Chromium with the built extension, shared by the tests of a worker. */
+  sharedContext: BrowserContext;
+  extensionId: string;
+  serviceWorker: Worker;
+}
+
+export interface ExtensionTestFixtures {
+  /** Opens the popup as a page, acting on `tabId` when given. */
+  openPopup: (tabId?: number) => Promise<Page>;
+  openOptions: () => Promise<Page>;
+}
+
+export async function launchWithExtension(): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
+  const profile = mkdtempSync(join(tmpdir(), 'oom-guard-profile-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: findChromium(),
+    headless: true,
+    args: [
+      `--disable-extensions-except=${DIST}`,
+      `--load-extension=${DIST}`,
+      '--no-sandbox',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ],
+  });
+  return {
+    context,
+    close: async () => {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function extensionServiceWorker(context: BrowserContext): Promise<Worker> {
+  return context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
+}
+
+export const test = base.extend<ExtensionTestFixtures, ExtensionWorkerFixtures>({
+  sharedContext: [
+    async ({}, use) => {
+      const { context, close } = await launchWithExtension();
+      await use(context);
+      await close();
+    },
+    { scope: 'worker' },
+  ],
+  serviceWorker: [async ({ sharedContext }, use) => use(await extensionServiceWorker(sharedContext)), { scope: 'worker' }],
+  extensionId: [async ({ serviceWorker }, use) => use(new URL(serviceWorker.url()).host), { scope: 'worker' }],
+  context: async ({ sharedContext }, use) => use(sharedContext),
+  page: async ({ context }, use) => {
+    const page = await context.newPage();
+    await use(page);
+    await page.close();
+  },
+  openPopup: async ({ context, extensionId }, use) => {
+    await use(async (tabId) => {
+      const page = await context.newPage();
+      const query = tabId === undefined ? '' : `?tab=${tabId}`;
+      await page.goto(`chrome-extension://${extensionId}/src/popup/index.html${query}`);
+      return page;
+    });
+  },
+  openOptions: async ({ context, extensionId }, use) => {
+    await use(async () => {
+      const page = await context.newPage();
+      await page.goto(`chrome-extension://${extensionId}/src/options/index.html`);
+      return page;
+    });
+  },
+});
+
+export const expect = test.expect;

@@ -1,0 +1,20 @@
+import { defineConfig } from '@playwright/test';
+import { findChromium, NO_BROWSER_MESSAGE } from './e2e/harness/browser-path';
+
+if (!findChromium()) {
+  console.error(NO_BROWSER_MESSAGE);
+  process.exit(1);
+}
+
+export default defineConfig({
+  testDir: 'e2e',
+  testMatch: '**/*.spec.ts',
+  // One Chromium per worker; two cores on CI.
+  workers: process.env.CI ? 2 : undefined,
+  fullyParallel: false,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
+  reporter: process.env.CI ? [['list']] : [['list'], ['html', { open: 'never' }]],
+  use: { trace: 'retain-on-failure' },
+});

@@ -1,0 +1,2 @@
+import browser from 'webextension-polyfill';
+browser.runtime.onInstalled.addListener(() => undefined);

@@ -1,0 +1,2 @@
+import browser from 'webextension-polyfill';
+document.documentElement.dataset.oomGuard = browser.runtime.id ? 'ready' : 'none';

@@ -1,0 +1,2 @@
+import { render } from 'preact';
+render(<p>Colab OOM Guard</p>, document.getElementById('app')!);
