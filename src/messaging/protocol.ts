@@ -1,0 +1,87 @@
+import * as v from 'valibot';
+
+/** Messages between the extension's contexts. Every receiver parses with these schemas before acting. */
+
+const NotebookKey = v.pipe(v.string(), v.minLength(1), v.maxLength(2048));
+const Time = v.pipe(v.number(), v.finite());
+const Line = v.pipe(v.string(), v.maxLength(2000));
+
+export const VerdictSchema = v.object({
+  category: v.picklist(['gpu-oom', 'tf-oom', 'jax-oom', 'host-ram', 'colab-crash', 'gpu-fault', 'custom']),
+  rule: v.pipe(v.string(), v.maxLength(300)),
+  description: v.pipe(v.string(), v.maxLength(300)),
+  line: Line,
+});
+
+/** What the user (popup, options, the in-page notice) can ask of a notebook. */
+export const CommandSchema = v.variant('type', [
+  v.object({ type: v.literal('set-enabled'), enabled: v.boolean() }),
+  v.object({ type: v.literal('cancel') }),
+  v.object({ type: v.literal('rearm') }),
+  v.object({ type: v.literal('reset-counter') }),
+  v.object({ type: v.literal('set-max-restarts'), value: v.nullable(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(1000))) }),
+]);
+export type Command = v.InferOutput<typeof CommandSchema>;
+
+/** Sent by the top-frame content script on a Colab page. */
+export const PageMessageSchema = v.variant('type', [
+  v.object({ type: v.literal('page-hello'), key: v.nullable(NotebookKey), title: v.pipe(v.string(), v.maxLength(500)) }),
+  v.object({
+    type: v.literal('page-failure'),
+    key: NotebookKey,
+    detectedAt: Time,
+    source: v.picklist(['error-output', 'crash-toast']),
+    verdict: VerdictSchema,
+  }),
+  v.object({ type: v.literal('page-marker'), key: NotebookKey, detectedAt: Time, pattern: Line, line: Line }),
+  v.object({ type: v.literal('page-claim'), key: NotebookKey, attempt: v.string() }),
+  v.object({
+    type: v.literal('page-result'),
+    key: NotebookKey,
+    attempt: v.string(),
+    ok: v.boolean(),
+    step: v.optional(v.pipe(v.string(), v.maxLength(100))),
+    detail: v.optional(v.pipe(v.string(), v.maxLength(1000))),
+  }),
+  v.object({ type: v.literal('page-command'), key: NotebookKey, command: CommandSchema }),
+]);
+export type PageMessage = v.InferOutput<typeof PageMessageSchema>;
+
+/** Sent by the content script in Colab's output frames. */
+export const FrameMessageSchema = v.object({ type: v.literal('frame-hello') });
+
+/** Sent by the popup and the options page. */
+export const UiMessageSchema = v.variant('type', [
+  v.object({ type: v.literal('ui-command'), key: NotebookKey, command: CommandSchema }),
+  v.object({ type: v.literal('ui-settings'), patch: v.record(v.string(), v.unknown()) }),
+  v.object({ type: v.literal('ui-import'), text: v.pipe(v.string(), v.maxLength(20_000_000)) }),
+  v.object({ type: v.literal('ui-clear') }),
+]);
+export type UiMessage = v.InferOutput<typeof UiMessageSchema>;
+
+/** Sent by the popup to the content script of the tab it acts on. */
+export const TabRequestSchema = v.object({ type: v.literal('check-ui') });
+
+export interface HelloReply {
+  tabId: number;
+  token: string;
+}
+export type ClaimReply = { granted: true; action: string } | { granted: false; reason: string };
+export type CommandReply = { ok: true } | { ok: false; message: string };
+
+export type CheckUiReply =
+  | { ready: true; detail: string }
+  | { ready: false; step: string; detail: string };
+
+/** Output frames report to their parent over postMessage, tagged with this channel name and the tab's token. */
+export const FRAME_CHANNEL = 'colab-oom-guard/output-frame';
+
+export const FrameReportSchema = v.object({
+  channel: v.literal(FRAME_CHANNEL),
+  token: v.pipe(v.string(), v.minLength(16), v.maxLength(100)),
+  report: v.variant('kind', [
+    v.object({ kind: v.literal('error-output'), text: v.pipe(v.string(), v.maxLength(70_000)) }),
+    v.object({ kind: v.literal('marker'), pattern: Line, line: Line }),
+  ]),
+});
+export type FrameReport = v.InferOutput<typeof FrameReportSchema>;

@@ -1,0 +1,38 @@
+/**
+ * Who sent a runtime message. Receivers act only on messages from our own contexts, and each kind of message only
+ * from the context that may send it: a Colab page's top frame, one of Colab's output frames, or an extension page.
+ */
+
+export type SenderKind = 'colab-page' | 'output-frame' | 'extension-page';
+
+export interface SenderLike {
+  id?: string;
+  url?: string;
+  frameId?: number;
+  tab?: { id?: number };
+}
+
+export const COLAB_ORIGIN = 'https://colab.research.google.com';
+
+/** Colab's output frames are served from random subdomains of googleusercontent.com (REFERENCE.md §4.2). */
+export function isOutputFrameOrigin(origin: string): boolean {
+  return /^https:\/\/[a-z0-9-]+(\.[a-z0-9-]+)*\.googleusercontent\.com$/.test(origin);
+}
+
+export function senderKind(sender: SenderLike, extensionId: string, extensionOrigin: string): SenderKind | null {
+  if (sender.id !== extensionId || !sender.url) return null;
+  const origin = originOf(sender.url);
+  if (sender.tab?.id !== undefined) {
+    if (sender.frameId === 0 && origin === COLAB_ORIGIN) return 'colab-page';
+    if (sender.frameId !== 0 && origin !== null && isOutputFrameOrigin(origin)) return 'output-frame';
+  }
+  return sender.url.startsWith(extensionOrigin) ? 'extension-page' : null;
+}
+
+function originOf(url: string): string | null {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
+}
