@@ -4,19 +4,70 @@ import preact from '@preact/preset-vite';
 import manifestSource from './manifest.json' with { type: 'json' };
 import pkg from './package.json' with { type: 'json' };
 
+// One manifest.json for both browsers. `vite build` builds the Chrome package into dist/;
+// `vite build --mode firefox` builds the Firefox package into dist-firefox/ from the same sources,
+// with the Firefox differences generated here by `firefoxManifest` (never kept in a second file).
+
 // The version lives in package.json only; manifest.json carries a placeholder.
 const manifest = { ...manifestSource, version: pkg.version };
 
-// Content scripts are built as self-contained IIFEs: no loader, no extra chunk
-// requests from the Colab page, and nothing web-accessible to fingerprint.
-const contentScripts = manifest.content_scripts.flatMap((script) => script.js);
+/** Add-on id on addons.mozilla.org. Never change it after the first release: it is the add-on's identity. */
+const GECKO_ID = 'colab-oom-guard@colab-oom-guard';
 
-export default defineConfig({
-  plugins: [preact(), crx({ manifest, contentScripts: { standaloneFiles: contentScripts } })],
-  build: {
-    outDir: 'dist',
-    emptyOutDir: true,
-    sourcemap: false,
-    target: 'chrome111',
-  },
+/**
+ * Lowest Firefox the package supports:
+ * - MV3 with `action` and `host_permissions`: 109; `background.type: "module"`: 112; `storage.session`: 115.
+ * - 127: MV3 host permissions (and content-script matches) are shown and granted at install. Before that they
+ *   were optional and off by default, so the content scripts would not run on Colab until the user found the
+ *   toggle in about:addons.
+ * - 140 (the current ESR): `browser_specific_settings.gecko.data_collection_permissions`, which AMO requires for
+ *   new extensions. Optional `notifications` (55) and `all_frames` content scripts (48) are far older.
+ */
+const FIREFOX_MIN_VERSION = '140';
+const FIREFOX_ANDROID_MIN_VERSION = '142';
+
+/** The Firefox manifest: the Chrome one with Firefox's background page and Gecko settings. */
+function firefoxManifest(source: typeof manifest) {
+  const { minimum_chrome_version: _chromeOnly, background, ...common } = source;
+  return {
+    ...common,
+    // Firefox has no MV3 service workers: the same entry runs as a (non-persistent) background script.
+    background: { scripts: [background.service_worker], type: background.type },
+    browser_specific_settings: {
+      gecko: {
+        id: GECKO_ID,
+        strict_min_version: `${FIREFOX_MIN_VERSION}.0`,
+        // The extension sends nothing off the device (notebook state stays in browser storage).
+        // Revisit this declaration if that ever changes.
+        data_collection_permissions: { required: ['none' as const] },
+      },
+      // Firefox for Android gained `data_collection_permissions` in 142.
+      gecko_android: { strict_min_version: `${FIREFOX_ANDROID_MIN_VERSION}.0` },
+    },
+  };
+}
+
+export default defineConfig(({ mode }) => {
+  const firefox = mode === 'firefox';
+
+  // Content scripts are built as self-contained IIFEs: no loader, no extra chunk
+  // requests from the Colab page, and nothing web-accessible to fingerprint.
+  const contentScripts = manifest.content_scripts.flatMap((script) => script.js);
+
+  return {
+    plugins: [
+      preact(),
+      crx({
+        manifest: firefox ? firefoxManifest(manifest) : manifest,
+        browser: firefox ? 'firefox' : 'chrome',
+        contentScripts: { standaloneFiles: contentScripts },
+      }),
+    ],
+    build: {
+      outDir: firefox ? 'dist-firefox' : 'dist',
+      emptyOutDir: true,
+      sourcemap: false,
+      target: firefox ? `firefox${FIREFOX_MIN_VERSION}` : 'chrome111',
+    },
+  };
 });
