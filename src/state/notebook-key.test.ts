@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import { notebookKeyFromUrl, notebookTitleFromDocumentTitle } from './notebook-key';
+
+const C = 'https://colab.research.google.com';
+const DRIVE_ID = '1AbCdEfGhIjKlMnOpQrStUvWxYz012345';
+
+describe('notebookKeyFromUrl', () => {
+  it.each([
+    // Drive
+    [`${C}/drive/${DRIVE_ID}`, `drive:${DRIVE_ID}`],
+    [`${C}/drive/${DRIVE_ID}#scrollTo=T2BNeFUZ1OGZ`, `drive:${DRIVE_ID}`],
+    [`${C}/drive/${DRIVE_ID}?authuser=1`, `drive:${DRIVE_ID}`],
+    [`${C}/drive/${DRIVE_ID}?usp=sharing`, `drive:${DRIVE_ID}`],
+    [`${C}/drive/${DRIVE_ID}?authuser=2&usp=sharing#scrollTo=abc`, `drive:${DRIVE_ID}`],
+    [`${C}/drive/${DRIVE_ID}?sandboxMode=true`, `drive:${DRIVE_ID}`],
+    [`${C}/drive/${DRIVE_ID}#notebook-main`, `drive:${DRIVE_ID}`],
+    [`${C}/drive/${DRIVE_ID}/`, `drive:${DRIVE_ID}`],
+    [`${C}//drive//${DRIVE_ID}//`, `drive:${DRIVE_ID}`],
+    [`https://COLAB.research.google.com:443/drive/${DRIVE_ID}`, `drive:${DRIVE_ID}`],
+    [`${C}/drive/short_id-1`, 'drive:short_id-1'],
+    // GitHub
+    [`${C}/github/googlecolab/colabtools/blob/main/notebooks/colab-github-demo.ipynb`, 'github:googlecolab/colabtools/main/notebooks/colab-github-demo'],
+    [`${C}/github/GoogleColab/ColabTools/blob/main/nb.ipynb`, 'github:googlecolab/colabtools/main/nb'],
+    [`${C}/github/o/r/blob/main/Nb.ipynb?authuser=1#scrollTo=x`, 'github:o/r/main/Nb'],
+    [`${C}/github/o/r/blob/feature/x/dir/nb.ipynb`, 'github:o/r/feature/x/dir/nb'],
+    [`${C}/github/o/r/blob/0123abc/nb.ipynb/`, 'github:o/r/0123abc/nb'],
+    [`${C}/github/o/r/blob/main/my%20notebook.ipynb`, 'github:o/r/main/my notebook'],
+    [`${C}/github/o/r/blob/main/my notebook.ipynb`, 'github:o/r/main/my notebook'],
+    [`${C}/github/o/r/blob/main/%C3%BCber.ipynb`, 'github:o/r/main/über'],
+    [`${C}/github/o/r/blob/main/%c3%bcber.ipynb`, 'github:o/r/main/über'],
+    [`${C}/github/o/r/blob/main/über.ipynb`, 'github:o/r/main/über'],
+    // Gist
+    [`${C}/gist/someone/0123456789abcdef0123`, 'gist:0123456789abcdef0123'],
+    [`${C}/gist/someone/0123456789abcdef0123/train.ipynb`, 'gist:0123456789abcdef0123/train'],
+    [`${C}/gist/someone/0123456789abcdef0123/train.ipynb?authuser=0#scrollTo=a`, 'gist:0123456789abcdef0123/train'],
+    [`${C}/gist/someone/0123456789abcdef0123/`, 'gist:0123456789abcdef0123'],
+    // Bundled and local
+    [`${C}/notebooks/intro.ipynb`, 'notebooks:intro'],
+    [`${C}/notebooks/intro.ipynb#scrollTo=GJBs_flRovLc`, 'notebooks:intro'],
+    [`${C}/notebooks/empty.ipynb`, 'notebooks:empty'],
+    [`${C}/notebooks/snippets/importing_libraries.ipynb`, 'notebooks:snippets/importing_libraries'],
+    // By URL
+    [`${C}/#fileId=https%3A%2F%2Fexample.com%2Fnb.ipynb`, 'url:https://example.com/nb.ipynb'],
+    [`${C}/#fileId=https%3A%2F%2Fexample.com%2Fnb.ipynb&scrollTo=abc`, 'url:https://example.com/nb.ipynb'],
+    [`${C}/#scrollTo=abc&fileId=https%3A%2F%2Fexample.com%2Fnb.ipynb`, 'url:https://example.com/nb.ipynb'],
+    [`${C}/?authuser=1#fileId=https%3A%2F%2Fexample.com%2Fa%3Fx%3D1%26y%3D2`, 'url:https://example.com/a?x=1&y=2'],
+    [`${C}#fileId=https%3A%2F%2Fexample.com%2Fnb.ipynb`, 'url:https://example.com/nb.ipynb'],
+    [`${C}/notebook#fileId=${DRIVE_ID}`, `drive:${DRIVE_ID}`],
+  ])('%s → %s', (url, key) => {
+    expect(notebookKeyFromUrl(url)).toBe(key);
+  });
+
+  it.each([
+    [`${C}/`],
+    [C],
+    [`${C}/#create=true`],
+    [`${C}/?authuser=1#create=true`],
+    [`${C}/#scrollTo=abc`],
+    [`${C}/#fileId=`],
+    [`${C}/drive/`],
+    [`${C}/drive/${DRIVE_ID}/extra`],
+    [`${C}/drive/not%20an%20id`],
+    [`${C}/github/o/r`],
+    [`${C}/github/o/r/tree/main/dir`],
+    [`${C}/github/o/r/blob/main`],
+    [`${C}/gist/someone`],
+    [`${C}/notebooks/`],
+    [`${C}/notebooks/.ipynb`],
+    [`${C}/signup`],
+    [`http://colab.research.google.com/drive/${DRIVE_ID}`],
+    [`https://colab.google/drive/${DRIVE_ID}`],
+    [`https://evil.example/colab.research.google.com/drive/${DRIVE_ID}`],
+    [`https://colab.research.google.com.evil.example/drive/${DRIVE_ID}`],
+    [`https://abc-123.colab.googleusercontent.com/outputframe.html`],
+    ['not a url'],
+    [''],
+  ])('%s → null', (url) => {
+    expect(notebookKeyFromUrl(url)).toBeNull();
+  });
+
+  it('gives one key for all the ways to reach the same Drive notebook', () => {
+    const urls = [
+      `${C}/drive/${DRIVE_ID}`,
+      `${C}/drive/${DRIVE_ID}/?authuser=1`,
+      `${C}/drive/${DRIVE_ID}?usp=sharing#scrollTo=x`,
+      `${C}/drive/${DRIVE_ID}#notebook-main`,
+    ];
+    expect(new Set(urls.map(notebookKeyFromUrl))).toEqual(new Set([`drive:${DRIVE_ID}`]));
+  });
+
+  it('keeps a malformed percent escape as written instead of failing', () => {
+    expect(notebookKeyFromUrl(`${C}/github/o/r/blob/main/bad%E0%A4%A.ipynb`)).toBe('github:o/r/main/bad%E0%A4%A');
+  });
+});
+
+describe('notebookTitleFromDocumentTitle', () => {
+  it.each([
+    ['train.ipynb - Colab', 'train.ipynb'],
+    ['Untitled0.ipynb - Colaboratory', 'Untitled0.ipynb'],
+    ['  Fine-tune - LLaMA - Colab  ', 'Fine-tune - LLaMA'],
+    ['report – Colab', 'report'],
+    ['report | Google Colab', 'report'],
+    ['学習ノートブック.ipynb', '学習ノートブック.ipynb'],
+    ['Colab tricks.ipynb', 'Colab tricks.ipynb'],
+    ['My Colab', 'My Colab'],
+    ['Colab', ''],
+    ['Google Colab', ''],
+    ['Google Colaboratory', ''],
+    ['', ''],
+    ['   ', ''],
+  ])('%j → %j', (title, name) => {
+    expect(notebookTitleFromDocumentTitle(title)).toBe(name);
+  });
+
+  it('caps very long titles', () => {
+    expect(notebookTitleFromDocumentTitle(`${'x'.repeat(900)} - Colab`)).toHaveLength(500);
+  });
+});
