@@ -1,0 +1,94 @@
+/**
+ * Stored shapes change between releases; each record carries its version in `v` and is brought up to
+ * `CURRENT_VERSION` on read (and written back in the current shape on the next write), so an extension updated
+ * overnight keeps its counters and history. A migration takes the raw record of version N and returns version N+1;
+ * it never validates: the schema does that afterwards.
+ */
+
+export const CURRENT_VERSION = 1;
+
+export type RawRecord = Record<string, unknown>;
+type Migration = (raw: RawRecord) => RawRecord;
+export type RecordKind = 'settings' | 'notebook';
+
+export type MigrationResult =
+  | { ok: true; value: RawRecord; from: number }
+  | { ok: false; reason: 'newer'; version: number }
+  | { ok: false; reason: 'invalid'; message: string };
+
+/**
+ * v0: the pre-release builds (0.0.x) stored no `v`, kept the loop counter as `restarts`, the lifetime total as
+ * `lifetimeRestarts`, the switch as `active`, markers as `markersToday: { day, count }`, and a `log` of `{ t, what, text }`.
+ * Their transient states (a countdown in progress) are dropped: the tabs that ran them are gone after an update.
+ */
+function notebookV0toV1(raw: RawRecord): RawRecord {
+  const markers = isObject(raw.markersToday) ? raw.markersToday : {};
+  const log = Array.isArray(raw.log) ? raw.log : [];
+  return {
+    v: 1,
+    key: raw.key,
+    title: raw.name ?? '',
+    enabled: raw.active === true,
+    overrides: typeof raw.maxRestarts === 'number' ? { maxRestarts: raw.maxRestarts } : {},
+    status: raw.state === 'stopped' ? { kind: 'gave-up', at: raw.lastRestart ?? 0, restarts: raw.restarts ?? 0 } : { kind: 'watching' },
+    loopCount: raw.restarts ?? 0,
+    totalRestarts: raw.lifetimeRestarts ?? raw.restarts ?? 0,
+    markerDay: markers.day ?? '',
+    markerCount: markers.count ?? 0,
+    ...(raw.lastRestart === undefined ? {} : { lastRestartAt: raw.lastRestart }),
+    history: log.flatMap(historyV0toV1),
+  };
+}
+
+const V0_LOG_TYPES: Readonly<Record<string, string>> = { restart: 'restarted', 'gave-up': 'gave-up', cancel: 'cancelled' };
+
+/** v0 also logged plain detections; those carry nothing the v1 history needs, so they are dropped. */
+function historyV0toV1(entry: unknown): RawRecord[] {
+  if (!isObject(entry) || typeof entry.what !== 'string') return [];
+  const type = V0_LOG_TYPES[entry.what];
+  if (type === undefined) return [];
+  return [{ at: entry.t, type, ...(typeof entry.text === 'string' ? { detail: entry.text } : {}) }];
+}
+
+/** v0 settings: `maxRetries`, `backoffSeconds`, `backoffCapSeconds`, `resetAfterMinutes`, `patterns`. */
+function settingsV0toV1(raw: RawRecord): RawRecord {
+  const { maxRetries, backoffSeconds, backoffCapSeconds, resetAfterMinutes, patterns, ...rest } = raw;
+  return {
+    ...rest,
+    v: 1,
+    maxRestarts: maxRetries,
+    backoffBaseSec: backoffSeconds,
+    backoffMaxSec: backoffCapSeconds,
+    healthyMinutes: resetAfterMinutes,
+    failurePatterns: patterns,
+  };
+}
+
+const MIGRATIONS: Readonly<Record<RecordKind, Readonly<Record<number, Migration>>>> = {
+  notebook: { 0: notebookV0toV1 },
+  settings: { 0: settingsV0toV1 },
+};
+
+/** Brings a raw record to `CURRENT_VERSION`. A record without `v` is v0 (the pre-release builds wrote none). */
+export function migrate(kind: RecordKind, raw: RawRecord): MigrationResult {
+  const from = raw.v ?? 0;
+  if (typeof from !== 'number' || !Number.isInteger(from) || from < 0) {
+    return { ok: false, reason: 'invalid', message: `unreadable version ${JSON.stringify(from)}` };
+  }
+  if (from > CURRENT_VERSION) return { ok: false, reason: 'newer', version: from };
+  let value = raw;
+  for (let version = from; version < CURRENT_VERSION; version++) {
+    const step = MIGRATIONS[kind][version];
+    if (!step) return { ok: false, reason: 'invalid', message: `no migration from version ${version}` };
+    try {
+      value = step(value);
+    } catch (error) {
+      return { ok: false, reason: 'invalid', message: `migration from version ${version} failed: ${String(error)}` };
+    }
+  }
+  return { ok: true, value, from };
+}
+
+export function isObject(value: unknown): value is RawRecord {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

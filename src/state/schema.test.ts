@@ -1,0 +1,268 @@
+import * as v from 'valibot';
+import { describe, expect, it } from 'vitest';
+import { CURRENT_VERSION, migrate } from './migrations';
+import {
+  defaultNotebook,
+  defaultSettings,
+  HISTORY_LIMIT,
+  NotebookRecordSchema,
+  parseNotebook,
+  parseProblems,
+  parseSettings,
+  SettingsSchema,
+  type NotebookRecord,
+} from './schema';
+
+const KEY = 'drive:1AbCdEfGhIjKlMnOpQrStUvWxYz012345';
+
+function storedRecord(overrides: Partial<NotebookRecord> = {}): NotebookRecord {
+  return {
+    ...defaultNotebook(KEY),
+    title: 'train.ipynb',
+    enabled: true,
+    loopCount: 2,
+    totalRestarts: 9,
+    lastRestartAt: 1_700_000_000_000,
+    history: [{ at: 1_700_000_000_000, type: 'restarted', detail: 'Restart 2 of 3' }],
+    ...overrides,
+  };
+}
+
+describe('defaults', () => {
+  it('has the documented settings', () => {
+    expect(defaultSettings()).toEqual({
+      v: CURRENT_VERSION,
+      maxRestarts: 3,
+      backoffBaseSec: 5,
+      backoffMaxSec: 300,
+      healthyMinutes: 30,
+      markerDailyLimit: 100,
+      categories: { 'gpu-oom': true, 'tf-oom': true, 'jax-oom': true, 'host-ram': true, 'colab-crash': true, 'gpu-fault': false },
+      crashToast: true,
+      reconnectOnDisconnect: false,
+      failurePatterns: [],
+      markerPatterns: [],
+      notifications: false,
+    });
+  });
+
+  it('starts a notebook switched off and watching', () => {
+    expect(defaultNotebook(KEY)).toEqual({
+      v: CURRENT_VERSION,
+      key: KEY,
+      title: '',
+      enabled: false,
+      overrides: {},
+      status: { kind: 'watching' },
+      loopCount: 0,
+      totalRestarts: 0,
+      markerDay: '',
+      markerCount: 0,
+      history: [],
+    });
+  });
+
+  it('gives fresh objects each time', () => {
+    const a = defaultSettings();
+    a.failurePatterns.push('x');
+    a.categories['gpu-oom'] = false;
+    expect(defaultSettings().failurePatterns).toEqual([]);
+    expect(defaultSettings().categories['gpu-oom']).toBe(true);
+    const n = defaultNotebook(KEY);
+    n.history.push({ at: 1, type: 'enabled' });
+    expect(defaultNotebook(KEY).history).toEqual([]);
+  });
+});
+
+describe('parseSettings', () => {
+  it('returns defaults without a problem when nothing is stored', () => {
+    expect(parseSettings(undefined)).toEqual({ value: defaultSettings() });
+  });
+
+  it('reads a valid record unchanged', () => {
+    const stored = { ...defaultSettings(), maxRestarts: 7, failurePatterns: ['Killed'] };
+    expect(parseSettings(stored)).toEqual({ value: stored });
+  });
+
+  it('fills fields missing from an older or partial record with defaults, silently', () => {
+    expect(parseSettings({ v: 1, maxRestarts: 5 })).toEqual({ value: { ...defaultSettings(), maxRestarts: 5 } });
+  });
+
+  it('keeps valid fields and resets invalid ones, naming them', () => {
+    const result = parseSettings({ ...defaultSettings(), maxRestarts: 'three', healthyMinutes: 45, backoffBaseSec: -1 });
+    expect(result.value).toEqual({ ...defaultSettings(), healthyMinutes: 45 });
+    expect(result.problem).toMatch(/maxRestarts/);
+    expect(result.problem).toMatch(/backoffBaseSec/);
+    expect(result.problem).not.toMatch(/healthyMinutes/);
+  });
+
+  it('refuses a back-off maximum below the base', () => {
+    expect(v.safeParse(SettingsSchema, { ...defaultSettings(), backoffBaseSec: 60, backoffMaxSec: 30 }).success).toBe(false);
+    const result = parseSettings({ ...defaultSettings(), backoffBaseSec: 60, backoffMaxSec: 30 });
+    expect(result.value).toEqual(defaultSettings());
+    expect(result.problem).toMatch(/backoffMaxSec/);
+  });
+
+  it.each([['{"v":1,"maxRestarts":'], [42], [[1, 2]], [true]])('falls back to defaults for a non-record %j', (raw) => {
+    const result = parseSettings(raw);
+    expect(result.value).toEqual(defaultSettings());
+    expect(result.problem).toMatch(/not a record/);
+  });
+
+  it('migrates v0 settings', () => {
+    const v0 = { maxRetries: 4, backoffSeconds: 10, backoffCapSeconds: 120, resetAfterMinutes: 60, patterns: ['Killed'], crashToast: false };
+    expect(parseSettings(v0)).toEqual({
+      value: { ...defaultSettings(), maxRestarts: 4, backoffBaseSec: 10, backoffMaxSec: 120, healthyMinutes: 60, failurePatterns: ['Killed'], crashToast: false },
+    });
+  });
+
+  it('reads settings from a newer version read-only', () => {
+    const result = parseSettings({ ...defaultSettings(), v: CURRENT_VERSION + 1, maxRestarts: 6, newThing: { a: 1 } });
+    expect(result.readOnly).toBe(true);
+    expect(result.value.maxRestarts).toBe(6);
+    expect(result.problem).toMatch(/newer version \(v2\)/);
+  });
+});
+
+describe('parseNotebook', () => {
+  it('returns defaults for a notebook never seen', () => {
+    expect(parseNotebook(KEY, undefined)).toEqual({ value: defaultNotebook(KEY) });
+  });
+
+  it('reads a valid record unchanged', () => {
+    expect(parseNotebook(KEY, storedRecord())).toEqual({ value: storedRecord() });
+  });
+
+  it('takes the key from storage, not from the record', () => {
+    expect(parseNotebook(KEY, { ...storedRecord(), key: 'drive:other' }).value.key).toBe(KEY);
+  });
+
+  it('reads every status kind', () => {
+    const verdict = { category: 'gpu-oom' as const, rule: 'torch-cuda-oom', description: 'CUDA out of memory', line: 'torch.OutOfMemoryError' };
+    const statuses: NotebookRecord['status'][] = [
+      { kind: 'watching' },
+      { kind: 'pending', reason: 'failure', action: 'restart-and-run-all', restartAt: 5, attempt: 'a1', ownerTab: 3, detectedAt: 1, verdict },
+      { kind: 'restarting', reason: 'crash', action: 'run-all', attempt: 'a1', ownerTab: 3, startedAt: 6 },
+      { kind: 'gave-up', at: 7, restarts: 3 },
+      { kind: 'ui-problem', at: 8, step: 'open-menu', detail: 'Runtime menu not found' },
+    ];
+    for (const status of statuses) expect(parseNotebook(KEY, storedRecord({ status }))).toEqual({ value: storedRecord({ status }) });
+  });
+
+  it('salvages the fields that validate and reports the others', () => {
+    const result = parseNotebook(KEY, { ...storedRecord(), loopCount: -3, status: { kind: 'exploded' } });
+    expect(result.value).toEqual({ ...storedRecord(), loopCount: 0, status: { kind: 'watching' } });
+    expect(result.problem).toMatch(/loopCount/);
+    expect(result.problem).toMatch(/status/);
+  });
+
+  it('drops only the invalid history entries', () => {
+    const good = { at: 5, type: 'cancelled' as const };
+    const result = parseNotebook(KEY, { ...storedRecord(), history: [good, { at: 'yesterday', type: 'cancelled' }, { at: 6, type: 'exploded' }] });
+    expect(result.value.history).toEqual([good]);
+    expect(result.problem).toMatch(/dropped 2 invalid entries/);
+  });
+
+  it('keeps only the newest entries of an over-long history', () => {
+    const history = Array.from({ length: HISTORY_LIMIT + 5 }, (_, i) => ({ at: i, type: 'cancelled' as const }));
+    const result = parseNotebook(KEY, { ...storedRecord(), history });
+    expect(result.value.history).toHaveLength(HISTORY_LIMIT);
+    expect(result.value.history[0]?.at).toBe(5);
+  });
+
+  it.each([['{"v":1,"key":"drive:'], [null], [0], [['a']]])('never throws on %j', (raw) => {
+    const result = parseNotebook(KEY, raw);
+    expect(result.value).toEqual(defaultNotebook(KEY));
+  });
+
+  it('reports an unreadable version', () => {
+    const result = parseNotebook(KEY, { ...storedRecord(), v: 'one' });
+    expect(result.value).toEqual(defaultNotebook(KEY));
+    expect(result.problem).toMatch(/unreadable version "one"/);
+  });
+
+  it('reads a record from a newer version read-only, keeping what it understands', () => {
+    const newer = { ...storedRecord(), v: CURRENT_VERSION + 1, status: { kind: 'hibernating' }, shinyNewField: [1] };
+    const result = parseNotebook(KEY, newer);
+    expect(result.readOnly).toBe(true);
+    expect(result.problem).toMatch(/newer version/);
+    expect(result.value).toEqual({ ...storedRecord(), status: { kind: 'watching' } });
+  });
+});
+
+describe('migrations', () => {
+  const v0Record = {
+    key: KEY,
+    name: 'train.ipynb',
+    active: true,
+    maxRestarts: 5,
+    state: 'idle',
+    restarts: 2,
+    lifetimeRestarts: 11,
+    lastRestart: 1_700_000_000_000,
+    markersToday: { day: '2024-11-14', count: 4 },
+    log: [
+      { t: 1_699_999_000_000, what: 'detect', text: 'CUDA out of memory' },
+      { t: 1_700_000_000_000, what: 'restart', text: 'restarted (2/5)' },
+      { t: 1_700_000_100_000, what: 'cancel' },
+      'garbage',
+    ],
+  };
+
+  it('brings a v0 pre-release notebook record to the current shape without losing counters', () => {
+    expect(parseNotebook(KEY, v0Record)).toEqual({
+      value: {
+        v: CURRENT_VERSION,
+        key: KEY,
+        title: 'train.ipynb',
+        enabled: true,
+        overrides: { maxRestarts: 5 },
+        status: { kind: 'watching' },
+        loopCount: 2,
+        totalRestarts: 11,
+        markerDay: '2024-11-14',
+        markerCount: 4,
+        lastRestartAt: 1_700_000_000_000,
+        history: [
+          { at: 1_700_000_000_000, type: 'restarted', detail: 'restarted (2/5)' },
+          { at: 1_700_000_100_000, type: 'cancelled' },
+        ],
+      },
+    });
+  });
+
+  it('keeps a v0 "stopped" notebook stopped', () => {
+    const status = parseNotebook(KEY, { ...v0Record, state: 'stopped', restarts: 5 }).value.status;
+    expect(status).toEqual({ kind: 'gave-up', at: 1_700_000_000_000, restarts: 5 });
+  });
+
+  it('migrates a minimal v0 record', () => {
+    expect(parseNotebook(KEY, { restarts: 1 })).toEqual({ value: { ...defaultNotebook(KEY), loopCount: 1, totalRestarts: 1 } });
+  });
+
+  it('produces records that pass the current schema', () => {
+    const migrated = migrate('notebook', v0Record);
+    expect(migrated.ok && v.is(NotebookRecordSchema, migrated.value)).toBe(true);
+  });
+
+  it('reports which version it migrated from, and leaves current records alone', () => {
+    expect(migrate('notebook', v0Record)).toMatchObject({ ok: true, from: 0 });
+    const current = storedRecord();
+    expect(migrate('notebook', current)).toEqual({ ok: true, from: CURRENT_VERSION, value: current });
+  });
+
+  it('refuses versions it cannot read', () => {
+    expect(migrate('settings', { v: 99 })).toEqual({ ok: false, reason: 'newer', version: 99 });
+    expect(migrate('settings', { v: -1 })).toMatchObject({ ok: false, reason: 'invalid' });
+    expect(migrate('settings', { v: 0.5 })).toMatchObject({ ok: false, reason: 'invalid' });
+  });
+});
+
+describe('parseProblems', () => {
+  it('reads a valid list and drops anything else', () => {
+    const problems = [{ at: 1, key: 'nb:drive:x', message: 'bad' }];
+    expect(parseProblems(problems)).toEqual(problems);
+    expect(parseProblems('nope')).toEqual([]);
+    expect(parseProblems(undefined)).toEqual([]);
+  });
+});

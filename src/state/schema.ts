@@ -1,0 +1,265 @@
+import * as v from 'valibot';
+import { CURRENT_VERSION, isObject, migrate, type RawRecord, type RecordKind } from './migrations';
+import { TITLE_MAX_LENGTH } from './notebook-key';
+
+/**
+ * The storage layout in `storage.local`, validated on every read:
+ * - `settings` → Settings
+ * - `nb:<notebookKey>` → NotebookRecord (one key per notebook: a corrupt record never affects another, writes stay small)
+ * - `problems` → Problem[] (records that were corrupt and fell back to defaults)
+ */
+
+export const SETTINGS_KEY = 'settings';
+export const PROBLEMS_KEY = 'problems';
+export const NOTEBOOK_PREFIX = 'nb:';
+export const HISTORY_LIMIT = 200;
+export const PROBLEMS_LIMIT = 50;
+
+export function notebookStorageKey(key: string): string {
+  return NOTEBOOK_PREFIX + key;
+}
+
+const Time = v.pipe(v.number(), v.finite(), v.minValue(0));
+const Count = v.pipe(v.number(), v.integer(), v.minValue(0));
+const TabId = v.pipe(v.number(), v.integer());
+const AttemptId = v.pipe(v.string(), v.minLength(1), v.maxLength(100));
+const Text = (max: number) => v.pipe(v.string(), v.maxLength(max));
+
+export const NotebookKeySchema = v.pipe(
+  v.string(),
+  v.maxLength(2048),
+  v.regex(/^(?:drive|github|gist|notebooks|url):./, 'Invalid notebook key'),
+);
+
+export const CATEGORIES = ['gpu-oom', 'tf-oom', 'jax-oom', 'host-ram', 'colab-crash', 'gpu-fault'] as const;
+export type Category = (typeof CATEGORIES)[number];
+
+/** What the detector matched. 'custom' is a user failure pattern; restart markers use it too. */
+export const VerdictSchema = v.object({
+  category: v.picklist([...CATEGORIES, 'custom']),
+  rule: Text(300),
+  description: Text(300),
+  line: Text(2000),
+});
+export type Verdict = v.InferOutput<typeof VerdictSchema>;
+
+export const MAX_RESTARTS_LIMIT = 1000;
+const MaxRestarts = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(MAX_RESTARTS_LIMIT));
+const Patterns = v.pipe(v.array(Text(500)), v.maxLength(100));
+
+// Every field has a default so a record missing a field (written before the field existed) still reads.
+const SettingsEntries = {
+  v: v.literal(CURRENT_VERSION),
+  maxRestarts: v.optional(MaxRestarts, 3),
+  backoffBaseSec: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(3600)), 5),
+  backoffMaxSec: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(86_400)), 300),
+  healthyMinutes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(10_080)), 30),
+  markerDailyLimit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(10_000)), 100),
+  categories: v.optional(
+    v.object({
+      'gpu-oom': v.optional(v.boolean(), true),
+      'tf-oom': v.optional(v.boolean(), true),
+      'jax-oom': v.optional(v.boolean(), true),
+      'host-ram': v.optional(v.boolean(), true),
+      'colab-crash': v.optional(v.boolean(), true),
+      // An illegal memory access or device-side assert is usually a bug: re-running only repeats it.
+      'gpu-fault': v.optional(v.boolean(), false),
+    }),
+    {},
+  ),
+  crashToast: v.optional(v.boolean(), true),
+  reconnectOnDisconnect: v.optional(v.boolean(), false),
+  failurePatterns: v.optional(Patterns, () => []),
+  markerPatterns: v.optional(Patterns, () => []),
+  notifications: v.optional(v.boolean(), false),
+};
+
+export const SettingsSchema = v.pipe(
+  v.object(SettingsEntries),
+  v.forward(
+    v.partialCheck(
+      [['backoffBaseSec'], ['backoffMaxSec']],
+      (s) => s.backoffMaxSec >= s.backoffBaseSec,
+      'The longest back-off must not be shorter than the first one',
+    ),
+    ['backoffMaxSec'],
+  ),
+);
+export type Settings = v.InferOutput<typeof SettingsSchema>;
+
+export const REASONS = ['failure', 'crash', 'marker', 'disconnect'] as const;
+export const ACTIONS = ['restart-and-run-all', 'run-all', 'reconnect-and-run-all'] as const;
+const Reason = v.picklist(REASONS);
+const Action = v.picklist(ACTIONS);
+export type RestartReason = (typeof REASONS)[number];
+export type RestartAction = (typeof ACTIONS)[number];
+
+export const StatusSchema = v.variant('kind', [
+  v.object({ kind: v.literal('watching') }),
+  v.object({
+    kind: v.literal('pending'),
+    reason: Reason,
+    action: Action,
+    restartAt: Time,
+    attempt: AttemptId,
+    ownerTab: TabId,
+    detectedAt: Time,
+    verdict: VerdictSchema,
+  }),
+  v.object({
+    kind: v.literal('restarting'),
+    reason: Reason,
+    action: Action,
+    attempt: AttemptId,
+    ownerTab: TabId,
+    startedAt: Time,
+  }),
+  v.object({ kind: v.literal('gave-up'), at: Time, restarts: Count }),
+  v.object({ kind: v.literal('ui-problem'), at: Time, step: Text(100), detail: Text(1000) }),
+]);
+export type Status = v.InferOutput<typeof StatusSchema>;
+
+export const HISTORY_TYPES = [
+  'restart-scheduled',
+  'restarted',
+  'restart-failed',
+  'interrupted',
+  'cancelled',
+  'gave-up',
+  're-armed',
+  'counter-reset',
+  'enabled',
+  'disabled',
+  'healthy-reset',
+  'ignored',
+  'resumed',
+] as const;
+
+export const HistoryEntrySchema = v.object({
+  at: Time,
+  type: v.picklist(HISTORY_TYPES),
+  detail: v.optional(Text(1000)),
+  verdict: v.optional(VerdictSchema),
+  action: v.optional(Action),
+});
+export type HistoryEntry = v.InferOutput<typeof HistoryEntrySchema>;
+
+const NotebookEntries = {
+  v: v.literal(CURRENT_VERSION),
+  key: NotebookKeySchema,
+  title: v.optional(Text(TITLE_MAX_LENGTH), ''),
+  enabled: v.optional(v.boolean(), false),
+  overrides: v.optional(v.object({ maxRestarts: v.optional(MaxRestarts) }), {}),
+  status: v.optional(StatusSchema, { kind: 'watching' }),
+  loopCount: v.optional(Count, 0),
+  totalRestarts: v.optional(Count, 0),
+  markerDay: v.optional(v.pipe(v.string(), v.regex(/^(?:\d{4}-\d{2}-\d{2})?$/)), ''),
+  markerCount: v.optional(Count, 0),
+  lastRestartAt: v.optional(Time),
+  lastFailureAt: v.optional(Time),
+  history: v.optional(v.pipe(v.array(HistoryEntrySchema), v.maxLength(HISTORY_LIMIT)), () => []),
+};
+
+export const NotebookRecordSchema = v.object(NotebookEntries);
+export type NotebookRecord = v.InferOutput<typeof NotebookRecordSchema>;
+
+export const ProblemSchema = v.object({ at: Time, key: v.string(), message: Text(2000) });
+export type Problem = v.InferOutput<typeof ProblemSchema>;
+export const ProblemsSchema = v.array(ProblemSchema);
+
+export function defaultSettings(): Settings {
+  return v.parse(SettingsSchema, { v: CURRENT_VERSION });
+}
+
+export function defaultNotebook(key: string): NotebookRecord {
+  return v.parse(NotebookRecordSchema, { v: CURRENT_VERSION, key });
+}
+
+/**
+ * `problem` is set when the stored value could not be used as is; `readOnly` when it was written by a newer version of
+ * the extension: the caller must not overwrite it (what this version understands of it is still returned).
+ */
+export interface ParseResult<T> {
+  value: T;
+  problem?: string;
+  readOnly?: boolean;
+}
+
+export function parseSettings(raw: unknown): ParseResult<Settings> {
+  return parseRecord('settings', raw, SettingsSchema, SettingsEntries, defaultSettings(), dropNothing);
+}
+
+/** The storage key is authoritative for `key`: a record copied under another key takes that key. */
+export function parseNotebook(key: string, raw: unknown): ParseResult<NotebookRecord> {
+  const withKey = isObject(raw) ? { ...raw, key } : raw;
+  return parseRecord('notebook', withKey, NotebookRecordSchema, NotebookEntries, defaultNotebook(key), dropInvalidHistory);
+}
+
+export function parseProblems(raw: unknown): Problem[] {
+  const result = v.safeParse(ProblemsSchema, raw);
+  return result.success ? result.output : [];
+}
+
+type Salvageable<T> = v.GenericSchema<unknown, T>;
+type Prepare = (raw: RawRecord) => { raw: RawRecord; notes: string[] };
+
+function parseRecord<T>(
+  kind: RecordKind,
+  raw: unknown,
+  schema: Salvageable<T>,
+  entries: v.ObjectEntries,
+  defaults: T,
+  prepare: Prepare,
+): ParseResult<T> {
+  if (raw === undefined || raw === null) return { value: defaults };
+  if (!isObject(raw)) return { value: defaults, problem: `not a record (${describeType(raw)}); using defaults` };
+  const migrated = migrate(kind, raw);
+  if (!migrated.ok && migrated.reason === 'invalid') return { value: defaults, problem: `${migrated.message}; using defaults` };
+  if (!migrated.ok) {
+    // Read what this version understands, but never overwrite: the newer version may come back (sync, downgrade).
+    const { value } = salvage({ ...raw, v: CURRENT_VERSION }, schema, entries, defaults, prepare);
+    return { value, readOnly: true, problem: `written by a newer version (v${migrated.version}) of the extension; kept unchanged` };
+  }
+  const parsed = v.safeParse(schema, migrated.value);
+  if (parsed.success) return { value: parsed.output };
+  const { value, notes } = salvage(migrated.value, schema, entries, defaults, prepare);
+  return { value, problem: `invalid fields reset to defaults: ${notes.join('; ')}` };
+}
+
+/** Keeps each field that validates on its own; the others take their defaults. Fields are independent, so this is safe. */
+function salvage<T>(raw: RawRecord, schema: Salvageable<T>, entries: v.ObjectEntries, defaults: T, prepare: Prepare) {
+  const prepared = prepare(raw);
+  const notes = [...prepared.notes];
+  const kept: RawRecord = {};
+  for (const [name, entry] of Object.entries(entries)) {
+    const field = v.safeParse(entry, prepared.raw[name]);
+    if (field.success) kept[name] = field.output;
+    else notes.push(`${name} (${field.issues[0].message})`);
+  }
+  const whole = v.safeParse(schema, kept);
+  if (whole.success) return { value: whole.output, notes };
+  // Fields valid alone but not together (e.g. back-off maximum below the base): nothing partial is trustworthy.
+  return { value: defaults, notes: [...notes, ...whole.issues.map(describeIssue)] };
+}
+
+const dropNothing: Prepare = (raw) => ({ raw, notes: [] });
+
+/** One bad history entry should not cost the whole history. */
+const dropInvalidHistory: Prepare = (raw) => {
+  if (!Array.isArray(raw.history)) return { raw, notes: [] };
+  const valid = raw.history.filter((entry) => v.is(HistoryEntrySchema, entry));
+  const dropped = raw.history.length - valid.length;
+  const notes = dropped > 0 ? [`history (dropped ${dropped} invalid entries)`] : [];
+  return { raw: { ...raw, history: valid.slice(-HISTORY_LIMIT) }, notes };
+};
+
+function describeIssue(issue: v.BaseIssue<unknown>): string {
+  const path = v.getDotPath(issue);
+  return path ? `${path}: ${issue.message}` : issue.message;
+}
+
+function describeType(value: unknown): string {
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string') return `a string: ${JSON.stringify(value.slice(0, 60))}`;
+  return `a ${typeof value}`;
+}

@@ -1,0 +1,99 @@
+import * as v from 'valibot';
+import { CURRENT_VERSION, isObject, migrate, type RecordKind } from './migrations';
+import { NotebookRecordSchema, SettingsSchema, type NotebookRecord, type Settings } from './schema';
+
+/** Export files: settings and every notebook record, in the current storage shapes. */
+
+export const EXPORT_FORMAT = 'colab-oom-guard';
+
+export interface ExportFile {
+  format: typeof EXPORT_FORMAT;
+  version: number;
+  exportedAt: string;
+  settings: Settings;
+  notebooks: NotebookRecord[];
+}
+
+export function exportData(settings: Settings, records: readonly NotebookRecord[], now: number = Date.now()): ExportFile {
+  const notebooks = [...records].sort((a, b) => a.key.localeCompare(b.key));
+  return { format: EXPORT_FORMAT, version: CURRENT_VERSION, exportedAt: new Date(now).toISOString(), settings, notebooks };
+}
+
+export type ImportResult = { ok: true; settings: Settings; notebooks: NotebookRecord[] } | { ok: false; message: string };
+
+/**
+ * Strict, unlike reads from storage: a file with any invalid field is refused as a whole, so a bad import changes
+ * nothing. Files from older versions go through the same migrations as stored records.
+ */
+export function parseImport(text: string): ImportResult {
+  const json = parseJson(text);
+  if (!json.ok) return json;
+  const file = json.value;
+  if (!isObject(file) || file.format !== EXPORT_FORMAT) {
+    return fail('This is not a Colab OOM Guard export (its "format" is not "colab-oom-guard").');
+  }
+  const versionProblem = checkVersion(file.version);
+  if (versionProblem) return fail(versionProblem);
+  if (!Array.isArray(file.notebooks)) return fail('Invalid field at notebooks: expected a list of notebooks.');
+
+  const settings = parseWithMigration('settings', file.settings, SettingsSchema, 'settings');
+  if (!settings.ok) return settings;
+  const notebooks: NotebookRecord[] = [];
+  for (const [index, raw] of file.notebooks.entries()) {
+    const record = parseWithMigration('notebook', raw, NotebookRecordSchema, `notebooks.${index}`);
+    if (!record.ok) return record;
+    if (notebooks.some((n) => n.key === record.value.key)) {
+      return fail(`Invalid field at notebooks.${index}.key: "${record.value.key}" appears twice.`);
+    }
+    notebooks.push(withoutTransientStatus(record.value));
+  }
+  return { ok: true, settings: settings.value, notebooks };
+}
+
+function parseJson(text: string): { ok: true; value: unknown } | { ok: false; message: string } {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch (error) {
+    return fail(`The file is not valid JSON (${error instanceof Error ? error.message : String(error)}).`);
+  }
+}
+
+function checkVersion(version: unknown): string | null {
+  if (typeof version !== 'number' || !Number.isInteger(version) || version < 0) {
+    return `The export has no readable version (found ${JSON.stringify(version) ?? 'nothing'}).`;
+  }
+  if (version > CURRENT_VERSION) {
+    return `The export was made by a newer version of the extension (format version ${version}; this one reads up to ${CURRENT_VERSION}). Update the extension first.`;
+  }
+  return null;
+}
+
+/** Older files stored each record in its own older shape; the file's `version` is informative, each `v` decides. */
+function parseWithMigration<T>(
+  kind: RecordKind,
+  raw: unknown,
+  schema: v.GenericSchema<unknown, T>,
+  path: string,
+): { ok: true; value: T } | { ok: false; message: string } {
+  if (!isObject(raw)) return fail(`Invalid field at ${path}: expected an object.`);
+  const migrated = migrate(kind, raw);
+  if (!migrated.ok) {
+    const why = migrated.reason === 'newer' ? `written by a newer version (v${migrated.version})` : migrated.message;
+    return fail(`Invalid field at ${path}.v: ${why}.`);
+  }
+  const parsed = v.safeParse(schema, migrated.value);
+  if (parsed.success) return { ok: true, value: parsed.output };
+  const [issue] = parsed.issues;
+  const inner = v.getDotPath(issue);
+  return fail(`Invalid field at ${inner ? `${path}.${inner}` : path}: ${issue.message}.`);
+}
+
+/** A countdown or restart in progress belongs to tabs of the browser that exported it; here it would never finish. */
+function withoutTransientStatus(record: NotebookRecord): NotebookRecord {
+  const { kind } = record.status;
+  return kind === 'pending' || kind === 'restarting' ? { ...record, status: { kind: 'watching' } } : record;
+}
+
+function fail(message: string): { ok: false; message: string } {
+  return { ok: false, message };
+}
