@@ -1,0 +1,67 @@
+import { candidatesOf } from './lines';
+import type { CompiledPattern } from './patterns';
+import { firstRule, KEYWORDS, NOTICE_RULES } from './rules';
+import { clip, findRecentLine, MAX_RULE_LINE_CHARS, splitLines, stripAnsi, tailOf } from './text';
+import type { Category, MarkerMatch, Verdict } from './types';
+
+export type IsEnabled = (category: Category) => boolean;
+
+/**
+ * Built-in rules over a failed cell's error text, newest line first: the failure is near the end, and anything after
+ * it (`During handling of the above exception...`, launcher and log lines) simply does not match. A line whose rule
+ * belongs to a disabled category is passed over, so an earlier line of an enabled category can still decide.
+ */
+export function classifyBuiltIn(text: string, enabled: IsEnabled): Verdict | null {
+  const bounded = tailOf(text);
+  if (!KEYWORDS.test(bounded)) return null;
+  const lines = splitLines(bounded);
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const verdict = classifyLine(lines[i] ?? '', enabled);
+    if (verdict) return verdict;
+  }
+  return null;
+}
+
+function classifyLine(raw: string, enabled: IsEnabled): Verdict | null {
+  const line = stripAnsi(raw.slice(0, MAX_RULE_LINE_CHARS));
+  if (!KEYWORDS.test(line)) return null;
+  for (const candidate of candidatesOf(line)) {
+    const rule = firstRule(candidate);
+    if (rule) return enabled(rule.category) ? verdictOf(rule.category, rule.id, rule.description, line) : null;
+  }
+  return null;
+}
+
+export function classifyNoticeText(text: string, enabled: IsEnabled): Verdict | null {
+  if (!enabled('colab-crash')) return null;
+  for (const raw of splitLines(tailOf(text))) {
+    const line = stripAnsi(raw);
+    const rule = NOTICE_RULES.find((r) => r.re.test(line));
+    if (rule) return verdictOf('colab-crash', rule.id, rule.description, line);
+  }
+  return null;
+}
+
+export function classifyCustom(text: string, patterns: readonly CompiledPattern[]): Verdict | null {
+  const match = matchRecentLine(text, patterns);
+  return match && verdictOf('custom', `custom:${match.pattern}`, `Your failure pattern ${match.pattern}`, match.line);
+}
+
+export function findMarkerLine(text: string, markers: readonly CompiledPattern[]): MarkerMatch | null {
+  return matchRecentLine(text, markers);
+}
+
+/** The newest line that one of `patterns` matches, with that pattern's source. */
+function matchRecentLine(text: string, patterns: readonly CompiledPattern[]): MarkerMatch | null {
+  if (patterns.length === 0) return null;
+  let pattern = '';
+  const line = findRecentLine(text, (candidate) => {
+    pattern = patterns.find((p) => p.re.test(candidate))?.source ?? '';
+    return pattern !== '';
+  });
+  return line === null ? null : { pattern, line: clip(line) };
+}
+
+function verdictOf(category: Verdict['category'], rule: string, description: string, line: string): Verdict {
+  return { category, rule, description, line: clip(line) };
+}

@@ -1,0 +1,158 @@
+import type { Candidate, Family } from './lines';
+import type { Category } from './types';
+
+/**
+ * A built-in rule. Message regexes are anchored (`^`) and tested against each layer of a candidate, so they match
+ * only where a message starts: after an exception class, an error-level log prefix or a known wrapper.
+ */
+export interface Rule {
+  readonly id: string;
+  readonly category: Category;
+  readonly description: string;
+  /** For exception messages, error-level log lines, `what():` and THCudaCheck lines. */
+  readonly message?: RegExp;
+  /** For a bare line (no class, no error level): `true` reuses `message`; absent = never on a bare line. */
+  readonly bare?: RegExp | true;
+  /** Tested against the exception class's last segment; the class alone is the evidence. */
+  readonly className?: RegExp;
+  /** May match a WARNING-level native log line. */
+  readonly warning?: true;
+  /** Only native log lines written by this framework. */
+  readonly family?: Family;
+}
+
+/** Device OOMs from PyTorch's caching allocators; a bare line needs the allocator's full opening to count. */
+const torchDeviceOom = (device: string): Pick<Rule, 'message' | 'bare'> => ({
+  message: new RegExp(`^${device} out of memory\\b`),
+  bare: new RegExp(`^${device} out of memory\\. Tried to allocate`),
+});
+
+/** `CUDA error: X` (c10 check), or the ≤0.4 form `cuda runtime error (N) : X`. */
+const cudaError = (errors: string): RegExp => new RegExp(`^(?:CUDA error|cuda runtime error \\(\\d+\\) ?): (?:${errors})`);
+
+/**
+ * In priority order: the first rule that matches a line decides its meaning. Specific message rules come first so the
+ * verdict names the precise format; then the class rules; XLA's messages last, so that a TensorFlow class around an
+ * XLA message (TF compiles with XLA too) still counts as TensorFlow.
+ */
+export const RULES: readonly Rule[] = [
+  // PyTorch GPU memory.
+  { id: 'torch-cuda-oom', category: 'gpu-oom', description: 'PyTorch CUDA out of memory', ...torchDeviceOom('CUDA') },
+  { id: 'torch-hip-oom', category: 'gpu-oom', description: 'PyTorch ROCm (HIP) out of memory', ...torchDeviceOom('HIP') },
+  { id: 'torch-xpu-oom', category: 'gpu-oom', description: 'PyTorch XPU out of memory', ...torchDeviceOom('XPU') },
+  { id: 'torch-mps-oom', category: 'gpu-oom', description: 'PyTorch MPS (Apple GPU) out of memory', message: /^MPS backend out of memory\b/, bare: /^MPS backend out of memory \(/ },
+  { id: 'torch-thc-oom', category: 'gpu-oom', description: 'PyTorch (legacy THC) CUDA out of memory', message: /^cuda runtime error \(2\) : out of memory/, bare: true },
+  { id: 'cuda-error-oom', category: 'gpu-oom', description: 'CUDA error: out of memory', message: /^CUDA error: out of memory/, bare: true },
+  // Labelled OOM by judgement: cuBLAS/cuDNN could not allocate their workspace or handle.
+  { id: 'cublas-alloc-failed', category: 'gpu-oom', description: 'cuBLAS could not allocate GPU memory', message: /^(?:CUDA error: )?CUBLAS_STATUS_ALLOC_FAILED\b/, bare: true },
+  { id: 'cudnn-alloc-failed', category: 'gpu-oom', description: 'cuDNN could not allocate GPU memory', message: /^cuDNN error: CUDNN_STATUS_ALLOC_FAILED\b/, bare: true },
+
+  // Host RAM.
+  { id: 'numpy-array-oom', category: 'host-ram', description: 'NumPy could not allocate an array', message: /^Unable to allocate (?:\S+ \S+ for an array|array) with shape/, bare: true },
+  { id: 'torch-cpu-alloc', category: 'host-ram', description: 'PyTorch CPU allocator out of memory', message: /^(?:\[enforce fail at [^\]]*\][^\n]*?)?DefaultCPUAllocator: (?:can't allocate memory|not enough memory)/, bare: true },
+  // PyTorch 1.1: posix_memalign returned 12, which is ENOMEM.
+  { id: 'torch-posix-memalign', category: 'host-ram', description: 'PyTorch CPU allocation failed (ENOMEM)', message: /^\[enforce fail at [^\]]*\] posix_memalign\(.*\) == 0\. 12 vs 0/, bare: true },
+  // Only SIGKILL: the OOM killer's signal. A bus error is a too-small /dev/shm, which a restart does not fix.
+  { id: 'dataloader-killed', category: 'host-ram', description: 'DataLoader worker killed (out of RAM)', message: /^DataLoader worker \(pid \d+\) is killed by signal: Killed/, bare: true },
+  { id: 'oom-killer', category: 'host-ram', description: 'Linux OOM killer killed a process', message: /^(?:Memory cgroup out of memory|Out of memory): Kill(?:ed)? process \d+/, bare: true },
+
+  // GPU faults (opt-in): the context is broken, memory is not the cause.
+  { id: 'cuda-device-assert', category: 'gpu-fault', description: 'CUDA device-side assert', message: cudaError('device-side assert triggered'), bare: true },
+  { id: 'cuda-kernel-assert', category: 'gpu-fault', description: 'CUDA kernel assertion failed', bare: /^\S+\.cu:\d+: \S+: block: \[[\d,]+\], thread: \[[\d,]+\] Assertion .* failed\./ },
+  { id: 'cuda-illegal-access', category: 'gpu-fault', description: 'CUDA illegal memory access', message: cudaError('an illegal memory access was encountered'), bare: true },
+  {
+    id: 'cuda-sticky-error',
+    category: 'gpu-fault',
+    description: 'CUDA error that breaks the GPU context',
+    message: cudaError(
+      'unspecified launch failure|misaligned address|an illegal instruction was encountered|unknown error|uncorrectable ECC error encountered|the launch timed out and was terminated|invalid program counter|hardware stack error',
+    ),
+    bare: true,
+  },
+  // Before cuda-no-device, which would claim the tail of this line.
+  { id: 'tf-cuinit-no-device', category: 'gpu-fault', description: 'TensorFlow found no GPU (cuInit)', message: /^failed call to cuInit: CUDA_ERROR_NO_DEVICE\b/, bare: true },
+  { id: 'cuda-no-device', category: 'gpu-fault', description: 'No CUDA-capable GPU', message: /^(?:(?:CUDA error|cuda runtime error \(\d+\) ?): )?(?:no CUDA-capable device is detected|CUDA-capable device\(s\) is\/are busy or unavailable)/, bare: true },
+  { id: 'torch-no-gpus', category: 'gpu-fault', description: 'No CUDA GPUs are available', message: /^No CUDA GPUs are available/, bare: true },
+  { id: 'cuda-driver-init-failed', category: 'gpu-fault', description: 'CUDA driver initialization failed', message: /^CUDA driver initialization failed/, bare: true },
+  { id: 'no-nvidia-driver', category: 'gpu-fault', description: 'No NVIDIA driver', message: /^Found no NVIDIA driver on your system/, bare: true },
+  { id: 'nccl-error', category: 'gpu-fault', description: 'NCCL error', message: /^NCCL (?:error|Error \d+)\b/, bare: true },
+  { id: 'dist-backend-error', category: 'gpu-fault', description: 'Distributed backend (NCCL) error', className: /^DistBackendError$/ },
+  // Labelled gpu-fault by judgement, though NOT_SUPPORTED and "no valid algorithm" are often OOM in practice.
+  { id: 'cudnn-error', category: 'gpu-fault', description: 'cuDNN error', message: /^cuDNN error: CUDNN_STATUS_(?:NOT_SUPPORTED|EXECUTION_FAILED|NOT_INITIALIZED|INTERNAL_ERROR|MAPPING_ERROR)\b/, bare: true },
+  { id: 'cudnn-no-algorithm', category: 'gpu-fault', description: 'No usable cuDNN algorithm', message: /^(?:Unable to find a valid cuDNN algorithm to run convolution|GET was unable to find an engine to execute this computation)/, bare: true },
+  { id: 'tf-cudnn-handle', category: 'gpu-fault', description: 'TensorFlow could not create a cuDNN handle', message: /^could not create cudnn handle: CUDNN_STATUS_\w+/ },
+
+  // TensorFlow.
+  { id: 'tf-oom-tensor', category: 'tf-oom', description: 'TensorFlow OOM when allocating a tensor', message: /^OOM when allocating tensor (?:with|of) shape/, bare: true },
+  { id: 'tf-dst-tensor', category: 'tf-oom', description: 'TensorFlow could not copy a tensor to the GPU (Dst tensor)', message: /^(?:Failed copying input tensor from \S+ to \S+ in order to run \S+: )?Dst tensor is not initialized/, bare: true },
+  // `(N) Resource exhausted:` is TensorFlow's "N root error(s) found" listing.
+  { id: 'tf-root-error', category: 'tf-oom', description: 'TensorFlow resource exhausted', message: /^\(\d+\) (?:Resource exhausted|RESOURCE_EXHAUSTED):/, bare: true },
+  { id: 'tf-op-requires', category: 'tf-oom', description: 'TensorFlow op failed: resource exhausted', message: /^OP_REQUIRES failed at \S+ : (?:Resource exhausted|RESOURCE_EXHAUSTED):/, warning: true },
+  // E-level only: TF logs the same allocation failure at I level when it retries with a smaller size.
+  { id: 'tf-cuda-driver-oom', category: 'tf-oom', description: 'TensorFlow CUDA driver out of memory', message: /^failed to allocate \S+ \(\d+ bytes\) from device: CUDA_ERROR_OUT_OF_MEMORY/ },
+  { id: 'tf-log-resource-exhausted', category: 'tf-oom', description: 'TensorFlow resource exhausted', message: /^(?:Resource exhausted|RESOURCE_EXHAUSTED):/, family: 'tf' },
+
+  // The exception class alone.
+  { id: 'oom-error-class', category: 'gpu-oom', description: 'Out of memory (OutOfMemoryError)', className: /^OutOfMemoryError$/ },
+  { id: 'python-memory-error', category: 'host-ram', description: 'Python MemoryError (out of RAM)', className: /^_?(?:Array)?MemoryError$/ },
+  { id: 'cpp-bad-alloc', category: 'host-ram', description: 'C++ std::bad_alloc (out of RAM)', className: /^bad_alloc$/, message: /^std::bad_alloc\b/ },
+  { id: 'tf-resource-exhausted', category: 'tf-oom', description: 'TensorFlow ResourceExhaustedError', className: /^ResourceExhaustedError$/ },
+
+  // JAX / XLA (GPU and TPU), PyTorch/XLA.
+  { id: 'xla-oom', category: 'jax-oom', description: 'XLA out of memory', message: /^Out of memory (?:while trying to allocate|allocating) \d+ bytes/, bare: true },
+  { id: 'xla-allocation-request', category: 'jax-oom', description: 'XLA could not allocate device memory', message: /^Failed to allocate request for \S+/, bare: true },
+  { id: 'tpu-memory-space', category: 'jax-oom', description: 'TPU out of memory (HBM/VMEM)', message: /^(?:XLA:TPU compile permanent error\. )?Ran out of memory in memory space \w+/, bare: true },
+  { id: 'tpu-allocation', category: 'jax-oom', description: 'TPU could not allocate or reserve memory', message: /^(?:Error allocating device buffer: |Error loading program '[^']*': )?Attempting to (?:allocate|reserve) \S+.*?That was not possible/, bare: true },
+  { id: 'tpu-compile-memory', category: 'jax-oom', description: 'TPU compilation needs more memory than available', message: /^(?:Compilation failure: )?Aborting compilation early because it's unlikely to have enough memory/, bare: true },
+  // API clients reuse the status name for quota errors (e.g. Gemini's 429 RESOURCE_EXHAUSTED); those are not memory.
+  { id: 'xla-resource-exhausted', category: 'jax-oom', description: 'XLA resource exhausted', message: /^(?:Resource exhausted|RESOURCE_EXHAUSTED):(?![^\n]*\b(?:[Qq]uota|[Rr]ate.?limit))/, bare: true },
+];
+
+/** Every built-in rule needs one of these words, so texts without them skip the line-by-line work. */
+export const KEYWORDS =
+  /memory|oom|resource.?exhausted|bad_alloc|alloc_failed|dst tensor|killed|cuda|cudnn|nccl|distbackend|nvidia|not possible|to allocate|posix_memalign|unable to find|\.cu:\d/i;
+
+const MAX_CLASS_INDENT = 8;
+
+export function ruleMatches(rule: Rule, c: Candidate): boolean {
+  if (c.warning && !rule.warning) return false;
+  if (rule.family && c.family !== rule.family) return false;
+  if (rule.className && classMatches(rule.className, c)) return true;
+  const re = c.strong ? rule.message : rule.bare === true ? rule.message : rule.bare;
+  return re !== undefined && c.layers.some((layer) => re.test(layer));
+}
+
+/**
+ * Traceback lines start at column 0 (pasted logs add a few spaces). A class at deeper indentation is source code or a
+ * docstring's `Raises:` entry, and a class name alone is too weak to trust there.
+ */
+function classMatches(re: RegExp, c: Candidate): boolean {
+  return c.className !== null && c.indent < MAX_CLASS_INDENT && re.test(c.className);
+}
+
+export function firstRule(c: Candidate): Rule | null {
+  return RULES.find((rule) => ruleMatches(rule, c)) ?? null;
+}
+
+export interface NoticeRule {
+  readonly id: string;
+  readonly description: string;
+  readonly re: RegExp;
+}
+
+/**
+ * Colab toasts and dialogs, Jupyter's dead-kernel dialogs, and the kernel restarter's log lines. Notices are the
+ * page's own text, not program output, so a phrase anywhere on a line is enough.
+ */
+export const NOTICE_RULES: readonly NoticeRule[] = [
+  { id: 'colab-ram-crash', description: 'Colab session crashed after using all available RAM', re: /Your session crashed after using all available RAM/ },
+  // Colab gives this when it could not diagnose the crash. The corpus labels it a RAM crash: undiagnosed deaths are
+  // mostly the kernel being killed for memory, and the only other known cause (an X window) has its own wording.
+  { id: 'colab-unknown-crash', description: 'Colab session crashed for an unknown reason', re: /Your session crashed for an unknown reason/ },
+  { id: 'colab-crash-restarting', description: 'Colab session crashed and is restarting', re: /Your session crashed\./ },
+  { id: 'jupyter-kernel-died', description: 'The Jupyter kernel died', re: /\bkernel\b.{0,200}?\bappears to have died\b/i },
+  { id: 'jupyter-kernel-restarting', description: 'The Jupyter kernel died and is restarting', re: /^\s*Kernel Restarting\s*$/ },
+  { id: 'kernel-restarter', description: 'The kernel restarter restarted a dead kernel', re: /KernelRestarter: restarting kernel \(\d+\/\d+\)/ },
+  // Logged when the kernel restarts after dying; a manual restart logs `Kernel restarted: <id>` instead.
+  { id: 'kernel-restarted-log', description: 'The kernel restarted after dying', re: /\bkernel [0-9a-f][0-9a-f-]{7,} restarted\b/ },
+];

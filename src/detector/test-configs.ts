@@ -1,0 +1,10 @@
+// Detector configurations shared by the tests.
+import { CATEGORIES, DEFAULT_CATEGORIES, type Category, type DetectorConfig } from './types';
+
+export function configWith(categories: Partial<Record<Category, boolean>>, patterns: Partial<DetectorConfig> = {}): DetectorConfig {
+  return { categories: { ...DEFAULT_CATEGORIES, ...categories }, failurePatterns: [], markerPatterns: [], ...patterns };
+}
+
+export const DEFAULTS = configWith({});
+export const WITH_FAULTS = configWith({ 'gpu-fault': true });
+export const ALL_ON = configWith(Object.fromEntries(CATEGORIES.map((c) => [c, true])));

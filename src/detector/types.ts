@@ -1,0 +1,50 @@
+/** What kind of failure a verdict reports; each can be switched off in the options. */
+export type Category = 'gpu-oom' | 'tf-oom' | 'jax-oom' | 'host-ram' | 'colab-crash' | 'gpu-fault';
+
+/** In display order. */
+export const CATEGORIES: readonly Category[] = ['gpu-oom', 'tf-oom', 'jax-oom', 'host-ram', 'colab-crash', 'gpu-fault'];
+
+/** Everything on except 'gpu-fault': a broken GPU context is not memory, and a restart only sometimes helps. */
+export const DEFAULT_CATEGORIES: Record<Category, boolean> = {
+  'gpu-oom': true,
+  'tf-oom': true,
+  'jax-oom': true,
+  'host-ram': true,
+  'colab-crash': true,
+  'gpu-fault': false,
+};
+
+export interface Verdict {
+  /** 'custom' = one of the user's failure patterns matched. */
+  category: Category | 'custom';
+  /** Stable rule id, e.g. 'torch-cuda-oom', or 'custom:<pattern source>'. */
+  rule: string;
+  /** Short human text, e.g. 'PyTorch CUDA out of memory'. */
+  description: string;
+  /** The matched line, trimmed, at most 300 characters. */
+  line: string;
+}
+
+export interface DetectorConfig {
+  categories: Record<Category, boolean>;
+  /** User regex sources, applied like built-in rules to a failed cell's error text. */
+  failurePatterns: string[];
+  /** User regex sources that the user's own code prints to ask for a fresh runtime. */
+  markerPatterns: string[];
+}
+
+export interface MarkerMatch {
+  pattern: string;
+  line: string;
+}
+
+export interface Detector {
+  /** `text` is the error output (traceback) of a cell that failed. */
+  classifyError(text: string): Verdict | null;
+  /** `text` is a Colab toast or dialog, e.g. the crash toast. */
+  classifyNotice(text: string): Verdict | null;
+  /** `text` is any new output text, stream chunks included. */
+  findMarker(text: string): MarkerMatch | null;
+  /** Lets callers skip stream text entirely when there are no marker patterns. */
+  readonly hasMarkers: boolean;
+}
