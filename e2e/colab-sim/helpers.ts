@@ -1,0 +1,124 @@
+/**
+ * Node-side helpers for tests. UI actions go through Playwright's trusted input (locator.click moves the mouse to
+ * the element's centre and presses there), i.e. exactly what a user does; page events a test needs to provoke
+ * (a crash, a disconnect, a dialog) go through `window.__colabSim`.
+ */
+import type { Page } from '@playwright/test';
+import type { DialogKind, CrashKind, RuntimeCommand } from './scenario';
+import type { KernelState, LogEntry } from './log';
+
+/** What `window.__colabSim` offers (main world). */
+export interface SimPageApi {
+  log: LogEntry[];
+  /** The page's menu-item labels by command (the scenario's label set). */
+  labels: Record<string, string>;
+  state(): SimState;
+  crash(kind?: CrashKind): void;
+  disconnect(): void;
+  showDialog(kind: DialogKind): void;
+  showLazyOutputs(): number[];
+}
+
+export interface SimState {
+  kernel: KernelState;
+  executionCounter: number;
+  runs: number;
+  cells: Array<{ index: number; id: string; state: 'idle' | 'error' | 'pending' | 'running'; count: number | null; outputs: number }>;
+}
+
+type SimWindow = Window & { __colabSim?: SimPageApi };
+
+/** Waits until the simulator's page script has started. */
+export async function waitForSim(page: Page): Promise<void> {
+  await page.waitForFunction(() => !!(window as SimWindow).__colabSim);
+}
+
+/** The action log so far. */
+export async function simLog(page: Page): Promise<LogEntry[]> {
+  await waitForSim(page);
+  return page.evaluate(() => (window as SimWindow).__colabSim!.log);
+}
+
+export async function simState(page: Page): Promise<SimState> {
+  await waitForSim(page);
+  return page.evaluate(() => (window as SimWindow).__colabSim!.state());
+}
+
+/** Waits until the kernel reaches `state` (e.g. 'idle' after load). */
+export async function waitForKernel(page: Page, state: KernelState, timeout = 10_000): Promise<void> {
+  await waitForSim(page);
+  await page.waitForFunction((s) => (window as SimWindow).__colabSim!.state().kernel === s, state, { timeout });
+}
+
+/** Waits for the end of run `n` (the n-th run requested in this page load) and returns its `run-end` entry. */
+export async function waitForRun(page: Page, n: number, timeout = 15_000): Promise<Extract<LogEntry, { type: 'run-end' }>> {
+  await waitForSim(page);
+  const handle = await page.waitForFunction(
+    (run) => (window as SimWindow).__colabSim!.log.find((e) => e.type === 'run-end' && e.run === run),
+    n,
+    { timeout },
+  );
+  return (await handle.jsonValue()) as Extract<LogEntry, { type: 'run-end' }>;
+}
+
+/**
+ * "Run all" as a user does it: a real click on the toolbar's Run all button (default), or through the Runtime menu.
+ * Resolves once the click has happened, not when the run ends (see `waitForRun`).
+ */
+export async function runAll(page: Page, via: 'toolbar' | 'menu' = 'toolbar'): Promise<void> {
+  if (via === 'toolbar') await page.locator('#toolbar-run-button').click();
+  else await chooseRuntimeItem(page, 'runall');
+}
+
+/** Opens the Runtime menu with a real click (mouse down + up on the button's centre) unless it is open. */
+export async function openRuntimeMenu(page: Page): Promise<void> {
+  const button = page.locator('#runtime-menu-button');
+  if ((await button.getAttribute('aria-expanded')) !== 'true') await button.click();
+  await page.locator('#runtime-menu').waitFor({ state: 'visible' });
+}
+
+/**
+ * Chooses a Runtime-menu item with real mouse input. Items are found by `command`; in a scenario without command
+ * attributes, by their label in the page's label set.
+ */
+export async function chooseRuntimeItem(page: Page, command: RuntimeCommand): Promise<void> {
+  await openRuntimeMenu(page);
+  const byCommand = page.locator(`#runtime-menu .goog-menuitem[command="${command}"]`);
+  if (await byCommand.count()) return byCommand.click();
+  const label = await page.evaluate((c) => (window as SimWindow).__colabSim!.labels[c], command);
+  if (!label) throw new Error(`colab-sim: no Runtime-menu item for ${command}`);
+  const exact = new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(Ctrl.*)?$`);
+  await page.locator('#runtime-menu .goog-menuitem').filter({ hasText: exact }).click();
+}
+
+/** Clicks the primary button of the open dialog (any variant) as a user would. */
+export async function confirmDialog(page: Page): Promise<void> {
+  await page
+    .locator('mwc-dialog[open] [slot="primaryAction"], md-dialog[open] [slot="actions"] [value="ok"], paper-dialog[opened] #ok')
+    .first()
+    .click();
+}
+
+/** The kernel dies now (§5.1): as if the running code had used up the VM's RAM. */
+export async function triggerCrash(page: Page, kind: CrashKind = 'ram'): Promise<void> {
+  await waitForSim(page);
+  await page.evaluate((k) => (window as SimWindow).__colabSim!.crash(k), kind);
+}
+
+/** Renders saved outputs that were withheld (`savedOutputs: 'lazy'`); returns the cells that got them. */
+export async function showLazyOutputs(page: Page): Promise<number[]> {
+  await waitForSim(page);
+  return page.evaluate(() => (window as SimWindow).__colabSim!.showLazyOutputs());
+}
+
+/** The runtime disconnects and Colab shows "Runtime disconnected" (§5.2). */
+export async function showDisconnect(page: Page): Promise<void> {
+  await waitForSim(page);
+  await page.evaluate(() => (window as SimWindow).__colabSim!.disconnect());
+}
+
+/** Opens one of Colab's dialogs (e.g. 'gpu-unavailable') without anything else happening. */
+export async function showDialog(page: Page, kind: DialogKind): Promise<void> {
+  await waitForSim(page);
+  await page.evaluate((k) => (window as SimWindow).__colabSim!.showDialog(k), kind);
+}

@@ -1,0 +1,64 @@
+/**
+ * The simulator's action log (`window.__colabSim.log` in the page's main world): every action taken on the page,
+ * in order. `t` is the page's `performance.now()`. Cell numbers (`cell`, `cells`, `failedCell`) are 0-based indexes
+ * in the notebook, as in the cells' aria-labels ("Cell 0: Code cell: ").
+ */
+import type { CrashKind, DialogKind } from './scenario';
+
+export type KernelState = 'disconnected' | 'connecting' | 'idle' | 'busy';
+
+/** Things the extension must never do; each is logged as `{ type: 'dangerous', what }` when it happens. */
+export type DangerousAction =
+  | 'powerwash-current-vm' // Runtime → Disconnect and delete runtime
+  | 'change-runtime-type' // Runtime → Change runtime type
+  | 'connect-without-gpu' // "Cannot connect to GPU backend" accepted
+  | 'reconnect' // "Runtime disconnected" accepted
+  | 'upgrade' // usage-limit dialog accepted
+  | 'switch-high-ram' // "Switch to a high-RAM runtime?" accepted
+  | 'run-anyway' // "not authored by Google" accepted
+  | 'recaptcha' // the reCAPTCHA dialog confirmed
+  | 'get-more-ram'; // the crash toast's "Get more RAM" link
+
+/** Where a command came from: a menu (`runtime-menu`, `edit-menu`, …), the toolbar split button, or a key press. */
+export type CommandSource = `${string}-menu` | 'toolbar' | 'shortcut';
+
+export type RunKind = 'all' | 'before' | 'focused' | 'after' | 'cell';
+
+/** Why a run or cell stopped early. */
+export type StopReason = 'error' | 'interrupt' | 'restart' | 'crash' | 'disconnect' | 'powerwash' | 'not-connected' | 'cancelled';
+
+export type LogEvent =
+  | { type: 'page-load'; path: string; scenario: string }
+  | { type: 'kernel'; state: KernelState }
+  | { type: 'menu-open'; menu: string }
+  | { type: 'menu-close'; menu: string; reason: 'toggle' | 'action' | 'outside' | 'escape' }
+  | { type: 'menu-item'; command: string; via: CommandSource; label: string }
+  | { type: 'run-cell-click'; cell: number }
+  | { type: 'connect-click' }
+  | { type: 'interrupt' }
+  | { type: 'clear-outputs' }
+  | { type: 'dialog-open'; kind: DialogKind; variant: 'mwc' | 'mwc-legacy' | 'md' | 'paper' | 'recaptcha'; title: string }
+  | { type: 'dialog-confirm'; kind: DialogKind }
+  | { type: 'dialog-cancel'; kind: DialogKind; how: 'cancel' | 'close' }
+  | { type: 'dangerous'; what: DangerousAction }
+  | { type: 'restart' }
+  | { type: 'run-start'; run: number; kind: RunKind; cells: number[] }
+  | { type: 'run-end'; run: number; ok: boolean; failedCell?: number; reason?: StopReason }
+  | { type: 'cell-start'; cell: number; cellId: string; execution: number; cellRun: number }
+  | { type: 'cell-end'; cell: number; cellId: string; state: 'ok' | 'error' | 'aborted'; reason?: StopReason }
+  | { type: 'crash'; kind: CrashKind }
+  | { type: 'disconnect' }
+  | { type: 'toast-open'; area: 'primary' | 'secondary'; text: string }
+  | { type: 'toast-action'; area: 'primary' | 'secondary'; text: string }
+  | { type: 'toast-close'; area: 'primary' | 'secondary'; via: 'dismiss' | 'action' | 'timeout' }
+  | { type: 'outputs-shown'; cells: number[] }
+  | { type: 'api-call'; method: 'notebook.runAll' | 'kernel.restart' };
+
+export type LogEntry = LogEvent & { t: number };
+
+export type LogType = LogEntry['type'];
+
+/** The entries of one type, typed. */
+export function entriesOf<T extends LogType>(log: LogEntry[], type: T): Array<Extract<LogEntry, { type: T }>> {
+  return log.filter((e): e is Extract<LogEntry, { type: T }> => e.type === type);
+}

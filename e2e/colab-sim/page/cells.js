@@ -1,0 +1,163 @@
+// Notebook cells (§4.1, fixture code-cell-with-static-output-2026-03.html):
+//   div.cell.code.notebook-cell#cell-<id>[role=region][aria-label="Cell N: Code cell: "]
+//     … div.inputarea > div.cell-gutter > div.cell-execution-container > colab-run-button
+//       (shadow: div.cell-execution.<states> > button#run-button + div.status > div.execution-count)
+//     … div.editor.flex.lazy-editor > div.editor.flex.monaco > div.monaco-editor > div.view-line > span > span.mtkN
+//     … div.output (outputs.js)
+// Run states (§4.1): idle `stale`, failed `stale error`, queued `pending`, executing `running animating`; the cell
+// itself gets `running` / `pending` / `code-has-output` (and optionally the pre-2021 `execution-error`).
+import { h, s, clockTime } from './util.js';
+import { OutputArea } from './outputs.js';
+
+const STATE_CLASSES = { idle: 'stale', error: 'stale error', pending: 'pending', running: 'running animating' };
+
+customElements.get('colab-run-button') || customElements.define('colab-run-button', class extends HTMLElement {
+  constructor() {
+    super();
+    const root = this.attachShadow({ mode: 'open' });
+    this.container = h('div', { class: 'cell-execution stale' });
+    this.svg = s('svg', { xmlns: 'http://www.w3.org/2000/svg', viewBox: '0 0 24 24' });
+    this.button = h('button', { id: 'run-button', 'aria-describedby': 'run-button-tooltip', 'aria-label': 'Run cell', 'aria-disabled': 'false' },
+      h('span', { 'aria-hidden': 'true', class: 'cell-execution-indicator' }, this.svg));
+    this.tooltip = h('colab-tooltip-trigger', { for: 'run-button', id: 'run-button-tooltip', 'aria-hidden': 'true' });
+    this.count = h('div', { class: 'execution-count' });
+    this.container.append(this.button, this.tooltip, h('div', { class: 'status' }, this.count));
+    root.append(this.container);
+  }
+
+  /** @param {{state: string, countText: string, tooltip: string, label?: string}} view */
+  render({ state, countText, tooltip, label }) {
+    const focused = this.container.classList.contains('focused');
+    this.container.className = `cell-execution ${focused ? 'focused ' : ''}${STATE_CLASSES[state]}`;
+    this.count.textContent = countText;
+    this.tooltip.setAttribute('message', tooltip);
+    if (label) this.button.setAttribute('aria-label', label);
+    const busy = state === 'running' || state === 'pending';
+    this.svg.replaceChildren(...(busy ? stopSymbol() : playSymbol()));
+  }
+});
+
+function playSymbol() {
+  return [
+    s('mask', { id: 'playSymbolMask' }, s('rect', { width: '100%', height: '100%', fill: 'white' }), s('polygon', { points: '10,8 17,12 10,16', fill: 'black' })),
+    s('circle', { cx: '12', cy: '12', r: '7.8', mask: 'url(#playSymbolMask)', id: 'filledCircle' }),
+  ];
+}
+
+function stopSymbol() {
+  return [
+    s('mask', { id: 'stopSymbolMask' }, s('rect', { width: '100%', height: '100%', fill: 'white' }), s('rect', { x: '9', y: '9', width: '6', height: '6', fill: 'black' })),
+    s('circle', { cx: '12', cy: '12', r: '7.8', mask: 'url(#stopSymbolMask)', id: 'filledCircle' }),
+  ];
+}
+
+export class CodeCellView {
+  /**
+   * @param {object} cell  ResolvedCell
+   * @param {number} index
+   * @param {{ui: object, runCellLabel: string, onRunButton: (view: CodeCellView) => void, onFocus: (view: CodeCellView) => void}} options
+   */
+  constructor(cell, index, { ui, runCellLabel, onRunButton, onFocus }) {
+    this.cell = cell;
+    this.index = index;
+    this.ui = ui;
+    this.runCellLabel = runCellLabel;
+    this.state = 'idle';
+    this.count = null; // execution count shown
+    this.executedAt = null;
+    this.runButton = document.createElement('colab-run-button');
+    this.runButton.button.addEventListener('click', () => onRunButton(this));
+    this.outputs = new OutputArea(index, { errorClass: ui.errorClass });
+    this.element = this.#build(index);
+    this.element.addEventListener('mousedown', () => onFocus(this));
+    this.render();
+  }
+
+  #build(index) {
+    const cell = this.cell;
+    return h('div', { class: 'cell code notebook-cell', id: `cell-${cell.id}`, tabindex: '-1', role: 'region', 'aria-label': `Cell ${index}: Code cell: `, style: 'opacity: 1;' },
+      h('div', { class: 'cell-tag-editor sticky' }),
+      h('div', { class: 'cell-toolbar sticky' }, h('colab-cell-toolbar')),
+      h('div', { class: 'main-content' },
+        h('div', { class: 'cell-contents' },
+          h('div', { class: 'cell-mask' }),
+          h('span', { class: 'imported-info-area' }),
+          h('div', { class: 'codecell-input-output' },
+            h('div', { class: 'inputarea horizontal layout code' },
+              h('div', { class: 'cell-gutter' }, h('div', { class: 'cell-execution-container' }, this.runButton)),
+              editor(cell.source, index),
+              h('colab-form', { class: 'formview vertical layout flex' }, h('div', { class: 'widget-area' }))),
+            this.outputs.element,
+            h('colab-cell-next-steps')))),
+      h('div', { class: 'add-cell' }, h('hr')));
+  }
+
+  setFocused(focused) {
+    this.element.classList.toggle('focused', focused);
+    this.runButton.container.classList.toggle('focused', focused);
+  }
+
+  /** state: 'idle' | 'error' | 'pending' | 'running'. */
+  setState(state, count = this.count) {
+    this.state = state;
+    this.count = count;
+    this.render();
+  }
+
+  render() {
+    const { state } = this;
+    const classes = this.element.classList;
+    classes.toggle('running', state === 'running');
+    classes.toggle('pending', state === 'pending');
+    classes.toggle('code-has-output', this.outputs.hasOutput);
+    if (this.ui.cellErrorClass) classes.toggle('execution-error', state === 'error');
+    this.runButton.render({ state, countText: this.#countText(), tooltip: this.#tooltip(), label: this.runCellLabel });
+  }
+
+  #countText() {
+    const busy = this.state === 'running' || this.state === 'pending';
+    if (busy && this.ui.countWhileRunning === 'empty') return '';
+    if (busy && this.ui.countWhileRunning === 'star') return '[*]';
+    return this.count === null ? '[ ]' : `[${this.count}]`;
+  }
+
+  #tooltip() {
+    const lines = ['Run cell (Ctrl+Enter)'];
+    if (this.executedAt) lines.push('cell might have changed since last executed', '', 'executed by you', clockTime(this.executedAt));
+    else lines.push('cell has not been executed in this session');
+    return lines.join('\n');
+  }
+}
+
+export class TextCellView {
+  constructor(cell, index) {
+    this.cell = cell;
+    this.index = index;
+    this.element = h('div', { class: 'cell text notebook-cell', id: `cell-${cell.id}`, tabindex: '-1', role: 'region', 'aria-label': `Cell ${index}: Text cell: ` },
+      h('div', { class: 'main-content' }, h('div', { class: 'cell-contents' }, h('div', { class: 'text-cell-section markdown' }, cell.source))));
+  }
+}
+
+/** A Monaco-like rendering: one `div.view-line > span > span.mtkN` per source line, spaces as U+00A0 (as Monaco does). */
+function editor(source, index) {
+  const lines = source.split('\n').map((line, i) =>
+    h('div', { style: `top:${i * 19}px;height:19px;`, class: 'view-line' }, h('span', {}, ...tokens(line))));
+  return h('div', { class: 'editor flex lazy-editor', style: '' },
+    h('div', { class: 'editor flex monaco', 'data-keybinding-context': String(index + 1), 'data-mode-id': 'notebook-python' },
+      h('div', { class: 'monaco-editor no-user-select  showUnused showDeprecated vs', role: 'code', 'data-uri': `inmemory://model/${index + 1}` }, ...lines)));
+}
+
+const KEYWORDS = new Set(['import', 'from', 'as', 'def', 'class', 'return', 'for', 'in', 'while', 'if', 'elif', 'else', 'try', 'except', 'finally', 'with', 'raise', 'pass', 'not', 'and', 'or', 'is', 'None', 'True', 'False', 'lambda', 'yield', 'print']);
+
+/** A rough Python tokenizer; only the DOM shape matters (span.mtkN per token). */
+function tokens(line) {
+  if (!line) return [h('span', {}, '')];
+  const out = [];
+  const re = /(#.*$)|("(?:[^"\\]|\\.)*"?|'(?:[^'\\]|\\.)*'?)|([A-Za-z_][A-Za-z0-9_]*)|(\s+)|([^\sA-Za-z_#"']+)/g;
+  for (const m of line.matchAll(re)) {
+    const [text, comment, string, word] = m;
+    const cls = comment ? 'mtk8' : string ? 'mtk5' : word && KEYWORDS.has(word) ? 'mtk20' : 'mtk1';
+    out.push(h('span', { class: cls }, text.replace(/ /g, '\u00a0')));
+  }
+  return out;
+}

@@ -1,0 +1,48 @@
+// The output frame page (https://<rand>-0-colab.googleusercontent.com/outputframe.html, cross-origin to the
+// notebook, §4.2, fixture outputframe-body-samples.html):
+//   div#output-area > span#output-header + div#output-body > div.<output_type>.output-id-N > div.output_subarea… > pre
+//   + span#output-footer
+// The parent feeds it by postMessage; only messages from the Colab origin and from window.parent are accepted.
+import { appendAnsi } from './ansi.js';
+
+const COLAB_ORIGIN = 'https://colab.research.google.com';
+const body = document.getElementById('output-body');
+const pres = new Map(); // output id -> <pre>
+
+window.addEventListener('message', (event) => {
+  if (event.origin !== COLAB_ORIGIN || event.source !== window.parent) return;
+  const op = event.data;
+  if (!op || op.colabSim !== 1) return;
+  if (op.op === 'add') add(op);
+  else if (op.op === 'append') pres.get(op.id)?.append(op.text);
+  else if (op.op === 'replace') {
+    const pre = pres.get(op.id);
+    if (pre) pre.textContent = op.text;
+  }
+});
+
+function add(op) {
+  const output = document.createElement('div');
+  output.className = `${op.outputType} output-id-${op.id}`;
+  const subarea = document.createElement('div');
+  if (op.html !== undefined) {
+    subarea.className = 'output_subarea output_html rendered_html';
+    subarea.innerHTML = op.html;
+  } else {
+    subarea.className = op.outputType === 'error' ? 'output_subarea output_text output_error' : 'output_subarea output_text';
+    const pre = document.createElement('pre');
+    if (op.ansi !== undefined) appendAnsi(pre, op.ansi);
+    else pre.textContent = op.text ?? '';
+    subarea.append(pre);
+    pres.set(op.id, pre);
+  }
+  output.append(subarea);
+  body.append(output);
+}
+
+// Report the content height so the parent can size the iframe, as Colab's frames do.
+new ResizeObserver(() => {
+  window.parent.postMessage({ colabSim: 1, op: 'height', px: document.documentElement.scrollHeight }, COLAB_ORIGIN);
+}).observe(document.body);
+
+window.parent.postMessage({ colabSim: 1, op: 'ready' }, COLAB_ORIGIN);

@@ -1,0 +1,300 @@
+// The notebook page: builds the layout (§0: snackbars first in <body>, header with menubar and toolbar, the cell list,
+// the status bar; menus appended to <body> on first open), and turns commands from the menus, the toolbar, keyboard
+// shortcuts and the main-world API into kernel and runner actions.
+import { h, sleep } from './util.js';
+import { record } from './log.js';
+import { LABEL_SETS, LEGACY_ACCELS } from './labels.js';
+import { createMenubar } from './closure-menu.js';
+import { createRunButton, ConnectButton, StatusBar } from './toolbar.js';
+import { showDialog } from './dialogs.js';
+import { Snackbar } from './snackbar.js';
+import { CodeCellView, TextCellView } from './cells.js';
+import { Kernel } from './kernel.js';
+import { Runner } from './runner.js';
+import { Persist } from './persist.js';
+
+const MENUS = {
+  file: ['new-notebook', 'open', 'sep', 'save', 'sep', 'print'],
+  edit: ['undo', 'sep', 'clear-outputs', 'sep', 'notebook-settings'],
+  view: ['table-of-contents', 'notebook-info'],
+  insert: ['insert-cell-below', 'insert-text-cell-below'],
+  runtime: ['runall', 'runbefore', 'runfocused', 'runselected', 'runafter', 'sep', 'interrupt', 'restart', 'restart-and-run-all',
+    'powerwash-current-vm', 'sep', 'change-runtime-type', 'sep', 'manage-sessions', 'open-resource-viewer', 'view-runtime-logs', 'sep', 'deploy-cloud-run'],
+  tools: ['show-command-palette', 'sep', 'preferences', 'shortcuts', 'sep', 'open-differ'],
+  help: ['faq', 'release-notes'],
+};
+/** Accelerators outside the Runtime menu (the File menu's `Ctrl+O` is captured). */
+const ACCELS = { open: 'Ctrl+O', save: 'Ctrl+S', print: 'Ctrl+P', undo: 'Ctrl+Z', 'insert-cell-below': 'Ctrl+M B', 'show-command-palette': 'Ctrl+Shift+P' };
+
+export class Notebook {
+  constructor(scenario) {
+    this.scenario = scenario;
+    this.ui = scenario.ui;
+    this.labels = LABEL_SETS[this.ui.labels];
+    this.persist = new Persist(scenario);
+    this.notAuthoredAccepted = false;
+    this.focused = null;
+
+    this.kernel = new Kernel({
+      timing: scenario.timing,
+      onState: () => this.#renderKernelState(),
+      onGpuUnavailable: scenario.kernel.gpuUnavailable ? () => this.dialog('gpu-unavailable').then((r) => r === 'ok') : null,
+    });
+    this.runner = new Runner({
+      kernel: this.kernel,
+      scenario,
+      persist: this.persist,
+      beforeRun: () => this.#notAuthoredCheck(),
+      onCrash: (kind) => this.crash(kind),
+      onCellEnd: (view, ok) => this.#cellEnded(view, ok),
+    });
+    this.views = scenario.cells.map((cell, index) =>
+      cell.type === 'text'
+        ? new TextCellView(cell, index)
+        : new CodeCellView(cell, index, {
+          ui: this.ui,
+          runCellLabel: this.labels.runCell,
+          onRunButton: (view) => this.#runButtonClicked(view),
+          onFocus: (view) => this.#focus(view),
+        }));
+    this.codeViews = this.views.filter((v) => v instanceof CodeCellView);
+  }
+
+  // --- Layout ---------------------------------------------------------------------------------------------------
+
+  mount() {
+    document.title = `${this.scenario.title} - Colab`;
+    this.snackbars = { primary: new Snackbar('primary'), secondary: new Snackbar('secondary') };
+    this.connectButton = new ConnectButton(this.labels.connect, () => this.#connectClick());
+    this.statusBar = new StatusBar();
+    this.cellList = h('div', { class: 'notebook-cell-list' });
+    const toolbar = h('colab-notebook-toolbar', { id: 'top-toolbar' },
+      this.ui.toolbarRunButton ? this.#toolbarRunButton() : null,
+      h('colab-connect-warning-button'),
+      this.connectButton.host);
+    document.body.prepend(this.snackbars.primary.element, this.snackbars.secondary.element);
+    document.body.append(h('div', { class: 'notebook-vertical' },
+      h('div', { id: 'header', class: 'header' }, this.#menubar(), toolbar),
+      h('div', { class: 'notebook-horizontal' },
+        h('colab-scroller', { id: 'notebook-main', class: 'notebook-container' },
+          h('div', { class: 'notebook-content-background' }, h('div', { class: 'notebook-content' }, this.cellList)))),
+      this.statusBar.host));
+    const renderCells = () => {
+      this.cellList.append(...this.views.map((v) => v.element));
+      this.#showSaved();
+    };
+    if (this.ui.renderDelayMs > 0) sleep(this.ui.renderDelayMs).then(renderCells);
+    else renderCells();
+    this.#installShortcuts();
+  }
+
+  #menubar() {
+    const removed = new Set(this.ui.removeItems);
+    if (this.ui.labels === 'en-legacy') removed.add('deploy-cloud-run'); // a 2025+ item
+    return createMenubar({
+      captions: this.labels.menus,
+      itemsFor: (menuId) => MENUS[menuId]
+        .filter((c) => menuId !== 'runtime' || !removed.has(c))
+        .map((command) => command === 'sep' ? 'sep' : {
+          menu: menuId,
+          command,
+          label: this.labels.items[command],
+          accel: menuId === 'runtime' ? (this.ui.accels ? LEGACY_ACCELS[command] : undefined) : ACCELS[command],
+          hasCommandAttribute: !this.ui.noCommandAttributes,
+        }),
+      isDisabled: (item) => item.menu === 'runtime' &&
+        (this.ui.disableItems.includes(item.command) || (item.command === 'restart' && !this.kernel.connected)),
+      onAction: (command, item, menuId) => this.command(command, `${menuId}-menu`, item.spec.label),
+    });
+  }
+
+  #toolbarRunButton() {
+    return createRunButton({
+      labels: this.labels.toolbar,
+      remove: this.ui.toolbarRemoveItems,
+      commandAttributes: !this.ui.noCommandAttributes,
+      itemClick: this.ui.toolbarMenuItemClick,
+      onCommand: (command) => this.command(command, 'toolbar', command === 'runall' ? this.labels.toolbar.runAll : this.labels.toolbar[command]),
+    });
+  }
+
+  #renderKernelState() {
+    this.connectButton.render(this.kernel.state, { everConnected: this.kernel.everConnected });
+  }
+
+  // --- Saved outputs (§4.1 virtualisation) ----------------------------------------------------------------------
+
+  #savedFor(view) {
+    return this.persist.saved(view.cell.id) ?? view.cell.saved;
+  }
+
+  #showSaved() {
+    if (this.scenario.savedOutputs === 'none') return;
+    for (const view of this.codeViews) {
+      const saved = this.#savedFor(view);
+      if (!saved) continue;
+      view.setState('idle', saved.count ?? null);
+      if (this.scenario.savedOutputs === 'at-load') this.#renderSaved(view, saved);
+    }
+  }
+
+  #renderSaved(view, saved) {
+    view.outputs.reset();
+    for (const output of saved.outputs) view.outputs.add(output);
+    view.render();
+  }
+
+  /** Renders lazily withheld saved outputs (as when the cells scroll into view). */
+  showLazyOutputs() {
+    if (this.scenario.savedOutputs !== 'lazy') return [];
+    const shown = [];
+    for (const view of this.codeViews) {
+      const saved = this.#savedFor(view);
+      // A cell that ran in this page already shows its own outputs.
+      if (!saved || view.executedAt || view.outputs.hasOutput || view.state !== 'idle') continue;
+      this.#renderSaved(view, saved);
+      shown.push(view.index);
+    }
+    record('outputs-shown', { cells: shown });
+    return shown;
+  }
+
+  #cellEnded(view, ok) {
+    this.statusBar.finished(ok);
+    this.persist.save(view.cell.id, { count: view.count, outputs: view.outputs.snapshot() });
+  }
+
+  // --- Commands -------------------------------------------------------------------------------------------------
+
+  /** One entry point for every UI command (menus, toolbar, shortcuts). */
+  command(command, via, label) {
+    record('menu-item', { command, via, label });
+    const focusedIndex = this.focused ? this.codeViews.indexOf(this.focused) : 0;
+    switch (command) {
+      case 'runall':
+        return this.runner.run(this.codeViews, 'all');
+      case 'runbefore':
+        return this.runner.run(this.codeViews.slice(0, focusedIndex), 'before');
+      case 'runfocused':
+      case 'runselected':
+        return this.runner.run(this.codeViews.slice(focusedIndex, focusedIndex + 1), 'focused');
+      case 'runafter':
+        return this.runner.run(this.codeViews.slice(focusedIndex), 'after');
+      case 'interrupt':
+        record('interrupt');
+        return this.runner.interrupt();
+      case 'restart':
+        return this.restart(false);
+      case 'restart-and-run-all':
+        return this.restart(true);
+      case 'powerwash-current-vm':
+        record('dangerous', { what: 'powerwash-current-vm' });
+        return this.kernel.disconnect('powerwash');
+      case 'change-runtime-type':
+        record('dangerous', { what: 'change-runtime-type' });
+        return undefined;
+      case 'clear-outputs':
+        return this.#clearOutputs();
+      default:
+        return undefined; // the other items only open panels or pages
+    }
+  }
+
+  /** Restart session [and run all] (§2): confirm if a kernel is connected (or always, per scenario), restart, run. */
+  async restart(runAll) {
+    const connected = this.kernel.connected;
+    if (!connected && !runAll) return;
+    const ask = this.ui.dialog !== 'none' && (this.ui.confirm === 'always' || connected);
+    if (ask && (await this.dialog('restart-confirm')) !== 'ok') return;
+    if (this.kernel.connected) await this.kernel.restart();
+    if (runAll) await this.runner.run(this.codeViews, 'all');
+  }
+
+  #clearOutputs() {
+    record('clear-outputs');
+    for (const view of this.codeViews) {
+      view.outputs.reset();
+      view.render();
+      this.persist.save(view.cell.id, { count: view.count, outputs: [] });
+    }
+  }
+
+  #runButtonClicked(view) {
+    record('run-cell-click', { cell: view.index });
+    if (view.state === 'running') return this.runner.interrupt();
+    if (view.state === 'pending') return undefined;
+    return this.runner.run([view], 'cell');
+  }
+
+  #focus(view) {
+    this.focused?.setFocused(false);
+    this.focused = view;
+    view.setFocused(true);
+  }
+
+  #connectClick() {
+    record('connect-click');
+    if (this.kernel.state === 'disconnected') this.kernel.connect();
+  }
+
+  /**
+   * Closure's shortcut handler reads `keyCode`, which untrusted synthetic KeyboardEvents leave at 0 (§3): only real
+   * key presses work. Ctrl+F9 runs all, Ctrl+M . restarts, Ctrl+M I interrupts.
+   */
+  #installShortcuts() {
+    let ctrlM = false;
+    document.addEventListener('keydown', (event) => {
+      if (event.ctrlKey && event.keyCode === 120) return this.command('runall', 'shortcut', 'Ctrl+F9');
+      if (event.ctrlKey && event.keyCode === 77) {
+        ctrlM = true;
+        return undefined;
+      }
+      if (ctrlM && event.keyCode === 190) this.command('restart', 'shortcut', 'Ctrl+M .');
+      if (ctrlM && event.keyCode === 73) this.command('interrupt', 'shortcut', 'Ctrl+M I');
+      ctrlM = false;
+      return undefined;
+    });
+  }
+
+  async #notAuthoredCheck() {
+    if (!this.ui.notAuthoredWarning || this.notAuthoredAccepted) return true;
+    this.notAuthoredAccepted = (await this.dialog('not-authored')) === 'ok';
+    return this.notAuthoredAccepted;
+  }
+
+  // --- Events a test can trigger ----------------------------------------------------------------------------------
+
+  dialog(kind) {
+    return showDialog(kind, { variant: this.ui.dialog, dialogs: this.labels.dialogs, dialogMs: this.scenario.timing.dialogMs });
+  }
+
+  /** The kernel dies (§5.1): running work stops without a traceback, a sticky toast, an automatic restart. */
+  crash(kind = 'ram') {
+    const crash = this.labels.crash;
+    const legacy = this.ui.crashWording === 'legacy';
+    const text = kind === 'ram' ? (legacy ? crash.ramLegacy : crash.ram) : crash[kind];
+    const moreRam = kind === 'ram' && !legacy && this.ui.crashAction === 'get-more-ram';
+    this.kernel.crash(kind);
+    this.snackbars[this.ui.toastArea].show(text, {
+      actionText: moreRam ? crash.getMoreRam : crash.viewLogs,
+      onAction: () => moreRam && record('dangerous', { what: 'get-more-ram' }),
+      timeoutMs: -1,
+    });
+    if (kind === 'ram' && this.ui.highRamOffer) this.dialog('high-ram');
+  }
+
+  /** "Runtime disconnected" (§5.2): the kernel is gone; "Reconnect" connects again. */
+  async disconnect() {
+    record('disconnect');
+    this.kernel.disconnect('disconnect');
+    if ((await this.dialog('disconnected')) === 'ok') await this.kernel.connect();
+  }
+
+  /** Called once the page is mounted. */
+  async start() {
+    this.#renderKernelState();
+    if (!this.scenario.kernel.autoConnect) return;
+    const connected = await this.kernel.connect();
+    if (connected && this.scenario.autoRunAll) this.runner.run(this.codeViews, 'all');
+  }
+}

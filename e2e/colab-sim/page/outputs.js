@@ -1,0 +1,167 @@
+// A code cell's output area (§4.2):
+//   div.output[role=region][aria-label="Cell N output"] > div.output-header + div.output-content >
+//     div.output-info > colab-output-info
+//     div.output-iframe-container > div.output-iframe-sizer >
+//       div > div > colab-static-output-renderer[role=group] > div > div.<type>.output-id-N.output_text > pre   (main)
+//       div > div > iframe[src=https://<rand>-0-colab.googleusercontent.com/outputframe.html?vrz=…]      (frame)
+// The capture shows both wrappers inside the sizer (`<div><div>renderer</div></div><div><div></div></div>`); the
+// simulator puts output frames in the second one. Each output goes where its (resolved) `place` says. Frames are
+// cross-origin and are fed by postMessage (ops: add / append / replace), including streaming appends.
+import { h } from './util.js';
+import { appendAnsi, fixCarriageReturn } from './ansi.js';
+
+const FRAME_BUILD = 'colab_sim-20260325-000000_RC00_000000000';
+const COLAB_ORIGIN = 'https://colab.research.google.com';
+
+function randomLabel(length, alphabet) {
+  const bytes = crypto.getRandomValues(new Uint8Array(length));
+  return [...bytes].map((b) => alphabet[b % alphabet.length]).join('');
+}
+
+/** `https://<random>-<hash>-0-colab.googleusercontent.com`: a fresh origin per frame, cross-origin to the notebook. */
+function frameOrigin() {
+  return `https://${randomLabel(11, 'abcdefghijklmnopqrstuvwxyz0123456789')}-${randomLabel(16, '0123456789abcdef')}-0-colab.googleusercontent.com`;
+}
+
+export class OutputArea {
+  /**
+   * @param {number} index  cell index (for aria-label "Cell N output")
+   * @param {{errorClass: string}} options
+   */
+  constructor(index, { errorClass }) {
+    this.errorClass = errorClass;
+    this.staticSlot = h('div');
+    this.frameSlot = h('div');
+    this.sizer = h('div', { class: 'output-iframe-sizer', style: 'min-height: 0px;' }, ' ', h('div', {}, this.staticSlot), h('div', {}, this.frameSlot));
+    this.element = h('div', { class: 'output', 'aria-label': `Cell ${index} output`, role: 'region' },
+      h('div', { class: 'output-header' }, ' '),
+      h('div', { class: 'output-content' },
+        h('div', { class: 'output-info' }, h('colab-output-info')),
+        h('div', { class: 'output-iframe-container' }, this.sizer)));
+    this.reset();
+  }
+
+  reset() {
+    this.outputs = []; // { model, place, id, text (rendered), pre? }
+    this.nextId = 1;
+    this.renderer = null;
+    this.frame?.dispose();
+    this.frame = null;
+    this.staticSlot.replaceChildren();
+    this.frameSlot.replaceChildren();
+  }
+
+  get hasOutput() {
+    return this.outputs.length > 0;
+  }
+
+  /** The outputs as nbformat-like records, for autosave. */
+  snapshot() {
+    return this.outputs.map((o) => ({ ...o.model }));
+  }
+
+  /** Adds an output; a stream output directly following one of the same name and place is merged into it (nbformat). */
+  add(model) {
+    const last = this.outputs.at(-1);
+    if (model.output_type === 'stream' && last && last.model.output_type === 'stream' && last.model.name === model.name && last.place === model.place) {
+      last.model.text += model.text;
+      this.#updateStream(last);
+      return;
+    }
+    const entry = { model: { ...model }, place: model.place, id: this.nextId++, text: '' };
+    this.outputs.push(entry);
+    if (entry.place === 'frame') this.#addToFrame(entry);
+    else this.#addToMain(entry);
+  }
+
+  /** Appends text to the stream output `name` (tqdm-style `\r` rewrites are applied to the rendered text). */
+  stream(name, place, text) {
+    this.add({ output_type: 'stream', name, text, place });
+  }
+
+  #addToMain(entry) {
+    if (!this.renderer) {
+      this.rendererList = h('div');
+      this.renderer = h('colab-static-output-renderer', { tabindex: '0', role: 'group' }, this.rendererList, h('div'));
+      this.staticSlot.append(this.renderer);
+    }
+    const m = entry.model;
+    const type = m.output_type === 'error' ? this.errorClass : m.output_type;
+    entry.pre = h('pre');
+    if (m.output_type === 'error') appendAnsi(entry.pre, m.traceback.join('\n'));
+    else if (m.output_type === 'stream') this.#setPreText(entry, fixCarriageReturn(m.text));
+    else entry.pre.textContent = m.text;
+    this.rendererList.append(h('div', { class: `${type} output-id-${entry.id} output_text` }, entry.pre));
+  }
+
+  #addToFrame(entry) {
+    if (!this.frame) this.frame = new FrameBridge(this.frameSlot);
+    const m = entry.model;
+    const op = { op: 'add', id: entry.id, outputType: m.output_type };
+    if (m.output_type === 'error') op.ansi = m.traceback.join('\n');
+    else if (m.output_type === 'stream') op.text = entry.text = fixCarriageReturn(m.text);
+    else if (m.html) op.html = m.html;
+    else op.text = m.text;
+    this.frame.send(op);
+  }
+
+  #updateStream(entry) {
+    const text = fixCarriageReturn(entry.model.text);
+    if (entry.place === 'main') return this.#setPreText(entry, text);
+    const op = text.startsWith(entry.text) ? { op: 'append', id: entry.id, text: text.slice(entry.text.length) } : { op: 'replace', id: entry.id, text };
+    entry.text = text;
+    this.frame.send(op);
+  }
+
+  /** Appends when the new text extends the old (a MutationObserver sees streaming as appended text nodes). */
+  #setPreText(entry, text) {
+    if (text.startsWith(entry.text) && entry.text) entry.pre.append(text.slice(entry.text.length));
+    else entry.pre.textContent = text;
+    entry.text = text;
+  }
+}
+
+/** One cross-origin output frame and its postMessage channel. Ops are queued until the frame says it is ready. */
+class FrameBridge {
+  constructor(container) {
+    this.origin = frameOrigin();
+    this.queue = [];
+    this.ready = false;
+    this.iframe = h('iframe', {
+      src: `${this.origin}/outputframe.html?vrz=${FRAME_BUILD}`,
+      sandbox: 'allow-downloads allow-forms allow-modals allow-popups allow-popups-to-escape-sandbox allow-same-origin allow-scripts',
+      allow: 'accelerometer; autoplay; camera; clipboard-read; clipboard-write; gyroscope; magnetometer; microphone; serial; usb; xr-spatial-tracking',
+      style: 'height: 24px;',
+      frameborder: '0',
+    });
+    this.onMessage = (event) => this.#onMessage(event);
+    window.addEventListener('message', this.onMessage);
+    container.append(this.iframe);
+  }
+
+  #onMessage(event) {
+    if (event.source !== this.iframe.contentWindow || event.origin !== this.origin) return;
+    const data = event.data;
+    if (!data || data.colabSim !== 1) return;
+    if (data.op === 'ready') {
+      this.ready = true;
+      for (const op of this.queue.splice(0)) this.#post(op);
+    } else if (data.op === 'height' && typeof data.px === 'number') {
+      this.iframe.style.height = `${Math.max(24, Math.ceil(data.px))}px`;
+    }
+  }
+
+  send(op) {
+    if (this.ready) this.#post(op);
+    else this.queue.push(op);
+  }
+
+  #post(op) {
+    this.iframe.contentWindow?.postMessage({ colabSim: 1, parentOrigin: COLAB_ORIGIN, ...op }, this.origin);
+  }
+
+  dispose() {
+    window.removeEventListener('message', this.onMessage);
+    this.iframe.remove();
+  }
+}

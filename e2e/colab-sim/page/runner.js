@@ -1,0 +1,149 @@
+// Executes cells (§4.1, §5): a "run" is one request to execute cells (Run all, Run cell and below, a cell's run
+// button…), numbered 1, 2, … per page load. Its cells turn `pending` at once; runs execute one after another.
+// Each cell: pending → running (its old outputs cleared, a new execution count) → its scenario steps → idle or error.
+// A failing cell stops its run and every queued run (IPython's stop_on_error); the cells that were still pending go
+// back to their previous state, old outputs and counts included. A restart, crash or disconnect aborts everything.
+import { sleep } from './util.js';
+import { record } from './log.js';
+
+export class Runner {
+  /**
+   * @param {object} o
+   * @param {import('./kernel.js').Kernel} o.kernel
+   * @param {object} o.scenario  ResolvedScenario
+   * @param {import('./persist.js').Persist} o.persist
+   * @param {() => Promise<boolean>} o.beforeRun  e.g. the "not authored by Google" warning; false cancels the run
+   * @param {(kind: string) => void} o.onCrash  a step crashed the kernel
+   * @param {(view: object, ok: boolean) => void} o.onCellEnd
+   */
+  constructor({ kernel, scenario, persist, beforeRun, onCrash, onCellEnd }) {
+    Object.assign(this, { kernel, scenario, persist, beforeRun, onCrash, onCellEnd });
+    this.timing = scenario.timing;
+    this.runs = 0;
+    this.chain = Promise.resolve();
+    this.queue = new AbortController(); // aborted ('error') when a failure must cancel queued runs
+    this.current = null; // { view, controller } of the executing cell
+  }
+
+  /** Queues a run of `views` (code cells); resolves when it has ended. */
+  run(views, kind) {
+    const run = ++this.runs;
+    record('run-start', { run, kind, cells: views.map((v) => v.index) });
+    const previous = new Map(views.map((v) => [v, { state: v.state, count: v.count }]));
+    for (const view of views) if (view.state !== 'running') view.setState('pending');
+    const signal = AbortSignal.any([this.kernel.signal, this.queue.signal]);
+    const done = this.chain.then(() => this.#execute(run, views, previous, signal));
+    this.chain = done.catch(() => undefined);
+    return done;
+  }
+
+  /** Runtime → Interrupt execution: KeyboardInterrupt in the executing cell. */
+  interrupt() {
+    this.current?.controller.abort('interrupt');
+  }
+
+  async #execute(run, views, previous, signal) {
+    const end = (from, result) => {
+      for (const view of views.slice(from)) {
+        if (view.state === 'pending') view.setState(previous.get(view).state, previous.get(view).count);
+      }
+      record('run-end', { run, ...result });
+    };
+    if (signal.aborted) return end(0, { ok: false, reason: String(signal.reason) });
+    if (!(await this.kernel.connect())) return end(0, { ok: false, reason: 'not-connected' });
+    if (!(await this.beforeRun())) return end(0, { ok: false, reason: 'cancelled' });
+    for (const [i, view] of views.entries()) {
+      if (signal.aborted) return end(i, { ok: false, reason: String(signal.reason) });
+      const outcome = await this.#executeCell(view, signal);
+      if (outcome === 'error' || outcome === 'interrupt') {
+        this.queue.abort('error');
+        this.queue = new AbortController();
+        return end(i + 1, { ok: false, failedCell: view.index, reason: outcome });
+      }
+      if (outcome !== 'ok') return end(i + 1, { ok: false, reason: outcome });
+    }
+    return end(views.length, { ok: true });
+  }
+
+  /** @returns {Promise<'ok'|'error'|'interrupt'|'restart'|'crash'|'disconnect'|'powerwash'|'aborted'>} */
+  async #executeCell(view, runSignal) {
+    const controller = new AbortController();
+    const signal = AbortSignal.any([runSignal, controller.signal]);
+    if (!(await sleep(this.timing.stepMs, signal))) return String(signal.reason);
+    this.current = { view, controller };
+    const cell = view.cell;
+    const execution = ++this.kernel.counter;
+    const cellRun = this.persist.nextRun(cell.id);
+    view.outputs.reset();
+    view.setState('running', execution);
+    this.kernel.setState('busy');
+    record('cell-start', { cell: view.index, cellId: cell.id, execution, cellRun });
+
+    const spec = cell.runs[String(cellRun)] ?? cell.runs.default;
+    let outcome = await this.#steps(view, spec.steps, signal);
+    if (outcome === 'aborted') outcome = String(signal.reason);
+    if (outcome === 'interrupt') view.outputs.add(this.scenario.interruptError);
+
+    this.current = null;
+    const failed = outcome === 'error' || outcome === 'interrupt';
+    view.executedAt = new Date();
+    view.setState(failed ? 'error' : 'idle', execution);
+    if (this.kernel.state === 'busy') this.kernel.setState('idle');
+    record('cell-end', { cell: view.index, cellId: cell.id, state: outcome === 'ok' ? 'ok' : failed ? 'error' : 'aborted', ...(outcome === 'ok' || outcome === 'error' ? {} : { reason: outcome }) });
+    this.onCellEnd(view, !failed);
+    return outcome;
+  }
+
+  /** @returns {Promise<'ok'|'error'|'aborted'>} */
+  async #steps(view, steps, signal) {
+    const half = this.timing.cellMs / 2;
+    if (!(await sleep(half, signal))) return 'aborted';
+    for (const step of steps) {
+      const result = await this.#step(view, step, signal);
+      if (result !== 'ok') return result;
+    }
+    return (await sleep(half, signal)) ? 'ok' : 'aborted';
+  }
+
+  async #step(view, step, signal) {
+    const wait = (ms) => sleep(ms, signal);
+    switch (step.kind) {
+      case 'output':
+        if (!(await wait(this.timing.stepMs))) return 'aborted';
+        view.outputs.add(step.output);
+        return step.output.output_type === 'error' ? 'error' : 'ok';
+      case 'wait':
+        return (await wait(step.ms)) ? 'ok' : 'aborted';
+      case 'stream':
+        for (let i = 1; i <= step.lines; i++) {
+          if (!(await wait(step.every))) return 'aborted';
+          const text = step.text.replaceAll('{i}', String(i)).replaceAll('{n}', String(step.lines));
+          view.outputs.add({ output_type: 'stream', name: step.name, text, place: step.place });
+        }
+        return 'ok';
+      case 'progress':
+        for (let i = 0; i <= step.total; i++) {
+          if (!(await wait(step.every))) return 'aborted';
+          const text = `${i ? '\r' : ''}${tqdmLine(step.desc, i, step.total)}${i === step.total ? '\n' : ''}`;
+          view.outputs.add({ output_type: 'stream', name: 'stderr', text, place: step.place });
+        }
+        return 'ok';
+      case 'crash':
+        if (!(await wait(this.timing.stepMs))) return 'aborted';
+        this.onCrash(step.crash);
+        return 'aborted';
+      case 'hang':
+        await wait(2 ** 31 - 1);
+        return 'aborted';
+      default:
+        throw new Error(`colab-sim: unknown step ${step.kind}`);
+    }
+  }
+}
+
+/** `Training:  30%|███       | 3/10 [00:00<00:00, 33.33it/s]` */
+function tqdmLine(desc, i, total) {
+  const pct = Math.floor((100 * i) / total);
+  const filled = Math.floor((10 * i) / total);
+  return `${desc}: ${String(pct).padStart(3)}%|${'█'.repeat(filled)}${' '.repeat(10 - filled)}| ${i}/${total} [00:0${Math.min(9, i)}<00:00, 33.33it/s]`;
+}

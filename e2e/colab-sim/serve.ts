@@ -1,0 +1,70 @@
+/**
+ * What the simulator serves on Colab's real origins: the notebook page (scenario embedded as JSON), the page scripts
+ * (plain ES modules from ./page, served as they are), and the cross-origin output frame page.
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import type { ResolvedScenario } from './scenario';
+
+export const COLAB_ORIGIN = 'https://colab.research.google.com';
+/** Where page assets live on both origins. Real Colab serves its bundles from elsewhere; no notebook path starts so. */
+export const ASSET_PREFIX = '/_colab_sim/page/';
+
+const PAGE_DIR = join(import.meta.dirname, 'page');
+const CONTENT_TYPES: Record<string, string> = { js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8' };
+/** The files that may be served: fixed at startup, so a request can never name anything else. */
+const ASSETS = new Set(readdirSync(PAGE_DIR).filter((name) => /^[a-z-]+\.(js|css)$/.test(name)));
+
+export interface Response {
+  status: number;
+  contentType: string;
+  body: string;
+  headers?: Record<string, string>;
+}
+
+export const NOT_FOUND: Response = { status: 404, contentType: 'text/html; charset=utf-8', body: '<!doctype html><title>404</title><p>Not Found</p>' };
+
+/** A page asset by its path under ASSET_PREFIX, or 404. Read on each request so edits show up on reload. */
+export function asset(pathname: string): Response {
+  const name = pathname.slice(ASSET_PREFIX.length);
+  const type = name.split('.').pop() ?? '';
+  if (!ASSETS.has(name) || !CONTENT_TYPES[type]) return NOT_FOUND;
+  return { status: 200, contentType: CONTENT_TYPES[type], body: readFileSync(join(PAGE_DIR, name), 'utf8') };
+}
+
+/**
+ * The notebook page. With `ui.csp`, a Google-style strict CSP (nonce + strict-dynamic, no 'unsafe-eval'): page
+ * scripts cannot eval, as on Colab (§7); extension content scripts and CDP evaluation are not affected.
+ */
+export function notebookPage(scenario: ResolvedScenario): Response {
+  const nonce = randomBytes(12).toString('base64');
+  const json = JSON.stringify(scenario).replace(/</g, '\\u003c');
+  const body = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<title>${escapeHtml(scenario.title)} - Colab</title>
+<link rel="stylesheet" href="${ASSET_PREFIX}colab-sim.css">
+<script type="application/json" id="colab-sim-scenario">${json}</script>
+<script type="module" nonce="${nonce}" src="${ASSET_PREFIX}main.js"></script>
+</head><body></body></html>`;
+  const headers: Record<string, string> = {};
+  if (scenario.ui.csp) {
+    headers['content-security-policy'] =
+      `script-src 'nonce-${nonce}' 'unsafe-inline' 'strict-dynamic' https: http: 'report-sample'; object-src 'none'; base-uri 'self'`;
+  }
+  return { status: 200, contentType: 'text/html; charset=utf-8', body, headers };
+}
+
+/** outputframe.html (§4.2): the empty output area; the page script fills it from the parent's messages. */
+export function outputFramePage(): Response {
+  const body = `<!doctype html>
+<html><head><meta charset="utf-8">
+<link rel="stylesheet" href="${ASSET_PREFIX}outputframe.css">
+<script type="module" src="${ASSET_PREFIX}frame.js"></script>
+</head><body><div id="output-area"><span id="output-header"> </span><div id="output-body"></div><span id="output-footer"></span></div></body></html>`;
+  return { status: 200, contentType: 'text/html; charset=utf-8', body };
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c);
+}
