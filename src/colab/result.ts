@@ -1,0 +1,10 @@
+/** A failed step: a machine-readable reason and what the step saw, for the report shown to the user. */
+export interface Fail<R extends string> {
+  ok: false;
+  reason: R;
+  saw: string;
+}
+
+export function fail<R extends string>(reason: R, saw = ''): Fail<R> {
+  return { ok: false, reason, saw: saw.slice(0, 1000) };
+}

@@ -1,0 +1,192 @@
+/**
+ * The registry of everything this extension knows about Colab's DOM: selectors, `command` values and the English
+ * texts it matches. When Colab changes, this file (and only rarely the code using it) changes.
+ * Each entry names its evidence in /work/shared/colab-dom/REFERENCE.md (§ section / table row "#n"), the snippet
+ * it must match (snippets/…html) and a confidence: High / Med / Low (= inferred, no capture).
+ */
+
+/** Closure menubar and the Runtime menu (§1.1, §1.2). */
+export const MENU = {
+  /** #2, snippet menubar-and-runtime-menu-2026-03. High. */
+  runtimeButton: '#runtime-menu-button',
+  /** Fallback when the id changes: a menubar button whose caption reads "Runtime" (#2, English only). Med. */
+  menuButton: '#top-menubar .goog-menu-button, [role=menubar] [role=button][aria-haspopup]',
+  menuButtonCaption: '.goog-menu-button-caption',
+  runtimeCaption: /^Runtime$/i,
+  /** #3, same snippet (a child of <body>, `display:none` while closed; may be created on first open). High/Med. */
+  runtimeMenu: '#runtime-menu',
+  /** #4: items; role covers a Closure build without the class. High. */
+  item: '.goog-menuitem, [role=menuitem]',
+  itemContent: '.goog-menuitem-content',
+  /** #4, §1.1: keyboard hints inside the content (File menu in the snippet; older Runtime menus). High. */
+  itemAccel: 'goog-menuitem-accel',
+  itemDisabled: 'goog-menuitem-disabled',
+} as const;
+
+/** `command` attribute values of the Runtime menu and the toolbar md-menu (#5-#9, §1.1, §1.3). High. */
+export const COMMAND = {
+  restartAndRunAll: 'restart-and-run-all',
+  runAll: 'runall',
+  restart: 'restart',
+  interrupt: 'interrupt',
+} as const;
+
+/**
+ * Items never to activate, whatever a label regex says (#9, §1.1): they destroy the VM, change the runtime, end
+ * sessions or leave the notebook. Matched on `command` and, for renamed/command-less items, on English labels.
+ */
+export const DANGEROUS_COMMANDS: readonly string[] = [
+  'powerwash-current-vm', 'change-runtime-type', 'manage-sessions', 'deploy-cloud-run', 'disconnect',
+  'delete-runtime', 'factory-reset',
+];
+export const DANGEROUS_LABEL =
+  /disconnect|delete|factory reset|change runtime|manage sessions|terminate|deploy/i;
+
+/**
+ * English label fallbacks, tried only when no item carries the command (#5-#7, §1.1): 2026 "Restart session and
+ * run all", pre-2024 "Restart and run all" / "Restart runtime and run all". Matched on the label without accel.
+ */
+export const LABELS: Record<string, readonly RegExp[]> = {
+  [COMMAND.restartAndRunAll]: [/^Restart (session |runtime )?and run all/i],
+  [COMMAND.runAll]: [/^Run all(?![\w-])/i],
+  [COMMAND.restart]: [/^Restart (session|runtime)$/i],
+};
+
+/** M3 toolbar split button, the fallback path (#10, §1.3, snippet toolbar-run-all-split-button-2026-03). Med. */
+export const TOOLBAR = {
+  host: 'colab-notebook-toolbar-run-button',
+  runAllButton: '#toolbar-run-button',
+  moreActions: '#toolbar-run-button-more-actions',
+  menu: 'md-menu',
+  item: 'md-menu-item',
+  itemLabel: '[slot=headline]',
+} as const;
+
+/**
+ * Dialog hosts, all eras (§2 table, #11): mwc-dialog (2023-02 → now), md-dialog (some newer dialogs), colab-dialog
+ * wrapping paper-dialog (≤ 2023-02), bare MDC markup, and the reCAPTCHA dialog (tdulcet). No capture: Med-High.
+ * The inner `.mdc-dialog` of an mwc-dialog's shadow root also matches; code maps it back to its host.
+ */
+export const DIALOG = {
+  hosts: 'mwc-dialog, md-dialog, colab-dialog, paper-dialog, colab-recaptcha-dialog, [role=alertdialog].mdc-dialog, [role=dialog].mdc-dialog',
+  /** Open markers per form: `open` (mwc/md), `opened` (paper), `.mdc-dialog--open` (MDC). */
+  openClass: 'mdc-dialog--open',
+  /**
+   * The confirming action, by attributes only, in priority order (#12, §2): mwc `slot=primaryAction`, `dialogaction`
+   * (mwc) / `dialog-action`, Polymer `#ok` / `dialog-confirm`, md-dialog `value`, plain MDC `data-mdc-dialog-action`.
+   */
+  confirm: [
+    '[slot=primaryAction]', '[dialogaction=ok]', '[dialog-action=ok]', '#ok', '[dialog-confirm]', '[value=ok]', '[value=yes]',
+    '[value=confirm]', '[data-mdc-dialog-action=ok]', '[data-mdc-dialog-action=accept]', '[data-mdc-dialog-action=yes]',
+  ],
+  /** Marks a cancelling action: never the confirm button (#12). */
+  cancel: '[slot=secondaryAction], [dialogaction=cancel], [dialogaction=close], [dialog-action=cancel], [dialog-dismiss], #cancel, [value=cancel], [value=close], [value=no], [data-mdc-dialog-action=cancel], [data-mdc-dialog-action=close]',
+  /** md-dialog keeps its buttons in `[slot=actions]`, often with a `form[method=dialog]` (Material Web). Med. */
+  actions: '[slot=actions], form[method=dialog]',
+  button: 'md-text-button, md-filled-button, md-outlined-button, md-filled-tonal-button, md-elevated-button, mwc-button, paper-button, button',
+  /** The emphasised action of an md-dialog ("Run anyway" is an md-filled-button, §2 table). */
+  filledButton: 'md-filled-button',
+  /** Title: mwc `heading` attribute, `#title` in the shadow root, md `[slot=headline]`, paper `h2` (§2, §5.2). */
+  title: '#title, [slot=headline], .content-area > h2, h2',
+} as const;
+
+/**
+ * Texts that identify dialogs (English UI only; §2, §5.2, §5.3, #20, #21). High for the texts, no capture for the
+ * restart confirmation itself: it is expected to be a yes/no dialog mentioning a restart (§2, "Restart session",
+ * "… local variables will be lost"). Order of checks: recaptcha, GPU quota, disconnected, usage limit, other.
+ */
+export const DIALOG_TEXT = {
+  recaptcha: /recaptcha|not a robot/i,
+  gpuQuota: /cannot connect to (a )?(gpu|tpu)|connect without (gpu|tpu|accelerator)|usage limits in colab|currently connect to a (gpu|tpu)/i,
+  disconnected: /runtime disconnected|runtime has been disconnected|runtime disconnected due to/i,
+  usageLimit: /usage limit|too many sessions|compute units|reached your .*limit/i,
+  /**
+   * Known non-restart dialogs (§2 "Other dialogs", §5.1 high-RAM offer, §5.3, §1.1 dangerous items) and the pip
+   * "restart needed" warning (§2: its yes button is "Restart session"; it may pop up while run-all executes). Refused.
+   */
+  other: /disconnect and delete|delete (the )?runtime|factory reset|change runtime type|not authored by google|run anyway|still there\?|high-ram runtime|active sessions|manage sessions|failed to assign a backend|unable to connect|previously imported|newly installed/i,
+  restartConfirm: /\brestart|local variables will be lost|runtime state/i,
+  /** The attribute-chosen confirm is really a cancel when its label says so (defence in depth). */
+  cancelLabel: /^(cancel|close|no|dismiss)$/i,
+  reconnectLabel: /reconnect|connect/i,
+} as const;
+
+/** Non-text markers of known non-restart dialogs (§2 table classes and ids, tdulcet). Med. */
+export const DIALOG_MARKERS = {
+  recaptcha: 'colab-recaptcha-dialog',
+  other: '.change-runtime-type, #sessions-dialog, .dismiss-runtime-warning, #external-notebook-authored-dialog',
+} as const;
+
+/** Cells (§4.1, #13, #14; snippets code-cell-with-static-output-2026-03, code-cell-static-output-2025). */
+export const CELL = {
+  /** #13: `div.cell.code.notebook-cell[id="cell-<id>"]`. High. */
+  cell: '.cell[id^="cell-"], .notebook-cell[id^="cell-"]',
+  idPrefix: 'cell-',
+  /** #14: the run button; its shadow root holds `div.cell-execution.<states>`. High (structure). */
+  runButton: 'colab-run-button',
+  execution: '.cell-execution',
+  executionCount: '.execution-count',
+  /** #14 state classes (2024-08 →): Med. `stale` = idle, `animating` accompanies `running`. */
+  runningClasses: ['running', 'animating'],
+  pendingClasses: ['pending'],
+  errorClasses: ['error'],
+  /** #13 cell classes (gs_framework ~2020-21, tiling userscript): `running`, `pending`, `execution-error`. Med. */
+  cellRunning: 'running',
+  cellPending: 'pending',
+  cellError: 'execution-error',
+  /** #14, until 2024-08 (tdulcet): `colab-run-button.title` text. Med. */
+  titleRunning: /\bexecuting\b|\binterrupt/i,
+  titlePending: /\bqueued\b/i,
+} as const;
+
+/** Outputs (§4.2, #15, #16; snippets code-cell-*, outputframe-body-samples). */
+export const OUTPUT = {
+  /** #15: plain-text outputs rendered in the main document (light DOM). High. */
+  staticRenderer: 'colab-static-output-renderer',
+  /** #16: cross-origin output frames in the cell's output area (≤2023 every output). High. */
+  frame: '.output-iframe-sizer iframe, .output iframe',
+  /** #16: the frame document's output list. High. */
+  frameBody: '#output-body',
+  /**
+   * One output element: nbformat output_type classes (`stream`, `execute_result`, `display_data`, `error`),
+   * Jupyter classic (`output_error`, `output_stream`, `output_stdout`, `output_stderr`), claude-colab `output-error`,
+   * and the `output-id-N` class of both renderers. The outermost match is the output.
+   */
+  element: '.stream, .execute_result, .display_data, .error, .output-error, .output_error, .output_stream, .output_stdout, .output_stderr, [class*="output-id-"]',
+  errorClasses: ['error', 'output-error', 'output_error'],
+  /** stderr is a stream too: warnings and progress bars go there, not only errors (§4.2). */
+  streamClasses: ['stream', 'output_stream', 'output_stdout', 'output_stderr'],
+  /** Error markers inside an output that lacks an error class (claude-colab `.traceback`). Med. */
+  errorInside: '.traceback, .output-error, .output_error',
+  /** §4.2/§4.3: frames are served from random googleusercontent.com hosts at this path. High. */
+  framePath: '/outputframe.html',
+  frameHost: /^[a-z0-9-]+(\.[a-z0-9-]+)*\.googleusercontent\.com$/,
+} as const;
+
+/** Toasts (§5.1, #17, #18; snippet snackbar-message-area-idle-2026-03). Med-High. */
+export const TOAST = {
+  host: 'colab-snackbar',
+  /** The MDC surface in the shadow root gains this class while shown (VideoLab, 2026-07). */
+  surface: '.mdc-snackbar',
+  openClass: 'mdc-snackbar--open',
+  /** Unverified where the label lives (§5.1): the `labeltext` attribute, an MDC label, or slotted light DOM. */
+  labelAttr: 'labeltext',
+  label: '.mdc-snackbar__label',
+  /** Light-DOM parts that are not message text (the close icon's ligature "close"). */
+  notText: '[slot=dismiss], md-icon',
+} as const;
+
+/** Crash toast texts (#18, §5.1). High (English only). */
+export const CRASH_TEXT = {
+  crashed: /session crashed/i,
+  allRam: /all available RAM/i,
+} as const;
+
+/** Connect button (#19, §5.4; snippet connect-button-connected-2026-03). High (structure), Med (busy states). */
+export const CONNECT = {
+  host: 'colab-connect-button',
+  icon: '#connect-icon',
+  button: '#connect',
+  busyIcon: 'more_horiz',
+  busyText: /connecting|allocating|initializing|reconnecting/i,
+} as const;
