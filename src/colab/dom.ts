@@ -158,6 +158,12 @@ function hasLayout(doc: Document): boolean {
   return doc.documentElement.getBoundingClientRect().width > 0;
 }
 
+/** Text of a text or element node; '' for comments (Colab's lit markers `<!--?lit$…-->` are comments). */
+export function nodeText(node: Node): string {
+  const type = node.nodeType;
+  return type === Node.TEXT_NODE || type === Node.ELEMENT_NODE ? node.textContent ?? '' : '';
+}
+
 /** Whitespace-collapsed text, for labels. */
 export function squash(text: string | null | undefined): string {
   return (text ?? '').replace(/\s+/g, ' ').trim();
@@ -171,8 +177,8 @@ export function appendedText(record: MutationRecord): string {
     return now.startsWith(old) ? now.slice(old.length) : now;
   }
   let removed = '';
-  for (const node of record.removedNodes) removed += node.textContent ?? '';
+  for (const node of record.removedNodes) removed += nodeText(node);
   let added = '';
-  for (const node of record.addedNodes) added += node.textContent ?? '';
+  for (const node of record.addedNodes) added += nodeText(node);
   return removed && added.startsWith(removed) ? added.slice(removed.length) : added;
 }

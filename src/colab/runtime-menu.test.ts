@@ -1,0 +1,168 @@
+// @vitest-environment happy-dom
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  activateMenuItem, closeMenu, findMenuItem, findRuntimeButton, findRuntimeMenu, itemLabel, locateMenuItem, openRuntimeMenu,
+} from './runtime-menu';
+import { fakeClosureMenu, mount, recordEvents, snippet } from './test-support';
+
+const MENUBAR = snippet('menubar-and-runtime-menu-2026-03.html');
+
+beforeEach(() => {
+  mount(MENUBAR);
+});
+
+afterEach(() => {
+  document.body.innerHTML = '';
+});
+
+const menu = () => document.getElementById('runtime-menu')!;
+const item = (command: string) => menu().querySelector(`[command="${command}"]`)!;
+
+describe('finding the Runtime menu on the real capture', () => {
+  it('finds the button by id, and by its caption when the id is gone', () => {
+    expect(findRuntimeButton(document)?.id).toBe('runtime-menu-button');
+    document.getElementById('runtime-menu-button')!.removeAttribute('id');
+    expect(findRuntimeButton(document)?.textContent).toContain('Runtime');
+  });
+
+  it('finds the menu by id, or by the run commands it holds', () => {
+    expect(findRuntimeMenu(document)).toBe(menu());
+    menu().removeAttribute('id');
+    expect(findRuntimeMenu(document)?.querySelector('[command=runall]')).not.toBeNull();
+  });
+});
+
+describe('findMenuItem', () => {
+  it('finds restart-and-run-all by command', () => {
+    const found = findMenuItem(menu(), 'restart-and-run-all');
+    expect(found).toMatchObject({ ok: true, via: 'command', label: 'Restart session and run all', disabled: false });
+    expect(found.ok && found.item.id).toBe(':2a');
+    expect(findMenuItem(menu(), 'runall')).toMatchObject({ ok: true, via: 'command', label: 'Run all' });
+  });
+
+  it('falls back to the English label when the command attribute is gone', () => {
+    item('restart-and-run-all').removeAttribute('command');
+    expect(findMenuItem(menu(), 'restart-and-run-all')).toMatchObject({ ok: true, via: 'label', label: 'Restart session and run all' });
+    item('runall').removeAttribute('command');
+    expect(findMenuItem(menu(), 'runall')).toMatchObject({ ok: true, via: 'label', label: 'Run all' });
+  });
+
+  it('matches the pre-2024 label and ignores accelerator hints', () => {
+    const el = item('restart-and-run-all');
+    el.removeAttribute('command');
+    el.querySelector('.goog-menuitem-content')!.innerHTML = 'Restart runtime and run all<span class="goog-menuitem-accel">Ctrl+M R</span>';
+    expect(itemLabel(el)).toBe('Restart runtime and run all');
+    expect(findMenuItem(menu(), 'restart-and-run-all')).toMatchObject({ ok: true, via: 'label' });
+    el.querySelector('.goog-menuitem-content')!.textContent = 'Restart and run all';
+    expect(findMenuItem(menu(), 'restart-and-run-all')).toMatchObject({ ok: true, via: 'label' });
+  });
+
+  it('reports a disabled item (Colab disables it while disconnected)', () => {
+    item('restart-and-run-all').classList.add('goog-menuitem-disabled');
+    expect(findMenuItem(menu(), 'restart-and-run-all')).toMatchObject({ ok: false, reason: 'item-disabled' });
+    item('restart-and-run-all').classList.remove('goog-menuitem-disabled');
+    item('restart-and-run-all').setAttribute('aria-disabled', 'true');
+    expect(findMenuItem(menu(), 'restart-and-run-all')).toMatchObject({ ok: false, reason: 'item-disabled' });
+    expect(locateMenuItem(menu(), 'restart-and-run-all')).toMatchObject({ disabled: true, via: 'command' });
+  });
+
+  it('reports the items it saw when the item is missing', () => {
+    item('restart-and-run-all').remove();
+    const found = findMenuItem(menu(), 'restart-and-run-all');
+    expect(found).toMatchObject({ ok: false, reason: 'item-missing' });
+    expect(!found.ok && found.saw).toContain('restart: Restart session');
+    expect(!found.ok && found.saw).toContain('powerwash-current-vm: Disconnect and delete runtime');
+  });
+
+  it('never returns a dangerous item, whatever the labels say', () => {
+    item('restart-and-run-all').remove();
+    const powerwash = item('powerwash-current-vm');
+    powerwash.querySelector('.goog-menuitem-content')!.textContent = 'Restart and run all';
+    expect(findMenuItem(menu(), 'restart-and-run-all')).toMatchObject({ ok: false, reason: 'item-missing' });
+    powerwash.removeAttribute('command');
+    powerwash.querySelector('.goog-menuitem-content')!.textContent = 'Restart and run all (disconnect and delete runtime)';
+    expect(findMenuItem(menu(), 'restart-and-run-all')).toMatchObject({ ok: false, reason: 'item-missing' });
+    expect(findMenuItem(menu(), 'powerwash-current-vm')).toMatchObject({ ok: false, reason: 'item-dangerous' });
+    expect(findMenuItem(menu(), 'change-runtime-type', [/.*/])).toMatchObject({ ok: false, reason: 'item-dangerous' });
+    expect(findMenuItem(menu(), 'anything', [/Change runtime type/])).toMatchObject({ ok: false, reason: 'item-missing' });
+  });
+
+  it('refuses an item carrying the command but labelled as a dangerous action', () => {
+    item('restart-and-run-all').querySelector('.goog-menuitem-content')!.textContent = 'Disconnect and delete runtime';
+    expect(findMenuItem(menu(), 'restart-and-run-all')).toMatchObject({ ok: false, reason: 'item-dangerous' });
+  });
+});
+
+describe('openRuntimeMenu', () => {
+  it('presses the button (mouseover, mousedown, mouseup at its centre, no click) and waits for the menu', async () => {
+    const fake = fakeClosureMenu(document);
+    const log = recordEvents(document);
+    const opened = await openRuntimeMenu(document);
+    expect(opened).toMatchObject({ ok: true, openedByUs: true });
+    expect(opened.ok && opened.menu).toBe(menu());
+    expect(fake.isOpen()).toBe(true);
+    expect(log.map((e) => e.type)).toEqual(['mouseover', 'pointerdown', 'mousedown', 'pointerup', 'mouseup']);
+    expect(log.every((e) => e.target === 'runtime-menu-button' && e.x === 330 && e.y === 20 && e.button === 0)).toBe(true);
+  });
+
+  it('waits for a menu that Closure creates on first open', async () => {
+    fakeClosureMenu(document, { lazy: true });
+    expect(document.getElementById('runtime-menu')).toBeNull();
+    const opened = await openRuntimeMenu(document);
+    expect(opened.ok && opened.menu.id).toBe('runtime-menu');
+  });
+
+  it('does not press an already expanded button (a second press would close it)', async () => {
+    const fake = fakeClosureMenu(document);
+    await openRuntimeMenu(document);
+    const log = recordEvents(document);
+    expect(await openRuntimeMenu(document)).toMatchObject({ ok: true, openedByUs: false });
+    expect(log).toEqual([]);
+    expect(fake.isOpen()).toBe(true);
+  });
+
+  it('fails when the menu does not open, and when there is no button', async () => {
+    expect(await openRuntimeMenu(document, { timeoutMs: 30 })).toMatchObject({ ok: false, reason: 'menu-did-not-open' });
+    document.getElementById('runtime-menu-button')!.remove();
+    document.querySelector('#top-menubar')!.remove();
+    expect(await openRuntimeMenu(document, { timeoutMs: 30 })).toMatchObject({ ok: false, reason: 'menu-button-missing' });
+  });
+});
+
+describe('activateMenuItem and closeMenu', () => {
+  it("activates the item at the item's own centre, which Closure accepts", async () => {
+    const fake = fakeClosureMenu(document);
+    await openRuntimeMenu(document);
+    const log = recordEvents(document);
+    activateMenuItem(item('restart-and-run-all'));
+    expect(fake.commands).toEqual(['restart-and-run-all']);
+    expect(fake.isOpen()).toBe(false);
+    expect(log.map((e) => e.type)).toEqual(['mouseover', 'pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click']);
+    expect(log[0]).toMatchObject({ target: 'restart-and-run-all', x: 410, y: 40 + 7 * 24 + 12 });
+  });
+
+  it('closes the menu with Escape', async () => {
+    const fake = fakeClosureMenu(document);
+    await openRuntimeMenu(document);
+    expect(await closeMenu(document, menu())).toBe(true);
+    expect(fake.isOpen()).toBe(false);
+    expect(fake.commands).toEqual([]);
+  });
+
+  it('closes the menu with a second press on the button when Escape does nothing', async () => {
+    const fake = fakeClosureMenu(document, { ignoreEscape: true });
+    await openRuntimeMenu(document);
+    expect(await closeMenu(document, menu(), { timeoutMs: 30 })).toBe(true);
+    expect(fake.isOpen()).toBe(false);
+  });
+
+  it('does not send Escape while a dialog is open (it would cancel the dialog)', async () => {
+    fakeClosureMenu(document);
+    await openRuntimeMenu(document);
+    mount('<mwc-dialog open heading="Restart session?"></mwc-dialog>');
+    const keys: string[] = [];
+    document.addEventListener('keydown', (e) => keys.push(e.key), true);
+    expect(await closeMenu(document, menu(), { timeoutMs: 30 })).toBe(true);
+    expect(keys).toEqual([]);
+  });
+});

@@ -1,0 +1,137 @@
+/** The Runtime menu of Colab's Closure menubar (REFERENCE.md §1.1, §1.2). */
+
+import { dispatchMouseSequence, isVisible, nodeText, pressEscape, squash, waitFor } from './dom';
+import { openDialogs } from './dialogs';
+import { fail, type Fail } from './result';
+import { COMMAND, DANGEROUS_COMMANDS, DANGEROUS_LABEL, LABELS, MENU } from './selectors';
+
+export interface MenuOptions {
+  /** How long to wait for the menu to show (default 3000 ms). */
+  timeoutMs?: number;
+}
+
+export type OpenMenuResult =
+  | { ok: true; menu: HTMLElement; button: HTMLElement; openedByUs: boolean }
+  | Fail<'menu-button-missing' | 'menu-did-not-open'>;
+
+export interface LocatedItem {
+  item: Element;
+  via: 'command' | 'label';
+  label: string;
+  disabled: boolean;
+}
+
+export type FindItemResult = ({ ok: true } & LocatedItem) | Fail<'item-missing' | 'item-disabled' | 'item-dangerous'>;
+
+/** `#runtime-menu-button`, else the menubar button captioned "Runtime" (#2). */
+export function findRuntimeButton(doc: Document): HTMLElement | null {
+  const byId = doc.querySelector<HTMLElement>(MENU.runtimeButton);
+  if (byId) return byId;
+  return [...doc.querySelectorAll<HTMLElement>(MENU.menuButton)].find((b) =>
+    MENU.runtimeCaption.test(squash((b.querySelector(MENU.menuButtonCaption) ?? b).textContent))) ?? null;
+}
+
+/** `#runtime-menu`, else the Closure menu holding the run commands (#3). Null until first opened (lazy). */
+export function findRuntimeMenu(doc: Document): HTMLElement | null {
+  const byId = doc.querySelector<HTMLElement>(MENU.runtimeMenu);
+  if (byId) return byId;
+  const marker = `[command="${COMMAND.runAll}"], [command="${COMMAND.restartAndRunAll}"]`;
+  return [...doc.querySelectorAll<HTMLElement>('.goog-menu, [role=menu]')].find((m) => m.querySelector(marker)) ?? null;
+}
+
+function visibleRuntimeMenu(doc: Document): HTMLElement | null {
+  const menu = findRuntimeMenu(doc);
+  return menu && isVisible(menu) ? menu : null;
+}
+
+/**
+ * Opens the Runtime menu the way a person does: Closure's MenuButton toggles on mousedown/mouseup, so a press is
+ * dispatched only when `aria-expanded` is not already "true" (a second press would close it, §1.2).
+ */
+export async function openRuntimeMenu(doc: Document, opts: MenuOptions = {}): Promise<OpenMenuResult> {
+  const button = findRuntimeButton(doc);
+  if (!button) return fail('menu-button-missing', 'no #runtime-menu-button in the menubar');
+  const wasExpanded = button.getAttribute('aria-expanded') === 'true';
+  if (!wasExpanded) dispatchMouseSequence(button, 'press');
+  const menu = await waitFor(() => visibleRuntimeMenu(doc), { root: doc, timeoutMs: opts.timeoutMs ?? 3000 });
+  if (menu) return { ok: true, menu, button, openedByUs: !wasExpanded };
+  const present = findRuntimeMenu(doc);
+  const saw = `aria-expanded=${button.getAttribute('aria-expanded')}; menu ${present ? `present, display=${present.style.display || 'default'}` : 'absent'}`;
+  if (present && !wasExpanded) await closeMenu(doc, present);
+  return fail('menu-did-not-open', saw);
+}
+
+/** Label text of a menu item without its keyboard hint (`.goog-menuitem-accel`, §1.1), or an md-menu headline. */
+export function itemLabel(item: Element): string {
+  const content = item.querySelector(`${MENU.itemContent}, [slot=headline]`) ?? item;
+  let text = '';
+  for (const node of content.childNodes) {
+    if (node.nodeType !== Node.ELEMENT_NODE || !(node as Element).classList.contains(MENU.itemAccel)) text += nodeText(node);
+  }
+  return squash(text);
+}
+
+function isDangerous(item: Element): boolean {
+  return DANGEROUS_COMMANDS.includes(item.getAttribute('command') ?? '') || DANGEROUS_LABEL.test(itemLabel(item));
+}
+
+export function isItemDisabled(item: Element): boolean {
+  return item.classList.contains(MENU.itemDisabled) || item.getAttribute('aria-disabled') === 'true' ||
+    item.hasAttribute('disabled');
+}
+
+function menuItems(menu: ParentNode): Element[] {
+  return [...menu.querySelectorAll(`${MENU.item}, md-menu-item, [command]`)]
+    .filter((el) => !el.parentElement?.closest('[command]'));
+}
+
+/** "command: label" of every item, for failure reports (e.g. which items a renamed menu offers). */
+export function describeItems(menu: ParentNode): string {
+  return menuItems(menu).map((el) => `${el.getAttribute('command') ?? '?'}: ${itemLabel(el)}`).join('; ');
+}
+
+/**
+ * Finds the item by `command` (any UI language), else by the English labels; never a dangerous item (§1.1): the
+ * command list and a label regex are both checked on whatever is found. Reports disabled without refusing.
+ */
+export function locateMenuItem(menu: ParentNode, command: string, labels = LABELS[command] ?? []): LocatedItem | null {
+  if (DANGEROUS_COMMANDS.includes(command)) return null;
+  const byCommand = menu.querySelector(`[command="${command}"]`);
+  const item = byCommand ?? menuItems(menu).find((el) => !isDangerous(el) && labels.some((re) => re.test(itemLabel(el))));
+  if (!item || isDangerous(item)) return null;
+  return { item, via: byCommand ? 'command' : 'label', label: itemLabel(item), disabled: isItemDisabled(item) };
+}
+
+export function findMenuItem(menu: ParentNode, command: string, labels = LABELS[command] ?? []): FindItemResult {
+  const byCommand = menu.querySelector(`[command="${command}"]`);
+  if (DANGEROUS_COMMANDS.includes(command) || (byCommand && isDangerous(byCommand))) {
+    return fail('item-dangerous', `${command}: "${byCommand ? itemLabel(byCommand) : ''}"`);
+  }
+  const found = locateMenuItem(menu, command, labels);
+  if (!found) return fail('item-missing', `items: ${describeItems(menu)}`);
+  if (found.disabled) return fail('item-disabled', `${found.via} ${command}: "${found.label}"`);
+  return { ok: true, ...found };
+}
+
+/** Closure MenuItem acts on mouseup after a mousedown, at the item's own coordinates (§1.2); click is harmless. */
+export function activateMenuItem(item: Element): void {
+  dispatchMouseSequence(item, 'click');
+}
+
+/**
+ * Closes a menu we opened and did not use: Escape first (Closure closes on it), then a second press on the menu
+ * button (MenuButton toggles). Escape is skipped while a dialog is open, where it would cancel that dialog instead.
+ * Resolves to whether the menu is hidden.
+ */
+export async function closeMenu(doc: Document, menu: Element, opts: MenuOptions = {}): Promise<boolean> {
+  const hidden = () => (!isVisible(menu) ? true : null);
+  const settle = opts.timeoutMs ?? 500;
+  if (hidden()) return true;
+  if (openDialogs(doc).length === 0) {
+    pressEscape(menu);
+    if (await waitFor(hidden, { root: doc, timeoutMs: settle })) return true;
+  }
+  const button = findRuntimeButton(doc);
+  if (button && isVisible(menu)) dispatchMouseSequence(button, 'press');
+  return !!(await waitFor(hidden, { root: doc, timeoutMs: settle }));
+}
