@@ -1,6 +1,6 @@
 import { candidatesOf } from './lines';
 import type { CompiledPattern } from './patterns';
-import { firstRule, KEYWORDS, NOTICE_RULES } from './rules';
+import { categoryOf, firstRule, isTensorFlowText, KEYWORDS, NOTICE_RULES } from './rules';
 import { clip, findRecentLine, MAX_RULE_LINE_CHARS, splitLines, stripAnsi, tailOf } from './text';
 import type { Category, MarkerMatch, Verdict } from './types';
 
@@ -14,20 +14,23 @@ export type IsEnabled = (category: Category) => boolean;
 export function classifyBuiltIn(text: string, enabled: IsEnabled): Verdict | null {
   const bounded = tailOf(text);
   if (!KEYWORDS.test(bounded)) return null;
+  const tensorFlow = isTensorFlowText(bounded);
   const lines = splitLines(bounded);
   for (let i = lines.length - 1; i >= 0; i--) {
-    const verdict = classifyLine(lines[i] ?? '', enabled);
+    const verdict = classifyLine(lines[i] ?? '', tensorFlow, enabled);
     if (verdict) return verdict;
   }
   return null;
 }
 
-function classifyLine(raw: string, enabled: IsEnabled): Verdict | null {
+function classifyLine(raw: string, tensorFlow: boolean, enabled: IsEnabled): Verdict | null {
   const line = stripAnsi(raw.slice(0, MAX_RULE_LINE_CHARS));
   if (!KEYWORDS.test(line)) return null;
   for (const candidate of candidatesOf(line)) {
     const rule = firstRule(candidate);
-    if (rule) return enabled(rule.category) ? verdictOf(rule.category, rule.id, rule.description, line) : null;
+    if (!rule) continue;
+    const category = categoryOf(rule, candidate, tensorFlow);
+    return enabled(category) ? verdictOf(category, rule.id, rule.description, line) : null;
   }
   return null;
 }

@@ -27,7 +27,7 @@ const PREFIXES: readonly RegExp[] = [
   /^\[(?:rank|default)?\d+\](?:<std(?:out|err)>)?:?\s*/, // torchrun `[rank0]: `, `[default0]:`, job numbers `[1] `
   /^\[\d+,\d+\]<std(?:out|err)>:\s*/, // mpirun / Horovod
   /^\((?:[\w.-]+ )?pid=\d+(?:, ip=[\d.]+)?\)\s*/, // Ray and vLLM worker processes
-  /^FAILED\s+(?:\[[^\]]*\]\s+)?\S+\s+-\s+/, // pytest summary: `FAILED tests/x.py::t - `
+  /^FAILED\s+(?:\[[^\]]*\]\s+)?\S.*?\s+-\s+/, // pytest summary: `FAILED tests/x.py::t[a b] - `
   /^E {2,}/, // pytest failure detail
   /^Exception has occurred: /, // VS Code
   /^\[\s*\d+\.\d+\]\s*/, // dmesg
@@ -42,7 +42,7 @@ const NATIVE_LOG = /(?:^|\s)([IWEF])(?:\d{4} [\d:.]+\s+\d+)?\s+([^\s\]]+\.(?:cc|
  * Python logging shapes at ERROR level and above (loguru, vLLM, DeepSpeed, `logging` defaults, `ERROR:root:`).
  * WARNING and INFO lines are deliberately not read: a library that logs an OOM as a warning has recovered from it.
  */
-const ERROR_LOG = /^[\d\s[\]|/:.,TZ+-]*(?:[\w.]+ - )?\[?(?:ERROR|CRITICAL|FATAL)\b\]?(?::[\w.]*:)?[\s|:-]*/;
+const ERROR_LOG = /^(?:[\d\s[\]|/:.,TZ+-]|\[[\w.-]+\])*(?:[\w.]+ - )?\[?(?:ERROR|CRITICAL|FATAL)\b\]?(?::[\w.]*:)?[\s|:-]*/;
 const ERROR_LOG_SEARCH_CHARS = 160;
 
 /** Places inside a log message where the embedded error text may start: after a label, a dash, a bracket or a sentence. */
@@ -147,9 +147,12 @@ function lastSegment(qualified: string): string {
   return qualified.split(/\.|::/).pop() ?? qualified;
 }
 
-/** Python exception classes end in Error or Exception by convention; status words like `OOM:` or `WARNING:` do not. */
+/**
+ * Python exception classes end in Error or Exception by convention (JAX's wrapper in StackTrace); status words like
+ * `OOM:` or `WARNING:` do not.
+ */
 function isExceptionName(name: string): boolean {
-  return /(?:Error|Exception)$/.test(name);
+  return /(?:Error|Exception|StackTrace)$/.test(name);
 }
 
 function layersOf(message: string): string[] {

@@ -33,10 +33,8 @@ const ERROR_SAMPLES: Record<string, string> = {
   'tf-cudnn-handle': '2019-05-01 10:00:00.000000: E tensorflow/stream_executor/cuda/cuda_dnn.cc:334] could not create cudnn handle: CUDNN_STATUS_INTERNAL_ERROR',
   'tf-oom-tensor': 'OOM when allocating tensor with shape[256,1024,14,14] and type float on /job:localhost/replica:0/task:0/device:GPU:0 by allocator GPU_0_bfc',
   'tf-dst-tensor': '  (0) Internal: Dst tensor is not initialized.',
-  'tf-root-error': '  (0) Resource exhausted: failed to allocate memory',
   'tf-op-requires': '2020-01-01 10:00:00.000000: W tensorflow/core/framework/op_kernel.cc:1651] OP_REQUIRES failed at conv_ops.cc:1106 : Resource exhausted: failed to allocate memory',
   'tf-cuda-driver-oom': 'E tensorflow/stream_executor/cuda/cuda_driver.cc:936] failed to allocate 11.17G (11996954624 bytes) from device: CUDA_ERROR_OUT_OF_MEMORY: out of memory',
-  'tf-log-resource-exhausted': '2020-01-01 10:00:00.000000: E tensorflow/core/common_runtime/executor.cc:654] Executor failed to create kernel. Resource exhausted: failed to allocate memory',
   'oom-error-class': 'torch.OutOfMemoryError: MTIA out of memory while loading weights',
   'python-memory-error': 'MemoryError: ',
   'cpp-bad-alloc': "terminate called after throwing an instance of 'std::bad_alloc'",
@@ -46,7 +44,7 @@ const ERROR_SAMPLES: Record<string, string> = {
   'tpu-memory-space': 'RuntimeError: Bad StatusOr access: RESOURCE_EXHAUSTED: XLA:TPU compile permanent error. Ran out of memory in memory space hbm. Used 17.2G of 15.48G hbm.',
   'tpu-allocation': 'ValueError: RESOURCE_EXHAUSTED: Error allocating device buffer: Attempting to allocate 1.00G. That was not possible. There are 512.00M free.; (0x0x0_HBM0)',
   'tpu-compile-memory': "XlaRuntimeError: RESOURCE_EXHAUSTED: Compilation failure: Aborting compilation early because it's unlikely to have enough memory. Requires 40.1G, has 15.5G available.",
-  'xla-resource-exhausted': 'jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: TPU backend error while running program',
+  'resource-exhausted': "XlaRuntimeError: RESOURCE_EXHAUSTED: Allocation (size=134217728) would exceed memory (size=67108864) :: #allocation25 [shape = 'u8[134217728]{0}', space=vmem]",
 };
 
 const NOTICE_SAMPLES: Record<string, string> = {

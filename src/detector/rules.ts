@@ -1,4 +1,4 @@
-import type { Candidate, Family } from './lines';
+import type { Candidate } from './lines';
 import type { Category } from './types';
 
 /**
@@ -17,8 +17,11 @@ export interface Rule {
   readonly className?: RegExp;
   /** May match a WARNING-level native log line. */
   readonly warning?: true;
-  /** Only native log lines written by this framework. */
-  readonly family?: Family;
+  /**
+   * An XLA/status message that TensorFlow prints too (TF compiles with XLA, e.g. Keras 3's default jit_compile): its
+   * category is 'tf-oom' when TensorFlow raised it, and `category` ('jax-oom': JAX, PyTorch/XLA) otherwise.
+   */
+  readonly xla?: true;
 }
 
 /** Device OOMs from PyTorch's caching allocators; a bare line needs the allocator's full opening to count. */
@@ -32,8 +35,7 @@ const cudaError = (errors: string): RegExp => new RegExp(`^(?:CUDA error|cuda ru
 
 /**
  * In priority order: the first rule that matches a line decides its meaning. Specific message rules come first so the
- * verdict names the precise format; then the class rules; XLA's messages last, so that a TensorFlow class around an
- * XLA message (TF compiles with XLA too) still counts as TensorFlow.
+ * verdict names the precise format; then the class rules; the generic status rule last.
  */
 export const RULES: readonly Rule[] = [
   // PyTorch GPU memory.
@@ -58,7 +60,7 @@ export const RULES: readonly Rule[] = [
 
   // GPU faults (opt-in): the context is broken, memory is not the cause.
   { id: 'cuda-device-assert', category: 'gpu-fault', description: 'CUDA device-side assert', message: cudaError('device-side assert triggered'), bare: true },
-  { id: 'cuda-kernel-assert', category: 'gpu-fault', description: 'CUDA kernel assertion failed', bare: /^\S+\.cu:\d+: \S+: block: \[[\d,]+\], thread: \[[\d,]+\] Assertion .* failed\./ },
+  { id: 'cuda-kernel-assert', category: 'gpu-fault', description: 'CUDA kernel assertion failed', bare: /^\S+\.cu:\d+: .*?block: \[[\d,]+\], thread: \[[\d,]+\] Assertion .* failed\./ },
   { id: 'cuda-illegal-access', category: 'gpu-fault', description: 'CUDA illegal memory access', message: cudaError('an illegal memory access was encountered'), bare: true },
   {
     id: 'cuda-sticky-error',
@@ -75,7 +77,7 @@ export const RULES: readonly Rule[] = [
   { id: 'torch-no-gpus', category: 'gpu-fault', description: 'No CUDA GPUs are available', message: /^No CUDA GPUs are available/, bare: true },
   { id: 'cuda-driver-init-failed', category: 'gpu-fault', description: 'CUDA driver initialization failed', message: /^CUDA driver initialization failed/, bare: true },
   { id: 'no-nvidia-driver', category: 'gpu-fault', description: 'No NVIDIA driver', message: /^Found no NVIDIA driver on your system/, bare: true },
-  { id: 'nccl-error', category: 'gpu-fault', description: 'NCCL error', message: /^NCCL (?:error|Error \d+)\b/, bare: true },
+  { id: 'nccl-error', category: 'gpu-fault', description: 'NCCL error', message: /^NCCL (?:error|Error \d+)\b/, bare: true, className: /^nccl\w+Error$/ },
   { id: 'dist-backend-error', category: 'gpu-fault', description: 'Distributed backend (NCCL) error', className: /^DistBackendError$/ },
   // Labelled gpu-fault by judgement, though NOT_SUPPORTED and "no valid algorithm" are often OOM in practice.
   { id: 'cudnn-error', category: 'gpu-fault', description: 'cuDNN error', message: /^cuDNN error: CUDNN_STATUS_(?:NOT_SUPPORTED|EXECUTION_FAILED|NOT_INITIALIZED|INTERNAL_ERROR|MAPPING_ERROR)\b/, bare: true },
@@ -85,12 +87,9 @@ export const RULES: readonly Rule[] = [
   // TensorFlow.
   { id: 'tf-oom-tensor', category: 'tf-oom', description: 'TensorFlow OOM when allocating a tensor', message: /^OOM when allocating tensor (?:with|of) shape/, bare: true },
   { id: 'tf-dst-tensor', category: 'tf-oom', description: 'TensorFlow could not copy a tensor to the GPU (Dst tensor)', message: /^(?:Failed copying input tensor from \S+ to \S+ in order to run \S+: )?Dst tensor is not initialized/, bare: true },
-  // `(N) Resource exhausted:` is TensorFlow's "N root error(s) found" listing.
-  { id: 'tf-root-error', category: 'tf-oom', description: 'TensorFlow resource exhausted', message: /^\(\d+\) (?:Resource exhausted|RESOURCE_EXHAUSTED):/, bare: true },
   { id: 'tf-op-requires', category: 'tf-oom', description: 'TensorFlow op failed: resource exhausted', message: /^OP_REQUIRES failed at \S+ : (?:Resource exhausted|RESOURCE_EXHAUSTED):/, warning: true },
   // E-level only: TF logs the same allocation failure at I level when it retries with a smaller size.
   { id: 'tf-cuda-driver-oom', category: 'tf-oom', description: 'TensorFlow CUDA driver out of memory', message: /^failed to allocate \S+ \(\d+ bytes\) from device: CUDA_ERROR_OUT_OF_MEMORY/ },
-  { id: 'tf-log-resource-exhausted', category: 'tf-oom', description: 'TensorFlow resource exhausted', message: /^(?:Resource exhausted|RESOURCE_EXHAUSTED):/, family: 'tf' },
 
   // The exception class alone.
   { id: 'oom-error-class', category: 'gpu-oom', description: 'Out of memory (OutOfMemoryError)', className: /^OutOfMemoryError$/ },
@@ -98,14 +97,15 @@ export const RULES: readonly Rule[] = [
   { id: 'cpp-bad-alloc', category: 'host-ram', description: 'C++ std::bad_alloc (out of RAM)', className: /^bad_alloc$/, message: /^std::bad_alloc\b/ },
   { id: 'tf-resource-exhausted', category: 'tf-oom', description: 'TensorFlow ResourceExhaustedError', className: /^ResourceExhaustedError$/ },
 
-  // JAX / XLA (GPU and TPU), PyTorch/XLA.
-  { id: 'xla-oom', category: 'jax-oom', description: 'XLA out of memory', message: /^Out of memory (?:while trying to allocate|allocating) \d+ bytes/, bare: true },
-  { id: 'xla-allocation-request', category: 'jax-oom', description: 'XLA could not allocate device memory', message: /^Failed to allocate request for \S+/, bare: true },
-  { id: 'tpu-memory-space', category: 'jax-oom', description: 'TPU out of memory (HBM/VMEM)', message: /^(?:XLA:TPU compile permanent error\. )?Ran out of memory in memory space \w+/, bare: true },
-  { id: 'tpu-allocation', category: 'jax-oom', description: 'TPU could not allocate or reserve memory', message: /^(?:Error allocating device buffer: |Error loading program '[^']*': )?Attempting to (?:allocate|reserve) \S+.*?That was not possible/, bare: true },
-  { id: 'tpu-compile-memory', category: 'jax-oom', description: 'TPU compilation needs more memory than available', message: /^(?:Compilation failure: )?Aborting compilation early because it's unlikely to have enough memory/, bare: true },
-  // API clients reuse the status name for quota errors (e.g. Gemini's 429 RESOURCE_EXHAUSTED); those are not memory.
-  { id: 'xla-resource-exhausted', category: 'jax-oom', description: 'XLA resource exhausted', message: /^(?:Resource exhausted|RESOURCE_EXHAUSTED):(?![^\n]*\b(?:[Qq]uota|[Rr]ate.?limit))/, bare: true },
+  // XLA on GPU and TPU: JAX, PyTorch/XLA, and TensorFlow when it compiles with XLA.
+  { id: 'xla-oom', category: 'jax-oom', description: 'XLA out of memory', message: /^Out of memory (?:while trying to allocate|allocating) \d+ bytes/, bare: true, xla: true },
+  { id: 'xla-allocation-request', category: 'jax-oom', description: 'XLA could not allocate device memory', message: /^Failed to allocate request for \S+/, bare: true, xla: true },
+  { id: 'tpu-memory-space', category: 'jax-oom', description: 'TPU out of memory (HBM/VMEM)', message: /^(?:XLA:TPU compile permanent error\. )?Ran out of memory in memory space \w+/, bare: true, xla: true },
+  { id: 'tpu-allocation', category: 'jax-oom', description: 'TPU could not allocate or reserve memory', message: /^(?:Error allocating device buffer: |Error loading program '[^']*': )?Attempting to (?:allocate|reserve) \S+.*?That was not possible/, bare: true, xla: true },
+  { id: 'tpu-compile-memory', category: 'jax-oom', description: 'TPU compilation needs more memory than available', message: /^(?:Compilation failure: )?Aborting compilation early because it's unlikely to have enough memory/, bare: true, xla: true },
+  // The status alone: XLA's, and TensorFlow's inside `(N) Resource exhausted:` root errors and E-level logs. API
+  // clients reuse the status name for quota errors (e.g. Gemini's 429 RESOURCE_EXHAUSTED); those are not memory.
+  { id: 'resource-exhausted', category: 'jax-oom', description: 'Resource exhausted (XLA/TensorFlow status)', message: /^(?:Resource exhausted|RESOURCE_EXHAUSTED):(?![^\n]*\b(?:[Qq]uota|[Rr]ate.?limit))/, bare: true, xla: true },
 ];
 
 /** Every built-in rule needs one of these words, so texts without them skip the line-by-line work. */
@@ -116,7 +116,6 @@ const MAX_CLASS_INDENT = 8;
 
 export function ruleMatches(rule: Rule, c: Candidate): boolean {
   if (c.warning && !rule.warning) return false;
-  if (rule.family && c.family !== rule.family) return false;
   if (rule.className && classMatches(rule.className, c)) return true;
   const re = c.strong ? rule.message : rule.bare === true ? rule.message : rule.bare;
   return re !== undefined && c.layers.some((layer) => re.test(layer));
@@ -132,6 +131,22 @@ function classMatches(re: RegExp, c: Candidate): boolean {
 
 export function firstRule(c: Candidate): Rule | null {
   return RULES.find((rule) => ruleMatches(rule, c)) ?? null;
+}
+
+/**
+ * Signs that TensorFlow raised the failure: its exception class or module, its Python frames, its graph-execution
+ * and eager-op wrappers. PyTorch/XLA's TF-based runtime prints root-error listings too, but none of these.
+ */
+const TENSORFLOW_TEXT = /\bResourceExhaustedError\b|\berrors_impl\.|tensorflow[/\\]python|Graph execution error|\[Op:\w+\]/;
+
+export function isTensorFlowText(text: string): boolean {
+  return TENSORFLOW_TEXT.test(text);
+}
+
+/** A native log line's source path decides first; otherwise the text as a whole says whether TensorFlow raised it. */
+export function categoryOf(rule: Rule, c: Candidate, tensorFlowText: boolean): Category {
+  if (!rule.xla || c.family === 'xla') return rule.category;
+  return c.family === 'tf' || tensorFlowText ? 'tf-oom' : rule.category;
 }
 
 export interface NoticeRule {
