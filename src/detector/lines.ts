@@ -45,7 +45,7 @@ const NATIVE_LOG = /(?:^|\s)([IWEF])(?:\d{4} [\d:.]+\s+\d+)?\s+([^\s\]]+\.(?:cc|
 const ERROR_LOG = /^(?:[\d\s[\]|/:.,TZ+-]|\[[\w.-]+\])*(?:[\w.]+ - )?\[?(?:ERROR|CRITICAL|FATAL)\b\]?(?::[\w.]*:)?[\s|:-]*/;
 const ERROR_LOG_SEARCH_CHARS = 160;
 
-/** Places inside a log message where the embedded error text may start: after a label, a dash, a bracket or a sentence. */
+/** Where the embedded error text of a log message may start: after a label, a dash, a bracket or a sentence. */
 const SEPARATOR = /: | - |\] |\| |\. /g;
 const MAX_SEGMENTS = 12;
 

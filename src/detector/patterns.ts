@@ -35,7 +35,9 @@ function compilePattern(source: string): RegExp | string {
   const body = literal ? (literal[1] ?? '') : source;
   const flags = literal ? (literal[2] ?? '') : '';
   const badFlag = [...flags].find((flag, i) => !ALLOWED_FLAGS.includes(flag) || flags.indexOf(flag) !== i);
-  if (badFlag !== undefined) return `The flag "${badFlag}" is not allowed: after the closing slash, use only i, m, s or u, each once.`;
+  if (badFlag !== undefined) {
+    return `The flag "${badFlag}" is not allowed: after the closing slash, use only i, m, s or u, each once.`;
+  }
   let re: RegExp;
   try {
     re = new RegExp(body, flags);
@@ -45,7 +47,9 @@ function compilePattern(source: string): RegExp | string {
   if (hasNestedRepetition(body)) {
     return 'A repeat inside a repeat, like (a+)+ or (.*a)*, could take forever on long output. Remove one of the two repeats.';
   }
-  if (re.test('')) return 'The pattern matches empty text, so it would match every line. Make it require at least one character.';
+  if (re.test('')) {
+    return 'The pattern matches empty text, so it would match every line. Make it require at least one character.';
+  }
   return re;
 }
 

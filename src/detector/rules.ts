@@ -24,14 +24,26 @@ export interface Rule {
   readonly xla?: true;
 }
 
+type RuleFields = Omit<Rule, 'id' | 'category' | 'description'>;
+
+const rule = (id: string, category: Category, description: string, fields: RuleFields): Rule => ({
+  id,
+  category,
+  description,
+  ...fields,
+});
+
 /** Device OOMs from PyTorch's caching allocators; a bare line needs the allocator's full opening to count. */
-const torchDeviceOom = (device: string): Pick<Rule, 'message' | 'bare'> => ({
+const torchDeviceOom = (device: string): RuleFields => ({
   message: new RegExp(`^${device} out of memory\\b`),
   bare: new RegExp(`^${device} out of memory\\. Tried to allocate`),
 });
 
 /** `CUDA error: X` (c10 check), or the ≤0.4 form `cuda runtime error (N) : X`. */
-const cudaError = (errors: string): RegExp => new RegExp(`^(?:CUDA error|cuda runtime error \\(\\d+\\) ?): (?:${errors})`);
+const cudaError = (errors: string): RuleFields => ({
+  message: new RegExp(`^(?:CUDA error|cuda runtime error \\(\\d+\\) ?): (?:${errors})`),
+  bare: true,
+});
 
 /**
  * In priority order: the first rule that matches a line decides its meaning. Specific message rules come first so the
@@ -39,73 +51,168 @@ const cudaError = (errors: string): RegExp => new RegExp(`^(?:CUDA error|cuda ru
  */
 export const RULES: readonly Rule[] = [
   // PyTorch GPU memory.
-  { id: 'torch-cuda-oom', category: 'gpu-oom', description: 'PyTorch CUDA out of memory', ...torchDeviceOom('CUDA') },
-  { id: 'torch-hip-oom', category: 'gpu-oom', description: 'PyTorch ROCm (HIP) out of memory', ...torchDeviceOom('HIP') },
-  { id: 'torch-xpu-oom', category: 'gpu-oom', description: 'PyTorch XPU out of memory', ...torchDeviceOom('XPU') },
-  { id: 'torch-mps-oom', category: 'gpu-oom', description: 'PyTorch MPS (Apple GPU) out of memory', message: /^MPS backend out of memory\b/, bare: /^MPS backend out of memory \(/ },
-  { id: 'torch-thc-oom', category: 'gpu-oom', description: 'PyTorch (legacy THC) CUDA out of memory', message: /^cuda runtime error \(2\) : out of memory/, bare: true },
-  { id: 'cuda-error-oom', category: 'gpu-oom', description: 'CUDA error: out of memory', message: /^CUDA error: out of memory/, bare: true },
+  rule('torch-cuda-oom', 'gpu-oom', 'PyTorch CUDA out of memory', torchDeviceOom('CUDA')),
+  rule('torch-hip-oom', 'gpu-oom', 'PyTorch ROCm (HIP) out of memory', torchDeviceOom('HIP')),
+  rule('torch-xpu-oom', 'gpu-oom', 'PyTorch XPU out of memory', torchDeviceOom('XPU')),
+  rule('torch-mps-oom', 'gpu-oom', 'PyTorch MPS (Apple GPU) out of memory', {
+    message: /^MPS backend out of memory\b/,
+    bare: /^MPS backend out of memory \(/,
+  }),
+  rule('torch-thc-oom', 'gpu-oom', 'PyTorch (legacy THC) CUDA out of memory', {
+    message: /^cuda runtime error \(2\) : out of memory/,
+    bare: true,
+  }),
+  rule('cuda-error-oom', 'gpu-oom', 'CUDA error: out of memory', { message: /^CUDA error: out of memory/, bare: true }),
   // Labelled OOM by judgement: cuBLAS/cuDNN could not allocate their workspace or handle.
-  { id: 'cublas-alloc-failed', category: 'gpu-oom', description: 'cuBLAS could not allocate GPU memory', message: /^(?:CUDA error: )?CUBLAS_STATUS_ALLOC_FAILED\b/, bare: true },
-  { id: 'cudnn-alloc-failed', category: 'gpu-oom', description: 'cuDNN could not allocate GPU memory', message: /^cuDNN error: CUDNN_STATUS_ALLOC_FAILED\b/, bare: true },
+  rule('cublas-alloc-failed', 'gpu-oom', 'cuBLAS could not allocate GPU memory', {
+    message: /^(?:CUDA error: )?CUBLAS_STATUS_ALLOC_FAILED\b/,
+    bare: true,
+  }),
+  rule('cudnn-alloc-failed', 'gpu-oom', 'cuDNN could not allocate GPU memory', {
+    message: /^cuDNN error: CUDNN_STATUS_ALLOC_FAILED\b/,
+    bare: true,
+  }),
 
   // Host RAM.
-  { id: 'numpy-array-oom', category: 'host-ram', description: 'NumPy could not allocate an array', message: /^Unable to allocate (?:\S+ \S+ for an array|array) with shape/, bare: true },
-  { id: 'torch-cpu-alloc', category: 'host-ram', description: 'PyTorch CPU allocator out of memory', message: /^(?:\[enforce fail at [^\]]*\][^\n]*?)?DefaultCPUAllocator: (?:can't allocate memory|not enough memory)/, bare: true },
+  rule('numpy-array-oom', 'host-ram', 'NumPy could not allocate an array', {
+    message: /^Unable to allocate (?:\S+ \S+ for an array|array) with shape/,
+    bare: true,
+  }),
+  rule('torch-cpu-alloc', 'host-ram', 'PyTorch CPU allocator out of memory', {
+    message: /^(?:\[enforce fail at [^\]]*\][^\n]*?)?DefaultCPUAllocator: (?:can't allocate memory|not enough memory)/,
+    bare: true,
+  }),
   // PyTorch 1.1: posix_memalign returned 12, which is ENOMEM.
-  { id: 'torch-posix-memalign', category: 'host-ram', description: 'PyTorch CPU allocation failed (ENOMEM)', message: /^\[enforce fail at [^\]]*\] posix_memalign\(.*\) == 0\. 12 vs 0/, bare: true },
+  rule('torch-posix-memalign', 'host-ram', 'PyTorch CPU allocation failed (ENOMEM)', {
+    message: /^\[enforce fail at [^\]]*\] posix_memalign\(.*\) == 0\. 12 vs 0/,
+    bare: true,
+  }),
   // Only SIGKILL: the OOM killer's signal. A bus error is a too-small /dev/shm, which a restart does not fix.
-  { id: 'dataloader-killed', category: 'host-ram', description: 'DataLoader worker killed (out of RAM)', message: /^DataLoader worker \(pid \d+\) is killed by signal: Killed/, bare: true },
-  { id: 'oom-killer', category: 'host-ram', description: 'Linux OOM killer killed a process', message: /^(?:Memory cgroup out of memory|Out of memory): Kill(?:ed)? process \d+/, bare: true },
+  rule('dataloader-killed', 'host-ram', 'DataLoader worker killed (out of RAM)', {
+    message: /^DataLoader worker \(pid \d+\) is killed by signal: Killed/,
+    bare: true,
+  }),
+  rule('oom-killer', 'host-ram', 'Linux OOM killer killed a process', {
+    message: /^(?:Memory cgroup out of memory|Out of memory): Kill(?:ed)? process \d+/,
+    bare: true,
+  }),
 
   // GPU faults (opt-in): the context is broken, memory is not the cause.
-  { id: 'cuda-device-assert', category: 'gpu-fault', description: 'CUDA device-side assert', message: cudaError('device-side assert triggered'), bare: true },
-  { id: 'cuda-kernel-assert', category: 'gpu-fault', description: 'CUDA kernel assertion failed', bare: /^\S+\.cu:\d+: .*?block: \[[\d,]+\], thread: \[[\d,]+\] Assertion .* failed\./ },
-  { id: 'cuda-illegal-access', category: 'gpu-fault', description: 'CUDA illegal memory access', message: cudaError('an illegal memory access was encountered'), bare: true },
-  {
-    id: 'cuda-sticky-error',
-    category: 'gpu-fault',
-    description: 'CUDA error that breaks the GPU context',
-    message: cudaError(
-      'unspecified launch failure|misaligned address|an illegal instruction was encountered|unknown error|uncorrectable ECC error encountered|the launch timed out and was terminated|invalid program counter|hardware stack error',
+  rule('cuda-device-assert', 'gpu-fault', 'CUDA device-side assert', cudaError('device-side assert triggered')),
+  rule('cuda-kernel-assert', 'gpu-fault', 'CUDA kernel assertion failed', {
+    bare: /^\S+\.cu:\d+: .*?block: \[[\d,]+\], thread: \[[\d,]+\] Assertion .* failed\./,
+  }),
+  rule(
+    'cuda-illegal-access',
+    'gpu-fault',
+    'CUDA illegal memory access',
+    cudaError('an illegal memory access was encountered'),
+  ),
+  rule(
+    'cuda-sticky-error',
+    'gpu-fault',
+    'CUDA error that breaks the GPU context',
+    cudaError(
+      'unspecified launch failure|misaligned address|an illegal instruction was encountered|unknown error|' +
+        'uncorrectable ECC error encountered|the launch timed out and was terminated|invalid program counter|' +
+        'hardware stack error',
     ),
-    bare: true,
-  },
+  ),
   // Before cuda-no-device, which would claim the tail of this line.
-  { id: 'tf-cuinit-no-device', category: 'gpu-fault', description: 'TensorFlow found no GPU (cuInit)', message: /^failed call to cuInit: CUDA_ERROR_NO_DEVICE\b/, bare: true },
-  { id: 'cuda-no-device', category: 'gpu-fault', description: 'No CUDA-capable GPU', message: /^(?:(?:CUDA error|cuda runtime error \(\d+\) ?): )?(?:no CUDA-capable device is detected|CUDA-capable device\(s\) is\/are busy or unavailable)/, bare: true },
-  { id: 'torch-no-gpus', category: 'gpu-fault', description: 'No CUDA GPUs are available', message: /^No CUDA GPUs are available/, bare: true },
-  { id: 'cuda-driver-init-failed', category: 'gpu-fault', description: 'CUDA driver initialization failed', message: /^CUDA driver initialization failed/, bare: true },
-  { id: 'no-nvidia-driver', category: 'gpu-fault', description: 'No NVIDIA driver', message: /^Found no NVIDIA driver on your system/, bare: true },
-  { id: 'nccl-error', category: 'gpu-fault', description: 'NCCL error', message: /^NCCL (?:error|Error \d+)\b/, bare: true, className: /^nccl\w+Error$/ },
-  { id: 'dist-backend-error', category: 'gpu-fault', description: 'Distributed backend (NCCL) error', className: /^DistBackendError$/ },
+  rule('tf-cuinit-no-device', 'gpu-fault', 'TensorFlow found no GPU (cuInit)', {
+    message: /^failed call to cuInit: CUDA_ERROR_NO_DEVICE\b/,
+    bare: true,
+  }),
+  rule('cuda-no-device', 'gpu-fault', 'No CUDA-capable GPU', {
+    message:
+      /^(?:(?:CUDA error|cuda runtime error \(\d+\) ?): )?(?:no CUDA-capable device is detected|CUDA-capable device\(s\) is\/are busy or unavailable)/,
+    bare: true,
+  }),
+  rule('torch-no-gpus', 'gpu-fault', 'No CUDA GPUs are available', { message: /^No CUDA GPUs are available/, bare: true }),
+  rule('cuda-driver-init-failed', 'gpu-fault', 'CUDA driver initialization failed', {
+    message: /^CUDA driver initialization failed/,
+    bare: true,
+  }),
+  rule('no-nvidia-driver', 'gpu-fault', 'No NVIDIA driver', { message: /^Found no NVIDIA driver on your system/, bare: true }),
+  rule('nccl-error', 'gpu-fault', 'NCCL error', {
+    message: /^NCCL (?:error|Error \d+)\b/,
+    bare: true,
+    className: /^nccl\w+Error$/,
+  }),
+  rule('dist-backend-error', 'gpu-fault', 'Distributed backend (NCCL) error', { className: /^DistBackendError$/ }),
   // Labelled gpu-fault by judgement, though NOT_SUPPORTED and "no valid algorithm" are often OOM in practice.
-  { id: 'cudnn-error', category: 'gpu-fault', description: 'cuDNN error', message: /^cuDNN error: CUDNN_STATUS_(?:NOT_SUPPORTED|EXECUTION_FAILED|NOT_INITIALIZED|INTERNAL_ERROR|MAPPING_ERROR)\b/, bare: true },
-  { id: 'cudnn-no-algorithm', category: 'gpu-fault', description: 'No usable cuDNN algorithm', message: /^(?:Unable to find a valid cuDNN algorithm to run convolution|GET was unable to find an engine to execute this computation)/, bare: true },
-  { id: 'tf-cudnn-handle', category: 'gpu-fault', description: 'TensorFlow could not create a cuDNN handle', message: /^could not create cudnn handle: CUDNN_STATUS_\w+/ },
+  rule('cudnn-error', 'gpu-fault', 'cuDNN error', {
+    message: /^cuDNN error: CUDNN_STATUS_(?:NOT_SUPPORTED|EXECUTION_FAILED|NOT_INITIALIZED|INTERNAL_ERROR|MAPPING_ERROR)\b/,
+    bare: true,
+  }),
+  rule('cudnn-no-algorithm', 'gpu-fault', 'No usable cuDNN algorithm', {
+    message: /^(?:Unable to find a valid cuDNN algorithm to run convolution|GET was unable to find an engine to execute this computation)/,
+    bare: true,
+  }),
+  rule('tf-cudnn-handle', 'gpu-fault', 'TensorFlow could not create a cuDNN handle', {
+    message: /^could not create cudnn handle: CUDNN_STATUS_\w+/,
+  }),
 
   // TensorFlow.
-  { id: 'tf-oom-tensor', category: 'tf-oom', description: 'TensorFlow OOM when allocating a tensor', message: /^OOM when allocating tensor (?:with|of) shape/, bare: true },
-  { id: 'tf-dst-tensor', category: 'tf-oom', description: 'TensorFlow could not copy a tensor to the GPU (Dst tensor)', message: /^(?:Failed copying input tensor from \S+ to \S+ in order to run \S+: )?Dst tensor is not initialized/, bare: true },
-  { id: 'tf-op-requires', category: 'tf-oom', description: 'TensorFlow op failed: resource exhausted', message: /^OP_REQUIRES failed at \S+ : (?:Resource exhausted|RESOURCE_EXHAUSTED):/, warning: true },
+  rule('tf-oom-tensor', 'tf-oom', 'TensorFlow OOM when allocating a tensor', {
+    message: /^OOM when allocating tensor (?:with|of) shape/,
+    bare: true,
+  }),
+  rule('tf-dst-tensor', 'tf-oom', 'TensorFlow could not copy a tensor to the GPU (Dst tensor)', {
+    message: /^(?:Failed copying input tensor from \S+ to \S+ in order to run \S+: )?Dst tensor is not initialized/,
+    bare: true,
+  }),
+  rule('tf-op-requires', 'tf-oom', 'TensorFlow op failed: resource exhausted', {
+    message: /^OP_REQUIRES failed at \S+ : (?:Resource exhausted|RESOURCE_EXHAUSTED):/,
+    warning: true,
+  }),
   // E-level only: TF logs the same allocation failure at I level when it retries with a smaller size.
-  { id: 'tf-cuda-driver-oom', category: 'tf-oom', description: 'TensorFlow CUDA driver out of memory', message: /^failed to allocate \S+ \(\d+ bytes\) from device: CUDA_ERROR_OUT_OF_MEMORY/ },
+  rule('tf-cuda-driver-oom', 'tf-oom', 'TensorFlow CUDA driver out of memory', {
+    message: /^failed to allocate \S+ \(\d+ bytes\) from device: CUDA_ERROR_OUT_OF_MEMORY/,
+  }),
 
   // The exception class alone.
-  { id: 'oom-error-class', category: 'gpu-oom', description: 'Out of memory (OutOfMemoryError)', className: /^OutOfMemoryError$/ },
-  { id: 'python-memory-error', category: 'host-ram', description: 'Python MemoryError (out of RAM)', className: /^_?(?:Array)?MemoryError$/ },
-  { id: 'cpp-bad-alloc', category: 'host-ram', description: 'C++ std::bad_alloc (out of RAM)', className: /^bad_alloc$/, message: /^std::bad_alloc\b/ },
-  { id: 'tf-resource-exhausted', category: 'tf-oom', description: 'TensorFlow ResourceExhaustedError', className: /^ResourceExhaustedError$/ },
+  rule('oom-error-class', 'gpu-oom', 'Out of memory (OutOfMemoryError)', { className: /^OutOfMemoryError$/ }),
+  rule('python-memory-error', 'host-ram', 'Python MemoryError (out of RAM)', { className: /^_?(?:Array)?MemoryError$/ }),
+  rule('cpp-bad-alloc', 'host-ram', 'C++ std::bad_alloc (out of RAM)', {
+    className: /^bad_alloc$/,
+    message: /^std::bad_alloc\b/,
+  }),
+  rule('tf-resource-exhausted', 'tf-oom', 'TensorFlow ResourceExhaustedError', { className: /^ResourceExhaustedError$/ }),
 
   // XLA on GPU and TPU: JAX, PyTorch/XLA, and TensorFlow when it compiles with XLA.
-  { id: 'xla-oom', category: 'jax-oom', description: 'XLA out of memory', message: /^Out of memory (?:while trying to allocate|allocating) \d+ bytes/, bare: true, xla: true },
-  { id: 'xla-allocation-request', category: 'jax-oom', description: 'XLA could not allocate device memory', message: /^Failed to allocate request for \S+/, bare: true, xla: true },
-  { id: 'tpu-memory-space', category: 'jax-oom', description: 'TPU out of memory (HBM/VMEM)', message: /^(?:XLA:TPU compile permanent error\. )?Ran out of memory in memory space \w+/, bare: true, xla: true },
-  { id: 'tpu-allocation', category: 'jax-oom', description: 'TPU could not allocate or reserve memory', message: /^(?:Error allocating device buffer: |Error loading program '[^']*': )?Attempting to (?:allocate|reserve) \S+.*?That was not possible/, bare: true, xla: true },
-  { id: 'tpu-compile-memory', category: 'jax-oom', description: 'TPU compilation needs more memory than available', message: /^(?:Compilation failure: )?Aborting compilation early because it's unlikely to have enough memory/, bare: true, xla: true },
+  rule('xla-oom', 'jax-oom', 'XLA out of memory', {
+    message: /^Out of memory (?:while trying to allocate|allocating) \d+ bytes/,
+    bare: true,
+    xla: true,
+  }),
+  rule('xla-allocation-request', 'jax-oom', 'XLA could not allocate device memory', {
+    message: /^Failed to allocate request for \S+/,
+    bare: true,
+    xla: true,
+  }),
+  rule('tpu-memory-space', 'jax-oom', 'TPU out of memory (HBM/VMEM)', {
+    message: /^(?:XLA:TPU compile permanent error\. )?Ran out of memory in memory space \w+/,
+    bare: true,
+    xla: true,
+  }),
+  rule('tpu-allocation', 'jax-oom', 'TPU could not allocate or reserve memory', {
+    message: /^(?:Error allocating device buffer: |Error loading program '[^']*': )?Attempting to (?:allocate|reserve) \S+.*?That was not possible/,
+    bare: true,
+    xla: true,
+  }),
+  rule('tpu-compile-memory', 'jax-oom', 'TPU compilation needs more memory than available', {
+    message: /^(?:Compilation failure: )?Aborting compilation early because it's unlikely to have enough memory/,
+    bare: true,
+    xla: true,
+  }),
   // The status alone: XLA's, and TensorFlow's inside `(N) Resource exhausted:` root errors and E-level logs. API
   // clients reuse the status name for quota errors (e.g. Gemini's 429 RESOURCE_EXHAUSTED); those are not memory.
-  { id: 'resource-exhausted', category: 'jax-oom', description: 'Resource exhausted (XLA/TensorFlow status)', message: /^(?:Resource exhausted|RESOURCE_EXHAUSTED):(?![^\n]*\b(?:[Qq]uota|[Rr]ate.?limit))/, bare: true, xla: true },
+  rule('resource-exhausted', 'jax-oom', 'Resource exhausted (XLA/TensorFlow status)', {
+    message: /^(?:Resource exhausted|RESOURCE_EXHAUSTED):(?![^\n]*\b(?:[Qq]uota|[Rr]ate.?limit))/,
+    bare: true,
+    xla: true,
+  }),
 ];
 
 /** Every built-in rule needs one of these words, so texts without them skip the line-by-line work. */
@@ -160,14 +267,42 @@ export interface NoticeRule {
  * page's own text, not program output, so a phrase anywhere on a line is enough.
  */
 export const NOTICE_RULES: readonly NoticeRule[] = [
-  { id: 'colab-ram-crash', description: 'Colab session crashed after using all available RAM', re: /Your session crashed after using all available RAM/ },
+  {
+    id: 'colab-ram-crash',
+    description: 'Colab session crashed after using all available RAM',
+    re: /Your session crashed after using all available RAM/,
+  },
   // Colab gives this when it could not diagnose the crash. The corpus labels it a RAM crash: undiagnosed deaths are
   // mostly the kernel being killed for memory, and the only other known cause (an X window) has its own wording.
-  { id: 'colab-unknown-crash', description: 'Colab session crashed for an unknown reason', re: /Your session crashed for an unknown reason/ },
-  { id: 'colab-crash-restarting', description: 'Colab session crashed and is restarting', re: /Your session crashed\./ },
-  { id: 'jupyter-kernel-died', description: 'The Jupyter kernel died', re: /\bkernel\b.{0,200}?\bappears to have died\b/i },
-  { id: 'jupyter-kernel-restarting', description: 'The Jupyter kernel died and is restarting', re: /^\s*Kernel Restarting\s*$/ },
-  { id: 'kernel-restarter', description: 'The kernel restarter restarted a dead kernel', re: /KernelRestarter: restarting kernel \(\d+\/\d+\)/ },
+  {
+    id: 'colab-unknown-crash',
+    description: 'Colab session crashed for an unknown reason',
+    re: /Your session crashed for an unknown reason/,
+  },
+  {
+    id: 'colab-crash-restarting',
+    description: 'Colab session crashed and is restarting',
+    re: /Your session crashed\./,
+  },
+  {
+    id: 'jupyter-kernel-died',
+    description: 'The Jupyter kernel died',
+    re: /\bkernel\b.{0,200}?\bappears to have died\b/i,
+  },
+  {
+    id: 'jupyter-kernel-restarting',
+    description: 'The Jupyter kernel died and is restarting',
+    re: /^\s*Kernel Restarting\s*$/,
+  },
+  {
+    id: 'kernel-restarter',
+    description: 'The kernel restarter restarted a dead kernel',
+    re: /KernelRestarter: restarting kernel \(\d+\/\d+\)/,
+  },
   // Logged when the kernel restarts after dying; a manual restart logs `Kernel restarted: <id>` instead.
-  { id: 'kernel-restarted-log', description: 'The kernel restarted after dying', re: /\bkernel [0-9a-f][0-9a-f-]{7,} restarted\b/ },
+  {
+    id: 'kernel-restarted-log',
+    description: 'The kernel restarted after dying',
+    re: /\bkernel [0-9a-f][0-9a-f-]{7,} restarted\b/,
+  },
 ];

@@ -1,9 +1,9 @@
 /**
  * Work bounds. Classification reads only the last 64 KiB (65,536 UTF-16 code units) of a text: tracebacks can be
- * megabytes long, but the failure is always in their last lines, and a bound keeps a huge output from freezing the page.
+ * megabytes long, but the failure is in their last lines, and a bound keeps a huge output from freezing the page.
  */
 export const MAX_TEXT_CHARS = 64 * 1024;
-/** User patterns see at most this many lines (the newest), each cut to MAX_USER_LINE_CHARS, so no pattern can run long. */
+/** User patterns see at most this many lines (the newest), each cut to MAX_USER_LINE_CHARS: no pattern runs long. */
 export const MAX_USER_LINES = 2000;
 export const MAX_USER_LINE_CHARS = 1000;
 /** Built-in rules only look at the start of a line: every message they know starts near the line start. */
