@@ -169,16 +169,26 @@ export function squash(text: string | null | undefined): string {
   return (text ?? '').replace(/\s+/g, ' ').trim();
 }
 
-/** Text appended by a mutation: for a replaced text node, what follows the old text (streams grow at the end). */
-export function appendedText(record: MutationRecord): string {
-  if (record.type === 'characterData') {
-    const now = (record.target as CharacterData).data;
-    const old = record.oldValue ?? '';
-    return now.startsWith(old) ? now.slice(old.length) : now;
-  }
-  let removed = '';
-  for (const node of record.removedNodes) removed += nodeText(node);
-  let added = '';
-  for (const node of record.addedNodes) added += nodeText(node);
-  return removed && added.startsWith(removed) ? added.slice(removed.length) : added;
+/**
+ * Returns a reader of the text each mutation record appends to a stream (streams grow at the end): for a text node
+ * replaced by a longer one, only the new tail. A replacement reported as a removal record followed by an addition
+ * record on the same target (some DOMs split it) is joined up.
+ */
+export function streamAppender(): (record: MutationRecord) => string {
+  let lastTarget: Node | null = null;
+  let lastRemoved = '';
+  return (record) => {
+    if (record.type === 'characterData') {
+      const now = (record.target as CharacterData).data;
+      const old = record.oldValue ?? '';
+      return now.startsWith(old) ? now.slice(old.length) : now;
+    }
+    let removed = record.target === lastTarget ? lastRemoved : '';
+    for (const node of record.removedNodes) removed += nodeText(node);
+    let added = '';
+    for (const node of record.addedNodes) added += nodeText(node);
+    lastTarget = record.addedNodes.length ? null : record.target;
+    lastRemoved = lastTarget ? removed : '';
+    return removed && added.startsWith(removed) ? added.slice(removed.length) : added;
+  };
 }

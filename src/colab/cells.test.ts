@@ -1,0 +1,132 @@
+// @vitest-environment happy-dom
+import { afterEach, describe, expect, it } from 'vitest';
+import { cellId, cellOf, cellOfFrameSource, cellRunState, executionCount, findCells, outputKind, outputText } from './cells';
+import { isColabOutputFrame } from './output-frame-reader';
+import { mount, setRunState, snippet } from './test-support';
+
+afterEach(() => {
+  document.body.innerHTML = '';
+});
+
+const cell2026 = () => {
+  mount(snippet('code-cell-with-static-output-2026-03.html'));
+  return document.getElementById('cell-T2BNeFUZ1OGZ')!;
+};
+
+/** The 2025 capture is a DevTools outerHTML copy without the cell wrapper and without shadow roots. */
+const cell2025 = () => {
+  const [cell] = mount(`<div class="cell code notebook-cell" id="cell-abc123">${snippet('code-cell-static-output-2025.html')}</div>`);
+  return cell!;
+};
+
+describe('cells on the real 2026 capture', () => {
+  it('reads id, execution count and the idle ("stale") state', () => {
+    const cell = cell2026();
+    expect(findCells(document)).toEqual([cell]);
+    expect(cellId(cell)).toBe('T2BNeFUZ1OGZ');
+    expect(executionCount(cell)).toBe(11);
+    expect(cellRunState(cell)).toBe('idle');
+    expect(cellOf(cell.querySelector('pre')!)).toBe(cell);
+  });
+
+  it('reads injected run-button state classes', () => {
+    const cell = cell2026();
+    const cases: Array<[string, string]> = [
+      ['pending', 'pending'], ['running animating', 'running'], ['focused animating running', 'running'],
+      ['stale error', 'error'], ['focused stale hovered', 'idle'], ['pending running', 'running'],
+    ];
+    for (const [classes, state] of cases) {
+      setRunState(cell, classes);
+      expect(cellRunState(cell), classes).toBe(state);
+    }
+  });
+
+  it('"[ ]" and "[*]" counters are no count', () => {
+    const cell = cell2026();
+    const counter = cell.querySelector('colab-run-button')!.shadowRoot!.querySelector('.execution-count')!;
+    counter.textContent = '[ ]';
+    expect(executionCount(cell)).toBeNull();
+    counter.textContent = '[*]';
+    expect(executionCount(cell)).toBeNull();
+  });
+});
+
+describe('older state sources', () => {
+  it('reads the pre-2024-08 run-button title', () => {
+    const cell = cell2025();
+    const button = cell.querySelector('colab-run-button')!;
+    expect(cellRunState(cell)).toBe('idle');
+    button.setAttribute('title', 'Run cell (queued)');
+    expect(cellRunState(cell)).toBe('pending');
+    button.setAttribute('title', 'executing');
+    expect(cellRunState(cell)).toBe('running');
+    button.setAttribute('title', 'Interrupt execution');
+    expect(cellRunState(cell)).toBe('running');
+  });
+
+  it('reads the cell classes (running, pending, execution-error)', () => {
+    const cell = cell2025();
+    for (const [cls, state] of [['pending', 'pending'], ['running', 'running'], ['execution-error', 'error']] as const) {
+      cell.classList.add(cls);
+      expect(cellRunState(cell)).toBe(state);
+      cell.classList.remove(cls);
+    }
+    expect(executionCount(cell)).toBeNull();
+  });
+});
+
+describe('outputKind and outputText', () => {
+  it('the real static renderers hold stream outputs', () => {
+    const cell = cell2026();
+    const out = cell.querySelector('colab-static-output-renderer .stream')!;
+    expect(outputKind(out)).toBe('stream');
+    expect(outputText(out, 40)).toBe('3. python is widely used in data science and machine learning.\n'.slice(-40));
+    const old = cell2025().querySelector('colab-static-output-renderer .output_text')!;
+    expect(outputKind(old)).toBe('stream');
+  });
+
+  it('classifies the real output-frame samples, and error forms', () => {
+    mount(snippet('outputframe-body-samples.html'));
+    const kinds = [...document.querySelectorAll('#output-body > div')].map(outputKind);
+    expect(kinds).toEqual(['stream', 'other', 'other', 'other', 'other', 'other']);
+    const [a, b, c, d, e] = mount(`<div class="error output-id-4"><pre>Traceback</pre></div><div class="output_error"></div>
+      <div class="output-id-5"><pre class="traceback">OutOfMemoryError</pre></div><div class="stream output_stderr"><pre>Traceback (warning)</pre></div>
+      <div class="display_data"><p class="error">user html</p></div>`);
+    expect([a, b, c, d, e].map((el) => outputKind(el!))).toEqual(['error', 'error', 'error', 'stream', 'other']);
+  });
+});
+
+describe('cellOfFrameSource', () => {
+  it('maps a message source to the cell whose output iframe it is', () => {
+    const cell = cell2026();
+    const iframe = document.createElement('iframe');
+    cell.querySelector('.output-iframe-sizer')!.append(iframe);
+    const source = {} as Window;
+    Object.defineProperty(iframe, 'contentWindow', { value: source });
+    expect(cellOfFrameSource(document, source)).toBe(cell);
+    expect(cellOfFrameSource(document, {} as Window)).toBeNull();
+    expect(cellOfFrameSource(document, null)).toBeNull();
+  });
+
+  it('ignores iframes outside cell output areas', () => {
+    const iframe = document.createElement('iframe');
+    document.body.append(iframe);
+    const source = {} as Window;
+    Object.defineProperty(iframe, 'contentWindow', { value: source });
+    expect(cellOfFrameSource(document, source)).toBeNull();
+  });
+});
+
+describe('isColabOutputFrame', () => {
+  const at = (url: string) => isColabOutputFrame(new URL(url));
+  it('accepts Colab output frames', () => {
+    expect(at('https://abc123-0-colab.googleusercontent.com/outputframe.html?vrz=colab_20250909-060057_RC00')).toBe(true);
+    expect(at('https://x7f3-colab.googleusercontent.com/outputframe.html')).toBe(true);
+  });
+  it('rejects other pages, hosts and schemes', () => {
+    expect(at('https://abc-0-colab.googleusercontent.com/other.html')).toBe(false);
+    expect(at('https://googleusercontent.com.evil.test/outputframe.html')).toBe(false);
+    expect(at('https://evil.test/x.googleusercontent.com/outputframe.html')).toBe(false);
+    expect(at('http://abc-0-colab.googleusercontent.com/outputframe.html')).toBe(false);
+  });
+});

@@ -1,0 +1,106 @@
+/** Reading cells and outputs (REFERENCE.md §4). */
+
+import { CELL, OUTPUT } from './selectors';
+
+export type RunState = 'idle' | 'pending' | 'running' | 'error';
+export type OutputKind = 'error' | 'stream' | 'other';
+
+/** The cell element holding `node` (light DOM), or null. */
+export function cellOf(node: Node): Element | null {
+  const el = node.nodeType === Node.ELEMENT_NODE ? (node as Element) : node.parentElement;
+  return el?.closest(CELL.cell) ?? null;
+}
+
+export function isCell(el: Element): boolean {
+  return el.id.startsWith(CELL.idPrefix) && el.matches(CELL.cell);
+}
+
+/** `id="cell-T2BNeFUZ1OGZ"` → "T2BNeFUZ1OGZ" (§4.1: also the #scrollTo= value and the nbformat cell id). */
+export function cellId(cell: Element): string | null {
+  return cell.id.startsWith(CELL.idPrefix) ? cell.id.slice(CELL.idPrefix.length) || null : null;
+}
+
+export function findCells(doc: Document): Element[] {
+  return [...doc.querySelectorAll(CELL.cell)];
+}
+
+function runButtonOf(cell: Element): HTMLElement | null {
+  return cell.querySelector<HTMLElement>(CELL.runButton);
+}
+
+const hasAny = (el: Element | null | undefined, names: readonly string[]) =>
+  !!el && names.some((n) => el.classList.contains(n));
+
+/**
+ * The cell's run state from every source REFERENCE lists (§4.1, #13, #14):
+ * - the run button's shadow `div.cell-execution` classes (2024-08 →): `running`/`animating`, `pending`, `error`
+ *   (`stale` alone = idle);
+ * - the run button's `title` before 2024-08: "queued" = pending, "executing"/"interrupt" = running;
+ * - the cell's own classes (older): `running`, `pending`, `execution-error`.
+ * Each era keeps its state in one of these and leaves the others absent, so the strongest state any source reports
+ * wins: running > pending > error > idle (a cell starting to run may keep a stale `error` class for a moment).
+ */
+export function cellRunState(cell: Element): RunState {
+  const button = runButtonOf(cell);
+  const exec = button?.shadowRoot?.querySelector(CELL.execution) ?? button?.querySelector(CELL.execution);
+  const title = button?.getAttribute('title') ?? '';
+  if (hasAny(exec, CELL.runningClasses) || cell.classList.contains(CELL.cellRunning) || CELL.titleRunning.test(title)) {
+    return 'running';
+  }
+  if (hasAny(exec, CELL.pendingClasses) || cell.classList.contains(CELL.cellPending) || CELL.titlePending.test(title)) {
+    return 'pending';
+  }
+  if (hasAny(exec, CELL.errorClasses) || cell.classList.contains(CELL.cellError)) return 'error';
+  return 'idle';
+}
+
+/** "[11]" → 11; "[ ]", "[*]" or no counter → null (§4.1). */
+export function executionCount(cell: Element): number | null {
+  const button = runButtonOf(cell);
+  const el = button?.shadowRoot?.querySelector(CELL.executionCount) ?? cell.querySelector(CELL.executionCount);
+  const m = /\[\s*(\d+)\s*\]/.exec(el?.textContent ?? '');
+  return m ? Number(m[1]) : null;
+}
+
+/**
+ * The outermost output element (`div.stream.output-id-3`, `div.execute_result`, …) holding `node`, looking no
+ * higher than the nearest `scope` ancestor (the static renderer, or the frame's #output-body); null when `node` is
+ * not inside an output under such a scope.
+ */
+export function outputElementOf(node: Node, scope: string): Element | null {
+  let found: Element | null = null;
+  for (let el = node.nodeType === Node.ELEMENT_NODE ? (node as Element) : node.parentElement; el; el = el.parentElement) {
+    if (el.matches(scope)) return found;
+    if (el.matches(OUTPUT.element)) found = el;
+  }
+  return null;
+}
+
+/**
+ * 'error' for an error output (class `error`/`output-error`/`output_error`, or a stream-less output containing a
+ * `.traceback`), 'stream' for stdout/stderr streams (stderr carries warnings and progress bars, so it is not an
+ * error by itself; the detector reads its text), 'other' for execute_result/display_data (§4.2).
+ */
+export function outputKind(el: Element): OutputKind {
+  if (hasAny(el, OUTPUT.errorClasses)) return 'error';
+  if (hasAny(el, OUTPUT.streamClasses)) return 'stream';
+  return el.querySelector(OUTPUT.errorInside) ? 'error' : 'other';
+}
+
+/** The last `maxChars` characters of the output's text: OOM messages end tracebacks and logs. */
+export function outputText(el: Element, maxChars = 8000): string {
+  const text = el.textContent ?? '';
+  return text.length > maxChars ? text.slice(-maxChars) : text;
+}
+
+/**
+ * The cell whose output iframe's window sent a message (§4.3): a cross-origin frame cannot name its own element,
+ * so the parent matches `event.source` against the contentWindow of the output iframes inside cells.
+ */
+export function cellOfFrameSource(doc: Document, source: MessageEventSource | null): Element | null {
+  if (!source) return null;
+  for (const frame of doc.querySelectorAll<HTMLIFrameElement>(OUTPUT.frame)) {
+    if (frame.contentWindow === source) return cellOf(frame);
+  }
+  return null;
+}

@@ -1,0 +1,235 @@
+// @vitest-environment happy-dom
+import { afterEach, describe, expect, it } from 'vitest';
+import { observeColabPage, toastText, type PageHandlers, type PageObserver } from './observer';
+import { mount, setRunState, snippet, tick } from './test-support';
+
+let observer: PageObserver | null = null;
+
+afterEach(() => {
+  observer?.disconnect();
+  observer = null;
+  document.body.innerHTML = '';
+});
+
+/** Starts the observer with every handler recording into `events`. */
+function watch(opts: { wantStreamText?: boolean } = {}) {
+  const events: string[] = [];
+  const elements: Element[] = [];
+  const handlers: Required<PageHandlers> = {
+    cellState: (_cell, id, state, previous) => events.push(`state ${id} ${previous}->${state}`),
+    outputAdded: (_cell, id, element, kind) => (events.push(`output ${id} ${kind}`), elements.push(element)),
+    streamText: (_cell, id, text) => events.push(`stream ${id} ${JSON.stringify(text)}`),
+    outputFrameAdded: (_cell, id) => events.push(`frame ${id}`),
+    toast: (text) => events.push(`toast ${text}`),
+    dialogOpened: (kind) => events.push(`dialog ${kind}`),
+  };
+  observer = observeColabPage(document, handlers, opts);
+  return { events, elements };
+}
+
+const renderer = () => document.querySelector('colab-static-output-renderer > div')!;
+const CELL = 'T2BNeFUZ1OGZ';
+
+describe('run-state transitions', () => {
+  it('emits transitions only, from the run button shadow root', async () => {
+    mount(snippet('code-cell-with-static-output-2026-03.html'));
+    const { events } = watch();
+    const cell = document.getElementById(`cell-${CELL}`)!;
+    setRunState(cell, 'pending');
+    await tick();
+    setRunState(cell, 'running animating');
+    await tick();
+    setRunState(cell, 'running animating hovered');
+    await tick();
+    setRunState(cell, 'stale error');
+    await tick();
+    expect(events).toEqual([`state ${CELL} idle->pending`, `state ${CELL} pending->running`, `state ${CELL} running->error`]);
+  });
+
+  it('hooks cells added after start, recording their first state silently (their saved outputs are not new)', async () => {
+    const { events } = watch();
+    mount(snippet('code-cell-with-static-output-2026-03.html'));
+    await tick();
+    expect(events).toEqual([]);
+    setRunState(document.getElementById(`cell-${CELL}`)!, 'running');
+    await tick();
+    expect(events).toEqual([`state ${CELL} idle->running`]);
+  });
+
+  it('follows the older sources: cell classes and the run-button title', async () => {
+    mount(`<div class="cell code" id="cell-old">${snippet('code-cell-static-output-2025.html')}</div>`);
+    const { events } = watch();
+    const cell = document.getElementById('cell-old')!;
+    cell.classList.add('pending');
+    await tick();
+    cell.classList.remove('pending');
+    cell.querySelector('colab-run-button')!.setAttribute('title', 'executing');
+    await tick();
+    cell.querySelector('colab-run-button')!.removeAttribute('title');
+    cell.classList.add('execution-error');
+    await tick();
+    expect(events).toEqual(['state old idle->pending', 'state old pending->running', 'state old running->error']);
+  });
+});
+
+describe('outputs', () => {
+  it('reports outputs added after start, not the ones already there', async () => {
+    mount(snippet('code-cell-with-static-output-2026-03.html'));
+    const { events, elements } = watch();
+    mount('<div class="error output-id-4"><pre>OutOfMemoryError: CUDA out of memory.</pre></div>', renderer());
+    mount('<div class="stream output-id-5 output_text"><pre>epoch 1</pre></div>', renderer());
+    mount('<div class="execute_result output-id-6"><pre>42</pre></div>', renderer());
+    await tick();
+    expect(events).toEqual([`output ${CELL} error`, `output ${CELL} stream`, `output ${CELL} other`]);
+    expect(elements[0]?.textContent).toContain('CUDA out of memory');
+  });
+
+  it('reports the outputs of a whole renderer added at once, outermost elements only', async () => {
+    mount(snippet('code-cell-with-static-output-2026-03.html'));
+    const { events } = watch();
+    const sizer = document.querySelector('.output-iframe-sizer')!;
+    sizer.innerHTML = '';
+    mount('<div><colab-static-output-renderer><div><div class="stream output-id-1"><pre>a</pre></div><div class="error output-id-2"><div class="output_subarea output_error"><pre>MemoryError</pre></div></div></div></colab-static-output-renderer></div>', sizer);
+    await tick();
+    expect(events).toEqual([`output ${CELL} stream`, `output ${CELL} error`]);
+  });
+
+  it('reports new output iframes in cells', async () => {
+    mount(snippet('code-cell-with-static-output-2026-03.html'));
+    const { events } = watch();
+    mount('<iframe></iframe>', document.querySelector('.output-iframe-sizer')!);
+    mount('<iframe></iframe>');
+    await tick();
+    expect(events).toEqual([`frame ${CELL}`]);
+  });
+});
+
+describe('stream text', () => {
+  it('reports appended text only when wanted', async () => {
+    mount(snippet('code-cell-with-static-output-2026-03.html'));
+    const pre = () => document.querySelector('colab-static-output-renderer pre')!;
+    const quiet = watch();
+    pre().append('not wanted\n');
+    await tick();
+    expect(quiet.events).toEqual([]);
+    observer!.disconnect();
+
+    const { events } = watch({ wantStreamText: true });
+    pre().append('epoch 2 loss 0.1\n');
+    await tick();
+    const text = pre().lastChild as Text;
+    text.appendData('Killed\n');
+    await tick();
+    mount('<span>line as element\n</span><!--?lit$516311766$-->', pre());
+    await tick();
+    expect(events).toEqual([
+      `stream ${CELL} "epoch 2 loss 0.1\\n"`, `stream ${CELL} "Killed\\n"`, `stream ${CELL} "line as element\\n"`,
+    ]);
+  });
+
+  it('reports only the new tail when a text node is replaced by a longer one', async () => {
+    mount(snippet('code-cell-with-static-output-2026-03.html'));
+    const pre = document.querySelector('colab-static-output-renderer pre')!;
+    pre.textContent = 'a\n';
+    const { events } = watch({ wantStreamText: true });
+    pre.textContent = 'a\nb\n';
+    await tick();
+    expect(events).toEqual([`stream ${CELL} "b\\n"`]);
+  });
+
+  it('can be switched on later', async () => {
+    mount(snippet('code-cell-with-static-output-2026-03.html'));
+    const { events } = watch();
+    observer!.setWantStreamText(true);
+    (document.querySelector('colab-static-output-renderer pre')!.lastChild as Text).appendData('x');
+    await tick();
+    expect(events).toEqual([`stream ${CELL} "x"`]);
+  });
+
+  it('does not repeat the text of an output reported in the same batch', async () => {
+    mount(snippet('code-cell-with-static-output-2026-03.html'));
+    const { events } = watch({ wantStreamText: true });
+    const [out] = mount('<div class="stream output-id-9"><pre></pre></div>', renderer());
+    out!.querySelector('pre')!.append('first line\n');
+    await tick();
+    expect(events).toEqual([`output ${CELL} stream`]);
+  });
+
+  it('costs nothing visible for a flood of lines when stream text is off', async () => {
+    mount(snippet('code-cell-with-static-output-2026-03.html'));
+    const { events } = watch();
+    const pre = document.querySelector('colab-static-output-renderer pre')!;
+    for (let i = 0; i < 5000; i++) pre.append(`line ${i}\n`);
+    await tick();
+    expect(events).toEqual([]);
+  });
+});
+
+describe('toasts', () => {
+  const open = (host: Element, label: string, where: 'attribute' | 'shadow') => {
+    if (where === 'attribute') host.setAttribute('labeltext', label);
+    else host.shadowRoot!.querySelector('.mdc-snackbar__surface')!.insertAdjacentHTML('afterbegin', `<div class="mdc-snackbar__label">${label}</div>`);
+    host.shadowRoot!.querySelector('.mdc-snackbar')!.classList.add('mdc-snackbar--open');
+  };
+  const close = (host: Element) => host.shadowRoot!.querySelector('.mdc-snackbar')!.classList.remove('mdc-snackbar--open');
+
+  it('reports the crash toast when the snackbar opens (label in the attribute)', async () => {
+    mount(snippet('snackbar-message-area-idle-2026-03.html'));
+    const { events } = watch();
+    const host = document.getElementById('message-area')!;
+    expect(toastText(host)).toBe('');
+    open(host, 'Your session crashed after using all available RAM.', 'attribute');
+    await tick();
+    close(host);
+    await tick();
+    open(host, 'Your session crashed after using all available RAM.', 'attribute');
+    await tick();
+    expect(events).toEqual(['toast Your session crashed after using all available RAM.', 'toast Your session crashed after using all available RAM.']);
+  });
+
+  it('reads a label rendered in the shadow root, on the secondary area, for a snackbar added later', async () => {
+    const { events } = watch();
+    mount(snippet('snackbar-message-area-idle-2026-03.html'));
+    await tick();
+    open(document.getElementById('message-area-secondary')!, 'Your session crashed for an unknown reason.', 'shadow');
+    await tick();
+    expect(events).toEqual(['toast Your session crashed for an unknown reason.']);
+  });
+
+  it('waits for the text when the open class comes first', async () => {
+    mount(snippet('snackbar-message-area-idle-2026-03.html'));
+    const { events } = watch();
+    const host = document.getElementById('message-area')!;
+    host.shadowRoot!.querySelector('.mdc-snackbar')!.classList.add('mdc-snackbar--open');
+    await tick();
+    host.setAttribute('labeltext', 'Unable to connect to the runtime.');
+    await tick();
+    expect(events).toEqual(['toast Unable to connect to the runtime.']);
+  });
+});
+
+describe('dialogs', () => {
+  it('reports dialogs as they open, once each', async () => {
+    const [closed] = mount('<mwc-dialog heading="Runtime disconnected"><md-text-button slot="primaryAction">Reconnect</md-text-button></mwc-dialog>');
+    const { events } = watch();
+    mount('<mwc-dialog open heading="Cannot connect to GPU backend"></mwc-dialog>');
+    await tick();
+    closed!.setAttribute('open', '');
+    await tick();
+    closed!.setAttribute('heading', 'Runtime disconnected');
+    await tick();
+    mount('<colab-dialog><paper-dialog opened><h2>Runtime disconnected</h2></paper-dialog></colab-dialog>');
+    await tick();
+    expect(events).toEqual(['dialog gpu-quota', 'dialog disconnected', 'dialog disconnected']);
+  });
+});
+
+it('disconnect stops all reporting', async () => {
+  mount(snippet('code-cell-with-static-output-2026-03.html'));
+  const { events } = watch();
+  observer!.disconnect();
+  setRunState(document.getElementById(`cell-${CELL}`)!, 'running');
+  mount('<div class="error"></div>', renderer());
+  await tick();
+  expect(events).toEqual([]);
+});

@@ -1,0 +1,231 @@
+/**
+ * Watches a Colab page: run-state transitions, new outputs, new output frames, toasts and dialogs.
+ * One MutationObserver for the document, one more shared by the shadow roots that must be watched (run buttons for
+ * their state classes, snackbars for the open class; shadow mutations do not reach document observers, §8).
+ * Incremental: each record costs O(1) plus the size of the nodes it adds; nothing re-reads the whole page.
+ * Colab is an SPA with lazily rendered cells and outputs (§4.1), so everything is hooked as it appears.
+ */
+
+import { cellId, cellOf, cellRunState, isCell, outputElementOf, outputKind, type OutputKind, type RunState } from './cells';
+import { nodeText, squash, streamAppender } from './dom';
+import { classifyDialog, dialogHost, isOpenDialog, type DialogKind } from './dialogs';
+import { CELL, DIALOG, OUTPUT, TOAST } from './selectors';
+
+export interface PageHandlers {
+  /** A cell's run state changed (transitions only; a cell's first readable state is recorded silently). */
+  cellState?(cell: Element, id: string | null, state: RunState, previous: RunState): void;
+  /** A new output element in a cell's static renderer (main document), with the text it was added with. */
+  outputAdded?(cell: Element, id: string | null, element: Element, kind: OutputKind): void;
+  /** Text appended to a stream output afterwards (only with `wantStreamText`). */
+  streamText?(cell: Element, id: string | null, text: string): void;
+  /** A new output iframe in a cell (cross-origin; its content script reports by postMessage). */
+  outputFrameAdded?(cell: Element, id: string | null, iframe: HTMLIFrameElement): void;
+  /** A snackbar opened (or showed new text while open), e.g. "Your session crashed after using all available RAM." */
+  toast?(text: string, host: Element): void;
+  dialogOpened?(kind: DialogKind, dialog: Element): void;
+}
+
+export interface PageObserverOptions {
+  /** Report text appended to streams: costs a look at every printed line, so off unless marker patterns exist. */
+  wantStreamText?: boolean;
+}
+
+export interface PageObserver {
+  disconnect(): void;
+  setWantStreamText(on: boolean): void;
+}
+
+/** Everything the document observer hooks when it appears, in one selector so a new subtree costs one query. */
+const HOOKS = [CELL.cell, CELL.runButton, OUTPUT.element, 'iframe', TOAST.host, DIALOG.hosts].join(', ');
+
+export function observeColabPage(doc: Document, handlers: PageHandlers, opts: PageObserverOptions = {}): PageObserver {
+  let wantStream = !!opts.wantStreamText;
+  const states = new WeakMap<Element, RunState>();
+  const outputOfTarget = new WeakMap<Node, Element | null>();
+  const shadowOwner = new WeakMap<Node, Element>();
+  const toastShown = new WeakMap<Element, string>();
+  const dialogsOpen = new WeakSet<Element>();
+  /** Outputs reported by outputAdded in the current batch: their text records are not "appended" text. */
+  const fresh = new Set<Element>();
+  const appended = streamAppender();
+  let initial = true;
+
+  const shadowMo = new MutationObserver(onShadow);
+  const mo = new MutationObserver(onDocument);
+
+  /** The output element holding `node`, cached per node: a stream's `pre` receives every printed line. */
+  function outputOf(node: Node | null): Element | null {
+    if (!node) return null;
+    let out = outputOfTarget.get(node);
+    if (out === undefined) outputOfTarget.set(node, (out = outputElementOf(node, OUTPUT.staticRenderer)));
+    return out;
+  }
+
+  function updateCell(cell: Element): void {
+    const button = cell.querySelector(CELL.runButton);
+    // A run button whose shadow root Lit has not rendered yet would read as idle: wait for the render.
+    if (button?.shadowRoot && !button.shadowRoot.querySelector('*')) return;
+    const state = cellRunState(cell);
+    const previous = states.get(cell);
+    states.set(cell, state);
+    if (previous !== undefined && previous !== state) handlers.cellState?.(cell, cellId(cell), state, previous);
+  }
+
+  function watchShadow(host: Element, init: MutationObserverInit): void {
+    const root = host.shadowRoot;
+    if (!root || shadowOwner.has(root)) return;
+    shadowOwner.set(root, host);
+    shadowMo.observe(root, init);
+  }
+
+  function checkToast(host: Element): void {
+    const surface = host.shadowRoot?.querySelector(TOAST.surface);
+    if (!surface?.classList.contains(TOAST.openClass) && !host.hasAttribute('open')) {
+      toastShown.delete(host);
+      return;
+    }
+    const text = toastText(host);
+    if (!text || toastShown.get(host) === text) return;
+    toastShown.set(host, text);
+    if (!initial) handlers.toast?.(text, host);
+  }
+
+  function checkDialog(el: Element): void {
+    const dialog = dialogHost(el);
+    if (!isOpenDialog(dialog)) {
+      dialogsOpen.delete(dialog);
+      return;
+    }
+    if (dialogsOpen.has(dialog)) return;
+    dialogsOpen.add(dialog);
+    if (!initial) handlers.dialogOpened?.(classifyDialog(dialog), dialog);
+  }
+
+  function hook(el: Element, reportOutputs: boolean): void {
+    if (isCell(el)) updateCell(el);
+    const tag = el.localName;
+    if (tag === CELL.runButton) {
+      watchShadow(el, { subtree: true, childList: true, attributes: true, attributeFilter: ['class'] });
+      const cell = cellOf(el);
+      if (cell) updateCell(cell);
+    } else if (tag === TOAST.host) {
+      watchShadow(el, { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ['class'] });
+      checkToast(el);
+    } else if (tag === 'iframe') {
+      const cell = cellOf(el);
+      if (cell && !initial && el.matches(OUTPUT.frame)) handlers.outputFrameAdded?.(cell, cellId(cell), el as HTMLIFrameElement);
+    }
+    if (el.matches(DIALOG.hosts)) checkDialog(el);
+    if (reportOutputs && el.matches(OUTPUT.element) && outputElementOf(el, OUTPUT.staticRenderer) === el) {
+      const cell = cellOf(el);
+      if (cell) {
+        fresh.add(el);
+        handlers.outputAdded?.(cell, cellId(cell), el, outputKind(el));
+      }
+    }
+  }
+
+  /**
+   * Outputs are reported only when they arrive in a cell already on the page: outputs that come with their cell
+   * (the notebook rendering after load, a cell re-created) are saved outputs, not new failures.
+   */
+  function scan(root: Element): void {
+    const reportOutputs = !initial && !root.matches(CELL.cell) && !root.querySelector(CELL.cell);
+    if (root.matches(HOOKS)) hook(root, reportOutputs);
+    for (const el of root.querySelectorAll(HOOKS)) hook(el, reportOutputs);
+  }
+
+  function onStream(out: Element, record: MutationRecord): void {
+    if (!wantStream || fresh.has(out) || outputKind(out) !== 'stream') return;
+    const cell = cellOf(out);
+    const text = cell && appended(record);
+    if (cell && text) handlers.streamText?.(cell, cellId(cell), text);
+  }
+
+  function onAttribute(el: Element, name: string | null): void {
+    if (name === 'class') {
+      if (isCell(el)) updateCell(el);
+      else if (el.classList.contains('mdc-dialog')) checkDialog(el);
+    } else if (name === TOAST.labelAttr && el.localName === TOAST.host) {
+      checkToast(el);
+    } else if (name === 'title' && el.localName === CELL.runButton) {
+      const cell = cellOf(el);
+      if (cell) updateCell(cell);
+    } else if (name === 'open' || name === 'opened') {
+      if (el.matches(DIALOG.hosts)) checkDialog(el);
+    }
+  }
+
+  function onDocument(records: MutationRecord[]): void {
+    for (const record of records) {
+      const target = record.target;
+      if (record.type === 'attributes') {
+        onAttribute(target as Element, record.attributeName);
+        continue;
+      }
+      // Inside an output (every printed line lands here): only stream text matters; no structure to hook.
+      const out = outputOf(record.type === 'characterData' ? target.parentNode : target);
+      if (out) {
+        onStream(out, record);
+        continue;
+      }
+      for (const node of record.addedNodes) if (node.nodeType === Node.ELEMENT_NODE) scan(node as Element);
+    }
+    fresh.clear();
+  }
+
+  function onShadow(records: MutationRecord[]): void {
+    const hosts = new Set<Element>();
+    for (const record of records) {
+      const host = shadowOwner.get(record.target.getRootNode());
+      if (host) hosts.add(host);
+    }
+    for (const host of hosts) {
+      if (host.localName === TOAST.host) checkToast(host);
+      else {
+        const cell = cellOf(host);
+        if (cell) updateCell(cell);
+      }
+    }
+  }
+
+  const observe = () => mo.observe(doc, {
+    childList: true, subtree: true, attributes: true, attributeFilter: ['class', 'title', 'open', 'opened', TOAST.labelAttr],
+    characterData: wantStream, characterDataOldValue: wantStream,
+  });
+
+  observe();
+  if (doc.documentElement) scan(doc.documentElement);
+  initial = false;
+
+  return {
+    disconnect() {
+      mo.disconnect();
+      shadowMo.disconnect();
+    },
+    setWantStreamText(on: boolean) {
+      if (on === wantStream) return;
+      const pending = mo.takeRecords();
+      mo.disconnect();
+      wantStream = on;
+      observe();
+      onDocument(pending);
+    },
+  };
+}
+
+/**
+ * A snackbar's message. Where the label lives is unverified (§5.1), so all candidates are read: the `labeltext`
+ * attribute, the MDC label (or all text) in the shadow root, and slotted light-DOM text other than the close icon.
+ */
+export function toastText(host: Element): string {
+  const shadow = host.shadowRoot;
+  const inShadow = shadow?.querySelector(TOAST.label)?.textContent ?? shadow?.textContent;
+  let light = '';
+  for (const node of host.childNodes) {
+    if (node.nodeType === Node.ELEMENT_NODE && (node as Element).matches(TOAST.notText)) continue;
+    light += nodeText(node);
+  }
+  const parts = [host.getAttribute(TOAST.labelAttr), inShadow, light].map(squash).filter(Boolean);
+  return [...new Set(parts)].join(' ');
+}

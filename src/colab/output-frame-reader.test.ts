@@ -1,0 +1,61 @@
+// @vitest-environment happy-dom
+import { afterEach, describe, expect, it } from 'vitest';
+import { observeOutputFrame } from './output-frame-reader';
+import { mount, snippet, tick } from './test-support';
+
+let stop: (() => void) | null = null;
+
+afterEach(() => {
+  stop?.();
+  stop = null;
+  document.body.innerHTML = '';
+});
+
+function watch(wantStreamText = false) {
+  const events: string[] = [];
+  const handle = observeOutputFrame(document, {
+    outputAdded: (kind, el) => events.push(`${kind} ${el.className}`),
+    streamText: (text) => events.push(`text ${JSON.stringify(text)}`),
+  }, { wantStreamText });
+  stop = handle.disconnect;
+  return events;
+}
+
+/** Sample A of the capture: one #output-area with a stream and an execute_result. */
+const sampleA = () => snippet('outputframe-body-samples.html').split('<!--\n  Sample B')[0]!;
+
+describe('observeOutputFrame', () => {
+  it('reports the outputs already in the frame (the frame only ever holds its cell output)', () => {
+    mount(sampleA());
+    expect(watch()).toEqual(['stream stream output-id-1', 'other execute_result output-id-2']);
+  });
+
+  it('reports outputs as they are rendered, including a traceback', async () => {
+    const [area] = mount('<div id="output-area"><span id="output-header"> </span><div id="output-body"></div><span id="output-footer"></span></div>');
+    const events = watch();
+    const body = area!.querySelector('#output-body')!;
+    mount('<div class="stream output-id-1"><div class="output_subarea output_text output_stream output_stderr"><pre>warning</pre></div></div>', body);
+    mount('<div class="error output-id-2"><div class="output_subarea output_text output_error"><pre><span class="ansi-red-fg">OutOfMemoryError</span>: CUDA out of memory.</pre></div></div>', body);
+    mount('<div class="display_data output-id-3"><div class="output_subarea output_html rendered_html"><p class="error">user html</p></div></div>', body);
+    await tick();
+    expect(events).toEqual(['stream stream output-id-1', 'error error output-id-2', 'other display_data output-id-3']);
+  });
+
+  it('reports text appended to a stream only when wanted', async () => {
+    mount(sampleA());
+    const events = watch(true);
+    const pre = document.querySelector('.stream pre')!;
+    pre.append('Killed\n');
+    await tick();
+    (pre.lastChild as Text).appendData('more\n');
+    await tick();
+    expect(events.slice(2)).toEqual(['text "Killed\\n"', 'text "more\\n"']);
+  });
+
+  it('starts before the output area exists (document_start)', async () => {
+    const events = watch();
+    mount(sampleA());
+    await tick();
+    expect(events).toHaveLength(2);
+  });
+});

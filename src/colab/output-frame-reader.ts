@@ -1,0 +1,78 @@
+/**
+ * Inside Colab's cross-origin output frame (REFERENCE.md §4.2, #16; snippet outputframe-body-samples):
+ * `#output-area > #output-body > div.<output_type> > div.output_subarea > pre`. The frame's content script uses this
+ * and reports to the top frame by postMessage; only here can tracebacks rendered in the frame be read.
+ */
+
+import { outputElementOf, outputKind, type OutputKind } from './cells';
+import { streamAppender } from './dom';
+import { OUTPUT } from './selectors';
+
+export interface FrameHandlers {
+  outputAdded?(kind: OutputKind, element: Element): void;
+  /** Text appended to a stream output after it was reported (only with `wantStreamText`). */
+  streamText?(text: string, element: Element): void;
+}
+
+/** The outputs live under #output-body; `body` bounds the search in a frame without one. */
+const SCOPE = `${OUTPUT.frameBody}, body`;
+
+/**
+ * Whether this document is a Colab output frame: https, a googleusercontent.com host, path /outputframe.html.
+ * The host is not required to contain "colab" (hosts are random, "<hash>-0-colab" is only typical, §4.2); the
+ * path is Colab's own, and the top frame still checks `event.source` and the tab token before trusting a report.
+ */
+export function isColabOutputFrame(location: Pick<Location, 'protocol' | 'hostname' | 'pathname'>): boolean {
+  return location.protocol === 'https:' && OUTPUT.frameHost.test(location.hostname) && location.pathname === OUTPUT.framePath;
+}
+
+/**
+ * Reports each output element once, existing ones included: the frame exists only for its cell's output, so what
+ * it holds when the script starts (at document_start, normally nothing) is as new as what arrives later.
+ */
+export function observeOutputFrame(doc: Document, handlers: FrameHandlers, opts: { wantStreamText?: boolean } = {}): { disconnect(): void } {
+  const want = !!opts.wantStreamText;
+  const reported = new WeakSet<Element>();
+  /** Reported in the current batch: their text records are the initial text, not appended text. */
+  const fresh = new Set<Element>();
+  const outputOfTarget = new WeakMap<Node, Element | null>();
+  const appended = streamAppender();
+
+  const outputOf = (node: Node | null): Element | null => {
+    if (!node) return null;
+    let out = outputOfTarget.get(node);
+    if (out === undefined) outputOfTarget.set(node, (out = outputElementOf(node, SCOPE)));
+    return out;
+  };
+
+  const report = (el: Element) => {
+    if (reported.has(el) || outputElementOf(el, SCOPE) !== el) return;
+    reported.add(el);
+    fresh.add(el);
+    handlers.outputAdded?.(outputKind(el), el);
+  };
+
+  const scan = (root: Element) => {
+    if (root.matches(OUTPUT.element)) report(root);
+    for (const el of root.querySelectorAll(OUTPUT.element)) report(el);
+  };
+
+  const onRecord = (record: MutationRecord) => {
+    const out = outputOf(record.type === 'characterData' ? record.target.parentNode : record.target);
+    if (!out) {
+      for (const node of record.addedNodes) if (node.nodeType === Node.ELEMENT_NODE) scan(node as Element);
+      return;
+    }
+    const text = want && !fresh.has(out) && outputKind(out) === 'stream' ? appended(record) : '';
+    if (text) handlers.streamText?.(text, out);
+  };
+
+  const mo = new MutationObserver((records) => {
+    records.forEach(onRecord);
+    fresh.clear();
+  });
+  mo.observe(doc, { childList: true, subtree: true, characterData: want, characterDataOldValue: want });
+  if (doc.documentElement) scan(doc.documentElement);
+  fresh.clear();
+  return { disconnect: () => mo.disconnect() };
+}
