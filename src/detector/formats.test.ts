@@ -108,6 +108,9 @@ const positives: Case[] = [
   { name: 'VS Code: class on one line, message on the next', text: lines('Exception has occurred: OutOfMemoryError', TORCH_1X), category: 'gpu-oom' },
   { name: 'VS Code: RuntimeError then the cuBLAS message', text: lines('Exception has occurred: RuntimeError', 'CUDA error: CUBLAS_STATUS_ALLOC_FAILED when calling `cublasCreate(handle)`'), category: 'gpu-oom', rule: 'cublas-alloc-failed' },
   { name: 'ComfyUI-style bare message, then wrapper-script lines', text: lines('!!! Exception during processing !!!', TORCH_25, 'Prompt executed in 12.31 seconds', 'got prompt'), category: 'gpu-oom' },
+  { name: 'ComfyUI exception line', text: '!!! Exception during processing !!! CUDA error: out of memory', category: 'gpu-oom', rule: 'cuda-error-oom' },
+  { name: 'ComfyUI exception line behind a log level', text: `[ERROR] !!! Exception during processing !!! ${TORCH_1X}`, category: 'gpu-oom', rule: 'torch-cuda-oom' },
+  { name: 'ROCm: HIP error: out of memory', text: 'RuntimeError: HIP error: out of memory', category: 'gpu-oom', rule: 'cuda-error-oom' },
   { name: 'Ray worker prefix', text: `(RayTrainWorker pid=5521) torch.OutOfMemoryError: ${TORCH_25}`, category: 'gpu-oom' },
   {
     name: 'ANSI-coloured traceback, real escapes',
@@ -215,6 +218,7 @@ const positives: Case[] = [
   { name: 'PyTorch 0.4 kernel assertion with a full kernel signature', text: '/pytorch/aten/src/THCUNN/ClassNLLCriterion.cu:105: void cunn_ClassNLLCriterion_updateOutput_kernel(Dtype *, Dtype *, Dtype *, long *, Dtype *, int, int, int, int, long) [with Dtype = float, Acctype = float]: block: [0,0,0], thread: [1,0,0] Assertion `t >= 0 && t < n_classes` failed.', category: 'gpu-fault', rule: 'cuda-kernel-assert' },
   { name: 'THCudaCheck device-side assert (error 59)', text: 'THCudaCheck FAIL file=/pytorch/aten/src/THC/generic/THCTensorMathPointwise.cu line=207 error=59 : device-side assert triggered', category: 'gpu-fault', rule: 'cuda-device-assert' },
   { name: 'NCCL error class line alone', text: lines('ncclUnhandledCudaError: Call to CUDA function failed.', 'Last error:', "Cuda failure 'out of memory'"), category: 'gpu-fault', rule: 'nccl-error' },
+  { name: 'ROCm: HIP error: device-side assert', text: 'torch.AcceleratorError: HIP error: device-side assert triggered', category: 'gpu-fault', rule: 'cuda-device-assert' },
   { name: 'No CUDA GPUs are available', text: 'RuntimeError: No CUDA GPUs are available', category: 'gpu-fault', rule: 'torch-no-gpus' },
   { name: 'TF cuInit without a device', text: '2022-11-10 11:56:50.739326: E tensorflow/stream_executor/cuda/cuda_driver.cc:271] failed call to cuInit: CUDA_ERROR_NO_DEVICE: no CUDA-capable device is detected', category: 'gpu-fault', rule: 'tf-cuinit-no-device' },
   { name: 'legacy no-device runtime error', text: 'RuntimeError: cuda runtime error (38) : no CUDA-capable device is detected at /pytorch/aten/src/THC/THCGeneral.cpp:51', category: 'gpu-fault', rule: 'cuda-no-device' },

@@ -30,6 +30,7 @@ const PREFIXES: readonly RegExp[] = [
   /^FAILED\s+(?:\[[^\]]*\]\s+)?\S.*?\s+-\s+/, // pytest summary: `FAILED tests/x.py::t[a b] - `
   /^E {2,}/, // pytest failure detail
   /^Exception has occurred: /, // VS Code
+  /^!!! Exception during processing ?!!!\s*/, // ComfyUI
   /^\[\s*\d+\.\d+\]\s*/, // dmesg
   /^\[[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \d{4}\]\s*/, // dmesg -T
 ];
@@ -50,7 +51,7 @@ const SEPARATOR = /: | - |\] |\| |\. /g;
 const MAX_SEGMENTS = 12;
 
 /** IPython's traceback header row: `OutOfMemoryError                          Traceback (most recent call last)`. */
-const HEADER_ROW = /^((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*)\s{2,}Traceback \(most recent call last\)/;
+const HEADER_ROW = /^((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*)\s+Traceback \(most recent call last\)/;
 /** The C++ runtime's last words before abort(), then the exception's `what():` line. */
 const TERMINATE = /^terminate called after throwing an instance of '([\w:]+)'/;
 const WHAT = /^what\(\):\s+(.*)$/;
@@ -75,8 +76,9 @@ export function candidatesOf(line: string): Candidate[] {
   const native = NATIVE_LOG.exec(text);
   if (native) return nativeLogCandidates(native[1] ?? '', native[2] ?? '', native[3] ?? '', indent);
   const errorLog = ERROR_LOG.exec(text.slice(0, ERROR_LOG_SEARCH_CHARS));
-  if (errorLog) return segmentsOf(text.slice(errorLog[0].length)).map((s) => messageCandidate(s, indent, true));
-  return [messageCandidate(text, indent, false)];
+  if (!errorLog) return [messageCandidate(text, indent, false)];
+  const segments = segmentsOf(text.slice(errorLog[0].length));
+  return segments.map((segment) => messageCandidate(stripPrefixes(segment).trimStart(), indent, true));
 }
 
 function stripPrefixes(line: string): string {

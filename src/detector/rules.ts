@@ -39,9 +39,9 @@ const torchDeviceOom = (device: string): RuleFields => ({
   bare: new RegExp(`^${device} out of memory\\. Tried to allocate`),
 });
 
-/** `CUDA error: X` (c10 check), or the ≤0.4 form `cuda runtime error (N) : X`. */
+/** `CUDA error: X` (c10 check; `HIP error: X` on ROCm), or the ≤0.4 form `cuda runtime error (N) : X`. */
 const cudaError = (errors: string): RuleFields => ({
-  message: new RegExp(`^(?:CUDA error|cuda runtime error \\(\\d+\\) ?): (?:${errors})`),
+  message: new RegExp(`^(?:CUDA error|HIP error|cuda runtime error \\(\\d+\\) ?): (?:${errors})`),
   bare: true,
 });
 
@@ -62,7 +62,10 @@ export const RULES: readonly Rule[] = [
     message: /^cuda runtime error \(2\) : out of memory/,
     bare: true,
   }),
-  rule('cuda-error-oom', 'gpu-oom', 'CUDA error: out of memory', { message: /^CUDA error: out of memory/, bare: true }),
+  rule('cuda-error-oom', 'gpu-oom', 'CUDA error: out of memory', {
+    message: /^(?:CUDA|HIP) error: out of memory/,
+    bare: true,
+  }),
   // Labelled OOM by judgement: cuBLAS/cuDNN could not allocate their workspace or handle.
   rule('cublas-alloc-failed', 'gpu-oom', 'cuBLAS could not allocate GPU memory', {
     message: /^(?:CUDA error: )?CUBLAS_STATUS_ALLOC_FAILED\b/,
@@ -125,7 +128,7 @@ export const RULES: readonly Rule[] = [
   }),
   rule('cuda-no-device', 'gpu-fault', 'No CUDA-capable GPU', {
     message:
-      /^(?:(?:CUDA error|cuda runtime error \(\d+\) ?): )?(?:no CUDA-capable device is detected|CUDA-capable device\(s\) is\/are busy or unavailable)/,
+      /^(?:(?:CUDA error|HIP error|cuda runtime error \(\d+\) ?): )?(?:no CUDA-capable device is detected|CUDA-capable device\(s\) is\/are busy or unavailable)/,
     bare: true,
   }),
   rule('torch-no-gpus', 'gpu-fault', 'No CUDA GPUs are available', { message: /^No CUDA GPUs are available/, bare: true }),
@@ -217,7 +220,7 @@ export const RULES: readonly Rule[] = [
 
 /** Every built-in rule needs one of these words, so texts without them skip the line-by-line work. */
 export const KEYWORDS =
-  /memory|oom|resource.?exhausted|bad_alloc|alloc_failed|dst tensor|killed|cuda|cudnn|nccl|distbackend|nvidia|not possible|to allocate|posix_memalign|unable to find|\.cu:\d/i;
+  /memory|oom|resource.?exhausted|bad_alloc|alloc_failed|dst tensor|killed|cuda|hip error|cudnn|nccl|distbackend|nvidia|not possible|to allocate|posix_memalign|unable to find|\.cu:\d/i;
 
 const MAX_CLASS_INDENT = 8;
 

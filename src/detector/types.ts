@@ -2,17 +2,17 @@
 export type Category = 'gpu-oom' | 'tf-oom' | 'jax-oom' | 'host-ram' | 'colab-crash' | 'gpu-fault';
 
 /** In display order. */
-export const CATEGORIES: readonly Category[] = ['gpu-oom', 'tf-oom', 'jax-oom', 'host-ram', 'colab-crash', 'gpu-fault'];
+export const CATEGORIES: readonly Category[] = Object.freeze(['gpu-oom', 'tf-oom', 'jax-oom', 'host-ram', 'colab-crash', 'gpu-fault']);
 
 /** Everything on except 'gpu-fault': a broken GPU context is not memory, and a restart only sometimes helps. */
-export const DEFAULT_CATEGORIES: Record<Category, boolean> = {
+export const DEFAULT_CATEGORIES: Record<Category, boolean> = Object.freeze({
   'gpu-oom': true,
   'tf-oom': true,
   'jax-oom': true,
   'host-ram': true,
   'colab-crash': true,
   'gpu-fault': false,
-};
+});
 
 export interface Verdict {
   /** 'custom' = one of the user's failure patterns matched. */
