@@ -24,6 +24,8 @@ export * from './helpers';
 export interface ColabSim {
   /** Registers a scenario for a notebook path such as '/drive/abc123' and returns the full https://colab.research.google.com URL. */
   notebook(path: string, scenario: Scenario): string;
+  /** Removes the routes (for a context shared between tests, such as the extension harness's). */
+  dispose(): Promise<void>;
 }
 
 /**
@@ -34,19 +36,20 @@ export interface ColabSim {
 export async function installColabSim(context: BrowserContext): Promise<ColabSim> {
   const notebooks = new Map<string, ResolvedScenario>();
 
-  await context.route(`${COLAB_ORIGIN}/**`, (route) => {
+  const colab = (route: Route) => {
     const url = new URL(route.request().url());
     if (url.pathname.startsWith(ASSET_PREFIX)) return fulfil(route, asset(url.pathname));
     const scenario = route.request().method() === 'GET' ? notebooks.get(normalisePath(url.pathname)) : undefined;
     return fulfil(route, scenario ? notebookPage(scenario) : NOT_FOUND);
-  });
-
-  await context.route('https://*.googleusercontent.com/**', (route) => {
+  };
+  const userContent = (route: Route) => {
     const url = new URL(route.request().url());
     if (url.pathname.startsWith(ASSET_PREFIX)) return fulfil(route, asset(url.pathname));
     if (url.pathname === '/outputframe.html') return fulfil(route, outputFramePage());
     return fulfil(route, NOT_FOUND);
-  });
+  };
+  await context.route(COLAB_PATTERN, colab);
+  await context.route(USER_CONTENT_PATTERN, userContent);
 
   return {
     notebook(path, scenario) {
@@ -55,8 +58,15 @@ export async function installColabSim(context: BrowserContext): Promise<ColabSim
       notebooks.set(key, resolveScenario(key, scenario));
       return new URL(path, COLAB_ORIGIN).href;
     },
+    async dispose() {
+      await context.unroute(COLAB_PATTERN, colab);
+      await context.unroute(USER_CONTENT_PATTERN, userContent);
+    },
   };
 }
+
+const COLAB_PATTERN = `${COLAB_ORIGIN}/**`;
+const USER_CONTENT_PATTERN = 'https://*.googleusercontent.com/**';
 
 function normalisePath(pathname: string): string {
   return pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;

@@ -44,7 +44,7 @@ export type LogEvent =
   | { type: 'restart' }
   | { type: 'run-start'; run: number; kind: RunKind; cells: number[] }
   | { type: 'run-end'; run: number; ok: boolean; failedCell?: number; reason?: StopReason }
-  | { type: 'cell-start'; cell: number; cellId: string; execution: number; cellRun: number }
+  | { type: 'cell-start'; cell: number; cellId: string; state: 'running'; execution: number; cellRun: number }
   | { type: 'cell-end'; cell: number; cellId: string; state: 'ok' | 'error' | 'aborted'; reason?: StopReason }
   | { type: 'crash'; kind: CrashKind }
   | { type: 'disconnect' }

@@ -77,7 +77,7 @@ export class Runner {
     view.outputs.reset();
     view.setState('running', execution);
     this.kernel.setState('busy');
-    record('cell-start', { cell: view.index, cellId: cell.id, execution, cellRun });
+    record('cell-start', { cell: view.index, cellId: cell.id, state: 'running', execution, cellRun });
 
     const spec = cell.runs[String(cellRun)] ?? cell.runs.default;
     let outcome = await this.#steps(view, spec.steps, signal);
