@@ -36,8 +36,12 @@ const PREFIXES: readonly RegExp[] = [
 ];
 const MAX_PREFIXES = 4;
 
-/** glog/absl lines as TensorFlow and XLA write them, e.g. `2021-05-01 10:00:00.1: E tensorflow/x/y.cc:12] msg`. */
-const NATIVE_LOG = /(?:^|\s)([IWEF])(?:\d{4} [\d:.]+\s+\d+)?\s+([^\s\]]+\.(?:cc|cpp|cu|c|h)):\d+\]\s?(.*)$/;
+/**
+ * glog/absl lines as TensorFlow, XLA and PyTorch's c10 write them: `2021-05-01 10:00:00.1: E tensorflow/x/y.cc:12] msg`,
+ * `E0118 12:00:00.123 4567 y.cc:12] msg`, `[E1104 10:11:12.345 ProcessGroupNCCL.cpp:1234] msg`. Not anchored: Keras
+ * progress bars are often glued to the front of them.
+ */
+const NATIVE_LOG = /(?:^|\s|\[)([IWEF])(?:\d{4} [\d:.]+(?:\s+\d+)?)?\s+([^\s\]]+\.(?:cc|cpp|cu|c|h)):\d+\]\s?(.*)$/;
 
 /**
  * Python logging shapes at ERROR level and above (loguru, vLLM, DeepSpeed, `logging` defaults, `ERROR:root:`).
@@ -112,12 +116,12 @@ function nativeLogCandidates(level: string, path: string, message: string, inden
 
 /**
  * JAX's runtime client (`xla/python`, `pjrt`) and jaxlib's own `xla`/`tsl` trees are JAX; TensorFlow's sources,
- * including its vendored `local_xla`/`local_tsl`, are TensorFlow.
+ * including its vendored `local_xla`/`local_tsl`, are TensorFlow. Newer absl logs print only a base name: unknown.
  */
-function familyOf(path: string): Family {
+function familyOf(path: string): Family | null {
   if (/xla\/python|pjrt|jax/.test(path)) return 'xla';
   if (/tensorflow|local_xla|local_tsl/.test(path)) return 'tf';
-  return /xla|tsl/.test(path) ? 'xla' : 'tf';
+  return /(?:^|\/)(?:xla|tsl)\//.test(path) ? 'xla' : null;
 }
 
 function segmentsOf(message: string): string[] {
