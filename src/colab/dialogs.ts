@@ -116,6 +116,8 @@ export interface ConfirmOptions {
   englishUi?: boolean;
   /** "Right after our action", for dialogs whose text cannot be judged (default 2000 ms). */
   immediateMs?: number;
+  /** Stops waiting with 'no-dialog' once this is true: a run that started needs no confirmation. */
+  runStarted?: () => boolean;
 }
 
 export type RefuseReason =
@@ -147,9 +149,10 @@ export function isEnglishUi(doc: Document): boolean {
 export async function confirmRestartDialog(doc: Document, opts: ConfirmOptions = {}): Promise<ConfirmOutcome> {
   const before = new Set(opts.before ?? []);
   const since = opts.since ?? Date.now();
-  const fresh = () => openDialogs(doc).find((d) => !before.has(d)) ?? null;
-  const dialog = await waitFor(fresh, { root: doc, timeoutMs: opts.timeoutMs ?? 5000 });
-  if (!dialog) return { outcome: 'no-dialog' };
+  const fresh = () => openDialogs(doc).find((d) => !before.has(d)) ?? (opts.runStarted?.() ? 'started' : null);
+  const found = await waitFor(fresh, { root: doc, timeoutMs: opts.timeoutMs ?? 5000, observeShadowRoots: !!opts.runStarted });
+  if (!found || found === 'started') return { outcome: 'no-dialog' };
+  const dialog = found;
   const elapsed = Date.now() - since;
   // Lit renders a new dialog's title into its shadow root a moment after `open` is set.
   await waitFor(() => dialogText(dialog), { root: dialog, timeoutMs: 300, observeShadowRoots: true });

@@ -68,6 +68,8 @@ export function recordEvents(root: EventTarget, types = ['mouseover', 'pointerdo
 
 export interface FakeMenu {
   commands: string[];
+  /** Labels of the activated items. */
+  labels: string[];
   isOpen(): boolean;
 }
 
@@ -76,7 +78,13 @@ export interface FakeMenu {
  * (click does nothing), an item acts on mouseup only after a mousedown on it, and not at the opening coordinates;
  * acting or Escape hides the menu. With `lazy`, #runtime-menu is created on first open.
  */
-export function fakeClosureMenu(doc: Document, opts: { lazy?: boolean; ignoreEscape?: boolean; onCommand?: (command: string) => void } = {}): FakeMenu {
+export function fakeClosureMenu(doc: Document, opts: {
+  lazy?: boolean;
+  ignoreEscape?: boolean;
+  /** Lay the items out at the button's own coordinates (no layout), where Closure ignores the mouseup. */
+  itemsAtButton?: boolean;
+  onCommand?: (command: string) => void;
+} = {}): FakeMenu {
   const button = doc.getElementById('runtime-menu-button')!;
   setRect(button, 300, 10, 60, 20);
   let template: Element | null = doc.getElementById('runtime-menu');
@@ -85,6 +93,7 @@ export function fakeClosureMenu(doc: Document, opts: { lazy?: boolean; ignoreEsc
   let opening: { x: number; y: number } | null = null;
   let active: Element | null = null;
   const commands: string[] = [];
+  const labels: string[] = [];
   const menu = (): Element | null => doc.getElementById('runtime-menu');
   const setOpen = (open: boolean) => {
     let m = menu();
@@ -98,7 +107,8 @@ export function fakeClosureMenu(doc: Document, opts: { lazy?: boolean; ignoreEsc
   const wired = new WeakSet<Element>();
   const wireItems = (m: Element) => {
     [...m.querySelectorAll('.goog-menuitem')].forEach((item, i) => {
-      setRect(item, 300, 40 + i * 24, 220, 24);
+      if (opts.itemsAtButton) setRect(item, 300, 10, 60, 20);
+      else setRect(item, 300, 40 + i * 24, 220, 24);
       if (wired.has(item)) return;
       wired.add(item);
       item.addEventListener('mousedown', (e) => { if ((e as MouseEvent).button === 0) active = item; });
@@ -109,6 +119,7 @@ export function fakeClosureMenu(doc: Document, opts: { lazy?: boolean; ignoreEsc
         setOpen(false);
         const command = item.getAttribute('command') ?? '';
         commands.push(command);
+        labels.push(item.textContent ?? '');
         opts.onCommand?.(command);
       });
     });
@@ -122,7 +133,7 @@ export function fakeClosureMenu(doc: Document, opts: { lazy?: boolean; ignoreEsc
   doc.addEventListener('keydown', (e) => {
     if (!opts.ignoreEscape && (e as KeyboardEvent).keyCode === 27 && isOpen()) setOpen(false);
   });
-  return { commands, isOpen };
+  return { commands, labels, isOpen };
 }
 
 /** Sets the classes of a cell's run-button state div (the 2024-08+ state source, §4.1). */

@@ -1,0 +1,13 @@
+/** The only module that knows Colab's DOM (DEVELOPERS.md). Content scripts import from here. */
+
+export * from './actions';
+export * from './cells';
+export * from './dialogs';
+export * from './dom';
+export * from './observer';
+export * from './output-frame-reader';
+export * from './runtime-menu';
+export * from './selectors';
+export * from './toolbar-menu';
+export * from './verify';
+export type { Fail } from './result';

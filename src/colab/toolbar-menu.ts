@@ -1,0 +1,64 @@
+/**
+ * Fallback path: the 2025+ M3 toolbar's "Run all" split button (REFERENCE.md §1.3, #10). Material Web components
+ * act on ordinary `click` events, so `.click()` is enough here (unlike the Closure menubar). Medium confidence.
+ */
+
+import { deepQuery, pressEscape, waitFor } from './dom';
+import { fail, type Fail } from './result';
+import { findMenuItem, type LocatedItem } from './runtime-menu';
+import { COMMAND, TOOLBAR } from './selectors';
+
+export interface ToolbarOptions {
+  /** How long to wait for the md-menu to open (default 3000 ms). */
+  timeoutMs?: number;
+}
+
+export type ToolbarResult =
+  | ({ ok: true } & LocatedItem)
+  | Fail<'toolbar-missing' | 'toolbar-menu-did-not-open' | 'item-missing' | 'item-disabled' | 'item-dangerous'>;
+
+function toolbarRoot(doc: Document): ShadowRoot | null {
+  return deepQuery(doc, TOOLBAR.host)?.shadowRoot ?? null;
+}
+
+/** Whether the split button is present (for the dry run's report). */
+export function hasToolbarMenu(doc: Document): boolean {
+  return !!toolbarRoot(doc)?.querySelector(TOOLBAR.moreActions);
+}
+
+/** "More actions" → md-menu → the item with `command`, clicked. Closes the menu again when it cannot be used. */
+export async function chooseToolbarCommand(doc: Document, command: string, opts: ToolbarOptions = {}): Promise<ToolbarResult> {
+  const root = toolbarRoot(doc);
+  const more = root?.querySelector<HTMLElement>(TOOLBAR.moreActions);
+  const menu = root?.querySelector(TOOLBAR.menu);
+  if (!root || !more || !menu) return fail('toolbar-missing', root ? 'no More actions button or md-menu' : `no ${TOOLBAR.host}`);
+  const wasOpen = menu.hasAttribute('open');
+  if (!wasOpen) more.click();
+  const opened = await waitFor(() => menu.hasAttribute('open'), { root, timeoutMs: opts.timeoutMs ?? 3000 });
+  if (!opened) return fail('toolbar-menu-did-not-open', 'md-menu has no [open]');
+  const found = findMenuItem(menu, command);
+  if (!found.ok) {
+    if (!wasOpen) await closeToolbarMenu(menu);
+    return found;
+  }
+  (found.item as HTMLElement).click();
+  return found;
+}
+
+export function restartViaToolbar(doc: Document, opts: ToolbarOptions = {}): Promise<ToolbarResult> {
+  return chooseToolbarCommand(doc, COMMAND.restartAndRunAll, opts);
+}
+
+/** The split button's main half, "Run all" (`#toolbar-run-button`); true when it was there to click. */
+export function clickToolbarRunAll(doc: Document): boolean {
+  const button = toolbarRoot(doc)?.querySelector<HTMLElement>(TOOLBAR.runAllButton);
+  button?.click();
+  return !!button;
+}
+
+/** Escape on the menu (md-menu closes on it), else clear its reflected `open` attribute. */
+async function closeToolbarMenu(menu: Element): Promise<void> {
+  pressEscape(menu);
+  const closed = await waitFor(() => !menu.hasAttribute('open'), { root: menu, timeoutMs: 300 });
+  if (!closed) menu.removeAttribute('open');
+}
