@@ -300,6 +300,7 @@ const negatives: Case[] = [
   { name: 'Gemini quota error (class ResourceExhausted, not ResourceExhaustedError)', text: 'ResourceExhausted: 429 Resource has been exhausted (e.g. check quota).', category: '' },
   { name: 'Gemini quota error with RESOURCE_EXHAUSTED status', text: "ClientError: 429 RESOURCE_EXHAUSTED. {'error': {'code': 429, 'message': 'You exceeded your current quota, please check your plan and billing details.', 'status': 'RESOURCE_EXHAUSTED'}}", category: '' },
   { name: 'gRPC quota status line', text: 'RESOURCE_EXHAUSTED: Quota exceeded for quota metric \'Generate Content API requests per minute\'', category: '' },
+  { name: 'gRPC message-size limit', text: 'RESOURCE_EXHAUSTED: Received message larger than max (8388608 vs. 4194304)', category: '' },
   { name: 'warning that names the OOM class', text: 'UserWarning: Caught torch.OutOfMemoryError during warmup; retrying with a smaller batch', category: '' },
   { name: 'Colab X-window crash', text: 'Your session crashed after requesting an X window. The X window system is not available in Colab.', category: '' },
   { name: 'PyTorch c10 warning in brackets', text: '[W1104 10:11:12.345678 socket.cpp:464] [c10d] The server socket has failed to bind. CUDA error: out of memory', category: '' },

@@ -210,9 +210,9 @@ export const RULES: readonly Rule[] = [
     xla: true,
   }),
   // The status alone: XLA's, and TensorFlow's inside `(N) Resource exhausted:` root errors and E-level logs. API
-  // clients reuse the status name for quota errors (e.g. Gemini's 429 RESOURCE_EXHAUSTED); those are not memory.
+  // clients and gRPC reuse the status name for quotas (e.g. Gemini's 429) and message-size limits: not memory.
   rule('resource-exhausted', 'jax-oom', 'Resource exhausted (XLA/TensorFlow status)', {
-    message: /^(?:Resource exhausted|RESOURCE_EXHAUSTED):(?![^\n]*\b(?:[Qq]uota|[Rr]ate.?limit))/,
+    message: /^(?:Resource exhausted|RESOURCE_EXHAUSTED):(?![^\n]*\b(?:[Qq]uota|[Rr]ate.?limit|message larger than max))/,
     bare: true,
     xla: true,
   }),
