@@ -1,7 +1,7 @@
 import { candidatesOf } from './lines';
 import type { CompiledPattern } from './patterns';
 import { categoryOf, firstRule, isTensorFlowText, KEYWORDS, NOTICE_RULES } from './rules';
-import { clip, findRecentLine, MAX_RULE_LINE_CHARS, splitLines, stripAnsi, tailOf } from './text';
+import { clip, findRecentLine, limit, MAX_RULE_LINE_CHARS, splitLines, stripAnsi, tailOf } from './text';
 import type { Category, MarkerMatch, Verdict } from './types';
 
 export type IsEnabled = (category: Category) => boolean;
@@ -66,5 +66,5 @@ function matchRecentLine(text: string, patterns: readonly CompiledPattern[]): Ma
 }
 
 function verdictOf(category: Verdict['category'], rule: string, description: string, line: string): Verdict {
-  return { category, rule, description, line: clip(line) };
+  return { category, rule: limit(rule), description: limit(description), line: clip(line) };
 }

@@ -60,6 +60,13 @@ describe('custom failure patterns', () => {
     expect(createDetector(allOff).classifyError(CUDA_OOM)?.category).toBe('custom');
   });
 
+  it('keep the verdict within 300 characters per field, even for a long pattern', () => {
+    const source = `${'x'.repeat(400)}|stalled`;
+    const verdict = createDetector(configWith({}, { failurePatterns: [source] })).classifyError('stalled');
+    expect(verdict?.rule).toBe(`custom:${source}`.slice(0, 299) + '…');
+    expect(verdict?.description.length).toBe(300);
+  });
+
   it('see lines without colour codes', () => {
     const detector = createDetector(configWith({}, { failurePatterns: ['^FATAL: '] }));
     expect(detector.classifyError('\x1b[1;31mFATAL: \x1b[0mdataset shard missing')?.line).toBe('FATAL: dataset shard missing');

@@ -8,7 +8,8 @@ export const MAX_USER_LINES = 2000;
 export const MAX_USER_LINE_CHARS = 1000;
 /** Built-in rules only look at the start of a line: every message they know starts near the line start. */
 export const MAX_RULE_LINE_CHARS = 4096;
-const MAX_VERDICT_LINE_CHARS = 300;
+/** Every verdict field fits the stored record's 300-character limit, even with a long user pattern in it. */
+const MAX_VERDICT_FIELD_CHARS = 300;
 
 /** The last MAX_TEXT_CHARS of `text`, without the line the cut went through. */
 export function tailOf(text: string): string {
@@ -34,10 +35,14 @@ export function stripAnsi(line: string): string {
   return line.replace(ANSI, '');
 }
 
+/** At most 300 characters, an ellipsis marking a cut. */
+export function limit(text: string): string {
+  return text.length <= MAX_VERDICT_FIELD_CHARS ? text : `${text.slice(0, MAX_VERDICT_FIELD_CHARS - 1)}…`;
+}
+
 /** The line as a verdict shows it: trimmed and at most 300 characters. */
 export function clip(line: string): string {
-  const trimmed = line.trim();
-  return trimmed.length <= MAX_VERDICT_LINE_CHARS ? trimmed : `${trimmed.slice(0, MAX_VERDICT_LINE_CHARS - 1)}…`;
+  return limit(line.trim());
 }
 
 const LF = 10;
