@@ -137,6 +137,23 @@ describe('toolbar fallback', () => {
     expect(commands).toEqual(['restart-and-run-all']);
   });
 
+  it("selects an md-menu-item the Material Web way: the listener is on its shadow li#item", async () => {
+    page({ menubar: false, toolbar: true });
+    const root = deepQuery(document, 'colab-notebook-toolbar-run-button')!.shadowRoot!;
+    const menu = root.querySelector('md-menu')!;
+    root.querySelector('#toolbar-run-button-more-actions')!.addEventListener('click', () => menu.setAttribute('open', ''));
+    const chosen: string[] = [];
+    for (const item of menu.querySelectorAll('md-menu-item')) {
+      item.shadowRoot!.querySelector('#item')!.addEventListener('click', () => {
+        chosen.push(item.getAttribute('command')!);
+        menu.removeAttribute('open');
+        startRun();
+      });
+    }
+    expect(await restartAndRunAll(document, FAST)).toMatchObject({ ok: true, path: 'toolbar', dialog: 'no-dialog' });
+    expect(chosen).toEqual(['restart-and-run-all']);
+  });
+
   it('falls back when the menu lacks the item, and reports both failures when the toolbar lacks it too', async () => {
     page({ toolbar: true });
     document.querySelector('#runtime-menu [command="restart-and-run-all"]')!.remove();

@@ -169,6 +169,22 @@ describe('non-English UI', () => {
     expect(await confirmRestartDialog(document, { timeoutMs: 100, englishUi: false })).toMatchObject({ outcome: 'refused', reason: 'other-dialog' });
   });
 
+  it('refuses dialogs naming GPU, RAM, Google or Colab Pro, which a restart confirmation never does', async () => {
+    const others = [
+      ['Keine Verbindung zum GPU-Backend möglich', 'Ohne GPU verbinden'],
+      ['Zu einer Laufzeit mit viel RAM wechseln?', 'Ja'],
+      ['Warnung: Dieses Notebook wurde nicht von Google erstellt', 'Trotzdem ausführen'],
+      ['使用量の上限に達しました。Colab Pro にアップグレード', 'アップグレード'],
+    ];
+    const log = clicks();
+    for (const [title, ok] of others) {
+      mount(`<mwc-dialog open heading="${title}"><md-text-button slot="primaryAction" dialogaction="ok">${ok}</md-text-button></mwc-dialog>`);
+      expect(await confirmRestartDialog(document, { timeoutMs: 100, englishUi: false }), title).toMatchObject({ outcome: 'refused', reason: 'other-dialog' });
+      document.body.innerHTML = '';
+    }
+    expect(log).toEqual([]);
+  });
+
   it('the same dialog in an English UI is unrecognised', async () => {
     mount(JA);
     expect(await confirmRestartDialog(document, { timeoutMs: 100, englishUi: true })).toMatchObject({ outcome: 'refused', reason: 'unrecognised-dialog' });

@@ -142,8 +142,9 @@ export function isEnglishUi(doc: Document): boolean {
  *    by markers and English text.
  * 3. English UI with readable text: it must read like a restart confirmation ("restart", "local variables will be
  *    lost"); otherwise refused as unrecognised.
- * 4. Non-English UI or unreadable text: accepted only when it appeared within `immediateMs` of our action (a
- *    confirmation is shown synchronously by the menu action; quota or reconnect dialogs need a server round trip).
+ * 4. Non-English UI or unreadable text: refused when it names GPU/TPU/RAM/Google/Colab Pro/reCAPTCHA (untranslated
+ *    names that only the other dialogs use); otherwise accepted only when it appeared within `immediateMs` of our
+ *    action (a confirmation is shown at once by the menu action; the others come later or from a server reply).
  * 5. The confirming button is found by attributes, must not be labelled like a cancel, and must be enabled.
  */
 export async function confirmRestartDialog(doc: Document, opts: ConfirmOptions = {}): Promise<ConfirmOutcome> {
@@ -167,6 +168,7 @@ function decide(dialog: Element, elapsedMs: number, englishUi: boolean, immediat
     ({ outcome: 'refused', reason, kind: kind === 'other' ? 'unknown' : kind, saw });
   if (kind !== 'restart-confirm' && kind !== 'unknown') return refuse('other-dialog');
   if (kind === 'unknown' && englishUi && text) return refuse('unrecognised-dialog');
+  if (kind === 'unknown' && DIALOG_TEXT.foreignTokens.test(text)) return refuse('other-dialog');
   if (kind === 'unknown' && elapsedMs > immediateMs) return refuse('late-dialog');
   const button = confirmButtonOf(dialog);
   if (!button) return refuse('no-confirm-button');

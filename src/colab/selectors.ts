@@ -60,6 +60,8 @@ export const TOOLBAR = {
   menu: 'md-menu',
   item: 'md-menu-item',
   itemLabel: '[slot=headline]',
+  /** The native control inside a Material host's shadow root (md-menu-item `li#item`, md-*-button `button#button`). */
+  innerControl: '#item, #button, button',
 } as const;
 
 /**
@@ -108,12 +110,19 @@ export const DIALOG_TEXT = {
   restartConfirm: /\brestart|local variables will be lost|runtime state/i,
   /** The attribute-chosen confirm is really a cancel when its label says so (defence in depth). */
   cancelLabel: /^(cancel|close|no|dismiss)$/i,
+  /**
+   * Names that stay untranslated in every UI language and never occur in a restart confirmation: GPU/TPU (quota),
+   * RAM (high-RAM offer), Google (not authored by Google), Colab Pro (usage limits), reCAPTCHA. Used to refuse
+   * dialogs whose text cannot be read as English.
+   */
+  foreignTokens: /\b(GPU|TPU|RAM|Google|Colab Pro|reCAPTCHA)\b/,
   reconnectLabel: /reconnect|connect/i,
 } as const;
 
 /** Non-text markers of known non-restart dialogs (§2 table classes and ids, tdulcet). Med. */
 export const DIALOG_MARKERS = {
-  recaptcha: 'colab-recaptcha-dialog',
+  /** tdulcet's host element, plus the standard reCAPTCHA widget (class `g-recaptcha`, its iframe). */
+  recaptcha: 'colab-recaptcha-dialog, .g-recaptcha, iframe[src*="recaptcha"]',
   other: '.change-runtime-type, #sessions-dialog, .dismiss-runtime-warning, #external-notebook-authored-dialog',
 } as const;
 

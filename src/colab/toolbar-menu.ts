@@ -33,7 +33,7 @@ export async function chooseToolbarCommand(doc: Document, command: string, opts:
   const menu = root?.querySelector(TOOLBAR.menu);
   if (!root || !more || !menu) return fail('toolbar-missing', root ? 'no More actions button or md-menu' : `no ${TOOLBAR.host}`);
   const wasOpen = menu.hasAttribute('open');
-  if (!wasOpen) more.click();
+  if (!wasOpen) clickInnermost(more);
   const opened = await waitFor(() => menu.hasAttribute('open'), { root, timeoutMs: opts.timeoutMs ?? 3000 });
   if (!opened) return fail('toolbar-menu-did-not-open', 'md-menu has no [open]');
   const found = findMenuItem(menu, command);
@@ -41,7 +41,7 @@ export async function chooseToolbarCommand(doc: Document, command: string, opts:
     if (!wasOpen) await closeToolbarMenu(menu);
     return found;
   }
-  (found.item as HTMLElement).click();
+  clickInnermost(found.item);
   return found;
 }
 
@@ -51,9 +51,22 @@ export function restartViaToolbar(doc: Document, opts: ToolbarOptions = {}): Pro
 
 /** The split button's main half, "Run all" (`#toolbar-run-button`); true when it was there to click. */
 export function clickToolbarRunAll(doc: Document): boolean {
-  const button = toolbarRoot(doc)?.querySelector<HTMLElement>(TOOLBAR.runAllButton);
-  button?.click();
+  const button = toolbarRoot(doc)?.querySelector(TOOLBAR.runAllButton);
+  if (button) clickInnermost(button);
   return !!button;
+}
+
+/**
+ * `.click()` on the innermost control of a Material host (`li#item` of md-menu-item, `button#button` of md-*-button):
+ * Material Web's md-menu-item handles selection on its shadow `li#item`, so a click on the host alone selects
+ * nothing, while a click inside bubbles (composed) through every host and reaches listeners on the hosts too.
+ */
+export function clickInnermost(el: Element): void {
+  let target = el;
+  for (let inner = target.shadowRoot?.querySelector(TOOLBAR.innerControl); inner; inner = inner.shadowRoot?.querySelector(TOOLBAR.innerControl)) {
+    target = inner;
+  }
+  (target as HTMLElement).click();
 }
 
 /** Escape on the menu (md-menu closes on it), else clear its reflected `open` attribute. */
