@@ -298,6 +298,25 @@ test.describe('runs, restarts and outputs (§4, §5)', () => {
     expect(entriesOf(log, 'cell-start').map((e) => e.cell)).toEqual([0, 1]);
   });
 
+  test('a failure also cancels queued runs; their cells return to their settled state', async () => {
+    await open({
+      cells: [
+        { source: 'a', runs: { 1: { durationMs: 400, fail: 'value-error', place: 'main' } } },
+        { source: 'b', saved: { count: 5, outputs: [{ type: 'stream', text: 'b before\n' }] } },
+      ],
+    });
+    await runAll(page);
+    await expect(page.locator('.cell').first()).toHaveClass(/\brunning\b/);
+    await runAll(page); // queued behind run 1: cell b is pending for both runs
+    expect(await waitForRun(page, 1)).toMatchObject({ ok: false, failedCell: 0 });
+    expect(await waitForRun(page, 2)).toMatchObject({ ok: false, reason: 'error' });
+    const b = page.locator('.cell').nth(1);
+    await expect(b.locator('colab-run-button .cell-execution')).toHaveClass('cell-execution stale');
+    await expect(b.locator('colab-run-button .execution-count')).toHaveText('[5]');
+    await expect(b.locator('colab-static-output-renderer')).toHaveText('b before\n');
+    expect(entriesOf(await simLog(page), 'cell-start').map((e) => e.cell)).toEqual([0]);
+  });
+
   test('cell states while running: pending, then running animating with the stop mask', async () => {
     await open({ cells: [{ source: 'slow()', runs: { default: { hang: true } } }, { source: 'next()' }] });
     await runAll(page);

@@ -64,6 +64,7 @@ export class CodeCellView {
     this.runCellLabel = runCellLabel;
     this.state = 'idle';
     this.count = null; // execution count shown
+    this.settled = { state: 'idle', count: null }; // the last state that was not pending/running
     this.executedAt = null;
     this.runButton = document.createElement('colab-run-button');
     this.runButton.button.addEventListener('click', () => onRunButton(this));
@@ -101,7 +102,13 @@ export class CodeCellView {
   setState(state, count = this.count) {
     this.state = state;
     this.count = count;
+    if (state === 'idle' || state === 'error') this.settled = { state, count };
     this.render();
+  }
+
+  /** A queued cell whose run ended before it ran goes back to its last settled state (outputs untouched). */
+  unqueue() {
+    if (this.state === 'pending') this.setState(this.settled.state, this.settled.count);
   }
 
   render() {

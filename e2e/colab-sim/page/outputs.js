@@ -74,11 +74,6 @@ export class OutputArea {
     else this.#addToMain(entry);
   }
 
-  /** Appends text to the stream output `name` (tqdm-style `\r` rewrites are applied to the rendered text). */
-  stream(name, place, text) {
-    this.add({ output_type: 'stream', name, text, place });
-  }
-
   #addToMain(entry) {
     if (!this.renderer) {
       this.rendererList = h('div');

@@ -29,10 +29,9 @@ export class Runner {
   run(views, kind) {
     const run = ++this.runs;
     record('run-start', { run, kind, cells: views.map((v) => v.index) });
-    const previous = new Map(views.map((v) => [v, { state: v.state, count: v.count }]));
     for (const view of views) if (view.state !== 'running') view.setState('pending');
     const signal = AbortSignal.any([this.kernel.signal, this.queue.signal]);
-    const done = this.chain.then(() => this.#execute(run, views, previous, signal));
+    const done = this.chain.then(() => this.#execute(run, views, signal));
     this.chain = done.catch(() => undefined);
     return done;
   }
@@ -42,11 +41,9 @@ export class Runner {
     this.current?.controller.abort('interrupt');
   }
 
-  async #execute(run, views, previous, signal) {
+  async #execute(run, views, signal) {
     const end = (from, result) => {
-      for (const view of views.slice(from)) {
-        if (view.state === 'pending') view.setState(previous.get(view).state, previous.get(view).count);
-      }
+      for (const view of views.slice(from)) view.unqueue();
       record('run-end', { run, ...result });
     };
     if (signal.aborted) return end(0, { ok: false, reason: String(signal.reason) });
