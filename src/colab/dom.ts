@@ -42,7 +42,7 @@ export function deepQuery<E extends Element = Element>(root: Root, selector: str
 }
 
 /** The parent element, crossing out of a shadow root to its host. */
-export function parentOrHost(el: Element): Element | null {
+function parentOrHost(el: Element): Element | null {
   if (el.parentElement) return el.parentElement;
   const root = el.getRootNode();
   return root.nodeType === Node.DOCUMENT_FRAGMENT_NODE && 'host' in root ? (root as ShadowRoot).host : null;
@@ -131,11 +131,6 @@ function observeNewShadowRoots(mo: MutationObserver, records: MutationRecord[], 
       if (node.nodeType === Node.ELEMENT_NODE) for (const sr of shadowRootsUnder(node as Element)) mo.observe(sr, init);
     }
   }
-}
-
-/** Resolves after `ms`: for short settle waits only, never in a loop. */
-export function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /**

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it } from 'vitest';
-import { observeColabPage, toastText, type PageHandlers, type PageObserver } from './observer';
+import { observeColabPage, toastCrash, toastText, type PageHandlers, type PageObserver } from './observer';
 import { mount, setRunState, snippet, tick } from './test-support';
 
 let observer: PageObserver | null = null;
@@ -206,6 +206,13 @@ describe('toasts', () => {
     await tick();
     expect(events).toEqual(['toast Unable to connect to the runtime.']);
   });
+});
+
+it('toastCrash tells a RAM crash from other crashes and other toasts', () => {
+  expect(toastCrash('Your session crashed after using all available RAM. Get more RAM')).toBe('ram');
+  expect(toastCrash('Your session crashed after using all available RAM. If you are interested in access to high-RAM runtimes, you may want to check out Colab Pro.')).toBe('ram');
+  expect(toastCrash('Your session crashed for an unknown reason. View runtime logs')).toBe('other');
+  expect(toastCrash('Unable to connect to the runtime.')).toBeNull();
 });
 
 describe('dialogs', () => {

@@ -9,7 +9,7 @@
 import { cellId, cellOf, cellRunState, isCell, outputElementOf, outputKind, type OutputKind, type RunState } from './cells';
 import { nodeText, squash, streamAppender } from './dom';
 import { classifyDialog, dialogHost, isOpenDialog, type DialogKind } from './dialogs';
-import { CELL, DIALOG, OUTPUT, TOAST } from './selectors';
+import { CELL, CRASH_TEXT, DIALOG, OUTPUT, TOAST } from './selectors';
 
 export interface PageHandlers {
   /** A cell's run state changed (transitions only; a cell's first readable state is recorded silently). */
@@ -20,7 +20,7 @@ export interface PageHandlers {
   streamText?(cell: Element, id: string | null, text: string): void;
   /** A new output iframe in a cell (cross-origin; its content script reports by postMessage). */
   outputFrameAdded?(cell: Element, id: string | null, iframe: HTMLIFrameElement): void;
-  /** A snackbar opened (or showed new text while open), e.g. "Your session crashed after using all available RAM." */
+  /** A snackbar opened, with its text, e.g. "Your session crashed after using all available RAM. Get more RAM". */
   toast?(text: string, host: Element): void;
   dialogOpened?(kind: DialogKind, dialog: Element): void;
 }
@@ -43,7 +43,8 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
   const states = new WeakMap<Element, RunState>();
   const outputOfTarget = new WeakMap<Node, Element | null>();
   const shadowOwner = new WeakMap<Node, Element>();
-  const toastShown = new WeakMap<Element, string>();
+  /** Snackbars open and already reported: one report per opening, once its text is there. */
+  const toastShown = new WeakSet<Element>();
   const dialogsOpen = new WeakSet<Element>();
   /** Outputs reported by outputAdded in the current batch: their text records are not "appended" text. */
   const fresh = new Set<Element>();
@@ -84,9 +85,10 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
       toastShown.delete(host);
       return;
     }
+    if (toastShown.has(host)) return;
     const text = toastText(host);
-    if (!text || toastShown.get(host) === text) return;
-    toastShown.set(host, text);
+    if (!text) return;
+    toastShown.add(host);
     if (!initial) handlers.toast?.(text, host);
   }
 
@@ -228,4 +230,13 @@ export function toastText(host: Element): string {
   }
   const parts = [host.getAttribute(TOAST.labelAttr), inShadow, light].map(squash).filter(Boolean);
   return [...new Set(parts)].join(' ');
+}
+
+/**
+ * What a toast says about a crash (§5.1, English texts only): 'ram' for "Your session crashed after using all
+ * available RAM." (current and older wording), 'other' for the other crashes, null for any other toast.
+ */
+export function toastCrash(text: string): 'ram' | 'other' | null {
+  if (!CRASH_TEXT.crashed.test(text)) return null;
+  return CRASH_TEXT.allRam.test(text) ? 'ram' : 'other';
 }

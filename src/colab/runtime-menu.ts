@@ -3,7 +3,7 @@
 import { dispatchMouseSequence, isVisible, nodeText, pressEscape, squash, waitFor } from './dom';
 import { openDialogs } from './dialogs';
 import { fail, type Fail } from './result';
-import { COMMAND, DANGEROUS_COMMANDS, DANGEROUS_LABEL, LABELS, MENU } from './selectors';
+import { COMMAND, DANGEROUS_COMMANDS, DANGEROUS_LABEL, LABELS, MENU, TOOLBAR } from './selectors';
 
 export interface MenuOptions {
   /** How long to wait for the menu to show (default 3000 ms). */
@@ -63,7 +63,7 @@ export async function openRuntimeMenu(doc: Document, opts: MenuOptions = {}): Pr
 
 /** Label text of a menu item without its keyboard hint (`.goog-menuitem-accel`, §1.1), or an md-menu headline. */
 export function itemLabel(item: Element): string {
-  const content = item.querySelector(`${MENU.itemContent}, [slot=headline]`) ?? item;
+  const content = item.querySelector(`${MENU.itemContent}, ${TOOLBAR.itemLabel}`) ?? item;
   let text = '';
   for (const node of content.childNodes) {
     if (node.nodeType !== Node.ELEMENT_NODE || !(node as Element).classList.contains(MENU.itemAccel)) text += nodeText(node);
@@ -81,7 +81,7 @@ export function isItemDisabled(item: Element): boolean {
 }
 
 function menuItems(menu: ParentNode): Element[] {
-  return [...menu.querySelectorAll(`${MENU.item}, md-menu-item, [command]`)]
+  return [...menu.querySelectorAll(`${MENU.item}, ${TOOLBAR.item}, [command]`)]
     .filter((el) => !el.parentElement?.closest('[command]'));
 }
 

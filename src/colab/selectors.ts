@@ -28,7 +28,6 @@ export const COMMAND = {
   restartAndRunAll: 'restart-and-run-all',
   runAll: 'runall',
   restart: 'restart',
-  interrupt: 'interrupt',
 } as const;
 
 /**
@@ -88,8 +87,6 @@ export const DIALOG = {
   button: 'md-text-button, md-filled-button, md-outlined-button, md-filled-tonal-button, md-elevated-button, mwc-button, paper-button, button',
   /** The emphasised action of an md-dialog ("Run anyway" is an md-filled-button, §2 table). */
   filledButton: 'md-filled-button',
-  /** Title: mwc `heading` attribute, `#title` in the shadow root, md `[slot=headline]`, paper `h2` (§2, §5.2). */
-  title: '#title, [slot=headline], .content-area > h2, h2',
 } as const;
 
 /**

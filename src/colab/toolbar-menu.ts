@@ -1,6 +1,7 @@
 /**
  * Fallback path: the 2025+ M3 toolbar's "Run all" split button (REFERENCE.md §1.3, #10). Material Web components
- * act on ordinary `click` events, so `.click()` is enough here (unlike the Closure menubar). Medium confidence.
+ * act on ordinary `click` events (unlike the Closure menubar), given to their inner control (`clickInnermost`).
+ * Medium confidence: no source automated this path.
  */
 
 import { deepQuery, pressEscape, waitFor } from './dom';
