@@ -14,7 +14,11 @@ import { CELL, CRASH_TEXT, DIALOG, OUTPUT, TOAST } from './selectors';
 export interface PageHandlers {
   /** A cell's run state changed (transitions only; a cell's first readable state is recorded silently). */
   cellState?(cell: Element, id: string | null, state: RunState, previous: RunState): void;
-  /** A new output element in a cell's static renderer (main document), with the text it was added with. */
+  /**
+   * A new output element in a cell's static renderer (main document), with the text it was added with. Outputs that
+   * arrive with their cell are not reported, but saved outputs that Colab renders late into a cell already on the
+   * page (scrolled into view, §4.1) are: act only on cells seen running (cellState) in this page.
+   */
   outputAdded?(cell: Element, id: string | null, element: Element, kind: OutputKind): void;
   /** Text appended to a stream output afterwards (only with `wantStreamText`). */
   streamText?(cell: Element, id: string | null, text: string): void;
