@@ -144,17 +144,22 @@ test.describe('Runtime menu (Closure semantics, §1.2)', () => {
     expect(await page.locator('#runtime-menu').count()).toBe(0);
   });
 
-  test('the full synthetic mouse sequence with real coordinates works', async () => {
+  test('the full synthetic mouse sequence with real coordinates works (the extension\'s route, §8)', async () => {
     await open(TWO_CELLS);
     await synthMouse('#runtime-menu-button', ['mouseover', 'mousedown', 'mouseup']);
     await expect(page.locator('#runtime-menu')).toBeVisible();
     await expect(page.locator('#runtime-menu-button')).toHaveAttribute('aria-expanded', 'true');
 
-    await synthMouse('#runtime-menu [command="runall"]', ['mouseover', 'mousedown', 'mouseup']);
-    expect((await menuItems()).map((e) => [e.command, e.via])).toEqual([['runall', 'runtime-menu']]);
+    await synthMouse('#runtime-menu [command="restart-and-run-all"]', ['mouseover', 'mousedown', 'mouseup']);
+    expect((await menuItems()).map((e) => [e.command, e.via])).toEqual([['restart-and-run-all', 'runtime-menu']]);
     await expect(page.locator('#runtime-menu')).toHaveCSS('display', 'none');
     await expect(page.locator('#runtime-menu-button')).toHaveAttribute('aria-expanded', 'false');
+
+    await scriptClick('mwc-dialog[open] [slot="primaryAction"]');
     expect(await waitForRun(page, 1)).toMatchObject({ ok: true });
+    const log = types(await simLog(page));
+    expect(log.filter((t) => ['menu-item', 'dialog-open', 'dialog-confirm', 'restart', 'run-start', 'run-end'].includes(t)))
+      .toEqual(['menu-item', 'dialog-open', 'dialog-confirm', 'restart', 'run-start', 'run-end']);
   });
 
   test('an item mouseup at the opening coordinates is ignored (once), and an item needs its own mousedown', async () => {
