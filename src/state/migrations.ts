@@ -18,7 +18,8 @@ export type MigrationResult =
 
 /**
  * v0: the pre-release builds (0.0.x) stored no `v`, kept the loop counter as `restarts`, the lifetime total as
- * `lifetimeRestarts`, the switch as `active`, markers as `markersToday: { day, count }`, and a `log` of `{ t, what, text }`.
+ * `lifetimeRestarts`, the switch as `active`, markers as `markersToday: { day, count }`, and a `log` of
+ * `{ t, what, text }`.
  * Their transient states (a countdown in progress) are dropped: the tabs that ran them are gone after an update.
  */
 function notebookV0toV1(raw: RawRecord): RawRecord {
@@ -30,7 +31,9 @@ function notebookV0toV1(raw: RawRecord): RawRecord {
     title: raw.name ?? '',
     enabled: raw.active === true,
     overrides: typeof raw.maxRestarts === 'number' ? { maxRestarts: raw.maxRestarts } : {},
-    status: raw.state === 'stopped' ? { kind: 'gave-up', at: raw.lastRestart ?? 0, restarts: raw.restarts ?? 0 } : { kind: 'watching' },
+    status: raw.state === 'stopped'
+      ? { kind: 'gave-up', at: raw.lastRestart ?? 0, restarts: raw.restarts ?? 0 }
+      : { kind: 'watching' },
     loopCount: raw.restarts ?? 0,
     totalRestarts: raw.lifetimeRestarts ?? raw.restarts ?? 0,
     markerDay: markers.day ?? '',
@@ -40,7 +43,11 @@ function notebookV0toV1(raw: RawRecord): RawRecord {
   };
 }
 
-const V0_LOG_TYPES: Readonly<Record<string, string>> = { restart: 'restarted', 'gave-up': 'gave-up', cancel: 'cancelled' };
+const V0_LOG_TYPES: Readonly<Record<string, string>> = {
+  restart: 'restarted',
+  'gave-up': 'gave-up',
+  cancel: 'cancelled',
+};
 
 /** v0 also logged plain detections; those carry nothing the v1 history needs, so they are dropped. */
 function historyV0toV1(entry: unknown): RawRecord[] {

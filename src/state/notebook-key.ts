@@ -9,7 +9,8 @@
  * - The scratchpad `/notebooks/empty.ipynb` is `notebooks:empty`, like any bundled notebook.
  * - Path segments are percent-decoded, so `my%20nb.ipynb` and `my nb.ipynb` give the same key.
  * - GitHub owner and repository names are case-insensitive on GitHub, so they are lower-cased; ref and path are not.
- * - `#fileId=` holding a bare Drive id (the legacy `/notebook#fileId=<id>` form) is `drive:<id>`, otherwise `url:<decoded>`.
+ * - `#fileId=` holding a bare Drive id (the legacy `/notebook#fileId=<id>` form) is `drive:<id>`, otherwise
+ *   `url:<decoded>`.
  */
 
 const COLAB_HOST = 'colab.research.google.com';
@@ -46,7 +47,7 @@ function driveKey(rest: string[]): string | null {
   return `drive:${fileId}`;
 }
 
-/** `/github/<owner>/<repo>/blob/<ref>/<path>.ipynb`; a ref with slashes just joins the path, which keeps keys unique. */
+/** `/github/<owner>/<repo>/blob/<ref>/<path>.ipynb`; a ref with slashes just joins the path: keys stay unique. */
 function githubKey(rest: string[]): string | null {
   const [owner, repo, blob, ...refAndPath] = rest;
   if (owner === undefined || repo === undefined || blob !== 'blob' || refAndPath.length < 2) return null;

@@ -5,7 +5,8 @@ import { TITLE_MAX_LENGTH } from './notebook-key';
 /**
  * The storage layout in `storage.local`, validated on every read:
  * - `settings` → Settings
- * - `nb:<notebookKey>` → NotebookRecord (one key per notebook: a corrupt record never affects another, writes stay small)
+ * - `nb:<notebookKey>` → NotebookRecord (one key per notebook: a corrupt record never affects another, and writes
+ *   stay small)
  * - `problems` → Problem[] (records that were corrupt and fell back to defaults)
  */
 
@@ -192,7 +193,8 @@ export function parseSettings(raw: unknown): ParseResult<Settings> {
 /** The storage key is authoritative for `key`: a record copied under another key takes that key. */
 export function parseNotebook(key: string, raw: unknown): ParseResult<NotebookRecord> {
   const withKey = isObject(raw) ? { ...raw, key } : raw;
-  return parseRecord('notebook', withKey, NotebookRecordSchema, NotebookEntries, defaultNotebook(key), dropInvalidHistory);
+  const defaults = defaultNotebook(key);
+  return parseRecord('notebook', withKey, NotebookRecordSchema, NotebookEntries, defaults, dropInvalidHistory);
 }
 
 export function parseProblems(raw: unknown): Problem[] {
@@ -214,11 +216,14 @@ function parseRecord<T>(
   if (raw === undefined || raw === null) return { value: defaults };
   if (!isObject(raw)) return { value: defaults, problem: `not a record (${describeType(raw)}); using defaults` };
   const migrated = migrate(kind, raw);
-  if (!migrated.ok && migrated.reason === 'invalid') return { value: defaults, problem: `${migrated.message}; using defaults` };
+  if (!migrated.ok && migrated.reason === 'invalid') {
+    return { value: defaults, problem: `${migrated.message}; using defaults` };
+  }
   if (!migrated.ok) {
     // Read what this version understands, but never overwrite: the newer version may come back (sync, downgrade).
     const { value } = salvage({ ...raw, v: CURRENT_VERSION }, schema, entries, defaults, prepare);
-    return { value, readOnly: true, problem: `written by a newer version (v${migrated.version}) of the extension; kept unchanged` };
+    const problem = `written by a newer version (v${migrated.version}) of the extension; kept unchanged`;
+    return { value, readOnly: true, problem };
   }
   const parsed = v.safeParse(schema, migrated.value);
   if (parsed.success) return { value: parsed.output };
@@ -226,7 +231,7 @@ function parseRecord<T>(
   return { value, problem: `invalid fields reset to defaults: ${notes.join('; ')}` };
 }
 
-/** Keeps each field that validates on its own; the others take their defaults. Fields are independent, so this is safe. */
+/** Keeps each field that validates on its own; the others take their defaults (fields are independent: safe). */
 function salvage<T>(raw: RawRecord, schema: Salvageable<T>, entries: v.ObjectEntries, defaults: T, prepare: Prepare) {
   const prepared = prepare(raw);
   const notes = [...prepared.notes];

@@ -14,12 +14,19 @@ export interface ExportFile {
   notebooks: NotebookRecord[];
 }
 
-export function exportData(settings: Settings, records: readonly NotebookRecord[], now: number = Date.now()): ExportFile {
+export function exportData(
+  settings: Settings,
+  records: readonly NotebookRecord[],
+  now: number = Date.now(),
+): ExportFile {
   const notebooks = [...records].sort((a, b) => a.key.localeCompare(b.key));
-  return { format: EXPORT_FORMAT, version: CURRENT_VERSION, exportedAt: new Date(now).toISOString(), settings, notebooks };
+  const exportedAt = new Date(now).toISOString();
+  return { format: EXPORT_FORMAT, version: CURRENT_VERSION, exportedAt, settings, notebooks };
 }
 
-export type ImportResult = { ok: true; settings: Settings; notebooks: NotebookRecord[] } | { ok: false; message: string };
+export type ImportResult =
+  | { ok: true; settings: Settings; notebooks: NotebookRecord[] }
+  | { ok: false; message: string };
 
 /**
  * Strict, unlike reads from storage: a file with any invalid field is refused as a whole, so a bad import changes
@@ -63,7 +70,10 @@ function checkVersion(version: unknown): string | null {
     return `The export has no readable version (found ${JSON.stringify(version) ?? 'nothing'}).`;
   }
   if (version > CURRENT_VERSION) {
-    return `The export was made by a newer version of the extension (format version ${version}; this one reads up to ${CURRENT_VERSION}). Update the extension first.`;
+    return (
+      `The export was made by a newer version of the extension (format version ${version}; ` +
+      `this one reads up to ${CURRENT_VERSION}). Update the extension first.`
+    );
   }
   return null;
 }

@@ -1,0 +1,708 @@
+import * as v from 'valibot';
+import { beforeEach, describe, expect, it } from 'vitest';
+import {
+  backoffSeconds,
+  CLAIM_TOLERANCE_MS,
+  describeStatus,
+  effectiveMaxRestarts,
+  localDay,
+  loopCountAt,
+  reduce,
+  RESTART_TIMEOUT_MS,
+  type PolicyContext,
+  type PolicyEvent,
+} from './policy';
+import { defaultNotebook, defaultSettings, HISTORY_LIMIT, NotebookRecordSchema, type NotebookRecord, type Settings, type Verdict } from './schema';
+
+const KEY = 'drive:1AbCdEfGhIjKlMnOpQrStUvWxYz012345';
+const T0 = new Date(2025, 2, 10, 12, 0, 0).getTime(); // local noon, so day arithmetic is timezone-independent
+const SEC = 1000;
+const MIN = 60 * SEC;
+const TAB = 7;
+const OTHER_TAB = 8;
+
+const cudaOom: Verdict = { category: 'gpu-oom', rule: 'torch-cuda-oom', description: 'CUDA out of memory', line: 'torch.OutOfMemoryError: CUDA out of memory.' };
+
+let attempts = 0;
+beforeEach(() => {
+  attempts = 0;
+});
+
+function ctx(now: number, settings: Settings = defaultSettings()): PolicyContext {
+  return { now, settings, newAttemptId: () => `attempt-${++attempts}` };
+}
+
+function enabled(overrides: Partial<NotebookRecord> = {}): NotebookRecord {
+  return { ...defaultNotebook(KEY), title: 'train.ipynb', enabled: true, ...overrides };
+}
+
+type FailureEvent = Extract<PolicyEvent, { type: 'failure' }>;
+
+function failure(detectedAt: number, extra: Partial<FailureEvent> = {}): FailureEvent {
+  return { type: 'failure', tabId: TAB, detectedAt, verdict: cudaOom, source: 'error-output', ...extra };
+}
+
+function marker(detectedAt: number, tabId = TAB): Extract<PolicyEvent, { type: 'marker' }> {
+  return { type: 'marker', tabId, detectedAt, pattern: 'RESTART_ME', line: 'RESTART_ME please' };
+}
+
+function pendingOf(record: NotebookRecord) {
+  if (record.status.kind !== 'pending') throw new Error(`expected pending, got ${record.status.kind}`);
+  return record.status;
+}
+
+/** A failure at `now`, the owner claiming at the deadline, and the restart succeeding. */
+function failAndRestart(record: NotebookRecord, now: number, settings = defaultSettings()) {
+  const scheduled = reduce(record, failure(now), ctx(now, settings)).record;
+  const { restartAt, attempt } = pendingOf(scheduled);
+  const claimed = reduce(scheduled, { type: 'claim', tabId: TAB, attempt }, ctx(restartAt, settings));
+  expect(claimed.reply).toEqual({ granted: true, action: 'restart-and-run-all' });
+  const done = reduce(claimed.record, { type: 'restart-result', tabId: TAB, attempt, ok: true }, ctx(restartAt + 2 * SEC, settings));
+  return { record: done.record, effects: done.effects, delay: (restartAt - now) / SEC, doneAt: restartAt + 2 * SEC };
+}
+
+describe('failure reports', () => {
+  it('do nothing while the guard is off', () => {
+    const record = defaultNotebook(KEY);
+    const result = reduce(record, failure(T0), ctx(T0));
+    expect(result.reply).toEqual({ outcome: 'off', reason: expect.any(String) });
+    expect(result.record).toBe(record);
+  });
+
+  it('schedule a restart-and-run-all owned by the reporting tab after the base back-off', () => {
+    const result = reduce(enabled(), failure(T0 - SEC), ctx(T0));
+    expect(result.record.status).toEqual({
+      kind: 'pending',
+      reason: 'failure',
+      action: 'restart-and-run-all',
+      restartAt: T0 + 5 * SEC,
+      attempt: 'attempt-1',
+      ownerTab: TAB,
+      detectedAt: T0 - SEC,
+      verdict: cudaOom,
+    });
+    expect(result.reply).toEqual({ outcome: 'scheduled', restartAt: T0 + 5 * SEC, attempt: 'attempt-1' });
+    expect(result.record.lastFailureAt).toBe(T0);
+    expect(result.record.history).toEqual([
+      { at: T0, type: 'restart-scheduled', detail: 'Restart 1 of 3 in 5 s', verdict: cudaOom, action: 'restart-and-run-all' },
+    ]);
+    expect(result.effects).toEqual([]);
+  });
+
+  it('only run all cells after a crash toast: Colab already restarted the kernel', () => {
+    const crash: Verdict = { category: 'host-ram', rule: 'colab-ram-toast', description: 'Session crashed after using all RAM', line: 'Your session crashed after using all available RAM.' };
+    const status = pendingOf(reduce(enabled(), failure(T0, { source: 'crash-toast', verdict: crash }), ctx(T0)).record);
+    expect(status).toMatchObject({ reason: 'crash', action: 'run-all' });
+  });
+
+  it('are ignored for a category switched off, or for crash toasts when those are off', () => {
+    const record = enabled();
+    const fault: Verdict = { ...cudaOom, category: 'gpu-fault' };
+    expect(reduce(record, failure(T0, { verdict: fault }), ctx(T0))).toMatchObject({ record, reply: { outcome: 'ignored' } });
+    const noToasts = { ...defaultSettings(), crashToast: false };
+    expect(reduce(record, failure(T0, { source: 'crash-toast' }), ctx(T0, noToasts))).toMatchObject({ record, reply: { outcome: 'ignored' } });
+    const noGpu = { ...defaultSettings(), categories: { ...defaultSettings().categories, 'gpu-oom': false } };
+    expect(reduce(record, failure(T0), ctx(T0, noGpu)).record).toBe(record);
+  });
+
+  it('act on user patterns (category custom)', () => {
+    const custom: Verdict = { category: 'custom', rule: 'user:Killed', description: 'User pattern', line: 'Killed' };
+    expect(reduce(enabled(), failure(T0, { verdict: custom }), ctx(T0)).reply).toMatchObject({ outcome: 'scheduled' });
+  });
+
+  it('give one restart however many places report the same failure', () => {
+    const first = reduce(enabled(), failure(T0), ctx(T0)).record;
+    const reports: PolicyEvent[] = [
+      failure(T0 + 10),
+      failure(T0 + 20, { source: 'crash-toast' }),
+      failure(T0 + 30, { tabId: OTHER_TAB }),
+      marker(T0 + 40, OTHER_TAB),
+    ];
+    for (const report of reports) {
+      const result = reduce(first, report, ctx(T0 + 100));
+      expect(result.reply).toMatchObject({ outcome: 'absorbed' });
+      expect(result.record).toBe(first);
+    }
+    expect(attempts).toBe(1);
+  });
+
+  it('are absorbed while the restart runs (the run-all replays the old outputs)', () => {
+    const scheduled = reduce(enabled(), failure(T0), ctx(T0)).record;
+    const { attempt } = pendingOf(scheduled);
+    const restarting = reduce(scheduled, { type: 'claim', tabId: TAB, attempt }, ctx(T0 + 5 * SEC)).record;
+    const result = reduce(restarting, failure(T0 + 6 * SEC), ctx(T0 + 6 * SEC));
+    expect(result.reply).toMatchObject({ outcome: 'absorbed' });
+    expect(result.record).toBe(restarting);
+  });
+
+  it('are ignored when about a run older than the last restart', () => {
+    const { record, doneAt } = failAndRestart(enabled(), T0);
+    for (const detectedAt of [T0, doneAt]) {
+      const result = reduce(record, failure(detectedAt), ctx(doneAt + SEC));
+      expect(result.reply).toMatchObject({ outcome: 'ignored', reason: expect.stringMatching(/older than the last restart/) });
+      expect(result.record).toBe(record);
+    }
+    expect(reduce(record, failure(doneAt + 1), ctx(doneAt + SEC)).reply).toMatchObject({ outcome: 'scheduled' });
+  });
+
+  it('are ignored after giving up or a UI problem, until the user acts', () => {
+    for (const status of [{ kind: 'gave-up', at: T0, restarts: 3 }, { kind: 'ui-problem', at: T0, step: 'open-menu', detail: 'x' }] as const) {
+      const record = enabled({ status });
+      const result = reduce(record, failure(T0 + MIN), ctx(T0 + MIN));
+      expect(result).toMatchObject({ record, reply: { outcome: 'ignored' } });
+    }
+  });
+});
+
+describe('the crash-loop limit', () => {
+  it('gives a notebook that fails on every run exactly 3 restarts, then gives up', () => {
+    let record = enabled();
+    let now = T0;
+    const notified: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const cycle = failAndRestart(record, now);
+      record = cycle.record;
+      notified.push(...cycle.effects.map((e) => `${e.kind}: ${e.detail}`));
+      now = cycle.doneAt + MIN;
+    }
+    expect(record).toMatchObject({ loopCount: 3, totalRestarts: 3, status: { kind: 'watching' } });
+
+    const last = reduce(record, failure(now), ctx(now));
+    expect(last.record.status).toEqual({ kind: 'gave-up', at: now, restarts: 3 });
+    expect(last.reply).toMatchObject({ outcome: 'gave-up' });
+    expect(last.effects).toEqual([{ type: 'notify', kind: 'gave-up', key: KEY, title: 'train.ipynb', detail: expect.stringMatching(/limit 3/) }]);
+    expect(last.record.history.at(-1)).toMatchObject({ type: 'gave-up', verdict: cudaOom });
+    expect(notified).toEqual(['restarted: Restart 1 of 3 done', 'restarted: Restart 2 of 3 done', 'restarted: Restart 3 of 3 done']);
+
+    const after = reduce(last.record, failure(now + MIN), ctx(now + MIN));
+    expect(after.record).toBe(last.record);
+    expect(attempts).toBe(3);
+  });
+
+  it('backs off 5, 10, 20, 40, 80, 160, then 300 s', () => {
+    const settings = { ...defaultSettings(), maxRestarts: 9 };
+    let record = enabled();
+    let now = T0;
+    const delays: number[] = [];
+    for (let i = 0; i < 9; i++) {
+      const cycle = failAndRestart(record, now, settings);
+      delays.push(cycle.delay);
+      record = cycle.record;
+      now = cycle.doneAt + MIN;
+    }
+    expect(delays).toEqual([5, 10, 20, 40, 80, 160, 300, 300, 300]);
+  });
+
+  it('uses a per-notebook override of the limit, and the default again when cleared', () => {
+    let record = reduce(enabled(), { type: 'set-max-restarts', value: 1 }, ctx(T0)).record;
+    expect(record.overrides).toEqual({ maxRestarts: 1 });
+    expect(effectiveMaxRestarts(record, defaultSettings())).toBe(1);
+    const cycle = failAndRestart(record, T0);
+    expect(cycle.effects[0]?.detail).toBe('Restart 1 of 1 done');
+    expect(reduce(cycle.record, failure(cycle.doneAt + SEC), ctx(cycle.doneAt + SEC)).record.status.kind).toBe('gave-up');
+
+    record = reduce(cycle.record, { type: 'set-max-restarts', value: null }, ctx(T0)).record;
+    expect(record.overrides).toEqual({});
+    expect(reduce(record, failure(cycle.doneAt + SEC), ctx(cycle.doneAt + SEC)).reply).toMatchObject({ outcome: 'scheduled' });
+  });
+
+  it('gives up at once with a limit of 0 (notify only)', () => {
+    const record = enabled({ overrides: { maxRestarts: 0 } });
+    expect(reduce(record, failure(T0), ctx(T0)).record.status.kind).toBe('gave-up');
+  });
+
+  it('refuses an invalid override and leaves an unchanged one alone', () => {
+    const record = enabled({ overrides: { maxRestarts: 4 } });
+    for (const value of [-1, 1.5, 1001, Number.NaN]) {
+      expect(reduce(record, { type: 'set-max-restarts', value }, ctx(T0))).toMatchObject({ record, reply: { ok: false } });
+    }
+    expect(reduce(record, { type: 'set-max-restarts', value: 4 }, ctx(T0)).record).toBe(record);
+  });
+});
+
+describe('the healthy window', () => {
+  it('resets the crash-loop counter after 30 min without failures, keeping the lifetime total', () => {
+    let record = enabled();
+    let now = T0;
+    for (let i = 0; i < 2; i++) {
+      const cycle = failAndRestart(record, now);
+      record = cycle.record;
+      now = cycle.doneAt + SEC;
+    }
+    expect(record).toMatchObject({ loopCount: 2, totalRestarts: 2 });
+
+    const later = record.lastRestartAt! + 30 * MIN;
+    const result = reduce(record, failure(later), ctx(later));
+    expect(result.record.loopCount).toBe(0);
+    expect(result.record.totalRestarts).toBe(2);
+    expect(pendingOf(result.record).restartAt).toBe(later + 5 * SEC);
+    expect(result.record.history.slice(-2).map((h) => h.type)).toEqual(['healthy-reset', 'restart-scheduled']);
+    expect(result.record.history.at(-2)?.detail).toMatch(/lifetime restarts: 2/);
+  });
+
+  it('does not reset just before the window ends', () => {
+    const record = enabled({ loopCount: 2, totalRestarts: 2, lastRestartAt: T0 });
+    const result = reduce(record, failure(T0 + 30 * MIN - 1), ctx(T0 + 30 * MIN - 1));
+    expect(result.record.loopCount).toBe(2);
+    expect(pendingOf(result.record).restartAt).toBe(T0 + 30 * MIN - 1 + 20 * SEC);
+  });
+
+  it('also lifts a loop at its limit', () => {
+    const record = enabled({ loopCount: 3, totalRestarts: 3, lastRestartAt: T0 });
+    expect(reduce(record, failure(T0 + 31 * MIN), ctx(T0 + 31 * MIN)).reply).toMatchObject({ outcome: 'scheduled' });
+  });
+
+  it('is applied lazily by loopCountAt for display', () => {
+    const settings = defaultSettings();
+    const record = enabled({ loopCount: 2, lastRestartAt: T0 });
+    expect(loopCountAt(record, settings, T0 + 29 * MIN)).toBe(2);
+    expect(loopCountAt(record, settings, T0 + 30 * MIN)).toBe(0);
+    expect(loopCountAt(enabled({ loopCount: 3, lastRestartAt: T0, status: { kind: 'gave-up', at: T0, restarts: 3 } }), settings, T0 + 60 * MIN)).toBe(3);
+  });
+});
+
+describe('backoffSeconds', () => {
+  it.each([
+    [0, 5],
+    [1, 10],
+    [2, 20],
+    [5, 160],
+    [6, 300],
+    [50, 300],
+    [5000, 300],
+    [-1, 5],
+  ])('n=%i → %i s', (n, seconds) => {
+    expect(backoffSeconds(n, defaultSettings())).toBe(seconds);
+  });
+
+  it('follows the settings', () => {
+    expect(backoffSeconds(3, { ...defaultSettings(), backoffBaseSec: 2, backoffMaxSec: 10 })).toBe(10);
+    expect(backoffSeconds(2, { ...defaultSettings(), backoffBaseSec: 2, backoffMaxSec: 10 })).toBe(8);
+  });
+});
+
+describe('claims', () => {
+  function scheduled() {
+    const record = reduce(enabled(), failure(T0), ctx(T0)).record;
+    return { record, status: pendingOf(record) };
+  }
+
+  it('are granted to the owner with the right attempt at the deadline', () => {
+    const { record, status } = scheduled();
+    const result = reduce(record, { type: 'claim', tabId: TAB, attempt: status.attempt }, ctx(status.restartAt));
+    expect(result.reply).toEqual({ granted: true, action: 'restart-and-run-all' });
+    expect(result.record.status).toEqual({
+      kind: 'restarting',
+      reason: 'failure',
+      action: 'restart-and-run-all',
+      attempt: status.attempt,
+      ownerTab: TAB,
+      startedAt: status.restartAt,
+    });
+  });
+
+  it('tolerate a timer firing slightly early, but not more', () => {
+    const { record, status } = scheduled();
+    const claim = { type: 'claim', tabId: TAB, attempt: status.attempt } as const;
+    expect(reduce(record, claim, ctx(status.restartAt - CLAIM_TOLERANCE_MS)).reply).toMatchObject({ granted: true });
+    const early = reduce(record, claim, ctx(status.restartAt - CLAIM_TOLERANCE_MS - 1));
+    expect(early.reply).toEqual({ granted: false, reason: 'Too early: 1 s left' });
+    expect(early.record).toBe(record);
+  });
+
+  it('are granted once: a second claim (a retry, a second tab, a reload) is refused', () => {
+    const { record, status } = scheduled();
+    const granted = reduce(record, { type: 'claim', tabId: TAB, attempt: status.attempt }, ctx(status.restartAt)).record;
+    const again = reduce(granted, { type: 'claim', tabId: TAB, attempt: status.attempt }, ctx(status.restartAt + 10));
+    expect(again.reply).toEqual({ granted: false, reason: 'A restart is already in progress' });
+    expect(again.record).toBe(granted);
+  });
+
+  it('are refused to another tab, even with the right attempt', () => {
+    const { record, status } = scheduled();
+    const result = reduce(record, { type: 'claim', tabId: OTHER_TAB, attempt: status.attempt }, ctx(status.restartAt));
+    expect(result.reply).toEqual({ granted: false, reason: 'Another tab owns this restart' });
+    expect(result.record).toBe(record);
+  });
+
+  it('are refused for a wrong or old attempt', () => {
+    const { record, status } = scheduled();
+    expect(reduce(record, { type: 'claim', tabId: TAB, attempt: 'attempt-0' }, ctx(status.restartAt)).reply).toEqual({
+      granted: false,
+      reason: 'This restart was cancelled or replaced',
+    });
+  });
+
+  it('are refused when nothing is pending', () => {
+    expect(reduce(enabled(), { type: 'claim', tabId: TAB, attempt: 'attempt-1' }, ctx(T0)).reply).toEqual({ granted: false, reason: 'No restart is pending' });
+  });
+
+  it('decide a race between two tabs: exactly one restart', () => {
+    // Both tabs saw the failure; only the first report owns the restart, and both claim at the deadline.
+    let record = reduce(enabled(), failure(T0, { tabId: OTHER_TAB }), ctx(T0)).record;
+    record = reduce(record, failure(T0 + 1, { tabId: TAB }), ctx(T0 + 1)).record;
+    const { attempt, restartAt } = pendingOf(record);
+    const grants = [TAB, OTHER_TAB, OTHER_TAB, TAB].map((tabId) => {
+      const result = reduce(record, { type: 'claim', tabId, attempt }, ctx(restartAt));
+      record = result.record;
+      return result.reply.granted;
+    });
+    expect(grants).toEqual([false, true, false, false]);
+  });
+});
+
+describe('restart results', () => {
+  function restarting(reason: 'failure' | 'crash' | 'marker' = 'failure') {
+    const record = enabled({
+      loopCount: 1,
+      totalRestarts: 5,
+      status: { kind: 'restarting', reason, action: 'restart-and-run-all', attempt: 'attempt-9', ownerTab: TAB, startedAt: T0 },
+    });
+    return record;
+  }
+
+  it('success: back to watching, counted, notified', () => {
+    const result = reduce(restarting(), { type: 'restart-result', tabId: TAB, attempt: 'attempt-9', ok: true }, ctx(T0 + 3 * SEC));
+    expect(result.record).toMatchObject({ status: { kind: 'watching' }, loopCount: 2, totalRestarts: 6, lastRestartAt: T0 + 3 * SEC });
+    expect(result.record.history.at(-1)).toEqual({ at: T0 + 3 * SEC, type: 'restarted', detail: 'Restart 2 of 3 done', action: 'restart-and-run-all' });
+    expect(result.effects).toEqual([{ type: 'notify', kind: 'restarted', key: KEY, title: 'train.ipynb', detail: 'Restart 2 of 3 done' }]);
+  });
+
+  it('a crash restart counts toward the loop; a marker restart only toward the total', () => {
+    const ok = { type: 'restart-result', tabId: TAB, attempt: 'attempt-9', ok: true } as const;
+    expect(reduce(restarting('crash'), ok, ctx(T0)).record).toMatchObject({ loopCount: 2, totalRestarts: 6 });
+    expect(reduce(restarting('marker'), ok, ctx(T0)).record).toMatchObject({ loopCount: 1, totalRestarts: 6 });
+  });
+
+  it('failure: stops with a UI problem, notified, no retry', () => {
+    const event = { type: 'restart-result', tabId: TAB, attempt: 'attempt-9', ok: false, step: 'open-runtime-menu', detail: 'Runtime menu not found' } as const;
+    const result = reduce(restarting(), event, ctx(T0 + SEC));
+    expect(result.record).toMatchObject({
+      status: { kind: 'ui-problem', at: T0 + SEC, step: 'open-runtime-menu', detail: 'Runtime menu not found' },
+      loopCount: 1,
+      totalRestarts: 5,
+    });
+    expect(result.record.history.at(-1)).toMatchObject({ type: 'restart-failed', detail: 'open-runtime-menu: Runtime menu not found' });
+    expect(result.effects).toEqual([{ type: 'notify', kind: 'ui-problem', key: KEY, title: 'train.ipynb', detail: 'Runtime menu not found' }]);
+    expect(reduce(result.record, failure(T0 + MIN), ctx(T0 + MIN)).reply).toMatchObject({ outcome: 'ignored' });
+  });
+
+  it('are ignored for another attempt or tab', () => {
+    const record = restarting();
+    for (const event of [
+      { type: 'restart-result', tabId: TAB, attempt: 'attempt-8', ok: true },
+      { type: 'restart-result', tabId: OTHER_TAB, attempt: 'attempt-9', ok: true },
+    ] as const) {
+      const result = reduce(record, event, ctx(T0 + SEC));
+      expect(result).toMatchObject({ record, effects: [], reply: { ok: false } });
+    }
+  });
+
+  it('a restart never reported within the bound counts as interrupted, without a retry', () => {
+    const record = restarting();
+    const late = T0 + RESTART_TIMEOUT_MS;
+    const result = reduce(record, failure(late), ctx(late));
+    // The expired restart is closed first; the new failure is then a new, counted request.
+    expect(result.record.history.map((h) => h.type)).toEqual(['interrupted', 'restart-scheduled']);
+    expect(result.record).toMatchObject({ loopCount: 2, totalRestarts: 6, lastRestartAt: T0 });
+    expect(reduce(record, failure(late - 1), ctx(late - 1)).reply).toMatchObject({ outcome: 'absorbed' });
+    expect(reduce(record, { type: 'restart-result', tabId: TAB, attempt: 'attempt-9', ok: true }, ctx(late)).reply).toMatchObject({ ok: false });
+  });
+});
+
+describe('user commands', () => {
+  it('cancel during the countdown: back to watching, and the claim is refused', () => {
+    const scheduled = reduce(enabled(), failure(T0), ctx(T0)).record;
+    const { attempt, restartAt } = pendingOf(scheduled);
+    const cancelled = reduce(scheduled, { type: 'cancel' }, ctx(T0 + SEC));
+    expect(cancelled.reply).toEqual({ ok: true });
+    expect(cancelled.record.status).toEqual({ kind: 'watching' });
+    expect(cancelled.record.history.at(-1)).toMatchObject({ at: T0 + SEC, type: 'cancelled' });
+    expect(reduce(cancelled.record, { type: 'claim', tabId: TAB, attempt }, ctx(restartAt)).reply).toMatchObject({ granted: false });
+  });
+
+  it('cancel is too late once the restart runs, and a no-op otherwise', () => {
+    const running = enabled({ status: { kind: 'restarting', reason: 'failure', action: 'run-all', attempt: 'a', ownerTab: TAB, startedAt: T0 } });
+    expect(reduce(running, { type: 'cancel' }, ctx(T0)).reply).toEqual({ ok: false, message: expect.stringMatching(/already started/) });
+    const watching = enabled();
+    expect(reduce(watching, { type: 'cancel' }, ctx(T0))).toMatchObject({ record: watching, reply: { ok: true } });
+  });
+
+  it('rearm after giving up or a UI problem: watching with a fresh counter', () => {
+    for (const status of [{ kind: 'gave-up', at: T0, restarts: 3 }, { kind: 'ui-problem', at: T0, step: 's', detail: 'd' }] as const) {
+      const result = reduce(enabled({ status, loopCount: 3, totalRestarts: 8 }), { type: 'rearm' }, ctx(T0 + MIN));
+      expect(result.record).toMatchObject({ status: { kind: 'watching' }, loopCount: 0, totalRestarts: 8 });
+      expect(result.record.history.at(-1)).toMatchObject({ type: 're-armed' });
+      expect(reduce(result.record, failure(T0 + 2 * MIN), ctx(T0 + 2 * MIN)).reply).toMatchObject({ outcome: 'scheduled' });
+    }
+    const watching = enabled();
+    expect(reduce(watching, { type: 'rearm' }, ctx(T0)).record).toBe(watching);
+  });
+
+  it('reset-counter: loop counter to 0, lifetime total kept, a give-up lifted', () => {
+    const result = reduce(enabled({ loopCount: 2, totalRestarts: 8 }), { type: 'reset-counter' }, ctx(T0));
+    expect(result.record).toMatchObject({ loopCount: 0, totalRestarts: 8, status: { kind: 'watching' } });
+    expect(result.record.history.at(-1)).toMatchObject({ type: 'counter-reset', detail: expect.stringMatching(/lifetime restarts: 8/) });
+    const gaveUp = reduce(enabled({ loopCount: 3, status: { kind: 'gave-up', at: T0, restarts: 3 } }), { type: 'reset-counter' }, ctx(T0));
+    expect(gaveUp.record).toMatchObject({ loopCount: 0, status: { kind: 'watching' } });
+    const fresh = enabled();
+    expect(reduce(fresh, { type: 'reset-counter' }, ctx(T0)).record).toBe(fresh);
+  });
+
+  it('reset-counter keeps a pending restart', () => {
+    const scheduled = reduce(enabled({ loopCount: 1 }), failure(T0), ctx(T0)).record;
+    expect(reduce(scheduled, { type: 'reset-counter' }, ctx(T0)).record.status.kind).toBe('pending');
+  });
+
+  it('switching off cancels a pending restart', () => {
+    const scheduled = reduce(enabled(), failure(T0), ctx(T0)).record;
+    const { attempt, restartAt } = pendingOf(scheduled);
+    const off = reduce(scheduled, { type: 'set-enabled', enabled: false }, ctx(T0 + SEC)).record;
+    expect(off).toMatchObject({ enabled: false, status: { kind: 'watching' } });
+    expect(off.history.at(-1)).toEqual({ at: T0 + SEC, type: 'disabled', detail: 'The pending restart was cancelled' });
+    expect(reduce(off, { type: 'claim', tabId: TAB, attempt }, ctx(restartAt)).reply).toMatchObject({ granted: false });
+  });
+
+  it('switching off during a restart lets it finish', () => {
+    const running = enabled({ status: { kind: 'restarting', reason: 'failure', action: 'run-all', attempt: 'a', ownerTab: TAB, startedAt: T0 } });
+    const off = reduce(running, { type: 'set-enabled', enabled: false }, ctx(T0)).record;
+    expect(off.status.kind).toBe('restarting');
+    expect(describeStatus(off, defaultSettings(), T0).state).toBe('restarting');
+    const done = reduce(off, { type: 'restart-result', tabId: TAB, attempt: 'a', ok: true }, ctx(T0 + SEC)).record;
+    expect(done).toMatchObject({ enabled: false, status: { kind: 'watching' }, totalRestarts: 1 });
+  });
+
+  it('switching on is a fresh start, and repeating a switch changes nothing', () => {
+    const stopped = { ...enabled({ loopCount: 3, status: { kind: 'gave-up', at: T0, restarts: 3 } }), enabled: false };
+    const on = reduce(stopped, { type: 'set-enabled', enabled: true }, ctx(T0 + MIN)).record;
+    expect(on).toMatchObject({ enabled: true, loopCount: 0, status: { kind: 'watching' } });
+    expect(on.history.at(-1)).toEqual({ at: T0 + MIN, type: 'enabled' });
+    expect(reduce(on, { type: 'set-enabled', enabled: true }, ctx(T0)).record).toBe(on);
+  });
+
+  it('set-title trims and caps, and ignores an unchanged title', () => {
+    const record = enabled();
+    expect(reduce(record, { type: 'set-title', title: '  big.ipynb ' }, ctx(T0)).record.title).toBe('big.ipynb');
+    expect(reduce(record, { type: 'set-title', title: 'x'.repeat(600) }, ctx(T0)).record.title).toHaveLength(500);
+    expect(reduce(record, { type: 'set-title', title: 'train.ipynb' }, ctx(T0)).record).toBe(record);
+  });
+});
+
+describe('adopt (a tab opened or reloaded on the notebook)', () => {
+  function scheduled() {
+    const record = reduce(enabled(), failure(T0), ctx(T0)).record;
+    return { record, status: pendingOf(record) };
+  }
+
+  it('the owner reloading keeps its countdown, deadline and attempt', () => {
+    const { record } = scheduled();
+    const result = reduce(record, { type: 'adopt', tabId: TAB, ownerAlive: true }, ctx(T0 + 2 * SEC));
+    expect(result).toMatchObject({ record, reply: { owner: true } });
+  });
+
+  it('a second tab watches while the owner lives', () => {
+    const { record } = scheduled();
+    expect(reduce(record, { type: 'adopt', tabId: OTHER_TAB, ownerAlive: true }, ctx(T0))).toMatchObject({ record, reply: { owner: false } });
+  });
+
+  it('a tab takes the countdown over when the owner is gone, keeping the deadline: one restart', () => {
+    const { record, status } = scheduled();
+    const adopted = reduce(record, { type: 'adopt', tabId: OTHER_TAB, ownerAlive: false }, ctx(T0 + 2 * SEC));
+    expect(adopted.reply).toEqual({ owner: true });
+    expect(adopted.record.status).toEqual({ ...status, ownerTab: OTHER_TAB });
+    expect(adopted.record.history.at(-1)).toMatchObject({ type: 'resumed' });
+    expect(adopted.record.loopCount).toBe(0);
+
+    const oldOwner = reduce(adopted.record, { type: 'claim', tabId: TAB, attempt: status.attempt }, ctx(status.restartAt));
+    expect(oldOwner.reply).toMatchObject({ granted: false });
+    expect(reduce(adopted.record, { type: 'claim', tabId: OTHER_TAB, attempt: status.attempt }, ctx(status.restartAt)).reply).toMatchObject({ granted: true });
+  });
+
+  it('a deadline that passed while no tab was open gets the base delay, so the user can still cancel', () => {
+    const { record, status } = scheduled();
+    const later = status.restartAt + 3 * 60 * MIN;
+    const adopted = reduce(record, { type: 'adopt', tabId: OTHER_TAB, ownerAlive: false }, ctx(later));
+    expect(pendingOf(adopted.record)).toMatchObject({ restartAt: later + 5 * SEC, attempt: status.attempt, ownerTab: OTHER_TAB });
+  });
+
+  it('the owner reloading mid-restart: the outcome is unknown, counted, never retried', () => {
+    const { record, status } = scheduled();
+    const running = reduce(record, { type: 'claim', tabId: TAB, attempt: status.attempt }, ctx(status.restartAt)).record;
+    const result = reduce(running, { type: 'adopt', tabId: TAB, ownerAlive: true }, ctx(status.restartAt + 3 * SEC));
+    expect(result.reply).toEqual({ owner: false });
+    expect(result.record).toMatchObject({ status: { kind: 'watching' }, loopCount: 1, totalRestarts: 1, lastRestartAt: status.restartAt });
+    expect(result.record.history.at(-1)).toMatchObject({ type: 'interrupted' });
+    expect(reduce(result.record, { type: 'claim', tabId: TAB, attempt: status.attempt }, ctx(status.restartAt + 4 * SEC)).reply).toMatchObject({ granted: false });
+  });
+
+  it('a restart owned by a closed tab is interrupted; one owned by a live tab is left alone', () => {
+    const { record, status } = scheduled();
+    const running = reduce(record, { type: 'claim', tabId: TAB, attempt: status.attempt }, ctx(status.restartAt)).record;
+    expect(reduce(running, { type: 'adopt', tabId: OTHER_TAB, ownerAlive: true }, ctx(status.restartAt + SEC)).record).toBe(running);
+    expect(reduce(running, { type: 'adopt', tabId: OTHER_TAB, ownerAlive: false }, ctx(status.restartAt + SEC)).record.status.kind).toBe('watching');
+  });
+
+  it('changes nothing when no restart is under way', () => {
+    const record = enabled();
+    expect(reduce(record, { type: 'adopt', tabId: TAB, ownerAlive: false }, ctx(T0))).toMatchObject({ record, reply: { owner: false } });
+  });
+});
+
+describe('restart markers', () => {
+  it('restart after the base delay, without doubling and without counting toward the loop limit', () => {
+    const record = enabled({ loopCount: 2, lastRestartAt: T0 - MIN });
+    const result = reduce(record, marker(T0), ctx(T0));
+    expect(pendingOf(result.record)).toMatchObject({ reason: 'marker', action: 'restart-and-run-all', restartAt: T0 + 5 * SEC });
+    expect(pendingOf(result.record).verdict).toMatchObject({ category: 'custom', line: 'RESTART_ME please' });
+    expect(result.record).toMatchObject({ markerDay: localDay(T0), markerCount: 1, loopCount: 2 });
+    expect(result.record.history.at(-1)?.detail).toBe('Marker restart 1 of 100 today in 5 s');
+  });
+
+  it('wait for the user after a give-up, like failures', () => {
+    const record = enabled({ status: { kind: 'gave-up', at: T0, restarts: 3 } });
+    expect(reduce(record, marker(T0), ctx(T0)).record).toBe(record);
+  });
+
+  it('are bounded per day, with a single note when the limit is reached', () => {
+    const settings = { ...defaultSettings(), markerDailyLimit: 2 };
+    let record = enabled();
+    let now = T0;
+    const outcomes: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const result = reduce(record, marker(now), ctx(now, settings));
+      outcomes.push(result.reply.outcome);
+      record = result.record;
+      if (result.record.status.kind === 'pending') {
+        const { attempt, restartAt } = result.record.status;
+        record = reduce(record, { type: 'claim', tabId: TAB, attempt }, ctx(restartAt, settings)).record;
+        record = reduce(record, { type: 'restart-result', tabId: TAB, attempt, ok: true }, ctx(restartAt + SEC, settings)).record;
+        now = restartAt + SEC;
+      }
+      now += SEC;
+    }
+    expect(outcomes).toEqual(['scheduled', 'scheduled', 'ignored', 'ignored', 'ignored']);
+    expect(record.history.filter((h) => h.type === 'ignored')).toHaveLength(1);
+    expect(record).toMatchObject({ loopCount: 0, totalRestarts: 2 });
+    expect(describeStatus(record, settings, now)).toMatchObject({ markersToday: 2, markerLimit: 2 });
+
+    const tomorrow = new Date(2025, 2, 11, 0, 0, 1).getTime();
+    const next = reduce(record, marker(tomorrow), ctx(tomorrow, settings));
+    expect(next.reply.outcome).toBe('scheduled');
+    expect(next.record).toMatchObject({ markerDay: '2025-03-11', markerCount: 1 });
+  });
+
+  it('an over-limit marker after the note changes nothing, so nothing is written', () => {
+    const record = enabled({ markerDay: localDay(T0), markerCount: 101 });
+    expect(reduce(record, marker(T0), ctx(T0)).record).toBe(record);
+  });
+
+  it('a limit of 0 turns markers off, noting it once', () => {
+    const settings = { ...defaultSettings(), markerDailyLimit: 0 };
+    const first = reduce(enabled(), marker(T0), ctx(T0, settings));
+    expect(first.reply.outcome).toBe('ignored');
+    expect(first.record.history).toHaveLength(1);
+    expect(reduce(first.record, marker(T0 + 1), ctx(T0 + 1, settings)).record).toBe(first.record);
+  });
+
+  it('are ignored while off and when stale', () => {
+    expect(reduce(defaultNotebook(KEY), marker(T0), ctx(T0)).reply.outcome).toBe('off');
+    const record = enabled({ lastRestartAt: T0 });
+    expect(reduce(record, marker(T0), ctx(T0 + 1)).record).toBe(record);
+  });
+});
+
+describe('disconnects', () => {
+  const disconnect: PolicyEvent = { type: 'disconnect', tabId: TAB, detectedAt: T0, line: 'Runtime disconnected' };
+
+  it('are ignored unless reconnecting is switched on', () => {
+    const record = enabled();
+    expect(reduce(record, disconnect, ctx(T0))).toMatchObject({ record, reply: { outcome: 'ignored' } });
+  });
+
+  it('reconnect and run all when switched on, counting toward the loop limit', () => {
+    const settings = { ...defaultSettings(), reconnectOnDisconnect: true };
+    const result = reduce(enabled(), disconnect, ctx(T0, settings));
+    expect(pendingOf(result.record)).toMatchObject({ reason: 'disconnect', action: 'reconnect-and-run-all', verdict: { rule: 'runtime-disconnected' } });
+    expect(reduce(enabled({ loopCount: 3, lastRestartAt: T0 - MIN }), disconnect, ctx(T0, settings)).record.status.kind).toBe('gave-up');
+  });
+});
+
+describe('describeStatus', () => {
+  const settings = defaultSettings();
+
+  it('reports off, watching, pending, restarting, gave-up and ui-problem', () => {
+    expect(describeStatus(defaultNotebook(KEY), settings, T0)).toEqual({ state: 'off', used: 0, max: 3, totalRestarts: 0, markersToday: 0, markerLimit: 100 });
+    expect(describeStatus(enabled({ loopCount: 1, totalRestarts: 4, lastRestartAt: T0 }), settings, T0)).toMatchObject({ state: 'watching', used: 1, totalRestarts: 4 });
+
+    const pending = reduce(enabled(), failure(T0), ctx(T0)).record;
+    expect(describeStatus(pending, settings, T0 + 1200)).toMatchObject({ state: 'pending', secondsLeft: 4, reason: 'failure', action: 'restart-and-run-all', verdict: cudaOom });
+    expect(describeStatus(pending, settings, T0 + 60 * SEC)).toMatchObject({ secondsLeft: 0 });
+
+    const running = enabled({ status: { kind: 'restarting', reason: 'crash', action: 'run-all', attempt: 'a', ownerTab: TAB, startedAt: T0 } });
+    expect(describeStatus(running, settings, T0)).toMatchObject({ state: 'restarting', reason: 'crash', action: 'run-all' });
+    expect(describeStatus(enabled({ loopCount: 3, status: { kind: 'gave-up', at: T0, restarts: 3 } }), settings, T0)).toMatchObject({ state: 'gave-up', used: 3, max: 3, since: T0 });
+    expect(describeStatus(enabled({ status: { kind: 'ui-problem', at: T0, step: 'confirm', detail: 'No dialog' } }), settings, T0)).toMatchObject({
+      state: 'ui-problem',
+      step: 'confirm',
+      detail: 'No dialog',
+    });
+  });
+
+  it('uses the override and the healthy window', () => {
+    const record = enabled({ overrides: { maxRestarts: 6 }, loopCount: 2, lastRestartAt: T0 });
+    expect(describeStatus(record, settings, T0 + 45 * MIN)).toMatchObject({ used: 0, max: 6 });
+  });
+
+  it('shows markers of today only', () => {
+    const record = enabled({ markerDay: '2025-03-09', markerCount: 40 });
+    expect(describeStatus(record, settings, T0).markersToday).toBe(0);
+  });
+});
+
+describe('invariants', () => {
+  it('every record the reducer produces reads back valid, with a bounded history', () => {
+    // A deterministic pseudo-random walk through all events, including hostile inputs.
+    let seed = 42;
+    const random = (n: number) => {
+      // mulberry32
+      seed = (seed + 0x6d2b79f5) | 0;
+      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return (((t ^ (t >>> 14)) >>> 0) % n);
+    };
+    const settings = { ...defaultSettings(), reconnectOnDisconnect: true, markerDailyLimit: 5 };
+    let record = enabled();
+    let now = T0;
+    const visited = new Set<string>();
+    for (let i = 0; i < 3000; i++) {
+      now += random(90) * SEC;
+      const tabId = random(2) === 0 ? TAB : OTHER_TAB;
+      const status = record.status;
+      const attempt = status.kind === 'pending' || status.kind === 'restarting' ? status.attempt : 'none';
+      const events: PolicyEvent[] = [
+        failure(now - random(5) * SEC, { tabId, verdict: { ...cudaOom, line: 'x'.repeat(5000) } }),
+        failure(now, { tabId, source: 'crash-toast' }),
+        marker(now, tabId),
+        { type: 'disconnect', tabId, detectedAt: now, line: 'gone' },
+        { type: 'claim', tabId, attempt },
+        { type: 'restart-result', tabId, attempt, ok: true },
+        { type: 'restart-result', tabId, attempt, ok: false, step: 's'.repeat(300), detail: 'd'.repeat(3000) },
+        { type: 'cancel' },
+        { type: 'rearm' },
+        { type: 'reset-counter' },
+        { type: 'set-enabled', enabled: random(4) !== 0 },
+        { type: 'set-max-restarts', value: random(3) === 0 ? null : random(6) },
+        { type: 'set-title', title: 't'.repeat(random(700)) },
+        { type: 'adopt', tabId, ownerAlive: random(2) === 0 },
+      ];
+      const event = events[random(events.length)]!;
+      record = reduce(record, event, ctx(now, settings)).record;
+      visited.add(record.status.kind);
+      const check = v.safeParse(NotebookRecordSchema, record);
+      if (!check.success) throw new Error(`invalid after ${event.type}: ${JSON.stringify(check.issues[0].path?.map((p) => p.key))}`);
+    }
+    expect(record.history.length).toBeLessThanOrEqual(HISTORY_LIMIT);
+    expect(record.totalRestarts).toBeGreaterThan(0);
+    expect([...visited].sort()).toEqual(['gave-up', 'pending', 'restarting', 'ui-problem', 'watching']);
+  });
+});

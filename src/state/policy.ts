@@ -1,0 +1,588 @@
+import { TITLE_MAX_LENGTH } from './notebook-key';
+import {
+  HISTORY_LIMIT,
+  MAX_RESTARTS_LIMIT,
+  type HistoryEntry,
+  type NotebookRecord,
+  type RestartAction,
+  type RestartReason,
+  type Settings,
+  type Status,
+  type Verdict,
+} from './schema';
+
+/**
+ * The restart policy as a pure reducer. The service worker applies it one event at a time per notebook and stores the
+ * result, so it alone decides: one failure gives one restart (however many places report it), a crash loop stops after
+ * the limit, and only the owner tab, at the deadline, may perform the restart.
+ *
+ * A reducer that changes nothing returns the very same record object, so the caller can skip the write.
+ */
+
+/** Claims may arrive slightly before the deadline: timers in background tabs are coarse. */
+export const CLAIM_TOLERANCE_MS = 500;
+/** A restart not reported back within this time is treated as interrupted (the tab was closed or reloaded). */
+export const RESTART_TIMEOUT_MS = 2 * 60_000;
+
+export type FailureSource = 'error-output' | 'crash-toast';
+
+export type PolicyEvent =
+  | { type: 'failure'; tabId: number; detectedAt: number; verdict: Verdict; source: FailureSource }
+  | { type: 'marker'; tabId: number; detectedAt: number; pattern: string; line: string }
+  | { type: 'disconnect'; tabId: number; detectedAt: number; line: string }
+  | { type: 'claim'; tabId: number; attempt: string }
+  | { type: 'restart-result'; tabId: number; attempt: string; ok: true }
+  | { type: 'restart-result'; tabId: number; attempt: string; ok: false; step: string; detail: string }
+  | { type: 'cancel' }
+  | { type: 'rearm' }
+  | { type: 'reset-counter' }
+  | { type: 'set-enabled'; enabled: boolean }
+  | { type: 'set-max-restarts'; value: number | null }
+  | { type: 'set-title'; title: string }
+  | { type: 'adopt'; tabId: number; ownerAlive: boolean };
+
+/** The answer to a failure, marker or disconnect report. */
+export type ReportReply =
+  | { outcome: 'scheduled'; restartAt: number; attempt: string }
+  | { outcome: 'absorbed' | 'ignored' | 'off' | 'gave-up'; reason: string };
+export type ClaimReply = { granted: true; action: RestartAction } | { granted: false; reason: string };
+export type CommandReply = { ok: true } | { ok: false; message: string };
+/** `owner`: this tab runs the countdown of the pending restart. */
+export type AdoptReply = { owner: boolean };
+
+interface ReplyMap {
+  failure: ReportReply;
+  marker: ReportReply;
+  disconnect: ReportReply;
+  claim: ClaimReply;
+  'restart-result': CommandReply;
+  cancel: CommandReply;
+  rearm: CommandReply;
+  'reset-counter': CommandReply;
+  'set-enabled': CommandReply;
+  'set-max-restarts': CommandReply;
+  'set-title': CommandReply;
+  adopt: AdoptReply;
+}
+export type ReplyFor<E extends PolicyEvent> = ReplyMap[E['type']];
+type EventOf<T extends PolicyEvent['type']> = Extract<PolicyEvent, { type: T }>;
+type AnyReply = ReplyMap[keyof ReplyMap];
+
+export interface NotifyEffect {
+  type: 'notify';
+  kind: 'restarted' | 'gave-up' | 'ui-problem';
+  key: string;
+  title: string;
+  detail: string;
+}
+export type Effect = NotifyEffect;
+
+export interface Reduction<R = AnyReply> {
+  record: NotebookRecord;
+  effects: Effect[];
+  reply: R;
+}
+
+export interface PolicyContext {
+  now: number;
+  settings: Settings;
+  newAttemptId: () => string;
+}
+
+export function reduce<E extends PolicyEvent>(
+  record: NotebookRecord,
+  event: E,
+  ctx: PolicyContext,
+): Reduction<ReplyFor<E>> {
+  const current = expireStaleRestart(record, ctx);
+  // The map ties each event type to its reply type; the handlers below each return the matching one.
+  return dispatch(current, event, ctx) as Reduction<ReplyFor<E>>;
+}
+
+function dispatch(record: NotebookRecord, event: PolicyEvent, ctx: PolicyContext): Reduction {
+  switch (event.type) {
+    case 'failure':
+      return onFailure(record, event, ctx);
+    case 'marker':
+      return onMarker(record, event, ctx);
+    case 'disconnect':
+      return onDisconnect(record, event, ctx);
+    case 'claim':
+      return onClaim(record, event, ctx);
+    case 'restart-result':
+      return onRestartResult(record, event, ctx);
+    case 'cancel':
+      return onCancel(record, ctx);
+    case 'rearm':
+      return onRearm(record, ctx);
+    case 'reset-counter':
+      return onResetCounter(record, ctx);
+    case 'set-enabled':
+      return onSetEnabled(record, event.enabled, ctx);
+    case 'set-max-restarts':
+      return onSetMaxRestarts(record, event.value);
+    case 'set-title':
+      return onSetTitle(record, event.title);
+    case 'adopt':
+      return onAdopt(record, event, ctx);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Reports: failure, marker, disconnect
+
+type Report = EventOf<'failure' | 'marker' | 'disconnect'>;
+
+interface RestartRequest {
+  reason: RestartReason;
+  action: RestartAction;
+  tabId: number;
+  detectedAt: number;
+  verdict: Verdict;
+}
+
+function onFailure(record: NotebookRecord, event: EventOf<'failure'>, ctx: PolicyContext): Reduction {
+  const { settings } = ctx;
+  if (!record.enabled) return reportOff(record);
+  const { category } = event.verdict;
+  if (category !== 'custom' && !settings.categories[category]) {
+    return ignored(record, `Category ${category} is switched off`);
+  }
+  if (event.source === 'crash-toast' && !settings.crashToast) return ignored(record, 'Crash notices are switched off');
+  const blocked = blockedReport(record, event);
+  if (blocked) return blocked;
+  // After a crash toast Colab has already restarted the kernel: running all cells is enough.
+  const crash = event.source === 'crash-toast';
+  const request: RestartRequest = {
+    reason: crash ? 'crash' : 'failure',
+    action: crash ? 'run-all' : 'restart-and-run-all',
+    ...requestFields(event),
+    verdict: clipVerdict(event.verdict),
+  };
+  return requestCountedRestart(record, request, ctx);
+}
+
+function onDisconnect(record: NotebookRecord, event: EventOf<'disconnect'>, ctx: PolicyContext): Reduction {
+  if (!record.enabled) return reportOff(record);
+  if (!ctx.settings.reconnectOnDisconnect) return ignored(record, 'Reconnecting after a disconnect is switched off');
+  const blocked = blockedReport(record, event);
+  if (blocked) return blocked;
+  const verdict = clipVerdict({
+    category: 'colab-crash',
+    rule: 'runtime-disconnected',
+    description: 'Runtime disconnected',
+    line: event.line,
+  });
+  const action = 'reconnect-and-run-all';
+  const request: RestartRequest = { reason: 'disconnect', action, ...requestFields(event), verdict };
+  return requestCountedRestart(record, request, ctx);
+}
+
+/**
+ * Markers are restarts the user's own code asks for: they do not count toward the crash-loop limit, but a marker
+ * printed in a loop must not spin forever, so they are bounded per local day. `markerCount` also counts the first
+ * refused marker of the day: that is how the "limit reached" note is written once and not on every marker.
+ */
+function onMarker(record: NotebookRecord, event: EventOf<'marker'>, ctx: PolicyContext): Reduction {
+  if (!record.enabled) return reportOff(record);
+  const blocked = blockedReport(record, event);
+  if (blocked) return blocked;
+  const day = localDay(ctx.now);
+  const today = record.markerDay === day ? record : { ...record, markerDay: day, markerCount: 0 };
+  const limit = ctx.settings.markerDailyLimit;
+  if (today.markerCount > limit) return ignored(today, `The daily limit of ${limit} marker restarts is reached`);
+  const counted = { ...today, markerCount: today.markerCount + 1 };
+  if (today.markerCount === limit) {
+    const detail = `Restart marker ignored: the daily limit of ${limit} marker restarts is reached until tomorrow.`;
+    return ignored(addHistory(counted, { at: ctx.now, type: 'ignored', detail }), detail);
+  }
+  const verdict = clipVerdict({
+    category: 'custom',
+    rule: 'restart-marker',
+    description: `Restart marker: ${event.pattern}`,
+    line: event.line,
+  });
+  const request: RestartRequest = { reason: 'marker', action: 'restart-and-run-all', ...requestFields(event), verdict };
+  const detail = `Marker restart ${counted.markerCount} of ${limit} today in ${ctx.settings.backoffBaseSec} s`;
+  return schedule(counted, request, ctx.settings.backoffBaseSec, detail, ctx);
+}
+
+function requestFields(event: Report): Pick<RestartRequest, 'tabId' | 'detectedAt'> {
+  return { tabId: event.tabId, detectedAt: event.detectedAt };
+}
+
+/** Why a report cannot start a restart now, or null if it can. */
+function blockedReport(record: NotebookRecord, event: Report): Reduction | null {
+  const { status } = record;
+  // One failure gives one restart, however many outputs, frames, toasts or tabs report it.
+  if (status.kind === 'pending' || status.kind === 'restarting') {
+    return reply(record, { outcome: 'absorbed', reason: `A restart is already ${status.kind}` });
+  }
+  if (status.kind === 'gave-up' || status.kind === 'ui-problem') {
+    return ignored(record, 'The guard is stopped until the user re-arms it');
+  }
+  if (record.lastRestartAt !== undefined && event.detectedAt <= record.lastRestartAt) {
+    return ignored(record, 'The report is about a run older than the last restart');
+  }
+  return null;
+}
+
+/** Failures, crashes and disconnects count toward the crash-loop limit; a healthy stretch since the last restart
+ * resets it. */
+function requestCountedRestart(record: NotebookRecord, request: RestartRequest, ctx: PolicyContext): Reduction {
+  const { now, settings } = ctx;
+  const rested = { ...applyHealthyReset(record, settings, now), lastFailureAt: now };
+  const max = effectiveMaxRestarts(rested, settings);
+  if (rested.loopCount >= max) return giveUp(rested, request, max, ctx);
+  const delay = backoffSeconds(rested.loopCount, settings);
+  return schedule(rested, request, delay, `Restart ${rested.loopCount + 1} of ${max} in ${delay} s`, ctx);
+}
+
+function applyHealthyReset(record: NotebookRecord, settings: Settings, now: number): NotebookRecord {
+  if (record.loopCount === 0 || !ranHealthy(record, settings, now)) return record;
+  const detail =
+    `Ran ${settings.healthyMinutes} min or more without a failure: crash-loop counter reset ` +
+    `(lifetime restarts: ${record.totalRestarts})`;
+  return addHistory({ ...record, loopCount: 0 }, { at: now, type: 'healthy-reset', detail });
+}
+
+function schedule(
+  record: NotebookRecord,
+  request: RestartRequest,
+  delaySec: number,
+  detail: string,
+  ctx: PolicyContext,
+): Reduction {
+  const attempt = ctx.newAttemptId();
+  const restartAt = ctx.now + delaySec * 1000;
+  const status: Status = {
+    kind: 'pending',
+    reason: request.reason,
+    action: request.action,
+    restartAt,
+    attempt,
+    ownerTab: request.tabId,
+    detectedAt: request.detectedAt,
+    verdict: request.verdict,
+  };
+  const entry: HistoryEntry = {
+    at: ctx.now,
+    type: 'restart-scheduled',
+    detail,
+    verdict: request.verdict,
+    action: request.action,
+  };
+  return reply(addHistory({ ...record, status }, entry), { outcome: 'scheduled', restartAt, attempt });
+}
+
+function giveUp(record: NotebookRecord, request: RestartRequest, max: number, ctx: PolicyContext): Reduction {
+  const restarts = `${record.loopCount} restart${record.loopCount === 1 ? '' : 's'}`;
+  const detail = `Gave up: ${restarts} already (limit ${max}) and it failed again`;
+  const next = addHistory(
+    { ...record, status: { kind: 'gave-up', at: ctx.now, restarts: record.loopCount } },
+    { at: ctx.now, type: 'gave-up', detail, verdict: request.verdict },
+  );
+  return { record: next, effects: [notify(next, 'gave-up', detail)], reply: { outcome: 'gave-up', reason: detail } };
+}
+
+function reportOff(record: NotebookRecord): Reduction {
+  return reply(record, { outcome: 'off', reason: 'The guard is off for this notebook' });
+}
+
+function ignored(record: NotebookRecord, reason: string): Reduction {
+  return reply(record, { outcome: 'ignored', reason });
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// The restart itself: claim at the deadline, then the result
+
+function onClaim(record: NotebookRecord, event: EventOf<'claim'>, ctx: PolicyContext): Reduction {
+  const { status } = record;
+  if (status.kind === 'restarting') return refuse(record, 'A restart is already in progress');
+  if (status.kind !== 'pending') return refuse(record, 'No restart is pending');
+  if (status.attempt !== event.attempt) return refuse(record, 'This restart was cancelled or replaced');
+  if (status.ownerTab !== event.tabId) return refuse(record, 'Another tab owns this restart');
+  if (ctx.now < status.restartAt - CLAIM_TOLERANCE_MS) {
+    return refuse(record, `Too early: ${secondsUntil(status.restartAt, ctx.now)} s left`);
+  }
+  const restarting: Status = {
+    kind: 'restarting',
+    reason: status.reason,
+    action: status.action,
+    attempt: status.attempt,
+    ownerTab: status.ownerTab,
+    startedAt: ctx.now,
+  };
+  return reply({ ...record, status: restarting }, { granted: true, action: status.action });
+}
+
+function refuse(record: NotebookRecord, reason: string): Reduction {
+  return reply(record, { granted: false, reason });
+}
+
+type RestartResult = EventOf<'restart-result'>;
+type Restarting = Extract<Status, { kind: 'restarting' }>;
+
+function onRestartResult(record: NotebookRecord, event: RestartResult, ctx: PolicyContext): Reduction {
+  const { status } = record;
+  if (status.kind !== 'restarting' || status.attempt !== event.attempt || status.ownerTab !== event.tabId) {
+    return reply(record, { ok: false, message: 'No such restart in progress (interrupted or already reported)' });
+  }
+  if (!event.ok) return restartFailed(record, event, ctx.now);
+  const done = countRestart(record, status, ctx.now);
+  const detail = restartDetail(done, status, ctx.settings);
+  const next = addHistory(done, { at: ctx.now, type: 'restarted', detail, action: status.action });
+  return { record: next, effects: [notify(next, 'restarted', detail)], reply: { ok: true } };
+}
+
+/** The UI operation failed: stop and tell the user. Retrying blindly could click the wrong thing again and again. */
+function restartFailed(record: NotebookRecord, event: Extract<RestartResult, { ok: false }>, now: number): Reduction {
+  const step = clip(event.step, 100);
+  const detail = clip(event.detail, 1000);
+  const next = addHistory(
+    { ...record, status: { kind: 'ui-problem', at: now, step, detail } },
+    { at: now, type: 'restart-failed', detail: clip(`${step}: ${detail}`, 1000) },
+  );
+  return { record: next, effects: [notify(next, 'ui-problem', detail)], reply: { ok: true } };
+}
+
+/** Markers do not count toward the crash-loop limit; every restart counts toward the lifetime total. */
+function countRestart(record: NotebookRecord, status: Restarting, restartedAt: number): NotebookRecord {
+  return {
+    ...record,
+    status: { kind: 'watching' },
+    loopCount: status.reason === 'marker' ? record.loopCount : record.loopCount + 1,
+    totalRestarts: record.totalRestarts + 1,
+    lastRestartAt: restartedAt,
+  };
+}
+
+function restartDetail(record: NotebookRecord, status: Restarting, settings: Settings): string {
+  if (status.reason === 'marker') return 'Marker restart done';
+  return `Restart ${record.loopCount} of ${effectiveMaxRestarts(record, settings)} done`;
+}
+
+/**
+ * A restart whose result never came (tab closed or reloaded mid-way, or no answer within the bound). Whether it
+ * happened is unknown, so it is never retried, and it counts as a restart so an interruption cannot dodge the limit.
+ */
+function interruptRestart(record: NotebookRecord, status: Restarting, now: number): NotebookRecord {
+  const detail =
+    'The restart was interrupted (its tab closed, reloaded or stopped answering). ' +
+    'Its outcome is unknown, so it counts as done and is not retried.';
+  const entry: HistoryEntry = { at: now, type: 'interrupted', detail, action: status.action };
+  return addHistory(countRestart(record, status, status.startedAt), entry);
+}
+
+function expireStaleRestart(record: NotebookRecord, ctx: PolicyContext): NotebookRecord {
+  const { status } = record;
+  if (status.kind !== 'restarting' || ctx.now - status.startedAt < RESTART_TIMEOUT_MS) return record;
+  return interruptRestart(record, status, ctx.now);
+}
+
+/**
+ * A tab opened or reloaded on this notebook (or one that sees a countdown owned by another tab, which may be gone).
+ * A reload keeps its tab id, so the owner simply resumes its countdown from the stored deadline. If the owner is gone,
+ * this tab takes the countdown over with the same attempt and deadline; a deadline already past (the notebook reopened
+ * later) gets the base delay, so the user sees the countdown and can cancel it before anything restarts.
+ */
+function onAdopt(record: NotebookRecord, event: EventOf<'adopt'>, ctx: PolicyContext): Reduction {
+  const { status } = record;
+  if (status.kind === 'pending') {
+    if (status.ownerTab === event.tabId) return reply(record, { owner: true });
+    if (event.ownerAlive) return reply(record, { owner: false });
+    const restartAt = status.restartAt > ctx.now ? status.restartAt : ctx.now + ctx.settings.backoffBaseSec * 1000;
+    const detail = `The tab that owned the countdown is gone; tab ${event.tabId} resumes it`;
+    const moved: NotebookRecord = { ...record, status: { ...status, ownerTab: event.tabId, restartAt } };
+    const next = addHistory(moved, { at: ctx.now, type: 'resumed', detail });
+    return reply(next, { owner: true });
+  }
+  // The owner reloading mid-restart also loses the result: its content script that would report it is gone.
+  if (status.kind === 'restarting' && (status.ownerTab === event.tabId || !event.ownerAlive)) {
+    return reply(interruptRestart(record, status, ctx.now), { owner: false });
+  }
+  return reply(record, { owner: false });
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// User commands
+
+function onCancel(record: NotebookRecord, ctx: PolicyContext): Reduction {
+  const { status } = record;
+  if (status.kind === 'restarting') {
+    return reply(record, { ok: false, message: 'The restart has already started and cannot be cancelled' });
+  }
+  if (status.kind !== 'pending') return ok(record);
+  const entry: HistoryEntry = { at: ctx.now, type: 'cancelled', detail: 'Restart cancelled by the user' };
+  return ok(addHistory({ ...record, status: { kind: 'watching' } }, entry));
+}
+
+function onRearm(record: NotebookRecord, ctx: PolicyContext): Reduction {
+  const { kind } = record.status;
+  if (kind !== 'gave-up' && kind !== 'ui-problem') return ok(record);
+  const detail = 'Re-armed by the user: crash-loop counter reset';
+  const rearmed: NotebookRecord = { ...record, status: { kind: 'watching' }, loopCount: 0 };
+  return ok(addHistory(rearmed, { at: ctx.now, type: 're-armed', detail }));
+}
+
+/** Resets the crash-loop counter (the "2 of 3"); the lifetime total stays, it is a statistic. Ends a give-up. */
+function onResetCounter(record: NotebookRecord, ctx: PolicyContext): Reduction {
+  const gaveUp = record.status.kind === 'gave-up';
+  if (record.loopCount === 0 && !gaveUp) return ok(record);
+  const next: NotebookRecord = { ...record, loopCount: 0, status: gaveUp ? { kind: 'watching' } : record.status };
+  const detail = `Counter reset by the user (lifetime restarts: ${record.totalRestarts})`;
+  return ok(addHistory(next, { at: ctx.now, type: 'counter-reset', detail }));
+}
+
+/**
+ * Off cancels a pending restart (one already running cannot be stopped and finishes normally). On is a fresh start:
+ * a previous give-up or UI problem is cleared along with the crash-loop counter.
+ */
+function onSetEnabled(record: NotebookRecord, enabled: boolean, ctx: PolicyContext): Reduction {
+  if (record.enabled === enabled) return ok(record);
+  if (!enabled) {
+    const cancelling = record.status.kind === 'pending';
+    const next: NotebookRecord = { ...record, enabled, status: cancelling ? { kind: 'watching' } : record.status };
+    const entry: HistoryEntry = { at: ctx.now, type: 'disabled' };
+    return ok(addHistory(next, cancelling ? { ...entry, detail: 'The pending restart was cancelled' } : entry));
+  }
+  const { status } = record;
+  const stopped = status.kind === 'gave-up' || status.kind === 'ui-problem';
+  const next: NotebookRecord = stopped
+    ? { ...record, enabled, status: { kind: 'watching' }, loopCount: 0 }
+    : { ...record, enabled };
+  return ok(addHistory(next, { at: ctx.now, type: 'enabled' }));
+}
+
+function onSetMaxRestarts(record: NotebookRecord, value: number | null): Reduction {
+  if (value !== null && !(Number.isInteger(value) && value >= 0 && value <= MAX_RESTARTS_LIMIT)) {
+    return reply(record, { ok: false, message: `The limit must be a whole number from 0 to ${MAX_RESTARTS_LIMIT}` });
+  }
+  if ((record.overrides.maxRestarts ?? null) === value) return ok(record);
+  return ok({ ...record, overrides: value === null ? {} : { maxRestarts: value } });
+}
+
+function onSetTitle(record: NotebookRecord, title: string): Reduction {
+  const clipped = clip(title.trim(), TITLE_MAX_LENGTH);
+  return ok(clipped === record.title ? record : { ...record, title: clipped });
+}
+
+function ok(record: NotebookRecord): Reduction {
+  return reply(record, { ok: true });
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Helpers, also for the pages
+
+export function effectiveMaxRestarts(record: NotebookRecord, settings: Settings): number {
+  return record.overrides.maxRestarts ?? settings.maxRestarts;
+}
+
+/** Back-off before restart n+1 (n restarts so far): base · 2^n, capped. With defaults: 5, 10, 20, 40 … 300 s. */
+export function backoffSeconds(n: number, settings: Settings): number {
+  return Math.min(settings.backoffBaseSec * 2 ** Math.max(0, n), settings.backoffMaxSec);
+}
+
+/** The crash-loop counter as the next failure will see it: a healthy stretch since the last restart resets it. */
+export function loopCountAt(record: NotebookRecord, settings: Settings, now: number): number {
+  if (record.status.kind !== 'watching') return record.loopCount;
+  return ranHealthy(record, settings, now) ? 0 : record.loopCount;
+}
+
+function ranHealthy(record: NotebookRecord, settings: Settings, now: number): boolean {
+  return record.lastRestartAt !== undefined && now - record.lastRestartAt >= settings.healthyMinutes * 60_000;
+}
+
+export type StatusState = 'off' | 'watching' | 'pending' | 'restarting' | 'gave-up' | 'ui-problem';
+
+export interface StatusView {
+  state: StatusState;
+  /** Crash-loop restarts used, and the limit. */
+  used: number;
+  max: number;
+  totalRestarts: number;
+  markersToday: number;
+  markerLimit: number;
+  /** pending: whole seconds until the restart. */
+  secondsLeft?: number;
+  reason?: RestartReason;
+  action?: RestartAction;
+  verdict?: Verdict;
+  /** gave-up / ui-problem: when it stopped. */
+  since?: number;
+  /** ui-problem: which UI step failed, and how. */
+  step?: string;
+  detail?: string;
+}
+
+export function describeStatus(record: NotebookRecord, settings: Settings, now: number): StatusView {
+  const base = {
+    used: loopCountAt(record, settings, now),
+    max: effectiveMaxRestarts(record, settings),
+    totalRestarts: record.totalRestarts,
+    markersToday: record.markerDay === localDay(now) ? Math.min(record.markerCount, settings.markerDailyLimit) : 0,
+    markerLimit: settings.markerDailyLimit,
+  };
+  const { status } = record;
+  // A restart already running finishes even when the guard was just switched off, so it is shown as such.
+  if (!record.enabled && status.kind !== 'restarting') return { ...base, state: 'off' };
+  switch (status.kind) {
+    case 'watching':
+      return { ...base, state: 'watching' };
+    case 'pending':
+      return {
+        ...base,
+        state: 'pending',
+        secondsLeft: secondsUntil(status.restartAt, now),
+        reason: status.reason,
+        action: status.action,
+        verdict: status.verdict,
+      };
+    case 'restarting':
+      return { ...base, state: 'restarting', reason: status.reason, action: status.action };
+    case 'gave-up':
+      return { ...base, state: 'gave-up', since: status.at };
+    case 'ui-problem':
+      return { ...base, state: 'ui-problem', since: status.at, step: status.step, detail: status.detail };
+  }
+}
+
+/** The local calendar day, YYYY-MM-DD: the marker limit resets at the user's midnight, not UTC's. */
+export function localDay(now: number): string {
+  const d = new Date(now);
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+}
+
+function pad(n: number): string {
+  return String(n).padStart(2, '0');
+}
+
+function secondsUntil(deadline: number, now: number): number {
+  return Math.max(0, Math.ceil((deadline - now) / 1000));
+}
+
+function addHistory(record: NotebookRecord, entry: HistoryEntry): NotebookRecord {
+  return { ...record, history: [...record.history, entry].slice(-HISTORY_LIMIT) };
+}
+
+function notify(record: NotebookRecord, kind: NotifyEffect['kind'], detail: string): NotifyEffect {
+  return { type: 'notify', kind, key: record.key, title: record.title || record.key, detail };
+}
+
+function reply(record: NotebookRecord, answer: AnyReply): Reduction {
+  return { record, effects: [], reply: answer };
+}
+
+/** Stored strings have length limits; clipping here keeps every record the reducer writes valid on the next read. */
+function clip(text: string, max: number): string {
+  return text.length > max ? text.slice(0, max) : text;
+}
+
+function clipVerdict(verdict: Verdict): Verdict {
+  return {
+    category: verdict.category,
+    rule: clip(verdict.rule, 300),
+    description: clip(verdict.description, 300),
+    line: clip(verdict.line, 2000),
+  };
+}
