@@ -1,0 +1,320 @@
+import { fakeBrowser } from '@webext-core/fake-browser';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { CURRENT_VERSION } from './migrations';
+import { reduce, type PolicyContext, type PolicyEvent } from './policy';
+import { defaultNotebook, defaultSettings, PROBLEMS_LIMIT, type NotebookRecord } from './schema';
+import {
+  createNotebookWriter,
+  loadAllNotebooks,
+  loadNotebook,
+  loadProblems,
+  loadSettings,
+  ReadOnlyRecordError,
+  watchNotebook,
+  watchSettings,
+} from './store';
+import { exportData } from './transfer';
+
+vi.mock('webextension-polyfill', async () => ({ default: (await import('@webext-core/fake-browser')).fakeBrowser }));
+
+const KEY = 'drive:1AbCdEfGhIjKlMnOpQrStUvWxYz012345';
+const OTHER = 'github:o/r/main/nb';
+const T0 = new Date(2025, 2, 10, 12, 0, 0).getTime();
+const TAB = 7;
+
+const storage = fakeBrowser.storage.local;
+const verdict = { category: 'gpu-oom' as const, rule: 'torch-cuda-oom', description: 'CUDA out of memory', line: 'OutOfMemoryError' };
+
+let attempts = 0;
+function ctx(now = T0): PolicyContext {
+  return { now, settings: defaultSettings(), newAttemptId: () => `attempt-${++attempts}` };
+}
+
+function stored(key: string, overrides: Partial<NotebookRecord> = {}): NotebookRecord {
+  return { ...defaultNotebook(key), enabled: true, title: key, ...overrides };
+}
+
+async function dump(): Promise<Record<string, unknown>> {
+  return storage.get(null);
+}
+
+beforeEach(() => {
+  // reset() clears every fake storage area and removes all listeners.
+  fakeBrowser.reset();
+  attempts = 0;
+});
+
+describe('reads', () => {
+  it('give defaults when nothing is stored, without reporting problems', async () => {
+    expect(await loadSettings()).toEqual(defaultSettings());
+    expect(await loadNotebook(KEY)).toEqual(defaultNotebook(KEY));
+    expect(await loadAllNotebooks()).toEqual([]);
+    expect(await loadProblems()).toEqual([]);
+  });
+
+  it('a corrupt record falls back to defaults alone, leaves the others intact, and is reported', async () => {
+    await storage.set({
+      [`nb:${KEY}`]: '{"v":1,"key":"drive:1AbC',
+      [`nb:${OTHER}`]: stored(OTHER, { loopCount: 2, totalRestarts: 5 }),
+      settings: { ...defaultSettings(), maxRestarts: 6 },
+    });
+    expect(await loadNotebook(KEY)).toEqual(defaultNotebook(KEY));
+    expect(await loadNotebook(OTHER)).toEqual(stored(OTHER, { loopCount: 2, totalRestarts: 5 }));
+    expect(await loadSettings()).toMatchObject({ maxRestarts: 6 });
+    expect(await loadAllNotebooks()).toEqual([defaultNotebook(KEY), stored(OTHER, { loopCount: 2, totalRestarts: 5 })]);
+
+    const problems = await loadProblems();
+    expect(problems).toEqual([{ at: expect.any(Number), key: `nb:${KEY}`, message: expect.stringMatching(/not a record \(a string/) }]);
+  });
+
+  it('report a repeated problem once, and cap the list', async () => {
+    await storage.set({ settings: 'garbage' });
+    await loadSettings();
+    await loadSettings();
+    expect(await loadProblems()).toHaveLength(1);
+
+    for (let i = 0; i < PROBLEMS_LIMIT + 10; i++) await storage.set({ [`nb:drive:n${i}`]: i });
+    await loadAllNotebooks();
+    const problems = await loadProblems();
+    expect(problems).toHaveLength(PROBLEMS_LIMIT);
+    expect(problems.at(-1)?.key).toBe(`nb:drive:n${PROBLEMS_LIMIT + 9}`);
+  });
+
+  it('migrate a v0 record on read', async () => {
+    await storage.set({ [`nb:${KEY}`]: { key: KEY, name: 'train', active: true, restarts: 2, lifetimeRestarts: 7 } });
+    expect(await loadNotebook(KEY)).toEqual({ ...defaultNotebook(KEY), title: 'train', enabled: true, loopCount: 2, totalRestarts: 7 });
+    expect(await loadProblems()).toEqual([]);
+  });
+
+  it('skip keys that are not ours', async () => {
+    await storage.set({ frameTokens: { a: 1 }, [`nb:${OTHER}`]: stored(OTHER) });
+    expect((await loadAllNotebooks()).map((n) => n.key)).toEqual([OTHER]);
+  });
+});
+
+describe('the writer', () => {
+  it('applies an event and stores the result', async () => {
+    const writer = createNotebookWriter();
+    await storage.set({ [`nb:${KEY}`]: stored(KEY) });
+    const result = await writer.update(KEY, { type: 'failure', tabId: TAB, detectedAt: T0, verdict, source: 'error-output' }, ctx());
+    expect(result.reply).toEqual({ outcome: 'scheduled', restartAt: T0 + 5000, attempt: 'attempt-1' });
+    expect(await loadNotebook(KEY)).toEqual(result.record);
+  });
+
+  it('writes nothing when nothing changes', async () => {
+    const writer = createNotebookWriter();
+    const set = vi.spyOn(storage, 'set');
+    const result = await writer.update(KEY, { type: 'failure', tabId: TAB, detectedAt: T0, verdict, source: 'error-output' }, ctx());
+    expect(result.reply).toMatchObject({ outcome: 'off' });
+    expect(set).not.toHaveBeenCalled();
+    expect(await dump()).toEqual({});
+  });
+
+  it('types the reply by event', async () => {
+    const writer = createNotebookWriter();
+    const { reply } = await writer.update(KEY, { type: 'claim', tabId: TAB, attempt: 'x' }, ctx());
+    // A ClaimReply: `granted` is known to the compiler here.
+    expect(reply.granted).toBe(false);
+  });
+
+  /** Storage answers after a varying number of turns, so unserialised read-modify-writes would overwrite each other. */
+  function addStorageJitter() {
+    let seed = 7;
+    const jitter = async () => {
+      for (let turns = (seed = (seed * 31 + 11) % 97) % 6; turns > 0; turns--) await Promise.resolve();
+    };
+    const realGet = storage.get.bind(storage) as (keys: unknown) => Promise<Record<string, unknown>>;
+    const realSet = storage.set.bind(storage);
+    vi.spyOn(storage, 'get').mockImplementation(async (keys?: unknown) => {
+      await jitter();
+      return realGet(keys);
+    });
+    vi.spyOn(storage, 'set').mockImplementation(async (items: Record<string, unknown>) => {
+      await jitter();
+      return realSet(items);
+    });
+  }
+
+  /** The popup toggles the guard and cancels; the page reports failures and titles. */
+  function interleavedEvents(): PolicyEvent[] {
+    return Array.from({ length: 40 }, (_, i): PolicyEvent[] => [
+      { type: 'set-enabled', enabled: i % 2 === 0 },
+      { type: 'failure', tabId: TAB, detectedAt: T0 + i, verdict, source: 'error-output' },
+      { type: 'set-title', title: `title ${i}` },
+      { type: 'cancel' },
+    ]).flat();
+  }
+
+  const eventCtx = (i: number): PolicyContext => ({ ...ctx(T0 + 1000 + i), newAttemptId: () => `attempt-${i}` });
+
+  it('loses no update when popup and page messages interleave on one notebook', async () => {
+    addStorageJitter();
+    const events = interleavedEvents();
+    const writer = createNotebookWriter();
+    await Promise.all([
+      ...events.map((event, i) => writer.update(KEY, event, eventCtx(i))),
+      writer.update(OTHER, { type: 'set-enabled', enabled: true }, ctx()),
+    ]);
+
+    // The same events applied one after another, in the order they were sent.
+    const expected = events.reduce((record, event, i) => reduce(record, event, eventCtx(i)).record, defaultNotebook(KEY));
+    const actual = await loadNotebook(KEY);
+    expect(actual).toEqual(expected);
+    expect(actual.history.filter((h) => h.type === 'enabled' || h.type === 'disabled')).toHaveLength(40);
+    expect(actual.history.filter((h) => h.type === 'restart-scheduled')).toHaveLength(20);
+    expect(actual.history.filter((h) => h.type === 'cancelled')).toHaveLength(20);
+    expect(actual.title).toBe('title 39');
+    expect((await loadNotebook(OTHER)).enabled).toBe(true);
+  });
+
+  it('(control) the same messages as naive concurrent read-modify-writes do lose updates', async () => {
+    addStorageJitter();
+    await Promise.all(
+      interleavedEvents().map(async (event, i) => {
+        const record = await loadNotebook(KEY);
+        await storage.set({ [`nb:${KEY}`]: reduce(record, event, eventCtx(i)).record });
+      }),
+    );
+    expect((await loadNotebook(KEY)).history.length).toBeLessThan(80);
+  });
+
+  it('grants one claim when two tabs claim at once', async () => {
+    const writer = createNotebookWriter();
+    const scheduled = await writer.update(KEY, { type: 'set-enabled', enabled: true }, ctx()).then(() =>
+      writer.update(KEY, { type: 'failure', tabId: TAB, detectedAt: T0, verdict, source: 'error-output' }, ctx()),
+    );
+    const { reply } = scheduled;
+    if (reply.outcome !== 'scheduled') throw new Error('not scheduled');
+    const claims = await Promise.all(
+      [TAB, TAB, 8, TAB].map((tabId) => writer.update(KEY, { type: 'claim', tabId, attempt: reply.attempt }, ctx(reply.restartAt))),
+    );
+    expect(claims.map((c) => c.reply.granted)).toEqual([true, false, false, false]);
+  });
+
+  it('writes a salvaged record back so it is reported once', async () => {
+    await storage.set({ [`nb:${KEY}`]: { ...stored(KEY), loopCount: 'two' } });
+    const writer = createNotebookWriter();
+    await writer.update(KEY, { type: 'cancel' }, ctx());
+    expect((await storage.get(`nb:${KEY}`))[`nb:${KEY}`]).toEqual({ ...stored(KEY), loopCount: 0 });
+    expect(await loadProblems()).toHaveLength(1);
+  });
+
+  it('never overwrites a record from a newer version', async () => {
+    const newer = { ...stored(KEY), v: CURRENT_VERSION + 1, status: { kind: 'future' } };
+    await storage.set({ [`nb:${KEY}`]: newer });
+    const writer = createNotebookWriter();
+    await expect(writer.update(KEY, { type: 'set-enabled', enabled: false }, ctx())).rejects.toBeInstanceOf(ReadOnlyRecordError);
+    expect((await storage.get(`nb:${KEY}`))[`nb:${KEY}`]).toEqual(newer);
+    expect(await loadNotebook(KEY)).toMatchObject({ enabled: true, status: { kind: 'watching' } });
+    expect((await loadProblems())[0]?.message).toMatch(/newer version \(v2\)/);
+    // The queue survives the failure.
+    expect((await writer.update(OTHER, { type: 'set-enabled', enabled: true }, ctx())).reply).toEqual({ ok: true });
+  });
+
+  it('migrates every older record in place', async () => {
+    await storage.set({
+      settings: { maxRetries: 5 },
+      [`nb:${KEY}`]: { key: KEY, active: true, restarts: 1 },
+      [`nb:${OTHER}`]: stored(OTHER),
+      frameTokens: { v: 0 },
+    });
+    const writer = createNotebookWriter();
+    expect(await writer.migrateStoredData()).toBe(2);
+    const all = await dump();
+    expect(all.settings).toEqual({ ...defaultSettings(), maxRestarts: 5 });
+    expect(all[`nb:${KEY}`]).toEqual({ ...defaultNotebook(KEY), enabled: true, loopCount: 1, totalRestarts: 1 });
+    expect(all[`nb:${OTHER}`]).toEqual(stored(OTHER));
+    expect(all.frameTokens).toEqual({ v: 0 });
+    expect(await writer.migrateStoredData()).toBe(0);
+  });
+});
+
+describe('settings updates', () => {
+  it('store a valid patch, merging categories', async () => {
+    const writer = createNotebookWriter();
+    const result = await writer.updateSettings({ maxRestarts: 5, categories: { 'gpu-fault': true } });
+    const expected = { ...defaultSettings(), maxRestarts: 5, categories: { ...defaultSettings().categories, 'gpu-fault': true } };
+    expect(result).toEqual({ ok: true, settings: expected });
+    expect(await loadSettings()).toEqual(expected);
+  });
+
+  it.each<[Record<string, unknown>, RegExp]>([
+    [{ maxRestarts: -1 }, /Invalid setting maxRestarts/],
+    [{ backoffBaseSec: 600 }, /Invalid setting backoffMaxSec: The longest back-off/],
+    [{ categories: { 'gpu-oom': 'yes' } }, /Invalid setting categories\.gpu-oom/],
+    [{ colour: 'blue' }, /Unknown setting: colour/],
+    [{ v: 3 }, /Unknown setting: v/],
+  ])('refuse %j and write nothing', async (patch, message) => {
+    const writer = createNotebookWriter();
+    const result = await writer.updateSettings(patch);
+    expect(result.ok).toBe(false);
+    expect(!result.ok && result.message).toMatch(message);
+    expect(await dump()).toEqual({});
+  });
+});
+
+describe('import and clear', () => {
+  it('an invalid import changes nothing', async () => {
+    await storage.set({ settings: defaultSettings(), [`nb:${KEY}`]: stored(KEY) });
+    const before = await dump();
+    const writer = createNotebookWriter();
+    const file = exportData(defaultSettings(), [stored(KEY, { loopCount: 1 }), { ...stored(OTHER), totalRestarts: -4 }]);
+    expect(await writer.importData(JSON.stringify(file))).toEqual({ ok: false, message: expect.stringMatching(/notebooks\.1\.totalRestarts/) });
+    expect(await writer.importData('nope')).toMatchObject({ ok: false });
+    expect(await dump()).toEqual(before);
+  });
+
+  it('a valid import replaces the settings and the notebooks it holds, keeping the others', async () => {
+    const third = 'gist:0123456789abcdef0123';
+    await storage.set({ [`nb:${KEY}`]: stored(KEY), [`nb:${third}`]: stored(third) });
+    const writer = createNotebookWriter();
+    const settings = { ...defaultSettings(), maxRestarts: 9 };
+    const file = exportData(settings, [stored(KEY, { loopCount: 2 }), stored(OTHER)]);
+    expect(await writer.importData(JSON.stringify(file))).toEqual({ ok: true, notebooks: 2 });
+    expect(await loadSettings()).toEqual(settings);
+    expect((await loadAllNotebooks()).map((n) => [n.key, n.loopCount])).toEqual([
+      [KEY, 2],
+      [third, 0],
+      [OTHER, 0],
+    ]);
+  });
+
+  it('an import waits for updates already queued, and updates after it see its data', async () => {
+    const writer = createNotebookWriter();
+    const file = exportData(defaultSettings(), [stored(KEY, { title: 'imported' })]);
+    const before = writer.update(KEY, { type: 'set-title', title: 'before' }, ctx());
+    const imported = writer.importData(JSON.stringify(file));
+    const after = writer.update(KEY, { type: 'set-enabled', enabled: false }, ctx());
+    await Promise.all([before, imported, after]);
+    expect(await loadNotebook(KEY)).toMatchObject({ title: 'imported', enabled: false });
+  });
+
+  it('clearAll removes our keys only', async () => {
+    await storage.set({ settings: defaultSettings(), problems: [], [`nb:${KEY}`]: stored(KEY), frameTokens: { a: 1 } });
+    await createNotebookWriter().clearAll();
+    expect(await dump()).toEqual({ frameTokens: { a: 1 } });
+  });
+});
+
+describe('watchers', () => {
+  it('deliver validated values for their key only, until unsubscribed', async () => {
+    const seen: NotebookRecord[] = [];
+    const stop = watchNotebook(KEY, (record) => seen.push(record));
+    await storage.set({ [`nb:${OTHER}`]: stored(OTHER) });
+    await storage.set({ [`nb:${KEY}`]: stored(KEY, { loopCount: 1 }) });
+    await storage.set({ [`nb:${KEY}`]: { ...stored(KEY), loopCount: 'bad' } });
+    await storage.remove(`nb:${KEY}`);
+    stop();
+    await storage.set({ [`nb:${KEY}`]: stored(KEY, { loopCount: 3 }) });
+    expect(seen.map((r) => r.loopCount)).toEqual([1, 0, 0]);
+    expect(seen[2]).toEqual(defaultNotebook(KEY));
+  });
+
+  it('ignore other storage areas', async () => {
+    const seen: unknown[] = [];
+    watchSettings((settings) => seen.push(settings));
+    await fakeBrowser.storage.session.set({ settings: { ...defaultSettings(), maxRestarts: 1 } });
+    await storage.set({ settings: { ...defaultSettings(), maxRestarts: 2 } });
+    expect(seen).toEqual([{ ...defaultSettings(), maxRestarts: 2 }]);
+  });
+});

@@ -1,0 +1,258 @@
+import * as v from 'valibot';
+import browser from 'webextension-polyfill';
+import { CURRENT_VERSION, isObject } from './migrations';
+import { reduce, type PolicyContext, type PolicyEvent, type Reduction, type ReplyFor } from './policy';
+import {
+  NOTEBOOK_PREFIX,
+  notebookStorageKey,
+  NotebookRecordSchema,
+  parseNotebook,
+  parseProblems,
+  parseSettings,
+  PROBLEMS_KEY,
+  PROBLEMS_LIMIT,
+  SETTINGS_KEY,
+  SettingsSchema,
+  type NotebookRecord,
+  type ParseResult,
+  type Problem,
+  type Settings,
+} from './schema';
+import { parseImport } from './transfer';
+
+/**
+ * The thin adapter between the pure state modules and `storage.local`. Reads validate and migrate, and never throw on
+ * bad data: a corrupt record reads as defaults (for that record alone) and is reported under `problems`.
+ * Writes go through one writer, the service worker's (`createNotebookWriter`).
+ */
+
+const local = () => browser.storage.local;
+
+async function readKey(key: string): Promise<unknown> {
+  const items = await local().get(key);
+  return items[key];
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Reads (any context)
+
+export async function loadSettings(): Promise<Settings> {
+  return (await readReported(SETTINGS_KEY, parseSettings)).value;
+}
+
+export async function loadNotebook(key: string): Promise<NotebookRecord> {
+  return (await readReported(notebookStorageKey(key), (raw) => parseNotebook(key, raw))).value;
+}
+
+/** Every stored notebook, sorted by key. */
+export async function loadAllNotebooks(): Promise<NotebookRecord[]> {
+  const items = await local().get(null);
+  const records: NotebookRecord[] = [];
+  for (const [storageKey, raw] of Object.entries(items)) {
+    if (!storageKey.startsWith(NOTEBOOK_PREFIX)) continue;
+    const parsed = parseNotebook(storageKey.slice(NOTEBOOK_PREFIX.length), raw);
+    if (parsed.problem) await reportProblem(storageKey, parsed.problem);
+    records.push(parsed.value);
+  }
+  return records.sort((a, b) => a.key.localeCompare(b.key));
+}
+
+export async function loadProblems(): Promise<Problem[]> {
+  return parseProblems(await readKey(PROBLEMS_KEY));
+}
+
+async function readReported<T>(storageKey: string, parse: (raw: unknown) => ParseResult<T>): Promise<ParseResult<T>> {
+  const parsed = parse(await readKey(storageKey));
+  if (parsed.problem) await reportProblem(storageKey, parsed.problem);
+  return parsed;
+}
+
+let problemChain: Promise<unknown> = Promise.resolve();
+
+/**
+ * Appends to the capped `problems` list; the same problem reported again moves to the end instead of repeating.
+ * Serialised within this context; two contexts racing may drop one report, which the next read of the still-corrupt
+ * record repeats.
+ */
+function reportProblem(storageKey: string, message: string): Promise<void> {
+  const task = problemChain.then(async () => {
+    const others = (await loadProblems()).filter((p) => p.key !== storageKey || p.message !== message);
+    const problems = [...others, { at: Date.now(), key: storageKey, message: message.slice(0, 2000) }];
+    await local().set({ [PROBLEMS_KEY]: problems.slice(-PROBLEMS_LIMIT) });
+  });
+  problemChain = task.catch(() => undefined);
+  return task;
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Watching (pages)
+
+type Changes = Record<string, browser.Storage.StorageChange>;
+
+function watchKey(storageKey: string, onValue: (raw: unknown) => void): () => void {
+  const listener = (changes: Changes, area: string) => {
+    const change = changes[storageKey];
+    if (area === 'local' && change) onValue(change.newValue);
+  };
+  browser.storage.onChanged.addListener(listener);
+  return () => browser.storage.onChanged.removeListener(listener);
+}
+
+/** Calls back with the validated record on every change (defaults once it is removed). Returns the unsubscribe. */
+export function watchNotebook(key: string, callback: (record: NotebookRecord) => void): () => void {
+  return watchKey(notebookStorageKey(key), (raw) => callback(parseNotebook(key, raw).value));
+}
+
+export function watchSettings(callback: (settings: Settings) => void): () => void {
+  return watchKey(SETTINGS_KEY, (raw) => callback(parseSettings(raw).value));
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// The writer (service worker only)
+
+/** A record written by a newer version of the extension is never overwritten by this one. */
+export class ReadOnlyRecordError extends Error {
+  constructor(readonly storageKey: string) {
+    super(`${storageKey} was written by a newer version of the extension and is kept unchanged. Update the extension.`);
+    this.name = 'ReadOnlyRecordError';
+  }
+}
+
+export type SettingsUpdate = { ok: true; settings: Settings } | { ok: false; message: string };
+export type ImportOutcome = { ok: true; notebooks: number } | { ok: false; message: string };
+
+export interface NotebookWriter {
+  /** Applies one policy event to one notebook: read, reduce, write, serialised per notebook. */
+  update<E extends PolicyEvent>(key: string, event: E, ctx: PolicyContext): Promise<Reduction<ReplyFor<E>>>;
+  /** Validated as a whole: an invalid patch writes nothing. `categories` merges into the current categories. */
+  updateSettings(patch: Record<string, unknown>): Promise<SettingsUpdate>;
+  /** Replaces the settings and the notebooks in the file; other notebooks stay. An invalid file changes nothing. */
+  importData(text: string): Promise<ImportOutcome>;
+  /** Removes the settings, the problems and every notebook record (and nothing else). */
+  clearAll(): Promise<void>;
+  /** Rewrites records stored in an older shape in the current one (after an update); returns how many. */
+  migrateStoredData(): Promise<number>;
+}
+
+export function createNotebookWriter(): NotebookWriter {
+  const queue = createQueue();
+  return {
+    update: (key, event, ctx) => queue.run(notebookStorageKey(key), () => applyEvent(key, event, ctx)),
+    updateSettings: (patch) => queue.run(SETTINGS_KEY, () => applySettingsPatch(patch)),
+    importData: (text) => queue.exclusive(() => applyImport(text)),
+    clearAll: () => queue.exclusive(removeOurKeys),
+    migrateStoredData: () => queue.exclusive(migrateAll),
+  };
+}
+
+async function applyEvent<E extends PolicyEvent>(key: string, event: E, ctx: PolicyContext) {
+  const storageKey = notebookStorageKey(key);
+  const parsed = await readReported(storageKey, (raw) => parseNotebook(key, raw));
+  if (parsed.readOnly) throw new ReadOnlyRecordError(storageKey);
+  const result = reduce(parsed.value, event, ctx);
+  // A salvaged record is written back even if unchanged, so its problem is reported once rather than on every read.
+  if (result.record !== parsed.value || parsed.problem) await writeNotebook(result.record);
+  return result;
+}
+
+/** Never store what would not read back: a reducer bug must not turn into a corrupt record. */
+async function writeNotebook(record: NotebookRecord): Promise<void> {
+  const check = v.safeParse(NotebookRecordSchema, record);
+  if (!check.success) {
+    throw new Error(`Refusing to store an invalid record for ${record.key}: ${check.issues[0].message}`);
+  }
+  await local().set({ [notebookStorageKey(record.key)]: record });
+}
+
+async function applySettingsPatch(patch: Record<string, unknown>): Promise<SettingsUpdate> {
+  const parsed = await readReported(SETTINGS_KEY, parseSettings);
+  if (parsed.readOnly) return { ok: false, message: new ReadOnlyRecordError(SETTINGS_KEY).message };
+  const unknown = Object.keys(patch).filter((name) => !(name in parsed.value) || name === 'v');
+  if (unknown.length > 0) return { ok: false, message: `Unknown setting: ${unknown.join(', ')}` };
+  const merged = { ...parsed.value, ...patch };
+  if (isObject(patch.categories)) merged.categories = { ...parsed.value.categories, ...patch.categories };
+  const result = v.safeParse(SettingsSchema, merged);
+  if (!result.success) {
+    const [issue] = result.issues;
+    const path = v.getDotPath(issue);
+    return { ok: false, message: `Invalid setting${path ? ` ${path}` : 's'}: ${issue.message}` };
+  }
+  await local().set({ [SETTINGS_KEY]: result.output });
+  return { ok: true, settings: result.output };
+}
+
+async function applyImport(text: string): Promise<ImportOutcome> {
+  const parsed = parseImport(text);
+  if (!parsed.ok) return parsed;
+  const items: Record<string, unknown> = { [SETTINGS_KEY]: parsed.settings };
+  for (const record of parsed.notebooks) items[notebookStorageKey(record.key)] = record;
+  await local().set(items);
+  return { ok: true, notebooks: parsed.notebooks.length };
+}
+
+function isOurKey(storageKey: string): boolean {
+  return storageKey === SETTINGS_KEY || storageKey === PROBLEMS_KEY || storageKey.startsWith(NOTEBOOK_PREFIX);
+}
+
+async function removeOurKeys(): Promise<void> {
+  const keys = Object.keys(await local().get(null)).filter(isOurKey);
+  if (keys.length > 0) await local().remove(keys);
+}
+
+async function migrateAll(): Promise<number> {
+  const items = await local().get(null);
+  const rewritten: Record<string, unknown> = {};
+  for (const [storageKey, raw] of Object.entries(items)) {
+    if (!isOlderVersion(raw)) continue;
+    const parsed = parseStored(storageKey, raw);
+    if (!parsed) continue;
+    if (parsed.problem) await reportProblem(storageKey, parsed.problem);
+    rewritten[storageKey] = parsed.value;
+  }
+  if (Object.keys(rewritten).length > 0) await local().set(rewritten);
+  return Object.keys(rewritten).length;
+}
+
+function isOlderVersion(raw: unknown): boolean {
+  if (!isObject(raw)) return false;
+  const version = raw.v ?? 0;
+  return typeof version === 'number' && Number.isInteger(version) && version >= 0 && version < CURRENT_VERSION;
+}
+
+function parseStored(storageKey: string, raw: unknown): ParseResult<Settings | NotebookRecord> | null {
+  if (storageKey === SETTINGS_KEY) return parseSettings(raw);
+  if (storageKey.startsWith(NOTEBOOK_PREFIX)) return parseNotebook(storageKey.slice(NOTEBOOK_PREFIX.length), raw);
+  return null;
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+
+/**
+ * Serialises tasks per key with promise chains, so concurrent messages about one notebook never lose an update.
+ * `exclusive` tasks (import, clear, migrate) wait for everything queued before them and hold back everything after.
+ */
+function createQueue() {
+  const tails = new Map<string, Promise<unknown>>();
+  let barrier: Promise<unknown> = Promise.resolve();
+  const settle = (p: Promise<unknown>) => p.then(noop, noop);
+
+  function run<T>(key: string, task: () => Promise<T>): Promise<T> {
+    const result = Promise.all([tails.get(key), barrier]).then(task);
+    const tail = settle(result);
+    tails.set(key, tail);
+    void tail.then(() => {
+      if (tails.get(key) === tail) tails.delete(key);
+    });
+    return result;
+  }
+
+  function exclusive<T>(task: () => Promise<T>): Promise<T> {
+    const result = Promise.all([...tails.values(), barrier]).then(task);
+    barrier = settle(result);
+    return result;
+  }
+
+  return { run, exclusive };
+}
+
+function noop(): void {}
