@@ -173,8 +173,12 @@ function onDisconnect(record: NotebookRecord, event: EventOf<'disconnect'>, ctx:
     description: 'Runtime disconnected',
     line: event.line,
   });
-  const action = 'reconnect-and-run-all';
-  const request: RestartRequest = { reason: 'disconnect', action, ...requestFields(event), verdict };
+  const request: RestartRequest = {
+    reason: 'disconnect',
+    action: 'reconnect-and-run-all',
+    ...requestFields(event),
+    verdict,
+  };
   return requestCountedRestart(record, request, ctx);
 }
 
@@ -193,7 +197,7 @@ function onMarker(record: NotebookRecord, event: EventOf<'marker'>, ctx: PolicyC
   if (today.markerCount > limit) return ignored(today, `The daily limit of ${limit} marker restarts is reached`);
   const counted = { ...today, markerCount: today.markerCount + 1 };
   if (today.markerCount === limit) {
-    const detail = `Restart marker ignored: the daily limit of ${limit} marker restarts is reached until tomorrow.`;
+    const detail = `Restart marker ignored: ${limit} marker restarts is the daily limit; markers resume tomorrow.`;
     return ignored(addHistory(counted, { at: ctx.now, type: 'ignored', detail }), detail);
   }
   const verdict = clipVerdict({
