@@ -58,7 +58,7 @@ function failAndRestart(record: NotebookRecord, now: number, settings = defaultS
   const claimed = reduce(scheduled, { type: 'claim', tabId: TAB, attempt }, ctx(restartAt, settings));
   expect(claimed.reply).toEqual({ granted: true, action: 'restart-and-run-all' });
   const done = reduce(claimed.record, { type: 'restart-result', tabId: TAB, attempt, ok: true }, ctx(restartAt + 2 * SEC, settings));
-  return { record: done.record, effects: done.effects, delay: (restartAt - now) / SEC, doneAt: restartAt + 2 * SEC };
+  return { record: done.record, effects: done.effects, delay: (restartAt - now) / SEC, startedAt: restartAt, doneAt: restartAt + 2 * SEC };
 }
 
 describe('failure reports', () => {
@@ -136,13 +136,13 @@ describe('failure reports', () => {
   });
 
   it('are ignored when about a run older than the last restart', () => {
-    const { record, doneAt } = failAndRestart(enabled(), T0);
-    for (const detectedAt of [T0, doneAt]) {
+    const { record, startedAt, doneAt } = failAndRestart(enabled(), T0);
+    for (const detectedAt of [T0, startedAt]) {
       const result = reduce(record, failure(detectedAt), ctx(doneAt + SEC));
       expect(result.reply).toMatchObject({ outcome: 'ignored', reason: expect.stringMatching(/older than the last restart/) });
       expect(result.record).toBe(record);
     }
-    expect(reduce(record, failure(doneAt + 1), ctx(doneAt + SEC)).reply).toMatchObject({ outcome: 'scheduled' });
+    expect(reduce(record, failure(startedAt + 1), ctx(doneAt + SEC)).reply).toMatchObject({ outcome: 'scheduled' });
   });
 
   it('are ignored after giving up or a UI problem, until the user acts', () => {
@@ -361,11 +361,17 @@ describe('restart results', () => {
     return record;
   }
 
-  it('success: back to watching, counted, notified', () => {
+  it('success: back to watching, counted from when it started, notified', () => {
     const result = reduce(restarting(), { type: 'restart-result', tabId: TAB, attempt: 'attempt-9', ok: true }, ctx(T0 + 3 * SEC));
-    expect(result.record).toMatchObject({ status: { kind: 'watching' }, loopCount: 2, totalRestarts: 6, lastRestartAt: T0 + 3 * SEC });
+    expect(result.record).toMatchObject({ status: { kind: 'watching' }, loopCount: 2, totalRestarts: 6, lastRestartAt: T0 });
     expect(result.record.history.at(-1)).toEqual({ at: T0 + 3 * SEC, type: 'restarted', detail: 'Restart 2 of 3 done', action: 'restart-and-run-all' });
     expect(result.effects).toEqual([{ type: 'notify', kind: 'restarted', key: KEY, title: 'train.ipynb', detail: 'Restart 2 of 3 done' }]);
+  });
+
+  it('a failure of the new run detected before the result arrived still counts once the restart is done', () => {
+    const done = reduce(restarting(), { type: 'restart-result', tabId: TAB, attempt: 'attempt-9', ok: true }, ctx(T0 + 3 * SEC));
+    const result = reduce(done.record, failure(T0 + 2 * SEC), ctx(T0 + 4 * SEC));
+    expect(result.reply).toMatchObject({ outcome: 'scheduled' });
   });
 
   it('a crash restart counts toward the loop; a marker restart only toward the total', () => {

@@ -333,7 +333,8 @@ function onRestartResult(record: NotebookRecord, event: RestartResult, ctx: Poli
     return reply(record, { ok: false, message: 'No such restart in progress (interrupted or already reported)' });
   }
   if (!event.ok) return restartFailed(record, event, ctx.now);
-  const done = countRestart(record, status, ctx.now);
+  // Dated from the claim: the page stops trusting older outputs then, so later reports belong to the new run.
+  const done = countRestart(record, status, status.startedAt);
   const detail = restartDetail(done, status, ctx.settings);
   const next = addHistory(done, { at: ctx.now, type: 'restarted', detail, action: status.action });
   return { record: next, effects: [notify(next, 'restarted', detail)], reply: { ok: true } };
