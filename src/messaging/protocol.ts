@@ -1,17 +1,11 @@
 import * as v from 'valibot';
+import { VerdictSchema } from '../state/schema';
 
 /** Messages between the extension's contexts. Every receiver parses with these schemas before acting. */
 
 const NotebookKey = v.pipe(v.string(), v.minLength(1), v.maxLength(2048));
 const Time = v.pipe(v.number(), v.finite());
 const Line = v.pipe(v.string(), v.maxLength(2000));
-
-export const VerdictSchema = v.object({
-  category: v.picklist(['gpu-oom', 'tf-oom', 'jax-oom', 'host-ram', 'colab-crash', 'gpu-fault', 'custom']),
-  rule: v.pipe(v.string(), v.maxLength(300)),
-  description: v.pipe(v.string(), v.maxLength(300)),
-  line: Line,
-});
 
 /** What the user (popup, options, the in-page notice) can ask of a notebook. */
 export const CommandSchema = v.variant('type', [
@@ -34,6 +28,7 @@ export const PageMessageSchema = v.variant('type', [
     verdict: VerdictSchema,
   }),
   v.object({ type: v.literal('page-marker'), key: NotebookKey, detectedAt: Time, pattern: Line, line: Line }),
+  v.object({ type: v.literal('page-disconnect'), key: NotebookKey, detectedAt: Time, line: Line }),
   v.object({ type: v.literal('page-claim'), key: NotebookKey, attempt: v.string() }),
   v.object({
     type: v.literal('page-result'),
@@ -66,8 +61,7 @@ export interface HelloReply {
   tabId: number;
   token: string;
 }
-export type ClaimReply = { granted: true; action: string } | { granted: false; reason: string };
-export type CommandReply = { ok: true } | { ok: false; message: string };
+export type { ClaimReply, CommandReply, ReportReply } from '../state/policy';
 
 export type CheckUiReply =
   | { ready: true; detail: string }

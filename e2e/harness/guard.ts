@@ -1,0 +1,54 @@
+import type { Page, Worker } from '@playwright/test';
+
+/**
+ * Test set-up through the extension's own storage, from its service worker. Tests of the popup switch the guard on
+ * through the UI; tests of the guard's behaviour only need it on.
+ */
+
+export async function resetStorage(serviceWorker: Worker): Promise<void> {
+  await serviceWorker.evaluate(() => chrome.storage.local.clear());
+}
+
+export async function setSettings(serviceWorker: Worker, settings: Record<string, unknown>): Promise<void> {
+  await serviceWorker.evaluate((value) => chrome.storage.local.set({ settings: { v: 1, ...value } }), settings);
+}
+
+export async function enableGuard(serviceWorker: Worker, key: string, extra: Record<string, unknown> = {}): Promise<void> {
+  await serviceWorker.evaluate(
+    ({ key, extra }) => chrome.storage.local.set({ [`nb:${key}`]: { v: 1, key, enabled: true, ...extra } }),
+    { key, extra },
+  );
+}
+
+export interface StoredRecord {
+  enabled: boolean;
+  status: { kind: string; ownerTab?: number; step?: string; detail?: string };
+  loopCount: number;
+  totalRestarts: number;
+  history: Array<{ type: string; at: number; detail?: string; action?: string }>;
+}
+
+export async function readRecord(serviceWorker: Worker, key: string): Promise<StoredRecord | undefined> {
+  return serviceWorker.evaluate(async (key) => (await chrome.storage.local.get(`nb:${key}`))[`nb:${key}`], key);
+}
+
+export async function tabIdOf(serviceWorker: Worker, page: Page): Promise<number> {
+  const url = page.url();
+  const id = await serviceWorker.evaluate(async (url) => (await chrome.tabs.query({ url }))[0]?.id, url);
+  if (id === undefined) throw new Error(`no tab for ${url}`);
+  return id;
+}
+
+/** The guard's content script has said hello for this page (its notebook is registered with the service worker). */
+export async function waitForGuard(serviceWorker: Worker, page: Page): Promise<number> {
+  const tabId = await tabIdOf(serviceWorker, page);
+  await page.waitForFunction(() => true);
+  await serviceWorker.evaluate(async (tabId) => {
+    for (let i = 0; i < 200; i++) {
+      if ((await chrome.storage.session.get(`tab:${tabId}`))[`tab:${tabId}`]) return;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    throw new Error('the content script never said hello');
+  }, tabId);
+  return tabId;
+}

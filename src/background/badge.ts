@@ -1,0 +1,36 @@
+import browser from 'webextension-polyfill';
+import { t } from '../lib/i18n';
+import { badgeFor, type BadgeView } from '../state/badge';
+import { loadNotebook, loadSettings } from '../state/store';
+import { notebookOfTab, tabsOfNotebook } from './tab-registry';
+
+/** The toolbar icon per tab: on/off, restarts tonight, and an alert look when the guard needs the user. */
+
+const ICONS: Record<BadgeView['icon'], Record<string, string>> = {
+  on: { 16: 'icons/icon-16.png', 32: 'icons/icon-32.png' },
+  off: { 16: 'icons/icon-off-16.png', 32: 'icons/icon-off-32.png' },
+  alert: { 16: 'icons/icon-alert-16.png', 32: 'icons/icon-alert-32.png' },
+};
+
+export async function refreshTabBadge(tabId: number): Promise<void> {
+  const key = await notebookOfTab(tabId);
+  const [record, settings] = await Promise.all([key ? loadNotebook(key) : null, loadSettings()]);
+  await applyBadge(tabId, badgeFor(record, settings, Date.now()));
+}
+
+export async function refreshNotebookBadges(key: string): Promise<void> {
+  await Promise.all((await tabsOfNotebook(key)).map(refreshTabBadge));
+}
+
+async function applyBadge(tabId: number, view: BadgeView): Promise<void> {
+  try {
+    await Promise.all([
+      browser.action.setBadgeText({ tabId, text: view.text }),
+      browser.action.setBadgeBackgroundColor({ tabId, color: view.color }),
+      browser.action.setTitle({ tabId, title: `${t('extName')}: ${view.title}` }),
+      browser.action.setIcon({ tabId, path: ICONS[view.icon] }),
+    ]);
+  } catch {
+    // The tab closed meanwhile: nothing to show.
+  }
+}

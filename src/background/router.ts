@@ -1,0 +1,100 @@
+import * as v from 'valibot';
+import browser from 'webextension-polyfill';
+import {
+  FrameMessageSchema, PageMessageSchema, UiMessageSchema,
+  type Command, type HelloReply, type PageMessage, type UiMessage,
+} from '../messaging/protocol';
+import { senderKind, type SenderLike } from '../messaging/sender';
+import type { PolicyEvent, Reduction, ReplyFor } from '../state/policy';
+import { loadNotebook, loadSettings, type NotebookWriter } from '../state/store';
+import { refreshTabBadge } from './badge';
+import { tokenForTab } from './frame-tokens';
+import { notify } from './notifications';
+import { setTabNotebook, tabShowsNotebook } from './tab-registry';
+
+/**
+ * Every runtime message comes through here: checked for who sent it, validated against its schema, then applied as
+ * one policy event to one notebook by the (serialised) writer. Anything else is dropped without an answer.
+ */
+export function createRouter(writer: NotebookWriter) {
+  async function apply<E extends PolicyEvent>(key: string, event: E): Promise<ReplyFor<E>> {
+    const settings = await loadSettings();
+    const ctx = { now: Date.now(), settings, newAttemptId: () => crypto.randomUUID() };
+    const result: Reduction<ReplyFor<E>> = await writer.update(key, event, ctx);
+    await notify(result.effects, settings);
+    return result.reply;
+  }
+
+  async function onPage(message: PageMessage, tabId: number): Promise<unknown> {
+    switch (message.type) {
+      case 'page-hello':
+        return hello(message.key, message.title, tabId);
+      case 'page-failure':
+        return apply(message.key, { type: 'failure', tabId, detectedAt: message.detectedAt, verdict: message.verdict, source: message.source });
+      case 'page-marker':
+        return apply(message.key, { type: 'marker', tabId, detectedAt: message.detectedAt, pattern: message.pattern, line: message.line });
+      case 'page-disconnect':
+        return apply(message.key, { type: 'disconnect', tabId, detectedAt: message.detectedAt, line: message.line });
+      case 'page-claim':
+        return apply(message.key, { type: 'claim', tabId, attempt: message.attempt });
+      case 'page-result':
+        return apply(message.key, message.ok
+          ? { type: 'restart-result', tabId, attempt: message.attempt, ok: true }
+          : { type: 'restart-result', tabId, attempt: message.attempt, ok: false, step: message.step ?? 'unknown', detail: message.detail ?? '' });
+      case 'page-command':
+        return command(message.key, message.command);
+    }
+  }
+
+  /** A tab opened, reloaded or navigated to a notebook: remember it, and let it resume or take over a countdown. */
+  async function hello(key: string | null, title: string, tabId: number): Promise<HelloReply> {
+    await setTabNotebook(tabId, key);
+    if (key) {
+      if (title) await apply(key, { type: 'set-title', title });
+      const record = await loadNotebook(key);
+      const owner = record.status.kind === 'pending' || record.status.kind === 'restarting' ? record.status.ownerTab : null;
+      const ownerAlive = owner !== null && owner !== tabId && (await tabShowsNotebook(owner, key));
+      await apply(key, { type: 'adopt', tabId, ownerAlive });
+    }
+    await refreshTabBadge(tabId);
+    return { tabId, token: await tokenForTab(tabId) };
+  }
+
+  function command(key: string, cmd: Command) {
+    return apply(key, cmd);
+  }
+
+  async function onUi(message: UiMessage): Promise<unknown> {
+    switch (message.type) {
+      case 'ui-command':
+        return command(message.key, message.command);
+      case 'ui-settings':
+        return writer.updateSettings(message.patch);
+      case 'ui-import':
+        return writer.importData(message.text);
+      case 'ui-clear':
+        await writer.clearAll();
+        return { ok: true };
+    }
+  }
+
+  /** Returns undefined for messages it does not take, so that no answer is sent. */
+  function route(message: unknown, sender: SenderLike): Promise<unknown> | undefined {
+    const kind = senderKind(sender, browser.runtime.id, browser.runtime.getURL(''));
+    const tabId = sender.tab?.id;
+    if (kind === 'colab-page' && tabId !== undefined) {
+      const parsed = v.safeParse(PageMessageSchema, message);
+      return parsed.success ? onPage(parsed.output, tabId) : undefined;
+    }
+    if (kind === 'output-frame' && tabId !== undefined) {
+      return v.is(FrameMessageSchema, message) ? tokenForTab(tabId).then((token) => ({ token })) : undefined;
+    }
+    if (kind === 'extension-page') {
+      const parsed = v.safeParse(UiMessageSchema, message);
+      return parsed.success ? onUi(parsed.output) : undefined;
+    }
+    return undefined;
+  }
+
+  return { route, apply };
+}

@@ -1,0 +1,102 @@
+/**
+ * The small notice shown over a Colab page when the guard acts. It lives in a shadow root on a fixed-position
+ * host, so it neither inherits Colab's styles nor shifts Colab's layout, and it never takes focus by itself.
+ */
+
+export interface NoticeAction {
+  label: string;
+  onClick: () => void;
+}
+
+export interface NoticeContent {
+  tone: 'info' | 'warning' | 'error';
+  title: string;
+  body: string;
+  /** When set, `{s}` in the body is replaced by the seconds left until this time, updated every second. */
+  countdownTo?: number;
+  actions: NoticeAction[];
+}
+
+const STYLE = `
+:host { all: initial; }
+.box { position: fixed; right: 16px; bottom: 16px; z-index: 2147483647; max-width: 360px; box-sizing: border-box;
+  padding: 12px 14px; border-radius: 8px; font: 13px/1.4 system-ui, sans-serif; color: #1f1f1f; background: #fff;
+  border-left: 4px solid #1a73e8; box-shadow: 0 2px 10px rgba(0,0,0,.25); }
+.box[data-tone=warning] { border-left-color: #e37400; }
+.box[data-tone=error] { border-left-color: #d93025; }
+.title { font-weight: 600; margin: 0 24px 4px 0; }
+.body { margin: 0 0 8px; word-break: break-word; white-space: pre-line; }
+.actions { display: flex; gap: 8px; justify-content: flex-end; }
+button { font: inherit; cursor: pointer; border-radius: 4px; padding: 4px 10px; border: 1px solid #8a8a8a; background: #f1f3f4; color: #1f1f1f; }
+button:focus-visible { outline: 2px solid #1a73e8; outline-offset: 1px; }
+.close { position: absolute; top: 6px; right: 6px; border: 0; background: transparent; font-size: 16px; padding: 0 6px; }
+@media (prefers-color-scheme: dark) {
+  .box { color: #e8eaed; background: #292a2d; }
+  button { color: #e8eaed; background: #3c4043; border-color: #9aa0a6; }
+  .close { background: transparent; }
+}`;
+
+export interface Notice {
+  show(content: NoticeContent): void;
+  hide(): void;
+}
+
+export function createNotice(doc: Document, dismissLabel: string): Notice {
+  let host: HTMLElement | null = null;
+  let timer: ReturnType<typeof setInterval> | undefined;
+
+  const hide = () => {
+    clearInterval(timer);
+    host?.remove();
+    host = null;
+  };
+
+  const show = (content: NoticeContent) => {
+    hide();
+    host = doc.createElement('colab-oom-guard-notice');
+    const root = host.attachShadow({ mode: 'open' });
+    const box = render(doc, root, content, dismissLabel, hide);
+    doc.documentElement.append(host);
+    if (content.countdownTo === undefined) return;
+    const body = box.querySelector('.body');
+    const deadline = content.countdownTo;
+    const tick = () => {
+      if (body) body.textContent = content.body.replace('{s}', String(secondsLeft(deadline)));
+    };
+    tick();
+    timer = setInterval(tick, 1000);
+  };
+
+  return { show, hide };
+}
+
+function secondsLeft(deadline: number): number {
+  return Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
+}
+
+function render(doc: Document, root: ShadowRoot, content: NoticeContent, dismissLabel: string, hide: () => void): HTMLElement {
+  const style = doc.createElement('style');
+  style.textContent = STYLE;
+  const box = element(doc, 'div', 'box');
+  box.dataset.tone = content.tone;
+  box.setAttribute('role', content.tone === 'error' ? 'alert' : 'status');
+  const close = element(doc, 'button', 'close', '×');
+  close.setAttribute('aria-label', dismissLabel);
+  close.addEventListener('click', hide);
+  const actions = element(doc, 'div', 'actions');
+  for (const action of content.actions) {
+    const button = element(doc, 'button', '', action.label);
+    button.addEventListener('click', action.onClick);
+    actions.append(button);
+  }
+  box.append(close, element(doc, 'p', 'title', content.title), element(doc, 'p', 'body', content.body), actions);
+  root.append(style, box);
+  return box;
+}
+
+function element<K extends keyof HTMLElementTagNameMap>(doc: Document, tag: K, className: string, text = ''): HTMLElementTagNameMap[K] {
+  const el = doc.createElement(tag);
+  if (className) el.className = className;
+  el.textContent = text;
+  return el;
+}

@@ -1,0 +1,47 @@
+import { t } from '../lib/i18n';
+import type { NotebookRecord, RestartAction, RestartReason } from '../state/schema';
+import type { NoticeContent } from './notice';
+
+/** What the in-page notice says about the notebook's state; null when there is nothing to say. */
+
+const TITLES: Record<RestartReason, () => string> = {
+  failure: () => t('noticeOomTitle'),
+  crash: () => t('noticeCrashTitle'),
+  marker: () => t('noticeMarkerTitle'),
+  disconnect: () => t('noticeDisconnectTitle'),
+};
+
+const COUNTDOWNS: Record<RestartAction, () => string> = {
+  'restart-and-run-all': () => t('noticeRestartIn'),
+  'run-all': () => t('noticeRunAllIn'),
+  'reconnect-and-run-all': () => t('noticeReconnectIn'),
+};
+
+export function noticeFor(record: NotebookRecord, cancel: () => void): NoticeContent | null {
+  const { status } = record;
+  switch (status.kind) {
+    case 'pending': {
+      const what = status.verdict.line ? `${status.verdict.description}: ${status.verdict.line}` : status.verdict.description;
+      return {
+        tone: 'warning',
+        title: TITLES[status.reason](),
+        body: `${what}\n${COUNTDOWNS[status.action]()}`,
+        countdownTo: status.restartAt,
+        actions: [{ label: t('noticeCancel'), onClick: cancel }],
+      };
+    }
+    case 'restarting':
+      return { tone: 'info', title: t('noticeRestartingTitle'), body: t('noticeRestartingBody'), actions: [] };
+    case 'gave-up':
+      return { tone: 'error', title: t('noticeGaveUpTitle'), body: t('noticeGaveUpBody', String(status.restarts)), actions: [] };
+    case 'ui-problem':
+      return { tone: 'error', title: t('noticeProblemTitle'), body: t('noticeProblemBody', status.step, status.detail), actions: [] };
+    case 'watching':
+      return null;
+  }
+}
+
+export function needsPersonNotice(kind: 'recaptcha' | 'usage-limit'): NoticeContent {
+  const what = kind === 'recaptcha' ? t('noticeRecaptcha') : t('noticeUsageLimit');
+  return { tone: 'warning', title: t('noticeNeedsPersonTitle'), body: t('noticeNeedsPersonBody', what), actions: [] };
+}

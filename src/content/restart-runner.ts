@@ -1,0 +1,95 @@
+import { findDisconnectDialog, reconnect, restartAndRunAll, runAll, waitFor, type ActionResult } from '../colab';
+import type { ClaimReply } from '../messaging/protocol';
+import type { NotebookRecord, RestartAction } from '../state/schema';
+
+/**
+ * Follows the notebook's record: when this tab owns a pending restart it waits for the deadline (kept in storage, so a
+ * reload resumes it), claims the restart from the service worker (granted once) and performs it through Colab's UI,
+ * then reports how it went. It never retries by itself: a failed step stops the guard until the user re-arms it.
+ */
+export interface RunnerDeps {
+  doc: Document;
+  tabId: number;
+  claim(attempt: string): Promise<ClaimReply>;
+  result(attempt: string, outcome: { ok: true } | { ok: false; step: string; detail: string }): Promise<void>;
+  /** Called just before the action: from then on, outputs on the page belong to the old run. */
+  beforeAction(): void;
+  /** Called once the result was recorded (reports held during the action may go out now). */
+  afterAction(): void;
+}
+
+export interface RestartRunner {
+  follow(record: NotebookRecord): void;
+  stop(): void;
+  readonly busy: boolean;
+}
+
+export function createRestartRunner(deps: RunnerDeps): RestartRunner {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let scheduled: string | null = null;
+  let busy = false;
+
+  const clear = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    scheduled = null;
+  };
+
+  async function fire(attempt: string) {
+    scheduled = null;
+    const reply = await deps.claim(attempt);
+    if (!reply.granted) return;
+    busy = true;
+    try {
+      deps.beforeAction();
+      const outcome = await perform(deps.doc, reply.action);
+      await deps.result(attempt, outcome.ok ? { ok: true } : { ok: false, step: outcome.step, detail: outcome.detail });
+    } finally {
+      busy = false;
+      deps.afterAction();
+    }
+  }
+
+  return {
+    follow(record) {
+      const { status } = record;
+      const mine = status.kind === 'pending' && status.ownerTab === deps.tabId && record.enabled;
+      if (!mine) return clear();
+      if (scheduled === status.attempt) return;
+      clear();
+      scheduled = status.attempt;
+      // Background tabs run timers late, never early; the claim tolerates a little earliness the other way.
+      timer = setTimeout(() => void fire(status.attempt), Math.max(0, status.restartAt - Date.now()));
+    },
+    stop: clear,
+    get busy() {
+      return busy;
+    },
+  };
+}
+
+type Outcome = { ok: true } | { ok: false; step: string; detail: string };
+
+async function perform(doc: Document, action: RestartAction): Promise<Outcome> {
+  switch (action) {
+    case 'restart-and-run-all':
+      return outcomeOf(await restartAndRunAll(doc));
+    case 'run-all':
+      return outcomeOf(await runAll(doc));
+    case 'reconnect-and-run-all':
+      return reconnectAndRunAll(doc);
+  }
+}
+
+async function reconnectAndRunAll(doc: Document): Promise<Outcome> {
+  const clicked = reconnect(doc);
+  if (!clicked.ok) return { ok: false, step: 'reconnect', detail: `${clicked.reason}${clicked.saw ? `; saw: ${clicked.saw}` : ''}` };
+  const closed = await waitFor(() => !findDisconnectDialog(doc), { root: doc, timeoutMs: 10_000 });
+  if (!closed) return { ok: false, step: 'reconnect', detail: 'the "Runtime disconnected" dialog stayed open' };
+  return outcomeOf(await runAll(doc));
+}
+
+function outcomeOf(result: ActionResult): Outcome {
+  if (result.ok) return { ok: true };
+  return { ok: false, step: result.step, detail: result.saw ? `${result.detail}; saw: ${result.saw}` : result.detail };
+}

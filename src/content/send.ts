@@ -1,0 +1,15 @@
+import browser from 'webextension-polyfill';
+import type { PageMessage } from '../messaging/protocol';
+
+/** The extension was updated or removed under this page: this script is orphaned and must stop acting. */
+export class OrphanedError extends Error {}
+
+/** Sends one validated-at-the-receiver message to the service worker; the reply type is the router's. */
+export async function sendToWorker<R>(message: PageMessage | { type: 'frame-hello' }): Promise<R> {
+  try {
+    return (await browser.runtime.sendMessage(message)) as R;
+  } catch (error) {
+    if (!browser.runtime.id || /context invalidated/i.test(String(error))) throw new OrphanedError(String(error));
+    throw error;
+  }
+}

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { badgeFor, TONIGHT_MS } from './badge';
+import { defaultNotebook, defaultSettings, type NotebookRecord } from './schema';
+
+const NOW = Date.UTC(2026, 10, 23, 6);
+const settings = defaultSettings();
+
+function record(extra: Partial<NotebookRecord>): NotebookRecord {
+  return { ...defaultNotebook('drive:abc'), enabled: true, ...extra };
+}
+
+describe('badge', () => {
+  it('is empty off Colab notebooks and greyed with the off icon when the guard is off', () => {
+    expect(badgeFor(null, settings, NOW)).toMatchObject({ text: '' });
+    expect(badgeFor(record({ enabled: false }), settings, NOW)).toMatchObject({ text: '', icon: 'off' });
+  });
+
+  it('says ON while watching, then the number of restarts tonight', () => {
+    expect(badgeFor(record({}), settings, NOW)).toMatchObject({ text: 'ON', icon: 'on' });
+    const history = [
+      { at: NOW - TONIGHT_MS - 1, type: 'restarted' as const },
+      { at: NOW - 60_000, type: 'restarted' as const },
+      { at: NOW - 30_000, type: 'restarted' as const },
+      { at: NOW - 20_000, type: 'cancelled' as const },
+    ];
+    expect(badgeFor(record({ history }), settings, NOW)).toMatchObject({ text: '2', icon: 'on' });
+  });
+
+  it('turns amber while a restart is pending', () => {
+    const status = {
+      kind: 'pending' as const, reason: 'failure' as const, action: 'restart-and-run-all' as const, restartAt: NOW + 5000,
+      attempt: 'a', ownerTab: 1, detectedAt: NOW, verdict: { category: 'gpu-oom' as const, rule: 'r', description: 'd', line: 'l' },
+    };
+    const badge = badgeFor(record({ status }), settings, NOW);
+    expect(badge.title).toContain('restart pending');
+    expect(badge.color).not.toBe(badgeFor(record({}), settings, NOW).color);
+  });
+
+  it('has a distinct look when the guard gave up or hit a UI problem', () => {
+    const gaveUp = badgeFor(record({ status: { kind: 'gave-up', at: NOW, restarts: 3 }, loopCount: 3 }), settings, NOW);
+    expect(gaveUp).toMatchObject({ text: '!', icon: 'alert' });
+    expect(gaveUp.title).toContain('Gave up after 3');
+    const problem = badgeFor(record({ status: { kind: 'ui-problem', at: NOW, step: 'find-item', detail: 'item-missing' } }), settings, NOW);
+    expect(problem).toMatchObject({ text: '!', icon: 'alert' });
+    expect(problem.title).toContain('find-item');
+  });
+});
