@@ -1,2 +1,4 @@
 import { render } from 'preact';
-render(<p>Colab OOM Guard</p>, document.getElementById('app')!);
+import { Popup } from './Popup';
+
+render(<Popup search={location.search} />, document.getElementById('app')!);

@@ -1,0 +1,278 @@
+// @vitest-environment happy-dom
+import { fakeBrowser } from '@webext-core/fake-browser';
+import { act } from 'preact/test-utils';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { HistoryEntry, Verdict } from '../state/schema';
+import {
+  click,
+  getByRole,
+  getByText,
+  installFakeBrowser,
+  mount,
+  queryAllByRole,
+  storedNotebook,
+  storeNotebook,
+  type,
+  waitFor,
+  type FakeWorker,
+  type Mounted,
+} from '../ui/test-support';
+import { parseMaxRestarts, Popup } from './Popup';
+
+vi.mock('webextension-polyfill', async () => ({ default: (await import('@webext-core/fake-browser')).fakeBrowser }));
+
+const KEY = 'drive:1AbCdEfGhIjKlMnOpQrStUvWxYz012345';
+const URL_ = 'https://colab.research.google.com/drive/1AbCdEfGhIjKlMnOpQrStUvWxYz012345';
+const verdict: Verdict = {
+  category: 'gpu-oom',
+  rule: 'torch-cuda-oom',
+  description: 'PyTorch CUDA out of memory',
+  line: 'torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB',
+};
+
+let worker: FakeWorker;
+let view: Mounted | undefined;
+let tabId: number;
+
+beforeEach(async () => {
+  worker = await installFakeBrowser();
+  const tab = await fakeBrowser.tabs.create({ url: URL_, active: true });
+  tabId = tab.id!;
+});
+
+afterEach(() => {
+  view?.unmount();
+  view = undefined;
+  vi.useRealTimers();
+});
+
+async function open(search = '') {
+  view = await mount(<Popup search={search} />);
+  return view.container;
+}
+
+const toggle = (root: HTMLElement) => getByRole<HTMLInputElement>(root, 'switch', /Auto-restart/);
+
+describe('popup over a Colab notebook', () => {
+  it('shows the notebook, Off, and switches the guard on through the service worker', async () => {
+    await storeNotebook(KEY, { title: 'train_llm.ipynb' });
+    const root = await open();
+    await waitFor(() => getByRole(root, 'heading', 'train_llm.ipynb'));
+    expect(toggle(root).checked).toBe(false);
+    expect(root.querySelector('.headline')?.textContent).toBe('Off');
+
+    await click(toggle(root));
+    await waitFor(() => expect(root.querySelector('.headline')?.textContent).toBe('Watching'));
+    expect(toggle(root).checked).toBe(true);
+    expect(worker.sent).toEqual([{ type: 'ui-command', key: KEY, command: { type: 'set-enabled', enabled: true } }]);
+    expect(await storedNotebook(KEY)).toMatchObject({ enabled: true });
+  });
+
+  it('uses the key as the name when the notebook has no title yet, and shows "n of max"', async () => {
+    await storeNotebook(KEY, { enabled: true, loopCount: 1, totalRestarts: 4 });
+    const root = await open();
+    await waitFor(() => getByText(root, 'Restarts used: 1 of 3'));
+    expect(getByRole(root, 'heading', KEY)).toBeTruthy();
+    expect(getByText(root, '4 in total')).toBeTruthy();
+    expect(root.querySelector('.headline')?.textContent).toBe('Watching');
+  });
+
+  it('follows storage changes made elsewhere while open', async () => {
+    await storeNotebook(KEY, { enabled: false });
+    const root = await open();
+    await waitFor(() => expect(root.querySelector('.headline')?.textContent).toBe('Off'));
+    await storeNotebook(KEY, { enabled: true, status: { kind: 'gave-up', at: Date.now(), restarts: 3 }, loopCount: 3 });
+    await waitFor(() => expect(root.querySelector('.headline')?.textContent).toBe('Gave up after 3 restarts'));
+    expect(toggle(root).checked).toBe(true);
+  });
+
+  it('counts a pending restart down every second and cancels it', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'Date'] });
+    const now = new Date(2026, 0, 5, 3, 0, 0).getTime();
+    vi.setSystemTime(now);
+    await storeNotebook(KEY, {
+      enabled: true,
+      status: {
+        kind: 'pending',
+        reason: 'failure',
+        action: 'restart-and-run-all',
+        restartAt: now + 20_000,
+        attempt: 'a1',
+        ownerTab: tabId,
+        detectedAt: now,
+        verdict,
+      },
+    });
+    const root = await open();
+    await waitFor(() => expect(root.querySelector('.headline')?.textContent).toBe('OOM detected — restarting in 20 s'));
+    expect(getByText(root, 'PyTorch CUDA out of memory (rule torch-cuda-oom)')).toBeTruthy();
+
+    await act(() => void vi.advanceTimersByTime(1000));
+    expect(root.querySelector('.headline')?.textContent).toBe('OOM detected — restarting in 19 s');
+    await act(() => void vi.advanceTimersByTime(5000));
+    expect(root.querySelector('.headline')?.textContent).toBe('OOM detected — restarting in 14 s');
+
+    await click(getByRole(root, 'button', 'Cancel restart'));
+    await waitFor(() => expect(root.querySelector('.headline')?.textContent).toBe('Watching'));
+    expect(worker.sent.at(-1)).toEqual({ type: 'ui-command', key: KEY, command: { type: 'cancel' } });
+    expect(queryAllByRole(root, 'button', 'Cancel restart')).toHaveLength(0);
+    expect(getByText(root, 'Restart cancelled')).toBeTruthy();
+  });
+
+  it('gave up: says after how many restarts, and Re-arm sends rearm', async () => {
+    await storeNotebook(KEY, { enabled: true, loopCount: 3, status: { kind: 'gave-up', at: Date.now(), restarts: 3 } });
+    const root = await open();
+    await waitFor(() => expect(root.querySelector('.headline')?.textContent).toBe('Gave up after 3 restarts'));
+    await click(getByRole(root, 'button', 'Re-arm'));
+    await waitFor(() => expect(root.querySelector('.headline')?.textContent).toBe('Watching'));
+    expect(worker.sent.at(-1)).toMatchObject({ command: { type: 'rearm' } });
+    expect(getByText(root, 'Restarts used: 0 of 3')).toBeTruthy();
+  });
+
+  it('Colab UI problem: names the step and the detail, with Re-arm', async () => {
+    await storeNotebook(KEY, {
+      enabled: true,
+      status: { kind: 'ui-problem', at: Date.now(), step: 'open-runtime-menu', detail: 'The Runtime menu did not open' },
+    });
+    const root = await open();
+    await waitFor(() => expect(root.querySelector('.headline')?.textContent).toBe('Colab UI problem: open-runtime-menu'));
+    expect(getByText(root, 'The Runtime menu did not open')).toBeTruthy();
+    expect(getByRole(root, 'button', 'Re-arm')).toBeTruthy();
+  });
+
+  it('shows a refused command as an alert and puts the switch back', async () => {
+    await storeNotebook(KEY, {});
+    worker.override(() => ({ ok: false, message: 'The record was written by a newer version' }));
+    const root = await open();
+    await waitFor(() => toggle(root));
+    await click(toggle(root));
+    await waitFor(() => expect(getByRole(root, 'alert').textContent).toBe('The record was written by a newer version'));
+    expect(toggle(root).checked).toBe(false);
+  });
+
+  it('Max restarts: saves a number, empty means the default, and refuses anything else', async () => {
+    await storeNotebook(KEY, { enabled: true });
+    const root = await open();
+    const field = await waitFor(() => getByRole<HTMLInputElement>(root, 'textbox', 'Max restarts'));
+    expect(field.placeholder).toBe('3');
+
+    await type(field, '5');
+    await waitFor(() => expect(getByText(root, 'Restarts used: 0 of 5')).toBeTruthy());
+    expect(await storedNotebook(KEY)).toMatchObject({ overrides: { maxRestarts: 5 } });
+
+    await type(field, 'lots');
+    expect(field.getAttribute('aria-invalid')).toBe('true');
+    expect(getByRole(root, 'alert').textContent).toMatch(/whole number from 0 to 1000.*Not saved/);
+    expect(worker.sent).toHaveLength(1);
+
+    await type(field, '');
+    await waitFor(() => expect(getByText(root, 'Restarts used: 0 of 3')).toBeTruthy());
+    expect(worker.sent.at(-1)).toMatchObject({ command: { type: 'set-max-restarts', value: null } });
+    expect(field.getAttribute('aria-invalid')).toBe('false');
+  });
+
+  it('lists the last events newest first, with the verdict line, and draws them on the timeline', async () => {
+    const now = Date.now();
+    const history: HistoryEntry[] = [
+      { at: now - 3 * 3600_000, type: 'enabled' },
+      { at: now - 2 * 3600_000, type: 'restart-scheduled', detail: 'Restart 1 of 3 in 5 s', verdict },
+      { at: now - 2 * 3600_000 + 6000, type: 'restarted', detail: 'Restart 1 of 3 done', action: 'restart-and-run-all' },
+      { at: now - 20 * 3600_000, type: 'gave-up', detail: 'old, outside the timeline' },
+    ].sort((a, b) => a.at - b.at) as HistoryEntry[];
+    await storeNotebook(KEY, { enabled: true, history });
+    const root = await open();
+    const items = await waitFor(() => {
+      const list = root.querySelectorAll('.events li');
+      expect(list).toHaveLength(4);
+      return [...list];
+    });
+    expect(items.map((li) => li.querySelector('.event-title')?.textContent)).toEqual([
+      'Restarted and ran all cells',
+      'Failure detected, restart scheduled',
+      'Auto-restart switched on',
+      'Gave up',
+    ]);
+    expect(items[1]?.querySelector('.verdict')?.textContent).toBe(
+      'PyTorch CUDA out of memory (rule torch-cuda-oom): torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB',
+    );
+    expect(items[0]?.querySelector('time')?.getAttribute('datetime')).toBe(new Date(history[3]!.at).toISOString());
+
+    const svg = getByRole(root, 'img', /Failures and restarts in the last 12 hours/);
+    expect(svg.tagName.toLowerCase()).toBe('svg');
+    expect([...svg.querySelectorAll('[data-kind]')].map((g) => g.getAttribute('data-kind'))).toEqual(['failure', 'restart']);
+    expect(svg.querySelector('desc')?.textContent).toMatch(/1 failures, 1 restarts, 0 give-ups, 0 UI problems/);
+  });
+
+  it('Reset counter sends reset-counter; Options opens the options page', async () => {
+    await storeNotebook(KEY, { enabled: true, loopCount: 2 });
+    const root = await open();
+    await waitFor(() => getByText(root, 'Restarts used: 2 of 3'));
+    await click(getByRole(root, 'button', 'Reset counter'));
+    await waitFor(() => getByText(root, 'Restarts used: 0 of 3'));
+    expect(worker.sent.at(-1)).toMatchObject({ command: { type: 'reset-counter' } });
+
+    await click(getByRole(root, 'link', 'Options'));
+    expect(fakeBrowser.runtime.openOptionsPage).toHaveBeenCalledOnce();
+  });
+
+  it('Check Colab UI reports ready, a failed step, or asks to reload the tab when no content script answers', async () => {
+    const send = vi.spyOn(fakeBrowser.tabs, 'sendMessage');
+    await storeNotebook(KEY, { enabled: true });
+    const root = await open();
+    const button = await waitFor(() => getByRole(root, 'button', 'Check Colab UI'));
+    const result = () => button.parentElement!.querySelector('[role=status]')!.textContent;
+
+    send.mockResolvedValueOnce({ ready: true, detail: 'Runtime menu has "Restart session and run all"' });
+    await click(button);
+    await waitFor(() => expect(result()).toBe('Ready: Runtime menu has "Restart session and run all"'));
+    expect(send).toHaveBeenLastCalledWith(tabId, { type: 'check-ui' });
+
+    send.mockResolvedValueOnce({ ready: false, step: 'find-item', detail: 'No "Restart session and run all" item' });
+    await click(button);
+    await waitFor(() => expect(result()).toBe('Not ready: find-item — No "Restart session and run all" item'));
+
+    send.mockRejectedValueOnce(new Error('Could not establish connection. Receiving end does not exist.'));
+    await click(button);
+    await waitFor(() => expect(result()).toBe('Reload the Colab tab, then try again.'));
+  });
+});
+
+describe('popup target', () => {
+  it('acts on ?tab=<id> instead of the active tab', async () => {
+    await fakeBrowser.tabs.create({ url: 'https://example.com/', active: true });
+    await storeNotebook(KEY, { title: 'pinned.ipynb' });
+    const root = await open(`?tab=${tabId}`);
+    await waitFor(() => getByText(root, 'pinned.ipynb'));
+    expect(toggle(root)).toBeTruthy();
+  });
+
+  it('over another page: no switch, a line saying it works on Colab notebooks and how to start', async () => {
+    await fakeBrowser.tabs.create({ url: 'https://example.com/', active: true });
+    const root = await open();
+    await waitFor(() => getByText(root, 'Colab OOM Guard works on Google Colab notebooks.'));
+    expect(getByText(root, /switch Auto-restart on/)).toBeTruthy();
+    expect(queryAllByRole(root, 'switch')).toHaveLength(0);
+  });
+
+  it('over a tab whose URL it cannot see (not a host it may read): the same', async () => {
+    await fakeBrowser.tabs.create({ active: true });
+    const root = await open();
+    await waitFor(() => getByText(root, 'Colab OOM Guard works on Google Colab notebooks.'));
+  });
+
+  it('over Colab but not a notebook: asks to open or save one', async () => {
+    await fakeBrowser.tabs.create({ url: 'https://colab.research.google.com/#create=true', active: true });
+    const root = await open();
+    await waitFor(() => getByText(root, /not a notebook yet/));
+    expect(queryAllByRole(root, 'switch')).toHaveLength(0);
+  });
+});
+
+describe('parseMaxRestarts', () => {
+  it('accepts empty (default) and whole numbers up to the limit', () => {
+    expect(parseMaxRestarts(' ')).toEqual({ ok: true, value: null });
+    expect(parseMaxRestarts('0')).toEqual({ ok: true, value: 0 });
+    expect(parseMaxRestarts('1000')).toEqual({ ok: true, value: 1000 });
+    for (const bad of ['-1', '1.5', '1e3', '1001', 'x']) expect(parseMaxRestarts(bad)).toEqual({ ok: false });
+  });
+});

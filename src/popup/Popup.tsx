@@ -1,0 +1,292 @@
+import { useEffect, useState } from 'preact/hooks';
+import browser from 'webextension-polyfill';
+import { t } from '../lib/i18n';
+import type { CheckUiReply, Command } from '../messaging/protocol';
+import { notebookKeyFromUrl } from '../state/notebook-key';
+import { describeStatus } from '../state/policy';
+import { MAX_RESTARTS_LIMIT, type HistoryEntry } from '../state/schema';
+import { useNotebook, useNow, useSettings } from '../ui/hooks';
+import { sendCommand } from '../ui/send';
+import { eventText, formatTime, statusText } from '../ui/text';
+import { Timeline } from '../ui/Timeline';
+import { useTargetTab } from './tab';
+
+/** How many events the popup lists (the full history is in the export). */
+export const EVENTS_SHOWN = 8;
+
+export function Popup({ search }: { search: string }) {
+  const target = useTargetTab(search);
+  return (
+    <div class="popup">
+      <header class="bar">
+        <img src={browser.runtime.getURL('icons/icon-32.png')} width={20} height={20} alt="" />
+        <span class="brand">{t('extName')}</span>
+        <OptionsLink />
+      </header>
+      {target.kind === 'loading' && <p class="muted pad">{t('loading')}</p>}
+      {target.kind === 'error' && <p class="error pad">{t('popupNoTab', target.message)}</p>}
+      {target.kind === 'tab' && <TabPanel tabId={target.tabId} url={target.url} />}
+    </div>
+  );
+}
+
+function OptionsLink() {
+  return (
+    <a
+      class="options-link"
+      href={browser.runtime.getURL('src/options/index.html')}
+      onClick={(event) => {
+        event.preventDefault();
+        void browser.runtime.openOptionsPage();
+      }}
+    >
+      {t('popupOptions')}
+    </a>
+  );
+}
+
+function TabPanel({ tabId, url }: { tabId: number; url: string | undefined }) {
+  const key = url ? notebookKeyFromUrl(url) : null;
+  if (key === null) return <NotColab onColab={url?.startsWith('https://colab.research.google.com/') ?? false} />;
+  return <NotebookPanel key={key} notebookKey={key} tabId={tabId} />;
+}
+
+function NotColab({ onColab }: { onColab: boolean }) {
+  return (
+    <main class="pad not-colab">
+      <p>{onColab ? t('popupColabNoNotebook') : t('popupNotColab')}</p>
+      <p class="muted">{t('popupHowToStart')}</p>
+    </main>
+  );
+}
+
+function NotebookPanel({ notebookKey, tabId }: { notebookKey: string; tabId: number }) {
+  const notebook = useNotebook(notebookKey);
+  const settings = useSettings();
+  const pending = notebook.value?.enabled === true && notebook.value.status.kind === 'pending';
+  const now = useNow(pending ? 250 : 1000);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [wantEnabled, setWantEnabled] = useState<boolean | null>(null);
+
+  const record = notebook.value;
+  useEffect(() => {
+    if (record && wantEnabled === record.enabled) setWantEnabled(null);
+  }, [record, wantEnabled]);
+
+  if (!record || !settings.value) return <p class="muted pad">{t('loading')}</p>;
+
+  const view = describeStatus(record, settings.value, now);
+  const text = statusText(view, record);
+
+  async function run(command: Command): Promise<boolean> {
+    setBusy(true);
+    setError(null);
+    const reply = await sendCommand(notebookKey, command);
+    await notebook.reload();
+    setBusy(false);
+    if (!reply.ok) setError(reply.message);
+    return reply.ok;
+  }
+
+  async function toggle(enabled: boolean) {
+    setWantEnabled(enabled);
+    if (!(await run({ type: 'set-enabled', enabled }))) setWantEnabled(null);
+  }
+
+  const checked = wantEnabled ?? record.enabled;
+  const title = record.title || notebookKey;
+  return (
+    <main class="pad notebook" data-state={view.state}>
+      <h1 class="nb-title" title={notebookKey}>
+        {title}
+      </h1>
+
+      <label class="switch-row">
+        <input
+          type="checkbox"
+          role="switch"
+          class="switch"
+          checked={checked}
+          onChange={(event) => void toggle(event.currentTarget.checked)}
+        />
+        <span>{t('popupSwitch')}</span>
+      </label>
+
+      <section class={`status status-${view.state}`} aria-labelledby="status-headline">
+        <p id="status-headline" class="headline">
+          <span class="dot" aria-hidden="true" />
+          {text.headline}
+        </p>
+        {text.detail && <p class="detail">{text.detail}</p>}
+        <p class="sr-only" role="status">
+          {text.announcement}
+        </p>
+        {view.state === 'pending' && (
+          <button type="button" class="primary" disabled={busy} onClick={() => void run({ type: 'cancel' })}>
+            {t('popupCancel')}
+          </button>
+        )}
+        {(view.state === 'gave-up' || view.state === 'ui-problem') && (
+          <button type="button" class="primary" disabled={busy} onClick={() => void run({ type: 'rearm' })}>
+            {t('popupRearm')}
+          </button>
+        )}
+      </section>
+
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+
+      <div class="counts">
+        <p>
+          {t('popupUsed', view.used, view.max)}
+          {record.totalRestarts > 0 && <span class="muted"> · {t('popupTotal', record.totalRestarts)}</span>}
+          {view.markersToday > 0 && <span class="muted"> · {t('popupMarkers', view.markersToday, view.markerLimit)}</span>}
+        </p>
+        <button type="button" disabled={busy} onClick={() => void run({ type: 'reset-counter' })}>
+          {t('popupResetCounter')}
+        </button>
+      </div>
+
+      <MaxRestartsField
+        override={record.overrides.maxRestarts}
+        defaultMax={settings.value.maxRestarts}
+        save={(value) => run({ type: 'set-max-restarts', value })}
+      />
+
+      <CheckUi tabId={tabId} />
+
+      <section class="night" aria-labelledby="night-heading">
+        <h2 id="night-heading">{t('popupNight')}</h2>
+        <Timeline id="timeline" history={record.history} now={now} />
+      </section>
+
+      <section aria-labelledby="events-heading">
+        <h2 id="events-heading">{t('popupEvents')}</h2>
+        <EventList history={record.history} now={now} />
+      </section>
+    </main>
+  );
+}
+
+/** Empty means "use the default from the options". */
+export function parseMaxRestarts(text: string): { ok: true; value: number | null } | { ok: false } {
+  const trimmed = text.trim();
+  if (trimmed === '') return { ok: true, value: null };
+  if (!/^\d+$/.test(trimmed)) return { ok: false };
+  const value = Number(trimmed);
+  return value <= MAX_RESTARTS_LIMIT ? { ok: true, value } : { ok: false };
+}
+
+function MaxRestartsField(props: {
+  override: number | undefined;
+  defaultMax: number;
+  save: (value: number | null) => Promise<boolean>;
+}) {
+  const stored = props.override === undefined ? '' : String(props.override);
+  const [draft, setDraft] = useState(stored);
+  const [invalid, setInvalid] = useState(false);
+  const [editing, setEditing] = useState(false);
+  // Follow changes made elsewhere (another popup, an import) unless the user is typing here.
+  useEffect(() => {
+    if (!editing) setDraft(stored);
+  }, [stored, editing]);
+
+  async function commit() {
+    const parsed = parseMaxRestarts(draft);
+    if (!parsed.ok) {
+      setInvalid(true);
+      return;
+    }
+    setInvalid(false);
+    if (parsed.value !== (props.override ?? null)) await props.save(parsed.value);
+    setEditing(false);
+  }
+
+  return (
+    <div class="field">
+      <label for="max-restarts">{t('popupMaxRestarts')}</label>
+      <input
+        id="max-restarts"
+        type="text"
+        inputMode="numeric"
+        size={6}
+        value={draft}
+        placeholder={t('popupMaxPlaceholder', props.defaultMax)}
+        aria-invalid={invalid}
+        aria-describedby="max-restarts-hint"
+        onInput={(event) => {
+          setEditing(true);
+          setDraft(event.currentTarget.value);
+          if (invalid) setInvalid(!parseMaxRestarts(event.currentTarget.value).ok);
+        }}
+        onChange={() => void commit()}
+      />
+      <p id="max-restarts-hint" class={invalid ? 'error' : 'hint'} role={invalid ? 'alert' : undefined}>
+        {invalid ? t('popupMaxInvalid', MAX_RESTARTS_LIMIT, props.defaultMax) : t('popupMaxHint', props.defaultMax)}
+      </p>
+    </div>
+  );
+}
+
+type CheckState =
+  | { kind: 'idle' }
+  | { kind: 'checking' }
+  | { kind: 'done'; ok: boolean; text: string };
+
+function CheckUi({ tabId }: { tabId: number }) {
+  const [state, setState] = useState<CheckState>({ kind: 'idle' });
+
+  async function check() {
+    setState({ kind: 'checking' });
+    let reply: CheckUiReply | undefined;
+    try {
+      reply = (await browser.tabs.sendMessage(tabId, { type: 'check-ui' })) as CheckUiReply | undefined;
+    } catch {
+      reply = undefined;
+    }
+    if (!reply || typeof reply !== 'object' || typeof reply.ready !== 'boolean') {
+      setState({ kind: 'done', ok: false, text: t('checkReload') });
+    } else if (reply.ready) {
+      setState({ kind: 'done', ok: true, text: t('checkReady', reply.detail) });
+    } else {
+      setState({ kind: 'done', ok: false, text: t('checkProblem', reply.step, reply.detail) });
+    }
+  }
+
+  return (
+    <div class="check">
+      <button type="button" disabled={state.kind === 'checking'} onClick={() => void check()}>
+        {t('popupCheckUi')}
+      </button>
+      <p role="status" class={state.kind === 'done' ? (state.ok ? 'success' : 'error') : 'muted'}>
+        {state.kind === 'checking' ? t('checkRunning') : state.kind === 'done' ? state.text : ''}
+      </p>
+    </div>
+  );
+}
+
+function EventList({ history, now }: { history: readonly HistoryEntry[]; now: number }) {
+  if (history.length === 0) return <p class="muted">{t('popupNoEvents')}</p>;
+  const newest = history.slice(-EVENTS_SHOWN).reverse();
+  return (
+    <ol class="events">
+      {newest.map((entry, index) => {
+        const text = eventText(entry);
+        return (
+          <li key={`${entry.at}-${index}`} data-type={entry.type}>
+            <time dateTime={new Date(entry.at).toISOString()}>{formatTime(entry.at, now)}</time>
+            <div>
+              <p class="event-title">{text.title}</p>
+              {text.detail && <p class="muted">{text.detail}</p>}
+              {text.verdict && <p class="verdict">{text.verdict}</p>}
+            </div>
+          </li>
+        );
+      })}
+    </ol>
+  );
+}

@@ -1,0 +1,133 @@
+import { t } from '../lib/i18n';
+import type { HistoryEntry } from '../state/schema';
+import { eventText, formatHour, formatTime } from './text';
+
+/** The night at a glance: failures, restarts, give-ups and UI problems of the last hours on a time axis. */
+
+export const TIMELINE_HOURS = 12;
+const HOUR_MS = 60 * 60 * 1000;
+
+export type MarkKind = 'failure' | 'marker' | 'restart' | 'gave-up' | 'problem';
+
+export function markKind(entry: HistoryEntry): MarkKind | null {
+  switch (entry.type) {
+    case 'restart-scheduled':
+      return entry.verdict?.rule === 'restart-marker' ? 'marker' : 'failure';
+    case 'restarted':
+      return 'restart';
+    case 'gave-up':
+      return 'gave-up';
+    case 'restart-failed':
+    case 'interrupted':
+      return 'problem';
+    default:
+      return null;
+  }
+}
+
+const WIDTH = 360;
+const HEIGHT = 58;
+const LEFT = 10;
+const RIGHT = WIDTH - 10;
+const AXIS_Y = 34;
+const MARK_Y = 20;
+
+interface Props {
+  history: readonly HistoryEntry[];
+  now: number;
+  /** Prefix for the ids that tie the title and description to the drawing. */
+  id: string;
+}
+
+export function Timeline({ history, now, id }: Props) {
+  const start = now - TIMELINE_HOURS * HOUR_MS;
+  const x = (at: number) => LEFT + ((at - start) / (now - start)) * (RIGHT - LEFT);
+  const marks = history.flatMap((entry) => {
+    const kind = markKind(entry);
+    return kind && entry.at >= start && entry.at <= now ? [{ entry, kind }] : [];
+  });
+  const ticks: number[] = [];
+  for (let hour = Math.ceil(start / HOUR_MS) * HOUR_MS; hour <= now; hour += HOUR_MS) ticks.push(hour);
+  const count = (kinds: MarkKind[]) => marks.filter((m) => kinds.includes(m.kind)).length;
+  const summary =
+    marks.length === 0
+      ? t('timelineEmpty', TIMELINE_HOURS)
+      : t(
+          'timelineSummary',
+          formatHour(start),
+          formatHour(now),
+          count(['failure', 'marker']),
+          count(['restart']),
+          count(['gave-up']),
+          count(['problem']),
+        );
+
+  return (
+    <figure class="timeline">
+      <svg
+        viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+        role="img"
+        aria-labelledby={`${id}-title ${id}-desc`}
+        preserveAspectRatio="xMidYMid meet"
+      >
+        <title id={`${id}-title`}>{t('timelineTitle', TIMELINE_HOURS)}</title>
+        <desc id={`${id}-desc`}>{summary}</desc>
+        <line class="axis" x1={LEFT} x2={RIGHT} y1={AXIS_Y} y2={AXIS_Y} />
+        {ticks.map((hour) => {
+          const labelled = new Date(hour).getHours() % 3 === 0;
+          return (
+            <g key={hour} class="tick">
+              <line x1={x(hour)} x2={x(hour)} y1={AXIS_Y - (labelled ? 4 : 2)} y2={AXIS_Y + (labelled ? 4 : 2)} />
+              {labelled && (
+                <text x={x(hour)} y={AXIS_Y + 16} text-anchor="middle">
+                  {formatHour(hour)}
+                </text>
+              )}
+            </g>
+          );
+        })}
+        {marks.map(({ entry, kind }, index) => (
+          <g key={`${entry.at}-${index}`} class={`mark mark-${kind}`} data-kind={kind}>
+            <title>{`${formatTime(entry.at, now)} ${eventText(entry).title}`}</title>
+            <Shape kind={kind} cx={x(entry.at)} cy={MARK_Y} />
+          </g>
+        ))}
+      </svg>
+      <figcaption>
+        <ul class="legend">
+          {(['failure', 'restart', 'gave-up', 'problem'] as const).map((kind) => (
+            <li key={kind}>
+              <svg class={`mark mark-${kind}`} viewBox="0 0 12 12" width="12" height="12" aria-hidden="true">
+                <Shape kind={kind} cx={6} cy={6} />
+              </svg>
+              {t(LEGEND[kind])}
+            </li>
+          ))}
+        </ul>
+      </figcaption>
+    </figure>
+  );
+}
+
+const LEGEND = {
+  failure: 'timelineFailure',
+  restart: 'timelineRestart',
+  'gave-up': 'timelineGaveUp',
+  problem: 'timelineProblem',
+} as const;
+
+/** Distinct shapes as well as colours, so the marks read without colour too. */
+function Shape({ kind, cx, cy }: { kind: MarkKind; cx: number; cy: number }) {
+  const r = 4.5;
+  switch (kind) {
+    case 'failure':
+    case 'marker':
+      return <circle cx={cx} cy={cy} r={r} />;
+    case 'restart':
+      return <path d={`M${cx - r} ${cy + r}L${cx} ${cy - r}L${cx + r} ${cy + r}Z`} />;
+    case 'gave-up':
+      return <rect x={cx - r} y={cy - r} width={2 * r} height={2 * r} />;
+    case 'problem':
+      return <path d={`M${cx} ${cy - r - 1}L${cx + r + 1} ${cy}L${cx} ${cy + r + 1}L${cx - r - 1} ${cy}Z`} />;
+  }
+}

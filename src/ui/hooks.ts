@@ -1,0 +1,90 @@
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import browser from 'webextension-polyfill';
+import { loadNotebook, loadProblems, loadSettings, watchNotebook, watchSettings } from '../state/store';
+import { parseProblems, PROBLEMS_KEY, type NotebookRecord, type Problem, type Settings } from '../state/schema';
+
+/** The current time, refreshed every `intervalMs`: countdowns and "last 12 hours" never go stale. */
+export function useNow(intervalMs = 1000): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    setNow(Date.now());
+    const timer = setInterval(() => setNow(Date.now()), intervalMs);
+    return () => clearInterval(timer);
+  }, [intervalMs]);
+  return now;
+}
+
+export interface Stored<T> {
+  /** undefined until the first read finishes. */
+  value: T | undefined;
+  /** Reads storage again (after a command, so the page never waits on the change event to show its effect). */
+  reload: () => Promise<void>;
+}
+
+/**
+ * A value read from storage and kept current through storage.onChanged. A read that started before a change event
+ * arrived is dropped: the event carries the newer value.
+ */
+function useStored<T>(load: () => Promise<T>, watch: (callback: (value: T) => void) => () => void, deps: unknown[]): Stored<T> {
+  const [value, setValue] = useState<T | undefined>(undefined);
+  const generation = useRef(0);
+  const active = useRef(true);
+
+  const reload = useCallback(async () => {
+    const started = ++generation.current;
+    const loaded = await load();
+    if (active.current && generation.current === started) setValue(loaded);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, deps);
+
+  useEffect(() => {
+    active.current = true;
+    setValue(undefined);
+    const unsubscribe = watch((next) => {
+      generation.current++;
+      if (active.current) setValue(next);
+    });
+    void reload();
+    return () => {
+      active.current = false;
+      unsubscribe();
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, deps);
+
+  return { value, reload };
+}
+
+export function useNotebook(key: string): Stored<NotebookRecord> {
+  return useStored(
+    () => loadNotebook(key),
+    (callback) => watchNotebook(key, callback),
+    [key],
+  );
+}
+
+export function useSettings(): Stored<Settings> {
+  return useStored(loadSettings, watchSettings, []);
+}
+
+/** The storage problems the store reported (corrupt records that fell back to defaults), kept current. */
+export function useProblems(): Problem[] {
+  const [problems, setProblems] = useState<Problem[]>([]);
+  useEffect(() => {
+    let alive = true;
+    let changed = false;
+    const listener = (changes: Record<string, browser.Storage.StorageChange>, area: string) => {
+      const change = changes[PROBLEMS_KEY];
+      if (area !== 'local' || !change || !alive) return;
+      changed = true;
+      setProblems(parseProblems(change.newValue));
+    };
+    browser.storage.onChanged.addListener(listener);
+    loadProblems().then((loaded) => alive && !changed && setProblems(loaded), () => undefined);
+    return () => {
+      alive = false;
+      browser.storage.onChanged.removeListener(listener);
+    };
+  }, []);
+  return problems;
+}
