@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { fakeBrowser } from '@webext-core/fake-browser';
 import { act } from 'preact/test-utils';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
 import type { HistoryEntry, Verdict } from '../state/schema';
 import {
   click,
@@ -216,7 +216,8 @@ describe('popup over a Colab notebook', () => {
   });
 
   it('Check Colab UI reports ready, a failed step, or asks to reload the tab when no content script answers', async () => {
-    const send = vi.spyOn(fakeBrowser.tabs, 'sendMessage');
+    // The fake types tabs.sendMessage as returning nothing; the content script answers a CheckUiReply.
+    const send = vi.spyOn(fakeBrowser.tabs, 'sendMessage') as unknown as MockInstance<(tabId: number, message: unknown) => Promise<unknown>>;
     await storeNotebook(KEY, { enabled: true });
     const root = await open();
     const button = await waitFor(() => getByRole(root, 'button', 'Check Colab UI'));
