@@ -134,6 +134,7 @@ function resolveStep(step: StepSpec, runPlace: Place | undefined, places: Places
       lines: s.lines,
       every: s.every ?? timing.stepMs,
       text: s.text ?? 'step {i}/{n}\n',
+      batch: Math.max(1, Math.floor(s.batch ?? 1)),
       place: s.place ?? runPlace ?? places.stream,
     }];
   }

@@ -97,10 +97,15 @@ export type FailSpec = FailPreset | ErrorOutputSpec;
 /** Many lines printed one after the other (a training loop's log). */
 export interface StreamSpec {
   lines: number;
-  /** Milliseconds between lines (default `timing.stepMs`). */
+  /** Milliseconds between lines (default `timing.stepMs`); with `batch`, between chunks. */
   every?: number;
   /** Line template; `{i}` is the 1-based line number, `{n}` the total. Default `'step {i}/{n}\n'`. */
   text?: string;
+  /**
+   * Lines per output message (default 1). The kernel batches a fast-printing loop's stdout into few messages, each
+   * appended to the page at once; the benchmark streams 100,000 lines as 1,000 chunks of 100.
+   */
+  batch?: number;
   name?: 'stdout' | 'stderr';
   place?: Place;
 }
@@ -275,7 +280,7 @@ export type ResolvedOutput =
 export type ResolvedStep =
   | { kind: 'output'; output: ResolvedOutput }
   | { kind: 'wait'; ms: number }
-  | { kind: 'stream'; name: 'stdout' | 'stderr'; lines: number; every: number; text: string; place: Place }
+  | { kind: 'stream'; name: 'stdout' | 'stderr'; lines: number; every: number; text: string; batch: number; place: Place }
   | { kind: 'progress'; total: number; every: number; desc: string; place: Place }
   | { kind: 'crash'; crash: CrashKind }
   | { kind: 'hang' };

@@ -111,13 +111,16 @@ export class Runner {
         return step.output.output_type === 'error' ? 'error' : 'ok';
       case 'wait':
         return (await wait(step.ms)) ? 'ok' : 'aborted';
-      case 'stream':
-        for (let i = 1; i <= step.lines; i++) {
+      case 'stream': {
+        const batch = step.batch ?? 1;
+        for (let i = 1; i <= step.lines; i += batch) {
           if (!(await wait(step.every))) return 'aborted';
-          const text = step.text.replaceAll('{i}', String(i)).replaceAll('{n}', String(step.lines));
+          let text = '';
+          for (let j = i; j < i + batch && j <= step.lines; j++) text += step.text.replaceAll('{i}', String(j)).replaceAll('{n}', String(step.lines));
           view.outputs.add({ output_type: 'stream', name: step.name, text, place: step.place });
         }
         return 'ok';
+      }
       case 'progress':
         for (let i = 0; i <= step.total; i++) {
           if (!(await wait(step.every))) return 'aborted';
