@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import browser from 'webextension-polyfill';
 import {
   FrameMessageSchema, PageMessageSchema, UiMessageSchema,
-  type Command, type HelloReply, type PageMessage, type UiMessage,
+  type Command, type FrameHelloReply, type HelloReply, type PageMessage, type UiMessage,
 } from '../messaging/protocol';
 import { senderKind, type SenderLike } from '../messaging/sender';
 import type { PolicyEvent, Reduction, ReplyFor } from '../state/policy';
@@ -60,6 +60,12 @@ export function createRouter(writer: NotebookWriter) {
     return { tabId, token: await tokenForTab(tabId) };
   }
 
+  /** The frame gets what it needs in one answer, so it carries no storage schema of its own. */
+  async function frameHello(tabId: number): Promise<FrameHelloReply> {
+    const [token, settings] = await Promise.all([tokenForTab(tabId), loadSettings()]);
+    return { token, markerPatterns: settings.markerPatterns };
+  }
+
   function command(key: string, cmd: Command) {
     return apply(key, cmd);
   }
@@ -87,7 +93,7 @@ export function createRouter(writer: NotebookWriter) {
       return parsed.success ? onPage(parsed.output, tabId) : undefined;
     }
     if (kind === 'output-frame' && tabId !== undefined) {
-      return v.is(FrameMessageSchema, message) ? tokenForTab(tabId).then((token) => ({ token })) : undefined;
+      return v.is(FrameMessageSchema, message) ? frameHello(tabId) : undefined;
     }
     if (kind === 'extension-page') {
       const parsed = v.safeParse(UiMessageSchema, message);

@@ -1,8 +1,8 @@
 import { isColabOutputFrame, observeOutputFrame, outputText } from '../colab';
-import { createDetector, DEFAULT_CATEGORIES } from '../detector';
+import { findMarkerLine } from '../detector/markers';
+import { compilePatterns } from '../detector/patterns';
+import { FRAME_CHANNEL, type FrameHelloReply, type FrameReport } from '../messaging/protocol';
 import { COLAB_ORIGIN } from '../messaging/sender';
-import { FRAME_CHANNEL, type FrameReport } from '../messaging/protocol';
-import { loadSettings } from '../state/store';
 import { sendToWorker } from './send';
 
 /**
@@ -11,21 +11,22 @@ import { sendToWorker } from './send';
  */
 async function main() {
   if (window.top === window || !isColabOutputFrame(location)) return;
-  const [{ token }, settings] = await Promise.all([sendToWorker<{ token: string }>({ type: 'frame-hello' }), loadSettings()]);
-  const markers = createDetector({ categories: DEFAULT_CATEGORIES, failurePatterns: [], markerPatterns: settings.markerPatterns });
+  const { token, markerPatterns } = await sendToWorker<FrameHelloReply>({ type: 'frame-hello' });
+  const markers = compilePatterns(markerPatterns);
   const post = (report: FrameReport['report']) => window.parent.postMessage({ channel: FRAME_CHANNEL, token, report }, COLAB_ORIGIN);
   const marker = (text: string) => {
-    const match = markers.findMarker(text);
+    const match = findMarkerLine(text, markers);
     if (match) post({ kind: 'marker', pattern: match.pattern, line: match.line });
   };
+  const wantMarkers = markers.length > 0;
   observeOutputFrame(document, {
     outputAdded(kind, element) {
       const text = outputText(element);
       if (kind === 'error') post({ kind: 'error-output', text });
-      if (markers.hasMarkers) marker(text);
+      if (wantMarkers) marker(text);
     },
     streamText: marker,
-  }, { wantStreamText: markers.hasMarkers });
+  }, { wantStreamText: wantMarkers });
 }
 
 void main().catch(() => undefined);

@@ -1,7 +1,8 @@
 import { candidatesOf } from './lines';
+import { findMarkerLine } from './markers';
 import type { CompiledPattern } from './patterns';
 import { categoryOf, firstRule, isTensorFlowText, KEYWORDS, NOTICE_RULES } from './rules';
-import { clip, findRecentLine, limit, MAX_RULE_LINE_CHARS, splitLines, stripAnsi, tailOf } from './text';
+import { clip, limit, MAX_RULE_LINE_CHARS, splitLines, stripAnsi, tailOf } from './text';
 import type { Category, MarkerMatch, Verdict } from './types';
 
 export type IsEnabled = (category: Category) => boolean;
@@ -46,23 +47,8 @@ export function classifyNoticeText(text: string, enabled: IsEnabled): Verdict | 
 }
 
 export function classifyCustom(text: string, patterns: readonly CompiledPattern[]): Verdict | null {
-  const match = matchRecentLine(text, patterns);
+  const match = findMarkerLine(text, patterns);
   return match && verdictOf('custom', `custom:${match.pattern}`, `Your failure pattern ${match.pattern}`, match.line);
-}
-
-export function findMarkerLine(text: string, markers: readonly CompiledPattern[]): MarkerMatch | null {
-  return matchRecentLine(text, markers);
-}
-
-/** The newest line that one of `patterns` matches, with that pattern's source. */
-function matchRecentLine(text: string, patterns: readonly CompiledPattern[]): MarkerMatch | null {
-  if (patterns.length === 0) return null;
-  let pattern = '';
-  const line = findRecentLine(text, (candidate) => {
-    pattern = patterns.find((p) => p.re.test(candidate))?.source ?? '';
-    return pattern !== '';
-  });
-  return line === null ? null : { pattern, line: clip(line) };
 }
 
 function verdictOf(category: Verdict['category'], rule: string, description: string, line: string): Verdict {

@@ -1,4 +1,5 @@
-import { classifyBuiltIn, classifyCustom, classifyNoticeText, findMarkerLine } from './classify';
+import { classifyBuiltIn, classifyCustom, classifyNoticeText } from './classify';
+import { findMarkerLine } from './markers';
 import { compilePatterns } from './patterns';
 import type { Category, Detector, DetectorConfig, Verdict } from './types';
 

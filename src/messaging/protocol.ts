@@ -57,6 +57,11 @@ export type UiMessage = v.InferOutput<typeof UiMessageSchema>;
 /** Sent by the popup to the content script of the tab it acts on. */
 export const TabRequestSchema = v.object({ type: v.literal('check-ui') });
 
+export interface FrameHelloReply {
+  token: string;
+  markerPatterns: string[];
+}
+
 export interface HelloReply {
   tabId: number;
   token: string;
