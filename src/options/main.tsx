@@ -1,2 +1,4 @@
 import { render } from 'preact';
-render(<p>Colab OOM Guard</p>, document.getElementById('app')!);
+import { Options } from './Options';
+
+render(<Options />, document.getElementById('app')!);

@@ -1,0 +1,528 @@
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import browser from 'webextension-polyfill';
+import { CATEGORIES, type Category } from '../detector';
+import { t, type MessageKey } from '../lib/i18n';
+import type { Settings } from '../state/schema';
+import { loadAllNotebooks, loadSettings } from '../state/store';
+import { exportData } from '../state/transfer';
+import { useProblems, useSettings } from '../ui/hooks';
+import { errorText, sendUi } from '../ui/send';
+import { formatTime } from '../ui/text';
+import { categoryHint, categoryLabel } from './labels';
+import { checkPatterns, type LineProblem } from './patterns';
+import { testText } from './tester';
+
+type Patch = Partial<Omit<Settings, 'categories'>> & { categories?: Partial<Settings['categories']> };
+type Save = (patch: Patch) => Promise<{ ok: true } | { ok: false; message: string }>;
+
+export function Options() {
+  const settings = useSettings();
+  const current = settings.value;
+
+  const save: Save = async (patch) => {
+    const reply = await sendUi({ type: 'ui-settings', patch });
+    await settings.reload();
+    return reply.ok ? { ok: true } : reply;
+  };
+
+  const [failureDraft, setFailureDraft] = useState<string | null>(null);
+  const [markerDraft, setMarkerDraft] = useState<string | null>(null);
+
+  if (!current) return <p class="muted">{t('loading')}</p>;
+  const failureText = failureDraft ?? current.failurePatterns.join('\n');
+  const markerText = markerDraft ?? current.markerPatterns.join('\n');
+
+  return (
+    <main class="options">
+      <header>
+        <h1>{t('optionsTitle')}</h1>
+        <p class="muted">{t('optionsIntro')}</p>
+      </header>
+
+      <Section id="limits" title="optionsLimits" intro="optionsLimitsIntro">
+        <NumberSetting name="maxRestarts" label="settingMaxRestarts" hint="settingMaxRestartsHint" min={0} max={1000} settings={current} save={save} />
+        <NumberSetting name="backoffBaseSec" label="settingBackoffBase" hint="settingBackoffBaseHint" min={1} max={3600} settings={current} save={save} />
+        <NumberSetting name="backoffMaxSec" label="settingBackoffMax" hint="settingBackoffMaxHint" min={1} max={86_400} settings={current} save={save} />
+        <NumberSetting name="healthyMinutes" label="settingHealthy" hint="settingHealthyHint" min={1} max={10_080} settings={current} save={save} />
+        <NumberSetting name="markerDailyLimit" label="settingMarkerLimit" hint="settingMarkerLimitHint" min={0} max={10_000} settings={current} save={save} />
+      </Section>
+
+      <Section id="detection" title="optionsDetection" intro="optionsDetectionIntro">
+        <fieldset class="checks">
+          <legend>{t('optionsCategories')}</legend>
+          {CATEGORIES.map((category) => (
+            <Toggle
+              key={category}
+              id={`category-${category}`}
+              label={categoryLabel(category)}
+              hint={categoryHint(category)}
+              checked={current.categories[category]}
+              save={(checked) => save({ categories: { [category]: checked } as Partial<Record<Category, boolean>> })}
+            />
+          ))}
+        </fieldset>
+        <fieldset class="checks">
+          <legend>{t('optionsColabEvents')}</legend>
+          <Toggle
+            id="crash-toast"
+            label={t('settingCrashToast')}
+            hint={t('settingCrashToastHint')}
+            checked={current.crashToast}
+            save={(checked) => save({ crashToast: checked })}
+          />
+          <Toggle
+            id="reconnect"
+            label={t('settingReconnect')}
+            hint={t('settingReconnectHint')}
+            checked={current.reconnectOnDisconnect}
+            save={(checked) => save({ reconnectOnDisconnect: checked })}
+          />
+        </fieldset>
+      </Section>
+
+      <Section id="patterns" title="optionsPatterns" intro="optionsPatternsIntro">
+        <PatternsEditor
+          id="failure-patterns"
+          label="patternsFailure"
+          hint="patternsFailureHint"
+          saved={current.failurePatterns}
+          draft={failureText}
+          setDraft={setFailureDraft}
+          save={(patterns) => save({ failurePatterns: patterns })}
+        />
+        <PatternsEditor
+          id="marker-patterns"
+          label="patternsMarker"
+          hint="patternsMarkerHint"
+          saved={current.markerPatterns}
+          draft={markerText}
+          setDraft={setMarkerDraft}
+          save={(patterns) => save({ markerPatterns: patterns })}
+        />
+      </Section>
+
+      <Section id="tester" title="optionsTester" intro="optionsTesterIntro">
+        <Tester settings={current} failureText={failureText} markerText={markerText} />
+      </Section>
+
+      <Section id="notifications" title="optionsNotifications" intro="optionsNotificationsIntro">
+        <Notifications on={current.notifications} save={save} />
+      </Section>
+
+      <Section id="data" title="optionsData" intro="optionsDataIntro">
+        <DataTools
+          afterChange={async () => {
+            setFailureDraft(null);
+            setMarkerDraft(null);
+            await settings.reload();
+          }}
+        />
+      </Section>
+
+      <Problems />
+    </main>
+  );
+}
+
+function Section(props: { id: string; title: MessageKey; intro?: MessageKey; children: preact.ComponentChildren }) {
+  return (
+    <section class="card" aria-labelledby={`${props.id}-heading`}>
+      <h2 id={`${props.id}-heading`}>{t(props.title)}</h2>
+      {props.intro && <p class="muted">{t(props.intro)}</p>}
+      {props.children}
+    </section>
+  );
+}
+
+type NumberName = 'maxRestarts' | 'backoffBaseSec' | 'backoffMaxSec' | 'healthyMinutes' | 'markerDailyLimit';
+
+function NumberSetting(props: {
+  name: NumberName;
+  label: MessageKey;
+  hint: MessageKey;
+  min: number;
+  max: number;
+  settings: Settings;
+  save: Save;
+}) {
+  const stored = String(props.settings[props.name]);
+  const [draft, setDraft] = useState(stored);
+  const [error, setError] = useState<string | null>(null);
+  const [saved, setSaved] = useState(false);
+  const last = useRef(stored);
+  // A change made elsewhere (import, clear, another options tab) shows here unless the user is mid-edit.
+  useEffect(() => {
+    if (draft === last.current) setDraft(stored);
+    last.current = stored;
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [stored]);
+
+  async function commit() {
+    setSaved(false);
+    const text = draft.trim();
+    if (!/^\d+$/.test(text) || Number(text) < props.min || Number(text) > props.max) {
+      setError(t('settingWholeNumber', props.min, props.max));
+      return;
+    }
+    const value = Number(text);
+    if (String(value) === stored) {
+      setError(null);
+      setDraft(stored);
+      return;
+    }
+    const reply = await props.save({ [props.name]: value });
+    setError(reply.ok ? null : reply.message);
+    setSaved(reply.ok);
+  }
+
+  const id = `setting-${props.name}`;
+  return (
+    <div class="setting">
+      <label for={id}>{t(props.label)}</label>
+      <input
+        id={id}
+        type="text"
+        inputMode="numeric"
+        size={7}
+        value={draft}
+        aria-invalid={error !== null}
+        aria-describedby={`${id}-hint ${id}-message`}
+        onInput={(event) => {
+          setDraft(event.currentTarget.value);
+          setSaved(false);
+        }}
+        onChange={() => void commit()}
+      />
+      <p id={`${id}-hint`} class="hint">
+        {t(props.hint)}
+      </p>
+      <p id={`${id}-message`} class={error ? 'error' : 'success'} role={error ? 'alert' : 'status'}>
+        {error ?? (saved ? t('saved') : '')}
+      </p>
+    </div>
+  );
+}
+
+function Toggle(props: { id: string; label: string; hint: string; checked: boolean; save: (checked: boolean) => ReturnType<Save> }) {
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <div class="toggle">
+      <input
+        id={props.id}
+        type="checkbox"
+        checked={props.checked}
+        aria-describedby={`${props.id}-hint`}
+        onChange={async (event) => {
+          const reply = await props.save(event.currentTarget.checked);
+          setError(reply.ok ? null : reply.message);
+        }}
+      />
+      <div>
+        <label for={props.id}>{props.label}</label>
+        <p id={`${props.id}-hint`} class="hint">
+          {props.hint}
+        </p>
+        {error && (
+          <p class="error" role="alert">
+            {error}
+          </p>
+        )}
+      </div>
+    </div>
+  );
+}
+
+function PatternsEditor(props: {
+  id: string;
+  label: MessageKey;
+  hint: MessageKey;
+  saved: string[];
+  draft: string;
+  setDraft: (text: string | null) => void;
+  save: (patterns: string[]) => ReturnType<Save>;
+}) {
+  const check = useMemo(() => checkPatterns(props.draft), [props.draft]);
+  const [result, setResult] = useState<{ ok: boolean; message: string } | null>(null);
+  const dirty = props.draft !== props.saved.join('\n');
+
+  async function save() {
+    if (check.problems.length > 0) {
+      setResult({ ok: false, message: t('patternsNotSaved') });
+      return;
+    }
+    const reply = await props.save(check.patterns);
+    if (reply.ok) {
+      props.setDraft(null);
+      setResult({ ok: true, message: t('patternsSaved', check.patterns.length) });
+    } else {
+      setResult({ ok: false, message: reply.message });
+    }
+  }
+
+  return (
+    <div class="patterns">
+      <label for={props.id}>{t(props.label)}</label>
+      <p id={`${props.id}-hint`} class="hint">
+        {t(props.hint)}
+      </p>
+      <textarea
+        id={props.id}
+        rows={4}
+        spellcheck={false}
+        value={props.draft}
+        aria-invalid={check.problems.length > 0}
+        aria-describedby={`${props.id}-hint ${props.id}-problems`}
+        onInput={(event) => {
+          props.setDraft(event.currentTarget.value);
+          setResult(null);
+        }}
+      />
+      <ul id={`${props.id}-problems`} class="problems error">
+        {check.problems.map((problem) => (
+          <li key={`${problem.line}-${problem.message}`}>{lineMessage(problem)}</li>
+        ))}
+      </ul>
+      <div class="row">
+        <button type="button" class="primary" onClick={() => void save()}>
+          {t('patternsSave', t(props.label))}
+        </button>
+        {dirty && <span class="hint">{t('patternsUnsaved')}</span>}
+        <span role={result && !result.ok ? 'alert' : 'status'} class={result ? (result.ok ? 'success' : 'error') : ''}>
+          {result?.message ?? ''}
+        </span>
+      </div>
+    </div>
+  );
+}
+
+function lineMessage(problem: LineProblem): string {
+  return problem.line === 0 ? problem.message : t('patternsLine', problem.line, problem.message);
+}
+
+function Tester(props: { settings: Settings; failureText: string; markerText: string }) {
+  const [text, setText] = useState('');
+  const failurePatterns = useMemo(() => checkPatterns(props.failureText).patterns, [props.failureText]);
+  const markerPatterns = useMemo(() => checkPatterns(props.markerText).patterns, [props.markerText]);
+  const result = useMemo(
+    () => testText(text, { categories: props.settings.categories, failurePatterns, markerPatterns }),
+    [text, props.settings.categories, failurePatterns, markerPatterns],
+  );
+  return (
+    <div class="tester">
+      <label for="tester-input">{t('testerLabel')}</label>
+      <textarea
+        id="tester-input"
+        rows={6}
+        spellcheck={false}
+        value={text}
+        placeholder={t('testerPlaceholder')}
+        aria-describedby="tester-verdict"
+        onInput={(event) => setText(event.currentTarget.value)}
+      />
+      <p id="tester-verdict" role="status" class={`verdict ${result ? (result.restart ? 'restart' : 'no-restart') : 'muted'}`}>
+        {result ? result.message : t('testerEmpty')}
+      </p>
+    </div>
+  );
+}
+
+function Notifications({ on, save }: { on: boolean; save: Save }) {
+  const [granted, setGranted] = useState<boolean | null>(null);
+  const [message, setMessage] = useState<string | null>(null);
+  useEffect(() => {
+    browser.permissions.contains({ permissions: ['notifications'] }).then(setGranted, () => setGranted(null));
+  }, [on]);
+
+  function onChange(event: Event) {
+    const input = event.currentTarget as HTMLInputElement;
+    const wanted = input.checked;
+    setMessage(null);
+    if (!wanted) {
+      void save({ notifications: false }).then((reply) => !reply.ok && setMessage(reply.message));
+      return;
+    }
+    // Asked for in the click itself: the browser grants optional permissions only during a user gesture.
+    input.checked = false;
+    browser.permissions.request({ permissions: ['notifications'] }).then(
+      async (ok) => {
+        setGranted(ok);
+        if (!ok) {
+          setMessage(t('notificationsRefused'));
+          return;
+        }
+        const reply = await save({ notifications: true });
+        if (!reply.ok) setMessage(reply.message);
+      },
+      (error: unknown) => setMessage(t('notificationsRefusedError', errorText(error))),
+    );
+  }
+
+  return (
+    <div class="toggle">
+      <input
+        id="notifications"
+        type="checkbox"
+        role="switch"
+        class="switch"
+        checked={on}
+        aria-describedby="notifications-hint"
+        onChange={onChange}
+      />
+      <div>
+        <label for="notifications">{t('notificationsLabel')}</label>
+        <p id="notifications-hint" class="hint">
+          {t('notificationsHint')}
+        </p>
+        {on && granted === false && <p class="error">{t('notificationsMissing')}</p>}
+        {message && (
+          <p class="error" role="alert">
+            {message}
+          </p>
+        )}
+      </div>
+    </div>
+  );
+}
+
+type Outcome = { ok: boolean; message: string } | null;
+
+function DataTools({ afterChange }: { afterChange: () => Promise<void> }) {
+  const [exported, setExported] = useState<Outcome>(null);
+  const [imported, setImported] = useState<Outcome>(null);
+  const [cleared, setCleared] = useState<Outcome>(null);
+  const [confirming, setConfirming] = useState(false);
+  const keepButton = useRef<HTMLButtonElement>(null);
+  const clearButton = useRef<HTMLButtonElement>(null);
+  const wasConfirming = useRef(false);
+  useEffect(() => {
+    if (confirming) keepButton.current?.focus();
+    else if (wasConfirming.current) clearButton.current?.focus();
+    wasConfirming.current = confirming;
+  }, [confirming]);
+
+  async function doExport() {
+    try {
+      const file = exportData(await loadSettings(), await loadAllNotebooks());
+      const blob = new Blob([JSON.stringify(file, null, 2)], { type: 'application/json' });
+      const url = URL.createObjectURL(blob);
+      const link = document.createElement('a');
+      link.href = url;
+      link.download = `colab-oom-guard-${file.exportedAt.slice(0, 10)}.json`;
+      document.body.append(link);
+      link.click();
+      link.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 60_000);
+      setExported({ ok: true, message: t('exportDone', file.notebooks.length) });
+    } catch (error) {
+      setExported({ ok: false, message: t('exportFailed', errorText(error)) });
+    }
+  }
+
+  async function doImport(input: HTMLInputElement) {
+    const file = input.files?.[0];
+    if (!file) return;
+    setImported(null);
+    let text: string;
+    try {
+      text = await file.text();
+    } catch (error) {
+      setImported({ ok: false, message: t('importUnreadable', errorText(error)) });
+      return;
+    } finally {
+      input.value = '';
+    }
+    if (text.length > 20_000_000) {
+      setImported({ ok: false, message: t('importTooLarge') });
+      return;
+    }
+    const reply = await sendUi({ type: 'ui-import', text });
+    if (reply.ok) {
+      setImported({ ok: true, message: t('importDone', file.name, reply.notebooks) });
+      await afterChange();
+    } else {
+      setImported({ ok: false, message: t('importRefused', file.name, reply.message) });
+    }
+  }
+
+  async function doClear() {
+    const reply = await sendUi({ type: 'ui-clear' });
+    setConfirming(false);
+    setCleared(reply.ok ? { ok: true, message: t('clearDone') } : { ok: false, message: reply.message });
+    if (reply.ok) await afterChange();
+  }
+
+  return (
+    <div class="data">
+      <div class="row">
+        <button type="button" onClick={() => void doExport()}>
+          {t('exportButton')}
+        </button>
+        <Result outcome={exported} />
+      </div>
+
+      <div class="import">
+        <label for="import-file">{t('importLabel')}</label>
+        <input
+          id="import-file"
+          type="file"
+          accept="application/json,.json"
+          aria-describedby="import-hint import-result"
+          onChange={(event) => void doImport(event.currentTarget)}
+        />
+        <p id="import-hint" class="hint">
+          {t('importHint')}
+        </p>
+        <Result id="import-result" outcome={imported} />
+      </div>
+
+      <div class="clear">
+        {!confirming ? (
+          <button type="button" class="danger" ref={clearButton} onClick={() => setConfirming(true)}>
+            {t('clearButton')}
+          </button>
+        ) : (
+          <div role="group" aria-labelledby="clear-question" class="confirm">
+            <p id="clear-question">{t('clearQuestion')}</p>
+            <div class="row">
+              <button type="button" class="danger" onClick={() => void doClear()}>
+                {t('clearConfirm')}
+              </button>
+              <button type="button" ref={keepButton} onClick={() => setConfirming(false)}>
+                {t('clearKeep')}
+              </button>
+            </div>
+          </div>
+        )}
+        <Result outcome={cleared} />
+      </div>
+    </div>
+  );
+}
+
+function Result({ outcome, id }: { outcome: Outcome; id?: string }) {
+  return (
+    <p id={id} role={outcome && !outcome.ok ? 'alert' : 'status'} class={outcome ? (outcome.ok ? 'success' : 'error') : ''}>
+      {outcome?.message ?? ''}
+    </p>
+  );
+}
+
+function Problems() {
+  const problems = useProblems();
+  const now = Date.now();
+  if (problems.length === 0) return null;
+  return (
+    <section class="card" aria-labelledby="problems-heading">
+      <h2 id="problems-heading">{t('problemsTitle')}</h2>
+      <p class="muted">{t('problemsIntro')}</p>
+      <ul class="problem-list">
+        {[...problems].reverse().map((problem) => (
+          <li key={`${problem.at}-${problem.key}`}>
+            <time dateTime={new Date(problem.at).toISOString()}>{formatTime(problem.at, now)}</time>{' '}
+            <code>{problem.key}</code>: {problem.message}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

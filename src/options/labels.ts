@@ -1,0 +1,19 @@
+import type { Category } from '../detector';
+import { t, type MessageKey } from '../lib/i18n';
+
+const CATEGORY_KEYS: Record<Category, { label: MessageKey; hint: MessageKey }> = {
+  'gpu-oom': { label: 'categoryGpuOom', hint: 'categoryGpuOomHint' },
+  'tf-oom': { label: 'categoryTfOom', hint: 'categoryTfOomHint' },
+  'jax-oom': { label: 'categoryJaxOom', hint: 'categoryJaxOomHint' },
+  'host-ram': { label: 'categoryHostRam', hint: 'categoryHostRamHint' },
+  'colab-crash': { label: 'categoryColabCrash', hint: 'categoryColabCrashHint' },
+  'gpu-fault': { label: 'categoryGpuFault', hint: 'categoryGpuFaultHint' },
+};
+
+export function categoryLabel(category: Category): string {
+  return t(CATEGORY_KEYS[category].label);
+}
+
+export function categoryHint(category: Category): string {
+  return t(CATEGORY_KEYS[category].hint);
+}

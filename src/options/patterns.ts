@@ -1,0 +1,38 @@
+import { validatePattern } from '../detector';
+import { t } from '../lib/i18n';
+
+/** Limits of the stored settings (state/schema.ts: at most 100 patterns of 500 characters). */
+export const MAX_PATTERNS = 100;
+export const MAX_PATTERN_CHARS = 500;
+
+export interface LineProblem {
+  /** 1-based, counting blank lines too, so it matches what the user sees in the box. */
+  line: number;
+  message: string;
+}
+
+export interface PatternsCheck {
+  patterns: string[];
+  problems: LineProblem[];
+}
+
+/** One pattern per line; blank lines are ignored. Every line must compile for the list to be saved. */
+export function checkPatterns(text: string): PatternsCheck {
+  const patterns: string[] = [];
+  const problems: LineProblem[] = [];
+  text.split(/\r\n|\r|\n/).forEach((raw, index) => {
+    if (raw.trim() === '') return;
+    const line = index + 1;
+    if (raw.length > MAX_PATTERN_CHARS) {
+      problems.push({ line, message: t('patternsTooLong', MAX_PATTERN_CHARS) });
+      return;
+    }
+    const check = validatePattern(raw);
+    if (check.ok) patterns.push(raw);
+    else problems.push({ line, message: check.message });
+  });
+  if (patterns.length + problems.length > MAX_PATTERNS) {
+    problems.push({ line: 0, message: t('patternsTooMany', MAX_PATTERNS) });
+  }
+  return { patterns, problems };
+}
