@@ -50,9 +50,10 @@ function firefoxManifest(source: typeof manifest) {
 export default defineConfig(({ mode }) => {
   const firefox = mode === 'firefox';
 
-  // Content scripts are built as self-contained IIFEs: no loader, no extra chunk
-  // requests from the Colab page, and nothing web-accessible to fingerprint.
-  const contentScripts = manifest.content_scripts.flatMap((script) => script.js);
+  // The output-frame script is a self-contained IIFE: it must be small and run at once in every output frame.
+  // The Colab page script is crxjs's loader plus ES-module chunks, so that the guard proper (page-guard.ts) is
+  // imported only on notebooks where it is switched on; crxjs declares those chunks web-accessible to Colab only.
+  const standaloneFiles = ['src/content/output-frame.ts'];
 
   return {
     plugins: [
@@ -60,7 +61,7 @@ export default defineConfig(({ mode }) => {
       crx({
         manifest: firefox ? firefoxManifest(manifest) : manifest,
         browser: firefox ? 'firefox' : 'chrome',
-        contentScripts: { standaloneFiles: contentScripts },
+        contentScripts: { standaloneFiles },
       }),
     ],
     build: {

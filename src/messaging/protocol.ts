@@ -54,8 +54,8 @@ export const UiMessageSchema = v.variant('type', [
 ]);
 export type UiMessage = v.InferOutput<typeof UiMessageSchema>;
 
-/** Sent by the popup to the content script of the tab it acts on. */
-export const TabRequestSchema = v.object({ type: v.literal('check-ui') });
+/** Sent by the popup to the content script of the tab it acts on (tab-request.ts checks it). */
+export type { TabRequest } from './tab-request';
 
 export interface FrameHelloReply {
   token: string;

@@ -12,13 +12,11 @@ import { TITLE_MAX_LENGTH } from './notebook-key';
 
 export const SETTINGS_KEY = 'settings';
 export const PROBLEMS_KEY = 'problems';
-export const NOTEBOOK_PREFIX = 'nb:';
 export const HISTORY_LIMIT = 200;
 export const PROBLEMS_LIMIT = 50;
 
-export function notebookStorageKey(key: string): string {
-  return NOTEBOOK_PREFIX + key;
-}
+// In storage-keys.ts (no validation code), so the small Colab page script can name a record without the schema.
+export { NOTEBOOK_PREFIX, notebookStorageKey } from './storage-keys';
 
 const Time = v.pipe(v.number(), v.finite(), v.minValue(0));
 const Count = v.pipe(v.number(), v.integer(), v.minValue(0));

@@ -1,0 +1,130 @@
+import { checkUi } from '../colab';
+import { t } from '../lib/i18n';
+import { type CheckUiReply, type ClaimReply, type PageMessage } from '../messaging/protocol';
+import type { NotebookRecord } from '../state/schema';
+import { loadNotebook, loadSettings, watchNotebook, watchSettings } from '../state/store';
+import { createFailureWatch } from './failure-watch';
+import { listenToOutputFrames } from './frame-reports';
+import { createNotice } from './notice';
+import { needsPersonNotice, noticeFor } from './notices';
+import { createRestartRunner, type RestartRunner } from './restart-runner';
+import { OrphanedError, sendToWorker } from './send';
+
+/**
+ * The guard proper, loaded into a Colab page only once it is switched on for the notebook there (or the popup asks
+ * for a UI check): the page watcher, the frame reports, the restart runner and the notice, for the notebook the tab
+ * shows now.
+ */
+export interface PageNotebook {
+  key: string | null;
+  tabId: number;
+  token: string;
+}
+
+export interface PageGuard {
+  setNotebook(notebook: PageNotebook): void;
+  checkUi(): Promise<CheckUiReply>;
+}
+
+export function createPageGuard(doc: Document): PageGuard {
+  const notice = createNotice(doc, t('noticeDismiss'));
+  let key: string | null = null;
+  let token: string | null = null;
+  let runner: RestartRunner | null = null;
+  let unwatch = () => {};
+  let shown = '';
+  /** Reports seen while a restart is being performed wait for its result, so they count toward the new run. */
+  const held: PageMessage[] = [];
+  const stops: Array<() => void> = [];
+
+  const stopAll = () => {
+    for (const stop of stops.splice(0)) stop();
+    unwatch();
+    runner?.stop();
+    watch.setActive(false);
+    notice.hide();
+  };
+
+  const send = async <R,>(message: PageMessage): Promise<R | null> => {
+    try {
+      return await sendToWorker<R>(message);
+    } catch (error) {
+      if (error instanceof OrphanedError) stopAll();
+      return null;
+    }
+  };
+
+  const report = (message: PageMessage) => {
+    if (runner?.busy) held.push(message);
+    else void send(message);
+  };
+
+  const watch = createFailureWatch(doc, {
+    failure: (verdict, source) => key && report({ type: 'page-failure', key, detectedAt: Date.now(), source, verdict }),
+    marker: (match) => key && report({ type: 'page-marker', key, detectedAt: Date.now(), pattern: match.pattern, line: match.line }),
+    disconnect: (line) => key && report({ type: 'page-disconnect', key, detectedAt: Date.now(), line }),
+    needsPerson: (kind) => notice.show(needsPersonNotice(kind)),
+  });
+
+  const cancel = () => key && void send({ type: 'page-command', key, command: { type: 'cancel' } });
+
+  const showNotice = (record: NotebookRecord) => {
+    const content = record.enabled || record.status.kind === 'restarting' ? noticeFor(record, cancel) : null;
+    const signature = content ? JSON.stringify(record.status) : '';
+    if (signature === shown) return;
+    shown = signature;
+    if (content) notice.show(content);
+    else notice.hide();
+  };
+
+  const follow = (record: NotebookRecord) => {
+    if (record.key !== key) return;
+    watch.setActive(record.enabled);
+    runner?.follow(record);
+    showNotice(record);
+  };
+
+  const createRunner = (tabId: number) =>
+    createRestartRunner({
+      doc,
+      tabId,
+      claim: async (attempt) => (key && (await send<ClaimReply>({ type: 'page-claim', key, attempt }))) || { granted: false, reason: 'no answer' },
+      result: async (attempt, outcome) => {
+        if (key) await send({ type: 'page-result', key, attempt, ...outcome });
+      },
+      beforeAction: () => watch.forgetExecutions(),
+      afterAction: () => {
+        for (const message of held.splice(0)) void send(message);
+      },
+    });
+
+  void loadSettings().then((settings) => watch.configure(settings));
+  stops.push(watchSettings((settings) => watch.configure(settings)));
+  stops.push(listenToOutputFrames(doc.defaultView ?? window, () => token, (cell, frameReport) => {
+    if (frameReport.kind === 'error-output') watch.frameError(cell, frameReport.text);
+    else watch.frameMarker(cell, { pattern: frameReport.pattern, line: frameReport.line });
+  }));
+
+  return {
+    setNotebook(notebook) {
+      token = notebook.token;
+      runner ??= createRunner(notebook.tabId);
+      if (notebook.key === key) return;
+      unwatch();
+      runner.stop();
+      watch.setActive(false);
+      notice.hide();
+      shown = '';
+      key = notebook.key;
+      if (!key) return;
+      unwatch = watchNotebook(key, follow);
+      void loadNotebook(key).then(follow);
+    },
+    async checkUi() {
+      if (runner?.busy) return { ready: false, step: 'busy', detail: t('checkBusy') };
+      const result = await checkUi(doc);
+      if (result.ready) return { ready: true, detail: result.detail };
+      return { ready: false, step: result.step, detail: result.saw ? `${result.detail}; saw: ${result.saw}` : result.detail };
+    },
+  };
+}
