@@ -1,0 +1,79 @@
+import { fakeBrowser } from '@webext-core/fake-browser';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { createNotebookWriter, loadNotebook } from '../state/store';
+import { createRouter } from './router';
+
+vi.mock('webextension-polyfill', async () => ({ default: (await import('@webext-core/fake-browser')).fakeBrowser }));
+
+const KEY = 'drive:abc';
+const ORIGIN = fakeBrowser.runtime.getURL('');
+const verdict = { category: 'gpu-oom', rule: 'torch-cuda-oom', description: 'CUDA out of memory', line: 'torch.OutOfMemoryError: CUDA out of memory.' };
+
+function colabPage(tabId = 7) {
+  return { id: fakeBrowser.runtime.id, url: `https://colab.research.google.com/drive/abc`, frameId: 0, tab: { id: tabId } };
+}
+const outputFrame = { id: fakeBrowser.runtime.id, url: 'https://x-0-colab.googleusercontent.com/outputframe.html', frameId: 3, tab: { id: 7 } };
+const popup = { id: fakeBrowser.runtime.id, url: `${ORIGIN}src/popup/index.html` };
+
+function failure(detectedAt = Date.now()) {
+  return { type: 'page-failure', key: KEY, detectedAt, source: 'error-output', verdict };
+}
+
+describe('service-worker router', () => {
+  let route: ReturnType<typeof createRouter>['route'];
+
+  beforeEach(async () => {
+    fakeBrowser.reset();
+    route = createRouter(createNotebookWriter()).route;
+    await fakeBrowser.storage.local.set({ [`nb:${KEY}`]: { v: 1, key: KEY, enabled: true } });
+  });
+
+  it('schedules a restart for a failure reported by a Colab page, owned by that tab', async () => {
+    expect(await route(failure(), colabPage())).toMatchObject({ outcome: 'scheduled' });
+    expect((await loadNotebook(KEY)).status).toMatchObject({ kind: 'pending', ownerTab: 7, action: 'restart-and-run-all' });
+  });
+
+  it('drops page messages from any other sender, and malformed ones, without an answer', async () => {
+    const strangers = [
+      { ...colabPage(), id: 'another-extension' },
+      { ...colabPage(), url: 'https://evil.example/drive/abc' },
+      { ...colabPage(), frameId: 2 },
+      outputFrame,
+      popup,
+      { id: fakeBrowser.runtime.id, url: 'https://colab.research.google.com/drive/abc' },
+    ];
+    for (const sender of strangers) expect(route(failure(), sender)).toBeUndefined();
+    expect(route({ ...failure(), verdict: { ...verdict, category: 'bogus' } }, colabPage())).toBeUndefined();
+    expect(route({ type: 'page-nonsense', key: KEY }, colabPage())).toBeUndefined();
+    expect((await loadNotebook(KEY)).status.kind).toBe('watching');
+  });
+
+  it('gives output frames the tab token and marker patterns, and nothing else', async () => {
+    await fakeBrowser.storage.local.set({ settings: { v: 1, markerPatterns: ['^RESTART_ME$'] } });
+    const reply = (await route({ type: 'frame-hello' }, outputFrame)) as { token: string; markerPatterns: string[] };
+    expect(reply.markerPatterns).toEqual(['^RESTART_ME$']);
+    expect(reply.token).toMatch(/^[0-9a-f]{64}$/);
+    const hello = (await route({ type: 'page-hello', key: KEY, title: 'train.ipynb' }, colabPage())) as { tabId: number; token: string };
+    expect(hello).toEqual({ tabId: 7, token: reply.token });
+    expect(route(failure(), outputFrame)).toBeUndefined();
+  });
+
+  it('takes user commands only from extension pages', async () => {
+    const off = { type: 'ui-command', key: KEY, command: { type: 'set-enabled', enabled: false } };
+    expect(route(off, colabPage())).toBeUndefined();
+    expect(await route(off, popup)).toEqual({ ok: true });
+    expect((await loadNotebook(KEY)).enabled).toBe(false);
+  });
+
+  it('refuses an invalid settings patch and an invalid import with a message, changing nothing', async () => {
+    expect(await route({ type: 'ui-settings', patch: { maxRestarts: -1 } }, popup)).toMatchObject({ ok: false, message: expect.stringContaining('maxRestarts') });
+    expect(await route({ type: 'ui-import', text: '{"not": "an export"}' }, popup)).toMatchObject({ ok: false });
+    expect(await fakeBrowser.storage.local.get('settings')).toEqual({});
+  });
+
+  it('one failure gives one restart however many places report it', async () => {
+    await route(failure(), colabPage());
+    expect(await route(failure(), colabPage())).toMatchObject({ outcome: 'absorbed' });
+    expect(await route({ ...failure(), source: 'crash-toast' }, colabPage(8))).toMatchObject({ outcome: 'absorbed' });
+  });
+});
