@@ -27,6 +27,8 @@ export interface RestartRunner {
 export function createRestartRunner(deps: RunnerDeps): RestartRunner {
   let timer: ReturnType<typeof setTimeout> | undefined;
   let scheduled: string | null = null;
+  /** An attempt is claimed once: a late or repeated storage event must not schedule it again. */
+  const fired = new Set<string>();
   let busy = false;
 
   const clear = () => {
@@ -37,6 +39,7 @@ export function createRestartRunner(deps: RunnerDeps): RestartRunner {
 
   async function fire(attempt: string) {
     scheduled = null;
+    fired.add(attempt);
     const reply = await deps.claim(attempt);
     if (!reply.granted) return;
     busy = true;
@@ -55,7 +58,7 @@ export function createRestartRunner(deps: RunnerDeps): RestartRunner {
       const { status } = record;
       const mine = status.kind === 'pending' && status.ownerTab === deps.tabId && record.enabled;
       if (!mine) return clear();
-      if (scheduled === status.attempt) return;
+      if (scheduled === status.attempt || fired.has(status.attempt)) return;
       clear();
       scheduled = status.attempt;
       // Background tabs run timers late, never early; the claim tolerates a little earliness the other way.

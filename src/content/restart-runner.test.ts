@@ -1,0 +1,124 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { defaultNotebook, type NotebookRecord } from '../state/schema';
+import { createRestartRunner, type RunnerDeps } from './restart-runner';
+
+const colab = vi.hoisted(() => ({
+  restartAndRunAll: vi.fn(),
+  runAll: vi.fn(),
+  reconnect: vi.fn(),
+  findDisconnectDialog: vi.fn(),
+  waitFor: vi.fn(),
+}));
+vi.mock('../colab', () => colab);
+
+const TAB = 4;
+const T0 = 1_000_000;
+const verdict = { category: 'gpu-oom' as const, rule: 'r', description: 'CUDA out of memory', line: 'OutOfMemoryError' };
+
+function pending(attempt = 'a1', ownerTab = TAB, restartAt = T0 + 5000, action: 'restart-and-run-all' | 'run-all' = 'restart-and-run-all'): NotebookRecord {
+  return {
+    ...defaultNotebook('drive:x'),
+    enabled: true,
+    status: { kind: 'pending', reason: 'failure', action, restartAt, attempt, ownerTab, detectedAt: T0, verdict },
+  };
+}
+
+function deps(overrides: Partial<RunnerDeps> = {}) {
+  const calls: string[] = [];
+  const d: RunnerDeps = {
+    doc: {} as Document,
+    tabId: TAB,
+    claim: vi.fn(async (attempt: string) => {
+      calls.push(`claim ${attempt}`);
+      return { granted: true as const, action: 'restart-and-run-all' as const };
+    }),
+    result: vi.fn(async (attempt: string, outcome) => {
+      calls.push(`result ${attempt} ${outcome.ok ? 'ok' : `${outcome.step}: ${outcome.detail}`}`);
+    }),
+    beforeAction: () => calls.push('before'),
+    afterAction: () => calls.push('after'),
+    ...overrides,
+  };
+  return { d, calls };
+}
+
+describe('restart runner', () => {
+  beforeEach(() => {
+    vi.clearAllMocks();
+    vi.useFakeTimers();
+    vi.setSystemTime(T0);
+    colab.restartAndRunAll.mockResolvedValue({ ok: true, path: 'menu', via: 'command', dialog: 'confirmed', evidence: 'cells pending' });
+    colab.runAll.mockResolvedValue({ ok: true, path: 'menu', via: 'command', dialog: 'none', evidence: 'cells pending' });
+  });
+  afterEach(() => vi.useRealTimers());
+
+  it('claims at the deadline, performs the granted action once, then reports', async () => {
+    const { d, calls } = deps();
+    const runner = createRestartRunner(d);
+    runner.follow(pending());
+    runner.follow(pending());
+    await vi.advanceTimersByTimeAsync(4999);
+    expect(calls).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(calls).toEqual(['claim a1', 'before', 'result a1 ok', 'after']);
+    expect(colab.restartAndRunAll).toHaveBeenCalledTimes(1);
+  });
+
+  it('does nothing for a countdown another tab owns, or when the guard is off', async () => {
+    const { d, calls } = deps();
+    const runner = createRestartRunner(d);
+    runner.follow(pending('a1', TAB + 1));
+    runner.follow({ ...pending('a2'), enabled: false });
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(calls).toEqual([]);
+  });
+
+  it('a cancelled countdown never fires', async () => {
+    const { d, calls } = deps();
+    const runner = createRestartRunner(d);
+    runner.follow(pending());
+    runner.follow({ ...pending(), status: { kind: 'watching' } });
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(calls).toEqual([]);
+  });
+
+  it('acts on nothing when the claim is refused', async () => {
+    const { d, calls } = deps({ claim: vi.fn(async () => ({ granted: false as const, reason: 'Another tab owns this restart' })) });
+    createRestartRunner(d).follow(pending());
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(calls).toEqual([]);
+    expect(colab.restartAndRunAll).not.toHaveBeenCalled();
+  });
+
+  it('reports the failed step and what it saw, and does not retry', async () => {
+    colab.restartAndRunAll.mockResolvedValue({ ok: false, step: 'find-item', detail: 'item-missing', saw: 'items: Run all, Interrupt' });
+    const { d, calls } = deps();
+    const runner = createRestartRunner(d);
+    runner.follow(pending());
+    await vi.advanceTimersByTimeAsync(5000);
+    runner.follow(pending());
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(calls).toEqual(['claim a1', 'before', 'result a1 find-item: item-missing; saw: items: Run all, Interrupt', 'after']);
+  });
+
+  it('is busy while the action runs, so reports can wait for the result', async () => {
+    let finish: (value: unknown) => void = () => {};
+    colab.restartAndRunAll.mockReturnValue(new Promise((resolve) => (finish = resolve)));
+    const { d } = deps();
+    const runner = createRestartRunner(d);
+    runner.follow(pending());
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(runner.busy).toBe(true);
+    finish({ ok: true, path: 'menu', via: 'command', dialog: 'confirmed', evidence: '' });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(runner.busy).toBe(false);
+  });
+
+  it('runs a deadline already past at once (a reload during the back-off resumes it)', async () => {
+    const { d, calls } = deps({ claim: vi.fn(async () => ({ granted: true as const, action: 'run-all' as const })) });
+    createRestartRunner(d).follow(pending('a1', TAB, T0 - 1000, 'run-all'));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(colab.runAll).toHaveBeenCalledTimes(1);
+    expect(calls.at(-2)).toBe('result a1 ok');
+  });
+});
