@@ -1,4 +1,4 @@
-import { t } from '../lib/i18n';
+import { t, type MessageKey } from '../lib/i18n';
 import type { HistoryEntry } from '../state/schema';
 import { eventText, formatHour, formatTime } from './text';
 
@@ -26,11 +26,13 @@ export function markKind(entry: HistoryEntry): MarkKind | null {
 }
 
 const WIDTH = 360;
-const HEIGHT = 58;
+const HEIGHT = 62;
 const LEFT = 10;
 const RIGHT = WIDTH - 10;
-const AXIS_Y = 34;
-const MARK_Y = 20;
+const AXIS_Y = 40;
+/** Failures on the upper row, what the guard did about them on the lower one: a restart seconds after its failure
+ * stays visible instead of covering it. */
+const ROW_Y: Record<MarkKind, number> = { failure: 12, marker: 12, restart: 27, 'gave-up': 27, problem: 27 };
 
 interface Props {
   history: readonly HistoryEntry[];
@@ -89,13 +91,13 @@ export function Timeline({ history, now, id }: Props) {
         {marks.map(({ entry, kind }, index) => (
           <g key={`${entry.at}-${index}`} class={`mark mark-${kind}`} data-kind={kind}>
             <title>{`${formatTime(entry.at, now)} ${eventText(entry).title}`}</title>
-            <Shape kind={kind} cx={x(entry.at)} cy={MARK_Y} />
+            <Shape kind={kind} cx={x(entry.at)} cy={ROW_Y[kind]} />
           </g>
         ))}
       </svg>
       <figcaption>
         <ul class="legend">
-          {(['failure', 'restart', 'gave-up', 'problem'] as const).map((kind) => (
+          {legendKinds(marks.some((m) => m.kind === 'marker')).map((kind) => (
             <li key={kind}>
               <svg class={`mark mark-${kind}`} viewBox="0 0 12 12" width="12" height="12" aria-hidden="true">
                 <Shape kind={kind} cx={6} cy={6} />
@@ -109,12 +111,17 @@ export function Timeline({ history, now, id }: Props) {
   );
 }
 
-const LEGEND = {
+function legendKinds(withMarkers: boolean): MarkKind[] {
+  return withMarkers ? ['failure', 'marker', 'restart', 'gave-up', 'problem'] : ['failure', 'restart', 'gave-up', 'problem'];
+}
+
+const LEGEND: Record<MarkKind, MessageKey> = {
   failure: 'timelineFailure',
+  marker: 'timelineMarker',
   restart: 'timelineRestart',
   'gave-up': 'timelineGaveUp',
   problem: 'timelineProblem',
-} as const;
+};
 
 /** Distinct shapes as well as colours, so the marks read without colour too. */
 function Shape({ kind, cx, cy }: { kind: MarkKind; cx: number; cy: number }) {
