@@ -1,0 +1,145 @@
+import { readFileSync } from 'node:fs';
+import type { Worker } from '@playwright/test';
+import { test, expect } from './harness/extension';
+import { enableGuard, resetStorage } from './harness/guard';
+
+/** The options page in the built extension, talking to the real service worker. */
+
+const OPTIONS_VIEWPORT = { width: 900, height: 1000 };
+const KEY = 'drive:1AbCdEfGhIjKlMnOpQrStUvWxYz012345';
+
+interface ChromeStorage {
+  chrome: { storage: { local: { get(key: string | null): Promise<Record<string, unknown>> } } };
+}
+
+async function stored(serviceWorker: Worker): Promise<Record<string, unknown>> {
+  return serviceWorker.evaluate(() => (globalThis as unknown as ChromeStorage).chrome.storage.local.get(null));
+}
+
+async function storedSettings(serviceWorker: Worker): Promise<Record<string, unknown> | undefined> {
+  return (await stored(serviceWorker)).settings as Record<string, unknown> | undefined;
+}
+
+test.beforeEach(async ({ serviceWorker }) => {
+  await resetStorage(serviceWorker);
+});
+
+test('a pattern that does not compile is refused with a message naming the line; a valid one is saved', async ({
+  openOptions,
+  serviceWorker,
+}) => {
+  const page = await openOptions();
+  const box = page.getByRole('textbox', { name: 'Extra failure patterns' });
+  await box.fill('MyTrainer: ran out of budget\n(unclosed');
+  await expect(page.getByText(/^Line 2: This is not a valid regular expression: unterminated group/)).toBeVisible();
+  await expect(box).toHaveAttribute('aria-invalid', 'true');
+
+  await page.getByRole('button', { name: 'Save Extra failure patterns' }).click();
+  await expect(page.getByRole('alert')).toHaveText('Not saved: fix the lines listed above first.');
+  expect((await storedSettings(serviceWorker))?.failurePatterns ?? []).toEqual([]);
+
+  await box.fill('MyTrainer: ran out of budget\n/budget exceeded/i');
+  await page.getByRole('button', { name: 'Save Extra failure patterns' }).click();
+  await expect(page.getByText('Saved (2 patterns).')).toBeVisible();
+  await expect
+    .poll(async () => (await storedSettings(serviceWorker))?.failurePatterns)
+    .toEqual(['MyTrainer: ran out of budget', '/budget exceeded/i']);
+
+  // The tester uses the new pattern.
+  await page.getByRole('textbox', { name: 'Test an output' }).fill('RuntimeError: Budget exceeded at step 400');
+  await expect(page.locator('#tester-verdict')).toHaveText(/^Restart — Your failure pattern \/budget exceeded\/i, rule custom:/);
+  await page.close();
+});
+
+test('Test an output: Restart with category and rule, or No restart', async ({ openOptions }) => {
+  const page = await openOptions();
+  const box = page.getByRole('textbox', { name: 'Test an output' });
+  const verdict = page.getByRole('status').filter({ hasText: /restart/i });
+  await box.fill(
+    'Traceback (most recent call last):\n  File "train.py", line 3, in <module>\n' +
+      'torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB. GPU 0 has a total capacity of 14.75 GiB',
+  );
+  await expect(verdict).toHaveText(/^Restart — .*, rule torch-[\w-]+: torch\.OutOfMemoryError: CUDA out of memory/);
+  await box.fill('ValueError: operands could not be broadcast together');
+  await expect(verdict).toHaveText('No restart — no rule or pattern matches this text.');
+  await page.close();
+});
+
+test('settings are saved through the service worker, and its refusals are shown', async ({ openOptions, serviceWorker }) => {
+  const page = await openOptions();
+  const max = page.getByRole('textbox', { name: 'Max restarts in a row' });
+  await expect(max).toHaveValue('3');
+  await max.fill('5');
+  await max.press('Tab');
+  await expect.poll(async () => (await storedSettings(serviceWorker))?.maxRestarts).toBe(5);
+
+  const longest = page.getByRole('textbox', { name: 'Longest wait (seconds)' });
+  await longest.fill('2');
+  await longest.press('Tab');
+  await expect(page.getByRole('alert')).toContainText('must not be shorter than the first one');
+  expect((await storedSettings(serviceWorker))?.backoffMaxSec).toBe(300);
+
+  await page.getByRole('checkbox', { name: 'GPU faults (off by default)' }).check();
+  await expect
+    .poll(async () => ((await storedSettings(serviceWorker))?.categories as Record<string, boolean> | undefined)?.['gpu-fault'])
+    .toBe(true);
+  await page.close();
+});
+
+test('an invalid import file is refused with a message and changes nothing', async ({ openOptions, serviceWorker }) => {
+  await enableGuard(serviceWorker, KEY, { title: 'kept.ipynb' });
+  const before = await stored(serviceWorker);
+  const page = await openOptions();
+  const input = page.getByLabel('Import from a file');
+
+  await input.setInputFiles({ name: 'broken.json', mimeType: 'application/json', buffer: Buffer.from('{"format": "colab-oom-guard",') });
+  await expect(page.getByRole('alert')).toHaveText(/^broken\.json was not imported, nothing changed: The file is not valid JSON/);
+
+  await input.setInputFiles({
+    name: 'other.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify({ format: 'colab-oom-guard', version: 1, settings: { v: 1, maxRestarts: -4 }, notebooks: [] })),
+  });
+  await expect(page.getByRole('alert')).toHaveText(/^other\.json was not imported, nothing changed: .*maxRestarts/);
+  expect(await stored(serviceWorker)).toEqual(before);
+  await page.close();
+});
+
+test('export downloads settings and history as JSON, which imports back; clear all data asks first', async ({
+  openOptions,
+  serviceWorker,
+}) => {
+  await enableGuard(serviceWorker, KEY, { title: 'exported.ipynb' });
+  const page = await openOptions();
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Export settings and history (JSON)' }).click(),
+  ]);
+  expect(download.suggestedFilename()).toMatch(/^colab-oom-guard-\d{4}-\d{2}-\d{2}\.json$/);
+  const text = readFileSync((await download.path())!, 'utf8');
+  expect(JSON.parse(text)).toMatchObject({ format: 'colab-oom-guard', notebooks: [{ key: KEY, title: 'exported.ipynb' }] });
+
+  await page.getByRole('button', { name: 'Clear all data…' }).click();
+  await expect(page.getByRole('button', { name: 'Keep my data' })).toBeFocused();
+  await page.getByRole('button', { name: 'Delete all data' }).click();
+  await expect(page.getByText('All data cleared.')).toBeVisible();
+  await expect.poll(async () => Object.keys(await stored(serviceWorker))).not.toContain(`nb:${KEY}`);
+
+  await page.getByLabel('Import from a file').setInputFiles({ name: 'backup.json', mimeType: 'application/json', buffer: Buffer.from(text) });
+  await expect(page.getByText('Imported backup.json: settings and 1 notebooks.')).toBeVisible();
+  await expect.poll(async () => Object.keys(await stored(serviceWorker))).toContain(`nb:${KEY}`);
+  await page.close();
+});
+
+test('screenshot of the options page', async ({ openOptions }) => {
+  const page = await openOptions();
+  await page.setViewportSize(OPTIONS_VIEWPORT);
+  await expect(page.getByRole('heading', { name: 'Colab OOM Guard options' })).toBeVisible();
+  await page.getByRole('textbox', { name: 'Restart marker patterns' }).fill('^=== FRESH RUNTIME ===$');
+  await page
+    .getByRole('textbox', { name: 'Test an output' })
+    .fill("jax.errors.JaxRuntimeError: RESOURCE_EXHAUSTED: Out of memory while trying to allocate 17179869184 bytes.");
+  await expect(page.locator('#tester-verdict')).toHaveText(/^Restart/);
+  await page.screenshot({ path: 'docs/screenshots/options.png', fullPage: true });
+  await page.close();
+});
