@@ -3,6 +3,7 @@ import { NOTEBOOK_PREFIX, SETTINGS_KEY } from '../state/schema';
 import { createNotebookWriter, loadNotebook } from '../state/store';
 import { refreshNotebookBadges, refreshTabBadge } from './badge';
 import { forgetTab } from './frame-tokens';
+import { injectIntoOpenTabs } from './reinject';
 import { createRouter } from './router';
 import { forgetTabNotebook, notebookOfTab, tabsOfNotebook } from './tab-registry';
 
@@ -15,8 +16,9 @@ const { route, apply } = createRouter(writer);
 
 browser.runtime.onMessage.addListener((message: unknown, sender: browser.Runtime.MessageSender) => route(message, sender));
 
-browser.runtime.onInstalled.addListener(async () => {
+browser.runtime.onInstalled.addListener(async ({ reason }) => {
   await writer.migrateStoredData();
+  if (reason === 'install' || reason === 'update') await injectIntoOpenTabs();
 });
 
 /** The owner of a countdown closed: another tab on the same notebook takes it over, if there is one. */
