@@ -129,6 +129,17 @@ describe('popup over a Colab notebook', () => {
     expect(getByText(root, 'Restarts used: 0 of 3')).toBeTruthy();
   });
 
+  it('restarting: says so, with what it does, even just after being switched off', async () => {
+    await storeNotebook(KEY, {
+      enabled: false,
+      status: { kind: 'restarting', reason: 'failure', action: 'restart-and-run-all', attempt: 'a1', ownerTab: tabId, startedAt: Date.now() },
+    });
+    const root = await open();
+    await waitFor(() => expect(root.querySelector('.headline')?.textContent).toBe('Restarting…'));
+    expect(getByText(root, 'Restart session and run all')).toBeTruthy();
+    expect(queryAllByRole(root, 'button', 'Cancel restart')).toHaveLength(0);
+  });
+
   it('Colab UI problem: names the step and the detail, with Re-arm', async () => {
     await storeNotebook(KEY, {
       enabled: true,

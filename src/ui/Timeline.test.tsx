@@ -1,0 +1,65 @@
+// @vitest-environment happy-dom
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { HistoryEntry } from '../state/schema';
+import { installFakeBrowser, mount } from './test-support';
+import { formatTime } from './text';
+import { markKind, Timeline } from './Timeline';
+
+vi.mock('webextension-polyfill', async () => ({ default: (await import('@webext-core/fake-browser')).fakeBrowser }));
+
+const HOUR = 3600_000;
+const NOW = new Date(2026, 2, 14, 7, 30).getTime();
+const marker = { category: 'custom' as const, rule: 'restart-marker', description: 'Restart marker: NEXT', line: 'NEXT' };
+const oom = { category: 'gpu-oom' as const, rule: 'torch-cuda-oom', description: 'CUDA OOM', line: 'OutOfMemoryError' };
+
+beforeEach(async () => {
+  await installFakeBrowser();
+});
+
+describe('Timeline', () => {
+  it('places failures, markers, restarts, give-ups and UI problems of the last 12 hours on the axis', async () => {
+    const history: HistoryEntry[] = [
+      { at: NOW - 13 * HOUR, type: 'restart-scheduled', verdict: oom },
+      { at: NOW - 6 * HOUR, type: 'restart-scheduled', verdict: oom },
+      { at: NOW - 6 * HOUR + 5000, type: 'restarted' },
+      { at: NOW - 5 * HOUR, type: 'restart-scheduled', verdict: marker },
+      { at: NOW - 4 * HOUR, type: 'restart-failed', detail: 'menu' },
+      { at: NOW - 2 * HOUR, type: 'enabled' },
+      { at: NOW - HOUR, type: 'gave-up' },
+    ];
+    const { container } = await mount(<Timeline id="t" history={history} now={NOW} />);
+    const svg = container.querySelector('svg')!;
+    expect(svg.getAttribute('role')).toBe('img');
+    expect(svg.getAttribute('aria-labelledby')).toBe('t-title t-desc');
+    expect(svg.querySelector('#t-desc')?.textContent).toMatch(/: 2 failures, 1 restarts, 1 give-ups, 1 UI problems\.$/);
+    const kinds = [...svg.querySelectorAll('[data-kind]')].map((g) => g.getAttribute('data-kind'));
+    expect(kinds).toEqual(['failure', 'restart', 'marker', 'problem', 'gave-up']);
+    // Left to right in time.
+    const xs = [...svg.querySelectorAll('[data-kind] circle, [data-kind] rect')].map((el) =>
+      Number(el.getAttribute('cx') ?? el.getAttribute('x')),
+    );
+    expect(xs).toEqual([...xs].sort((a, b) => a - b));
+    expect(container.querySelector('.legend')?.textContent).toContain('Restart marker');
+    // Twelve hourly ticks, every third labelled.
+    expect(svg.querySelectorAll('.tick')).toHaveLength(12);
+    expect(svg.querySelectorAll('.tick text')).toHaveLength(4);
+  });
+
+  it('says so when nothing happened', async () => {
+    const { container } = await mount(<Timeline id="t" history={[{ at: NOW - HOUR, type: 'enabled' }]} now={NOW} />);
+    expect(container.querySelector('desc')?.textContent).toBe('No failures or restarts in the last 12 hours.');
+    expect(container.querySelectorAll('[data-kind]')).toHaveLength(0);
+  });
+
+  it('maps history types to marks', () => {
+    expect(markKind({ at: 0, type: 'interrupted' })).toBe('problem');
+    expect(markKind({ at: 0, type: 'cancelled' })).toBeNull();
+  });
+});
+
+describe('formatTime', () => {
+  it('shows the clock time today, and the day before that', () => {
+    expect(formatTime(NOW - HOUR, NOW)).not.toMatch(/[A-Za-z]{3} /);
+    expect(formatTime(NOW - 10 * HOUR, NOW)).toMatch(/^\p{L}{2,}\.? /u);
+  });
+});
