@@ -29,7 +29,8 @@ export interface StoredRecord {
 }
 
 export async function readRecord(serviceWorker: Worker, key: string): Promise<StoredRecord | undefined> {
-  return serviceWorker.evaluate(async (key) => (await chrome.storage.local.get(`nb:${key}`))[`nb:${key}`], key);
+  const raw = await serviceWorker.evaluate(async (key) => (await chrome.storage.local.get(`nb:${key}`))[`nb:${key}`], key);
+  return raw as StoredRecord | undefined;
 }
 
 export async function tabIdOf(serviceWorker: Worker, page: Page): Promise<number> {
