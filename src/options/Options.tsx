@@ -5,6 +5,7 @@ import { t, type MessageKey } from '../lib/i18n';
 import type { Settings } from '../state/schema';
 import { loadAllNotebooks, loadSettings } from '../state/store';
 import { exportData } from '../state/transfer';
+import { parseWholeNumber, useDraft } from '../ui/fields';
 import { useProblems, useSettings } from '../ui/hooks';
 import { errorText, sendUi } from '../ui/send';
 import { formatTime } from '../ui/text';
@@ -13,7 +14,8 @@ import { checkPatterns, type LineProblem } from './patterns';
 import { testText } from './tester';
 
 type Patch = Partial<Omit<Settings, 'categories'>> & { categories?: Partial<Settings['categories']> };
-type Save = (patch: Patch) => Promise<{ ok: true } | { ok: false; message: string }>;
+/** Saves through the service worker; resolves to its refusal, or null once saved. */
+type Save = (patch: Patch) => Promise<string | null>;
 
 export function Options() {
   const settings = useSettings();
@@ -22,7 +24,7 @@ export function Options() {
   const save: Save = async (patch) => {
     const reply = await sendUi({ type: 'ui-settings', patch });
     await settings.reload();
-    return reply.ok ? { ok: true } : reply;
+    return reply.ok ? null : reply.message;
   };
 
   const [failureDraft, setFailureDraft] = useState<string | null>(null);
@@ -57,7 +59,7 @@ export function Options() {
               label={categoryLabel(category)}
               hint={categoryHint(category)}
               checked={current.categories[category]}
-              save={(checked) => save({ categories: { [category]: checked } as Partial<Record<Category, boolean>> })}
+              onToggle={(checked) => save({ categories: { [category]: checked } as Partial<Record<Category, boolean>> })}
             />
           ))}
         </fieldset>
@@ -68,14 +70,14 @@ export function Options() {
             label={t('settingCrashToast')}
             hint={t('settingCrashToastHint')}
             checked={current.crashToast}
-            save={(checked) => save({ crashToast: checked })}
+            onToggle={(checked) => save({ crashToast: checked })}
           />
           <Toggle
             id="reconnect"
             label={t('settingReconnect')}
             hint={t('settingReconnectHint')}
             checked={current.reconnectOnDisconnect}
-            save={(checked) => save({ reconnectOnDisconnect: checked })}
+            onToggle={(checked) => save({ reconnectOnDisconnect: checked })}
           />
         </fieldset>
       </Section>
@@ -146,33 +148,25 @@ function NumberSetting(props: {
   save: Save;
 }) {
   const stored = String(props.settings[props.name]);
-  const [draft, setDraft] = useState(stored);
+  const [draft, setDraft] = useDraft(stored);
   const [error, setError] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
-  const last = useRef(stored);
-  // A change made elsewhere (import, clear, another options tab) shows here unless the user is mid-edit.
-  useEffect(() => {
-    if (draft === last.current) setDraft(stored);
-    last.current = stored;
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [stored]);
 
   async function commit() {
     setSaved(false);
-    const text = draft.trim();
-    if (!/^\d+$/.test(text) || Number(text) < props.min || Number(text) > props.max) {
+    const value = parseWholeNumber(draft, props.min, props.max);
+    if (value === null) {
       setError(t('settingWholeNumber', props.min, props.max));
       return;
     }
-    const value = Number(text);
     if (String(value) === stored) {
       setError(null);
       setDraft(stored);
       return;
     }
-    const reply = await props.save({ [props.name]: value });
-    setError(reply.ok ? null : reply.message);
-    setSaved(reply.ok);
+    const refusal = await props.save({ [props.name]: value });
+    setError(refusal);
+    setSaved(refusal === null);
   }
 
   const id = `setting-${props.name}`;
@@ -203,18 +197,38 @@ function NumberSetting(props: {
   );
 }
 
-function Toggle(props: { id: string; label: string; hint: string; checked: boolean; save: (checked: boolean) => ReturnType<Save> }) {
+interface ToggleProps {
+  id: string;
+  label: string;
+  hint: string;
+  checked: boolean;
+  /** Drawn as a switch (role="switch") rather than a checkbox. */
+  asSwitch?: boolean;
+  /** Shown under the hint, e.g. a permission that went missing. */
+  note?: string | null;
+  /** Called from the change event itself (a user gesture); resolves to a refusal, or null once done. */
+  onToggle: (checked: boolean) => Promise<string | null>;
+}
+
+function Toggle(props: ToggleProps) {
   const [error, setError] = useState<string | null>(null);
   return (
     <div class="toggle">
       <input
         id={props.id}
         type="checkbox"
+        role={props.asSwitch ? 'switch' : undefined}
+        class={props.asSwitch ? 'switch' : undefined}
         checked={props.checked}
         aria-describedby={`${props.id}-hint`}
         onChange={async (event) => {
-          const reply = await props.save(event.currentTarget.checked);
-          setError(reply.ok ? null : reply.message);
+          const input = event.currentTarget;
+          const wanted = input.checked;
+          setError(null);
+          const refusal = await props.onToggle(wanted);
+          setError(refusal);
+          // Refused: nothing changed in storage, so nothing re-renders the box; put it back.
+          if (refusal !== null) input.checked = !wanted;
         }}
       />
       <div>
@@ -222,6 +236,7 @@ function Toggle(props: { id: string; label: string; hint: string; checked: boole
         <p id={`${props.id}-hint`} class="hint">
           {props.hint}
         </p>
+        {props.note && <p class="error">{props.note}</p>}
         {error && (
           <p class="error" role="alert">
             {error}
@@ -239,7 +254,7 @@ function PatternsEditor(props: {
   saved: string[];
   draft: string;
   setDraft: (text: string | null) => void;
-  save: (patterns: string[]) => ReturnType<Save>;
+  save: (patterns: string[]) => Promise<string | null>;
 }) {
   const check = useMemo(() => checkPatterns(props.draft), [props.draft]);
   const [result, setResult] = useState<{ ok: boolean; message: string } | null>(null);
@@ -250,12 +265,12 @@ function PatternsEditor(props: {
       setResult({ ok: false, message: t('patternsNotSaved') });
       return;
     }
-    const reply = await props.save(check.patterns);
-    if (reply.ok) {
+    const refusal = await props.save(check.patterns);
+    if (refusal === null) {
       props.setDraft(null);
       setResult({ ok: true, message: t('patternsSaved', check.patterns.length) });
     } else {
-      setResult({ ok: false, message: reply.message });
+      setResult({ ok: false, message: refusal });
     }
   }
 
@@ -328,59 +343,32 @@ function Tester(props: { settings: Settings; failureText: string; markerText: st
 
 function Notifications({ on, save }: { on: boolean; save: Save }) {
   const [granted, setGranted] = useState<boolean | null>(null);
-  const [message, setMessage] = useState<string | null>(null);
   useEffect(() => {
     browser.permissions.contains({ permissions: ['notifications'] }).then(setGranted, () => setGranted(null));
   }, [on]);
 
-  function onChange(event: Event) {
-    const input = event.currentTarget as HTMLInputElement;
-    const wanted = input.checked;
-    setMessage(null);
-    if (!wanted) {
-      void save({ notifications: false }).then((reply) => !reply.ok && setMessage(reply.message));
-      return;
-    }
-    // Asked for in the click itself: the browser grants optional permissions only during a user gesture.
-    input.checked = false;
-    browser.permissions.request({ permissions: ['notifications'] }).then(
-      async (ok) => {
+  function onToggle(wanted: boolean): Promise<string | null> {
+    if (!wanted) return save({ notifications: false });
+    // Asked for in the change event itself: browsers grant optional permissions only during a user gesture.
+    return browser.permissions.request({ permissions: ['notifications'] }).then(
+      (ok) => {
         setGranted(ok);
-        if (!ok) {
-          setMessage(t('notificationsRefused'));
-          return;
-        }
-        const reply = await save({ notifications: true });
-        if (!reply.ok) setMessage(reply.message);
+        return ok ? save({ notifications: true }) : t('notificationsRefused');
       },
-      (error: unknown) => setMessage(t('notificationsRefusedError', errorText(error))),
+      (error: unknown) => t('notificationsRefusedError', errorText(error)),
     );
   }
 
   return (
-    <div class="toggle">
-      <input
-        id="notifications"
-        type="checkbox"
-        role="switch"
-        class="switch"
-        checked={on}
-        aria-describedby="notifications-hint"
-        onChange={onChange}
-      />
-      <div>
-        <label for="notifications">{t('notificationsLabel')}</label>
-        <p id="notifications-hint" class="hint">
-          {t('notificationsHint')}
-        </p>
-        {on && granted === false && <p class="error">{t('notificationsMissing')}</p>}
-        {message && (
-          <p class="error" role="alert">
-            {message}
-          </p>
-        )}
-      </div>
-    </div>
+    <Toggle
+      id="notifications"
+      asSwitch
+      label={t('notificationsLabel')}
+      hint={t('notificationsHint')}
+      checked={on}
+      note={on && granted === false ? t('notificationsMissing') : null}
+      onToggle={onToggle}
+    />
   );
 }
 

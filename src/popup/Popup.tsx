@@ -5,6 +5,7 @@ import type { CheckUiReply, Command } from '../messaging/protocol';
 import { notebookKeyFromUrl } from '../state/notebook-key';
 import { describeStatus } from '../state/policy';
 import { MAX_RESTARTS_LIMIT, type HistoryEntry } from '../state/schema';
+import { parseWholeNumber, useDraft } from '../ui/fields';
 import { useNotebook, useNow, useSettings } from '../ui/hooks';
 import { sendCommand } from '../ui/send';
 import { eventText, formatTime, statusText } from '../ui/text';
@@ -174,11 +175,9 @@ function NotebookPanel({ notebookKey, tabId }: { notebookKey: string; tabId: num
 
 /** Empty means "use the default from the options". */
 export function parseMaxRestarts(text: string): { ok: true; value: number | null } | { ok: false } {
-  const trimmed = text.trim();
-  if (trimmed === '') return { ok: true, value: null };
-  if (!/^\d+$/.test(trimmed)) return { ok: false };
-  const value = Number(trimmed);
-  return value <= MAX_RESTARTS_LIMIT ? { ok: true, value } : { ok: false };
+  if (text.trim() === '') return { ok: true, value: null };
+  const value = parseWholeNumber(text, 0, MAX_RESTARTS_LIMIT);
+  return value === null ? { ok: false } : { ok: true, value };
 }
 
 function MaxRestartsField(props: {
@@ -187,13 +186,8 @@ function MaxRestartsField(props: {
   save: (value: number | null) => Promise<boolean>;
 }) {
   const stored = props.override === undefined ? '' : String(props.override);
-  const [draft, setDraft] = useState(stored);
+  const [draft, setDraft] = useDraft(stored);
   const [invalid, setInvalid] = useState(false);
-  const [editing, setEditing] = useState(false);
-  // Follow changes made elsewhere (another popup, an import) unless the user is typing here.
-  useEffect(() => {
-    if (!editing) setDraft(stored);
-  }, [stored, editing]);
 
   async function commit() {
     const parsed = parseMaxRestarts(draft);
@@ -203,7 +197,6 @@ function MaxRestartsField(props: {
     }
     setInvalid(false);
     if (parsed.value !== (props.override ?? null)) await props.save(parsed.value);
-    setEditing(false);
   }
 
   return (
@@ -219,7 +212,6 @@ function MaxRestartsField(props: {
         aria-invalid={invalid}
         aria-describedby="max-restarts-hint"
         onInput={(event) => {
-          setEditing(true);
           setDraft(event.currentTarget.value);
           if (invalid) setInvalid(!parseMaxRestarts(event.currentTarget.value).ok);
         }}

@@ -1,0 +1,25 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+
+/** A whole number from `min` to `max` as typed in a text field (no signs, decimals or exponents), or null. */
+export function parseWholeNumber(text: string, min: number, max: number): number | null {
+  const trimmed = text.trim();
+  if (!/^\d+$/.test(trimmed)) return null;
+  const value = Number(trimmed);
+  return value >= min && value <= max ? value : null;
+}
+
+/**
+ * What a field shows: the stored value, until the user types. A change made elsewhere (another page, an import)
+ * replaces the text only while the user has not edited it, so typing is never overwritten.
+ */
+export function useDraft(stored: string): [string, (text: string) => void] {
+  const [draft, setDraft] = useState(stored);
+  const last = useRef(stored);
+  useEffect(() => {
+    if (draft === last.current) setDraft(stored);
+    last.current = stored;
+    // Only a new stored value matters here; the draft is read as it is at that moment.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [stored]);
+  return [draft, setDraft];
+}
