@@ -18,8 +18,7 @@ export function useDraft(stored: string): [string, (text: string) => void] {
   useEffect(() => {
     if (draft === last.current) setDraft(stored);
     last.current = stored;
-    // Only a new stored value matters here; the draft is read as it is at that moment.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // Runs on a new stored value only; the draft is read as it is at that moment.
   }, [stored]);
   return [draft, setDraft];
 }

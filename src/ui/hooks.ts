@@ -23,7 +23,8 @@ export interface Stored<T> {
 
 /**
  * A value read from storage and kept current through storage.onChanged. A read that started before a change event
- * arrived is dropped: the event carries the newer value.
+ * arrived is dropped: the event carries the newer value. `deps` name what `load` and `watch` read (the notebook
+ * key): new deps, a new subscription.
  */
 function useStored<T>(load: () => Promise<T>, watch: (callback: (value: T) => void) => () => void, deps: unknown[]): Stored<T> {
   const [value, setValue] = useState<T | undefined>(undefined);
@@ -34,7 +35,6 @@ function useStored<T>(load: () => Promise<T>, watch: (callback: (value: T) => vo
     const started = ++generation.current;
     const loaded = await load();
     if (active.current && generation.current === started) setValue(loaded);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, deps);
 
   useEffect(() => {
@@ -49,7 +49,6 @@ function useStored<T>(load: () => Promise<T>, watch: (callback: (value: T) => vo
       active.current = false;
       unsubscribe();
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, deps);
 
   return { value, reload };
