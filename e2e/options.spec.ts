@@ -8,12 +8,8 @@ import { enableGuard, resetStorage } from './harness/guard';
 const OPTIONS_VIEWPORT = { width: 900, height: 1000 };
 const KEY = 'drive:1AbCdEfGhIjKlMnOpQrStUvWxYz012345';
 
-interface ChromeStorage {
-  chrome: { storage: { local: { get(key: string | null): Promise<Record<string, unknown>> } } };
-}
-
 async function stored(serviceWorker: Worker): Promise<Record<string, unknown>> {
-  return serviceWorker.evaluate(() => (globalThis as unknown as ChromeStorage).chrome.storage.local.get(null));
+  return serviceWorker.evaluate(() => chrome.storage.local.get(null));
 }
 
 async function storedSettings(serviceWorker: Worker): Promise<Record<string, unknown> | undefined> {

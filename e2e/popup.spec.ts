@@ -118,9 +118,7 @@ test('over another page: no switch, a line saying it works on Colab notebooks', 
   await page.goto('https://example.com/');
   // The extension may not read this tab's URL (no host permission), so find it as the active tab.
   await page.bringToFront();
-  const tabIds = await serviceWorker.evaluate(async () =>
-    (await (globalThis as unknown as ChromeTabs).chrome.tabs.query({ active: true })).map((tab) => tab.id),
-  );
+  const tabIds = await serviceWorker.evaluate(async () => (await chrome.tabs.query({ active: true })).map((tab) => tab.id));
   expect(tabIds).toHaveLength(1);
   const tabId = tabIds[0];
 
@@ -132,7 +130,3 @@ test('over another page: no switch, a line saying it works on Colab notebooks', 
   await popup.close();
   await context.unroute('https://example.com/**', handler);
 });
-
-interface ChromeTabs {
-  chrome: { tabs: { query(info: { active: boolean }): Promise<Array<{ id?: number }>> } };
-}
