@@ -111,6 +111,20 @@ test('switching off and a per-notebook Max restarts are stored', async ({ contex
   await sim.dispose();
 });
 
+test('Check Colab UI runs the dry run in the Colab tab and shows its result', async ({ context, page, serviceWorker, openPopup }) => {
+  const sim = await installColabSim(context);
+  const id = nextId();
+  await page.goto(sim.notebook(`/drive/${id}`, OOM_ONCE));
+  const tabId = await waitForGuard(serviceWorker, page);
+  await waitForKernel(page, 'idle');
+
+  const popup = await openPopupAt(openPopup, tabId);
+  await popup.getByRole('button', { name: 'Check Colab UI' }).click();
+  await expect(popup.locator('.check [role=status]')).toHaveText(/^Ready: /);
+  await popup.close();
+  await sim.dispose();
+});
+
 test('over another page: no switch, a line saying it works on Colab notebooks', async ({ context, page, serviceWorker, openPopup }) => {
   const handler = (route: import('@playwright/test').Route) =>
     route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>Example</title><h1>Some other page</h1>' });
