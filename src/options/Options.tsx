@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import browser from 'webextension-polyfill';
 import { CATEGORIES, type Category } from '../detector';
 import { t, type MessageKey } from '../lib/i18n';
-import type { Settings } from '../state/schema';
+import { SETTING_BOUNDS, type Settings } from '../state/schema';
 import { loadAllNotebooks, loadSettings } from '../state/store';
 import { exportData } from '../state/transfer';
 import { parseWholeNumber, useDraft } from '../ui/fields';
@@ -42,11 +42,11 @@ export function Options() {
       </header>
 
       <Section id="limits" title="optionsLimits" intro="optionsLimitsIntro">
-        <NumberSetting name="maxRestarts" label="settingMaxRestarts" hint="settingMaxRestartsHint" min={0} max={1000} settings={current} save={save} />
-        <NumberSetting name="backoffBaseSec" label="settingBackoffBase" hint="settingBackoffBaseHint" min={1} max={3600} settings={current} save={save} />
-        <NumberSetting name="backoffMaxSec" label="settingBackoffMax" hint="settingBackoffMaxHint" min={1} max={86_400} settings={current} save={save} />
-        <NumberSetting name="healthyMinutes" label="settingHealthy" hint="settingHealthyHint" min={1} max={10_080} settings={current} save={save} />
-        <NumberSetting name="markerDailyLimit" label="settingMarkerLimit" hint="settingMarkerLimitHint" min={0} max={10_000} settings={current} save={save} />
+        <NumberSetting name="maxRestarts" label="settingMaxRestarts" hint="settingMaxRestartsHint" settings={current} save={save} />
+        <NumberSetting name="backoffBaseSec" label="settingBackoffBase" hint="settingBackoffBaseHint" settings={current} save={save} />
+        <NumberSetting name="backoffMaxSec" label="settingBackoffMax" hint="settingBackoffMaxHint" settings={current} save={save} />
+        <NumberSetting name="healthyMinutes" label="settingHealthy" hint="settingHealthyHint" settings={current} save={save} />
+        <NumberSetting name="markerDailyLimit" label="settingMarkerLimit" hint="settingMarkerLimitHint" settings={current} save={save} />
       </Section>
 
       <Section id="detection" title="optionsDetection" intro="optionsDetectionIntro">
@@ -136,14 +136,12 @@ function Section(props: { id: string; title: MessageKey; intro?: MessageKey; chi
   );
 }
 
-type NumberName = 'maxRestarts' | 'backoffBaseSec' | 'backoffMaxSec' | 'healthyMinutes' | 'markerDailyLimit';
+type NumberName = keyof typeof SETTING_BOUNDS;
 
 function NumberSetting(props: {
   name: NumberName;
   label: MessageKey;
   hint: MessageKey;
-  min: number;
-  max: number;
   settings: Settings;
   save: Save;
 }) {
@@ -154,9 +152,10 @@ function NumberSetting(props: {
 
   async function commit() {
     setSaved(false);
-    const value = parseWholeNumber(draft, props.min, props.max);
+    const [min, max] = SETTING_BOUNDS[props.name];
+    const value = parseWholeNumber(draft, min, max);
     if (value === null) {
-      setError(t('settingWholeNumber', props.min, props.max));
+      setError(t('settingWholeNumber', min, max));
       return;
     }
     if (String(value) === stored) {

@@ -1,9 +1,7 @@
 import { validatePattern } from '../detector';
 import { t } from '../lib/i18n';
 
-/** Limits of the stored settings (state/schema.ts: at most 100 patterns of 500 characters). */
-export const MAX_PATTERNS = 100;
-export const MAX_PATTERN_CHARS = 500;
+import { MAX_PATTERN_CHARS, MAX_PATTERNS } from '../state/schema';
 
 export interface LineProblem {
   /** 1-based, counting blank lines too, so it matches what the user sees in the box. */

@@ -43,17 +43,31 @@ export const VerdictSchema = v.object({
 export type Verdict = v.InferOutput<typeof VerdictSchema>;
 
 export const MAX_RESTARTS_LIMIT = 1000;
-const MaxRestarts = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(MAX_RESTARTS_LIMIT));
-const Patterns = v.pipe(v.array(Text(500)), v.maxLength(100));
+
+/** The bounds of every numeric setting, [min, max]: the schema enforces them and the options page shows them. */
+export const SETTING_BOUNDS = {
+  maxRestarts: [0, MAX_RESTARTS_LIMIT],
+  backoffBaseSec: [1, 3600],
+  backoffMaxSec: [1, 86_400],
+  healthyMinutes: [1, 10_080],
+  markerDailyLimit: [0, 10_000],
+} as const satisfies Record<string, readonly [number, number]>;
+/** At most this many custom patterns of each kind, each at most this long. */
+export const MAX_PATTERNS = 100;
+export const MAX_PATTERN_CHARS = 500;
+
+const Bounded = ([min, max]: readonly [number, number]) => v.pipe(v.number(), v.integer(), v.minValue(min), v.maxValue(max));
+const MaxRestarts = Bounded(SETTING_BOUNDS.maxRestarts);
+const Patterns = v.pipe(v.array(Text(MAX_PATTERN_CHARS)), v.maxLength(MAX_PATTERNS));
 
 // Every field has a default so a record missing a field (written before the field existed) still reads.
 const SettingsEntries = {
   v: v.literal(CURRENT_VERSION),
   maxRestarts: v.optional(MaxRestarts, 3),
-  backoffBaseSec: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(3600)), 5),
-  backoffMaxSec: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(86_400)), 300),
-  healthyMinutes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(10_080)), 30),
-  markerDailyLimit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(10_000)), 100),
+  backoffBaseSec: v.optional(Bounded(SETTING_BOUNDS.backoffBaseSec), 5),
+  backoffMaxSec: v.optional(Bounded(SETTING_BOUNDS.backoffMaxSec), 300),
+  healthyMinutes: v.optional(Bounded(SETTING_BOUNDS.healthyMinutes), 30),
+  markerDailyLimit: v.optional(Bounded(SETTING_BOUNDS.markerDailyLimit), 100),
   categories: v.optional(
     v.object({
       'gpu-oom': v.optional(v.boolean(), true),
