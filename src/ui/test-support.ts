@@ -12,7 +12,8 @@ import { vi } from 'vitest';
 import messages from '../../public/_locales/en/messages.json';
 import { UiMessageSchema, type UiMessage } from '../messaging/protocol';
 import { defaultNotebook, notebookStorageKey, type NotebookRecord } from '../state/schema';
-import { createNotebookWriter, loadSettings } from '../state/store';
+import { createNotebookWriter } from '../state/store';
+import { createRouter } from '../background/router';
 
 
 /** Chrome's getMessage: `$1`…`$9` are the substitutions, `$$` is a dollar sign. */
@@ -36,30 +37,18 @@ export async function installFakeBrowser(): Promise<FakeWorker> {
   await fakeBrowser.windows.create({ focused: true });
   vi.spyOn(fakeBrowser.i18n, 'getMessage').mockImplementation(getMessage as typeof fakeBrowser.i18n.getMessage);
   vi.spyOn(fakeBrowser.runtime, 'openOptionsPage').mockResolvedValue(undefined);
-  const writer = createNotebookWriter();
+  // The real router, as the service worker runs it, with the popup as the sender.
+  const { route } = createRouter(createNotebookWriter());
+  const sender = { id: fakeBrowser.runtime.id, url: fakeBrowser.runtime.getURL('src/popup/index.html') };
   const sent: UiMessage[] = [];
   let custom: ((message: UiMessage) => unknown) | null = null;
-  let attempts = 0;
   vi.spyOn(fakeBrowser.runtime, 'sendMessage').mockImplementation((async (raw: unknown) => {
     const parsed = v.safeParse(UiMessageSchema, raw);
-    if (!parsed.success) return { ok: false, message: `Invalid message: ${parsed.issues[0].message}` };
-    const message = parsed.output;
-    sent.push(message);
-    const answer = custom?.(message);
+    if (!parsed.success) throw new Error(`Invalid message: ${parsed.issues[0].message}`);
+    sent.push(parsed.output);
+    const answer = custom?.(parsed.output);
     if (answer !== undefined) return answer;
-    switch (message.type) {
-      case 'ui-command': {
-        const ctx = { now: Date.now(), settings: await loadSettings(), newAttemptId: () => `attempt-${++attempts}` };
-        return (await writer.update(message.key, message.command, ctx)).reply;
-      }
-      case 'ui-settings':
-        return writer.updateSettings(message.patch);
-      case 'ui-import':
-        return writer.importData(message.text);
-      case 'ui-clear':
-        await writer.clearAll();
-        return { ok: true };
-    }
+    return route(raw, sender);
   }) as typeof fakeBrowser.runtime.sendMessage);
   return { sent, override: (handler) => (custom = handler) };
 }
