@@ -1,6 +1,6 @@
-import { defineConfig, type Plugin } from 'vite';
 import { crx } from '@crxjs/vite-plugin';
 import preact from '@preact/preset-vite';
+import { defineConfig, type Plugin } from 'vite';
 import manifestSource from './manifest.json' with { type: 'json' };
 import pkg from './package.json' with { type: 'json' };
 

@@ -4,15 +4,16 @@
  * Environment: BENCH_TRIALS (reaction trials per place, default 20), BENCH_SCALE (multiplies the streamed lines,
  * default 1; e.g. 0.1 for a quick check of the bench itself), BENCH_ONLY (comma list of: size,reaction,stream).
  */
-import { test } from '@playwright/test';
+
 import { execFileSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { test } from '@playwright/test';
 import { chromiumPath, launch, writeSettings } from './lib/browser';
 import { describeMachine } from './lib/machine';
-import { reactionTrial, type Place, type ReactionTrial } from './lib/reaction';
+import { type Place, type ReactionTrial, reactionTrial } from './lib/reaction';
+import { type BenchResults, updateReadme } from './lib/readme';
 import { breakdown, byGroup, measureSizes, mergeShares, positionResolver } from './lib/sizes';
-import { updateReadme, type BenchResults } from './lib/readme';
 import { round, summarize } from './lib/stats';
 import { measureStream, type StreamCase, type StreamRun, type Variant } from './lib/stream';
 
@@ -39,11 +40,14 @@ const TARGETS = { reactionP95Ms: 50, extShareOfTaskPct: 1, naiveOverExt: 10, hea
 function pad(rows: Array<Array<string | number>>): string {
   const cells = rows.map((r) => r.map(String));
   const widths = cells[0]!.map((_, i) => Math.max(...cells.map((r) => (r[i] ?? '').length)));
-  return cells.map((r) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ')).join('\n');
+  return cells
+    .map((r) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  '))
+    .join('\n');
 }
 
 test('colab-oom-guard bench', async () => {
-  if (!existsSync(join(DIST, 'manifest.json'))) throw new Error('bench: bench/.dist is missing; run `npm run bench` (it builds first)');
+  if (!existsSync(join(DIST, 'manifest.json')))
+    throw new Error('bench: bench/.dist is missing; run `npm run bench` (it builds first)');
   const results: Record<string, unknown> = {};
   const verdicts: Array<{ target: string; value: string; pass: boolean | null }> = [];
   const out: string[] = [];
@@ -56,7 +60,10 @@ test('colab-oom-guard bench', async () => {
   const machine = describeMachine(chromiumPath(), version);
   results.machine = machine;
   say(`Colab OOM Guard bench, ${machine.date}`);
-  say(`${machine.os}, ${machine.cpuModel} x${machine.cores}, ${machine.memoryGiB} GiB, ${machine.chromium}, node ${machine.node}`);
+  say(
+    `${machine.os}, ${machine.cpuModel} x${machine.cores}, ${machine.memoryGiB} GiB, ${machine.chromium}, node ` +
+      `${machine.node}`,
+  );
 
   // ---- 4. Size ------------------------------------------------------------------------------------------------
   if (ONLY.has('size')) {
@@ -69,9 +76,16 @@ test('colab-oom-guard bench', async () => {
     const mapped = existsSync(join(DIST_MAP, 'manifest.json')) ? measureSizes(DIST_MAP) : [];
     for (const s of sizes.filter((x) => x.what !== 'popup (html + scripts + css)')) {
       if (s.what.startsWith('content script')) {
-        verdicts.push({ target: `${s.what} ≤ ${TARGETS.contentScriptKB} kB minified`, value: `${round(s.raw / 1000, 2)} kB`, pass: s.raw <= TARGETS.contentScriptKB * 1000 });
+        verdicts.push({
+          target: `${s.what} ≤ ${TARGETS.contentScriptKB} kB minified`,
+          value: `${round(s.raw / 1000, 2)} kB`,
+          pass: s.raw <= TARGETS.contentScriptKB * 1000,
+        });
       }
-      const files = mapped.find((m) => m.what === s.what)?.files.filter((f) => f.endsWith('.js') && existsSync(join(DIST_MAP, `${f}.map`))) ?? [];
+      const files =
+        mapped
+          .find((m) => m.what === s.what)
+          ?.files.filter((f) => f.endsWith('.js') && existsSync(join(DIST_MAP, `${f}.map`))) ?? [];
       if (!files.length) continue;
       const modules = mergeShares(files.flatMap((f) => breakdown(DIST_MAP, f)));
       const groups = byGroup(modules);
@@ -95,8 +109,10 @@ test('colab-oom-guard bench', async () => {
     if (ONLY.has('reaction')) {
       const places: Place[] = ['main', 'frame'];
       const trials: Array<ReactionTrial & { clockSkewMs?: number }> = [];
-      for (const place of places) await reactionTrial(ext.context, sw, place, BACKOFF_SEC * 1000); // warm-up, not counted
-      for (let i = 0; i < TRIALS; i++) for (const place of places) trials.push(await reactionTrial(ext.context, sw, place, BACKOFF_SEC * 1000));
+      // warm-up, not counted
+      for (const place of places) await reactionTrial(ext.context, sw, place, BACKOFF_SEC * 1000);
+      for (let i = 0; i < TRIALS; i++)
+        for (const place of places) trials.push(await reactionTrial(ext.context, sw, place, BACKOFF_SEC * 1000));
       say(`\n== Reaction: error output appears → Runtime menu opens, minus the ${BACKOFF_SEC} s back-off (ms) ==`);
       const rows: Array<Array<string | number>> = [['where', 'n ok', 'failed', 'p50', 'p95', 'max', 'min']];
       const reaction: Record<string, unknown> = {};
@@ -105,12 +121,31 @@ test('colab-oom-guard bench', async () => {
         const ok = mine.flatMap((t) => (t.reactionMs === null ? [] : [t.reactionMs]));
         const s = summarize(ok);
         const skews = mine.flatMap((t) => (t.clockSkewMs === undefined ? [] : [t.clockSkewMs]));
-        reaction[place] = { ...s, failed: mine.length - ok.length, errors: mine.flatMap((t) => (t.error ? [t.error] : [])), via: [...new Set(mine.map((t) => t.via).filter(Boolean))], clockSkewMs: skews.length ? summarize(skews) : undefined, trialsMs: mine.map((t) => t.reactionMs) };
-        rows.push([place === 'main' ? 'main document' : 'output frame', ok.length, mine.length - ok.length, round(s.p50), round(s.p95), round(s.max), round(s.min)]);
-        verdicts.push({ target: `reaction p95 (${place}) ≤ ${TARGETS.reactionP95Ms} ms beyond back-off`, value: ok.length ? `${round(s.p95)} ms` : 'no reaction', pass: ok.length === mine.length && s.p95 <= TARGETS.reactionP95Ms });
+        reaction[place] = {
+          ...s,
+          failed: mine.length - ok.length,
+          errors: mine.flatMap((t) => (t.error ? [t.error] : [])),
+          via: [...new Set(mine.map((t) => t.via).filter(Boolean))],
+          clockSkewMs: skews.length ? summarize(skews) : undefined,
+          trialsMs: mine.map((t) => t.reactionMs),
+        };
+        rows.push([
+          place === 'main' ? 'main document' : 'output frame',
+          ok.length,
+          mine.length - ok.length,
+          round(s.p50),
+          round(s.p95),
+          round(s.max),
+          round(s.min),
+        ]);
+        verdicts.push({
+          target: `reaction p95 (${place}) ≤ ${TARGETS.reactionP95Ms} ms beyond back-off`,
+          value: ok.length ? `${round(s.p95)} ms` : 'no reaction',
+          pass: ok.length === mine.length && s.p95 <= TARGETS.reactionP95Ms,
+        });
       }
       say(pad(rows));
-      say('  where the time goes (p50 / p95 ms, from the notebook record\'s Date.now() stamps):');
+      say("  where the time goes (p50 / p95 ms, from the notebook record's Date.now() stamps):");
       const phaseNames = ['detectMs', 'scheduleMs', 'claimMs', 'menuMs', 'claimWriteMs'] as const;
       const prows: Array<Array<string | number>> = [['where', ...phaseNames.map((p) => p.replace('Ms', ''))]];
       for (const place of places) {
@@ -119,12 +154,17 @@ test('colab-oom-guard bench', async () => {
           const s = summarize(withPhases.map((t) => t.phases![p]));
           return `${round(s.p50)} / ${round(s.p95)}`;
         });
-        (reaction[place] as Record<string, unknown>).phases = Object.fromEntries(phaseNames.map((p) => [p, summarize(withPhases.map((t) => t.phases![p]))]));
+        (reaction[place] as Record<string, unknown>).phases = Object.fromEntries(
+          phaseNames.map((p) => [p, summarize(withPhases.map((t) => t.phases![p]))]),
+        );
         prows.push([place, ...cells]);
       }
       say(pad(prows));
       say('  detect: output inserted → report dated; schedule: → service worker set the deadline (minus back-off);');
-      say('  claim: deadline → claim granted; menu: → Runtime menu open (of which claimWrite: the claim\'s storage write).');
+      say(
+        "  claim: deadline → claim granted; menu: → Runtime menu open (of which claimWrite: the claim's storage " +
+          'write).',
+      );
       for (const place of places) {
         const r = reaction[place] as { errors: string[]; via: string[]; clockSkewMs?: { mean: number } };
         if (r.errors.length) say(`  ${place}: ${r.errors.length} trials failed, e.g. ${r.errors[0]}`);
@@ -137,36 +177,95 @@ test('colab-oom-guard bench', async () => {
     // ---- 2 + 3. Streaming cost and memory ---------------------------------------------------------------------
     if (ONLY.has('stream')) {
       const runs: StreamRun[] = [];
-      const orders: Variant[][] = [['without', 'with', 'naive'], ['with', 'naive', 'without'], ['naive', 'without', 'with']];
+      const orders: Variant[][] = [
+        ['without', 'with', 'naive'],
+        ['with', 'naive', 'without'],
+        ['naive', 'without', 'with'],
+      ];
       for (const [i, c] of CASES.entries()) {
         for (const variant of orders[i % orders.length]!) {
           const browser = variant === 'with' ? ext : plain;
-          const run = await measureStream(browser.context, variant, c, variant === 'with' ? { serviceWorker: sw, extensionId } : undefined);
+          const run = await measureStream(
+            browser.context,
+            variant,
+            c,
+            variant === 'with' ? { serviceWorker: sw, extensionId } : undefined,
+          );
           runs.push(run);
-          console.log(`  ${c.name} / ${variant}: ${Math.round(run.wallMs)} ms wall, task ${Math.round(run.taskMs)} ms, own ${round(run.ownMs)} ms`);
+          console.log(
+            `  ${c.name} / ${variant}: ${Math.round(run.wallMs)} ms wall, task ${Math.round(run.taskMs)} ms, own ` +
+              `${round(run.ownMs)} ms`,
+          );
         }
       }
-      say('\n== Page cost while streaming (renderer main thread, CDP Performance.getMetrics deltas over the run, ms) ==');
-      const rows: Array<Array<string | number>> = [['case', 'variant', 'wall', 'Task', 'Script', 'Layout', 'own (profile)', 'own % of Task']];
-      for (const r of runs) rows.push([r.case, r.variant, Math.round(r.wallMs), round(r.taskMs), round(r.scriptMs), round(r.layoutMs), r.variant === 'without' ? '' : round(r.ownMs, 2), r.variant === 'without' ? '' : `${round((100 * r.ownMs) / r.taskMs, 3)}%`]);
+      say(
+        '\n== Page cost while streaming (renderer main thread, CDP Performance.getMetrics deltas over the run, ms) ==',
+      );
+      const rows: Array<Array<string | number>> = [
+        ['case', 'variant', 'wall', 'Task', 'Script', 'Layout', 'own (profile)', 'own % of Task'],
+      ];
+      for (const r of runs)
+        rows.push([
+          r.case,
+          r.variant,
+          Math.round(r.wallMs),
+          round(r.taskMs),
+          round(r.scriptMs),
+          round(r.layoutMs),
+          r.variant === 'without' ? '' : round(r.ownMs, 2),
+          r.variant === 'without' ? '' : `${round((100 * r.ownMs) / r.taskMs, 3)}%`,
+        ]);
       say(pad(rows));
       const summary: Array<Record<string, unknown>> = [];
-      say('\nExtension cost per case: profile = CPU samples in chrome-extension://<id>/ scripts; subtraction = with − without.');
-      const srows: Array<Array<string | number>> = [['case', 'ext own ms', 'ext % Task', 'Δscript ms', 'Δtask ms', 'naive own ms', 'naive/ext']];
+      say(
+        '\nExtension cost per case: profile = CPU samples in chrome-extension://<id>/ scripts; subtraction = with − ' +
+          'without.',
+      );
+      const srows: Array<Array<string | number>> = [
+        ['case', 'ext own ms', 'ext % Task', 'Δscript ms', 'Δtask ms', 'naive own ms', 'naive/ext'],
+      ];
       for (const c of CASES) {
         const get = (v: Variant) => runs.find((r) => r.case === c.name && r.variant === v)!;
         const [without, withExt, naive] = [get('without'), get('with'), get('naive')];
         const sharePct = (100 * withExt.ownMs) / withExt.taskMs;
         const ratio = naive.ownMs / Math.max(withExt.ownMs, 0.001);
-        summary.push({ case: c.name, extOwnMs: withExt.ownMs, extSharePct: sharePct, deltaScriptMs: withExt.scriptMs - without.scriptMs, deltaTaskMs: withExt.taskMs - without.taskMs, naiveOwnMs: naive.ownMs, naiveOverExt: ratio, extTop: withExt.ownTop, naiveTop: naive.ownTop, isolatedWorld: withExt.isolatedWorld });
-        srows.push([c.name, round(withExt.ownMs, 2), `${round(sharePct, 3)}%`, round(withExt.scriptMs - without.scriptMs), round(withExt.taskMs - without.taskMs), round(naive.ownMs), withExt.ownMs > 0 ? `${round(ratio)}x` : '∞']);
+        summary.push({
+          case: c.name,
+          extOwnMs: withExt.ownMs,
+          extSharePct: sharePct,
+          deltaScriptMs: withExt.scriptMs - without.scriptMs,
+          deltaTaskMs: withExt.taskMs - without.taskMs,
+          naiveOwnMs: naive.ownMs,
+          naiveOverExt: ratio,
+          extTop: withExt.ownTop,
+          naiveTop: naive.ownTop,
+          isolatedWorld: withExt.isolatedWorld,
+        });
+        srows.push([
+          c.name,
+          round(withExt.ownMs, 2),
+          `${round(sharePct, 3)}%`,
+          round(withExt.scriptMs - without.scriptMs),
+          round(withExt.taskMs - without.taskMs),
+          round(naive.ownMs),
+          withExt.ownMs > 0 ? `${round(ratio)}x` : '∞',
+        ]);
         if (c.name === '100k lines') {
-          verdicts.push({ target: `extension script ≤ ${TARGETS.extShareOfTaskPct}% of page main-thread time (100k lines)`, value: `${round(sharePct, 3)}%`, pass: sharePct <= TARGETS.extShareOfTaskPct });
-          verdicts.push({ target: `extension ≥ ${TARGETS.naiveOverExt}x cheaper than the naive detector (100k lines)`, value: `${round(ratio)}x`, pass: ratio >= TARGETS.naiveOverExt });
+          verdicts.push({
+            target: `extension script ≤ ${TARGETS.extShareOfTaskPct}% of page main-thread time (100k lines)`,
+            value: `${round(sharePct, 3)}%`,
+            pass: sharePct <= TARGETS.extShareOfTaskPct,
+          });
+          verdicts.push({
+            target: `extension ≥ ${TARGETS.naiveOverExt}x cheaper than the naive detector (100k lines)`,
+            value: `${round(ratio)}x`,
+            pass: ratio >= TARGETS.naiveOverExt,
+          });
         }
       }
       say(pad(srows));
-      if (!runs.find((r) => r.variant === 'with')?.isolatedWorld) say('  WARNING: no isolated world of the extension was seen in the page: the content script did not run.');
+      if (!runs.find((r) => r.variant === 'with')?.isolatedWorld)
+        say('  WARNING: no isolated world of the extension was seen in the page: the content script did not run.');
       // Where the extension's time goes: innermost extension frame of each sample, mapped to the TypeScript source.
       const resolvers = new Map<string, ReturnType<typeof positionResolver>>();
       const sourceOf = (url: string, line: number, column: number) => {
@@ -174,7 +273,8 @@ test('colab-oom-guard bench', async () => {
         if (!resolvers.has(file)) resolvers.set(file, positionResolver(DIST, DIST_MAP, file));
         return resolvers.get(file)?.(line, column);
       };
-      for (const s of summary) for (const t of s.extTop as StreamRun['ownTop']) t.source = sourceOf(t.url, t.line, t.column);
+      for (const s of summary)
+        for (const t of s.extTop as StreamRun['ownTop']) t.source = sourceOf(t.url, t.line, t.column);
       for (const s of summary) {
         const top = s.extTop as StreamRun['ownTop'];
         if (!top.length) continue;
@@ -187,11 +287,26 @@ test('colab-oom-guard bench', async () => {
       const growth = (r: StreamRun) => r.heapAfterMB - r.heapBeforeMB;
       const extGrowth = growth(get100('with')) - growth(get100('without'));
       say('\n== Memory: JS heap after a forced GC, before vs after 100k lines (MB) ==');
-      say(pad([['variant', 'before', 'after', 'growth', 'DOM nodes'], ...(['without', 'with', 'naive'] as Variant[]).map((v) => { const r = get100(v); return [v, round(r.heapBeforeMB, 2), round(r.heapAfterMB, 2), round(growth(r), 3), r.domNodes]; })]));
+      say(
+        pad([
+          ['variant', 'before', 'after', 'growth', 'DOM nodes'],
+          ...(['without', 'with', 'naive'] as Variant[]).map((v) => {
+            const r = get100(v);
+            return [v, round(r.heapBeforeMB, 2), round(r.heapAfterMB, 2), round(growth(r), 3), r.domNodes];
+          }),
+        ]),
+      );
       say(`  extension's growth (with − without): ${round(extGrowth, 3)} MB`);
-      verdicts.push({ target: `heap growth ≤ ${TARGETS.heapGrowthMB} MB (100k lines)`, value: `${round(extGrowth, 3)} MB`, pass: extGrowth <= TARGETS.heapGrowthMB });
+      verdicts.push({
+        target: `heap growth ≤ ${TARGETS.heapGrowthMB} MB (100k lines)`,
+        value: `${round(extGrowth, 3)} MB`,
+        pass: extGrowth <= TARGETS.heapGrowthMB,
+      });
       results.stream = { cases: CASES, runs, summary };
-      results.memory = { method: 'Runtime.getHeapUsage after 2× HeapProfiler.collectGarbage; growth(with) − growth(without)', extensionGrowthMB: extGrowth };
+      results.memory = {
+        method: 'Runtime.getHeapUsage after 2× HeapProfiler.collectGarbage; growth(with) − growth(without)',
+        extensionGrowthMB: extGrowth,
+      };
     }
   } finally {
     await ext.close();
@@ -199,7 +314,12 @@ test('colab-oom-guard bench', async () => {
   }
 
   say('\n== Targets (issue 7) ==');
-  say(pad([['target', 'value', 'met'], ...verdicts.map((v) => [v.target, v.value, v.pass === null ? '?' : v.pass ? 'yes' : 'NO'])]));
+  say(
+    pad([
+      ['target', 'value', 'met'],
+      ...verdicts.map((v) => [v.target, v.value, v.pass === null ? '?' : v.pass ? 'yes' : 'NO']),
+    ]),
+  );
   results.targets = verdicts;
   results.settings = { trials: TRIALS, scale: SCALE, only: [...ONLY], backoffSec: BACKOFF_SEC };
   // Only a full run replaces the published figures; a partial one is kept beside the build.
@@ -208,5 +328,6 @@ test('colab-oom-guard bench', async () => {
   writeFileSync(join(ROOT, resultsFile), `${JSON.stringify(results, null, 2)}\n`);
   writeFileSync(join(ROOT, 'bench/.dist/last-report.txt'), `${out.join('\n')}\n`);
   console.log(`\nwrote ${resultsFile}`);
-  if (full && updateReadme(join(ROOT, 'README.md'), results as unknown as BenchResults)) console.log('updated the Performance table in README.md');
+  if (full && updateReadme(join(ROOT, 'README.md'), results as unknown as BenchResults))
+    console.log('updated the Performance table in README.md');
 });

@@ -1,7 +1,16 @@
-import { test, expect } from './harness/extension';
+import {
+  type FailPreset,
+  type Place,
+  runAll,
+  type Scenario,
+  showLazyOutputs,
+  simLog,
+  triggerCrash,
+  waitForRun,
+} from './colab-sim';
+import { expect, test } from './harness/extension';
 import { enableGuard, resetStorage, setSettings } from './harness/guard';
-import { EPOCH_DONE, historyOf, logOf, openNotebook, record, trainNotebook, type Fixtures } from './harness/matrix';
-import { runAll, showLazyOutputs, simLog, triggerCrash, waitForRun, type FailPreset, type Place, type Scenario } from './colab-sim';
+import { EPOCH_DONE, type Fixtures, historyOf, logOf, openNotebook, record, trainNotebook } from './harness/matrix';
 
 /**
  * Issue 3 §2/§3 on the simulated Colab with the built extension: what the guard acts on (an OOM that ended a cell's
@@ -69,10 +78,13 @@ async function expectNothingBeforeSentinel({ page, serviceWorker }: Fixtures, ke
   await triggerCrash(page);
   // The guard's Run all for the crash comes one back-off (≥ 1 s) after the crash, i.e. more than a back-off after the
   // end of the run under test.
-  await expect.poll(async () => (await logOf(page, 'menu-item')).slice(chosenBefore).map((e) => `${e.command}@${e.via}`))
+  await expect
+    .poll(async () => (await logOf(page, 'menu-item')).slice(chosenBefore).map((e) => `${e.command}@${e.via}`))
     .toEqual(['runall@runtime-menu']);
   expect((await waitForRun(page, crashRuns + 1)).ok).toBe(true);
-  await expect.poll(async () => historyOf(await record(serviceWorker, key), 'restarted').length).toBe(before.length + 1);
+  await expect
+    .poll(async () => historyOf(await record(serviceWorker, key), 'restarted').length)
+    .toBe(before.length + 1);
   const rec = (await record(serviceWorker, key))!;
   expect(historyOf(rec, 'restart-scheduled').map((e) => e.verdict?.category)).toEqual([...before, 'colab-crash']);
   expect((await logOf(page, 'restart')).length).toBe(restartsBefore);
@@ -85,13 +97,22 @@ test.describe('acts on an OOM that ended a cell run in this page', () => {
   const cases: Array<{ fail: FailPreset; category: string; what: string; place: Place }> = [
     { fail: 'cuda-oom', category: 'gpu-oom', what: 'PyTorch CUDA out of memory', place: 'main' },
     { fail: 'cuda-oom', category: 'gpu-oom', what: 'PyTorch CUDA out of memory', place: 'frame' },
-    { fail: 'cuda-oom-legacy', category: 'gpu-oom', what: 'PyTorch 0.x "cuda runtime error (2): out of memory"', place: 'main' },
+    {
+      fail: 'cuda-oom-legacy',
+      category: 'gpu-oom',
+      what: 'PyTorch 0.x "cuda runtime error (2): out of memory"',
+      place: 'main',
+    },
     { fail: 'tf-oom', category: 'tf-oom', what: 'TensorFlow ResourceExhaustedError', place: 'frame' },
     { fail: 'jax-oom', category: 'jax-oom', what: 'JAX XlaRuntimeError RESOURCE_EXHAUSTED', place: 'main' },
     { fail: 'host-ram', category: 'host-ram', what: 'host-RAM MemoryError', place: 'frame' },
   ];
   for (const { fail, category, what, place } of cases) {
-    test(`${what} in ${place === 'main' ? 'the main document' : 'an output frame'}: restart and run all`, async ({ context, page, serviceWorker }) => {
+    test(`${what} in ${place === 'main' ? 'the main document' : 'an output frame'}: restart and run all`, async ({
+      context,
+      page,
+      serviceWorker,
+    }) => {
       const fx = { context, page, serviceWorker };
       const { sim, key } = await openNotebook(fx, trainNotebook({ 1: { fail, place }, default: EPOCH_DONE }));
       await runAll(page);
@@ -109,7 +130,10 @@ test.describe("acts on Colab's crash toast with Run all", () => {
   for (const { name, ui } of cases) {
     test(`RAM crash during a run, ${name}`, async ({ context, page, serviceWorker }) => {
       const fx = { context, page, serviceWorker };
-      const { sim, key } = await openNotebook(fx, trainNotebook({ 1: { stream: { lines: 2 }, crash: 'ram' }, default: EPOCH_DONE }, { ui }));
+      const { sim, key } = await openNotebook(
+        fx,
+        trainNotebook({ 1: { stream: { lines: 2 }, crash: 'ram' }, default: EPOCH_DONE }, { ui }),
+      );
       await runAll(page);
       expect(await waitForRun(page, 1)).toMatchObject({ ok: false, reason: 'crash' });
       await expectOneRestart(fx, key, { category: 'colab-crash', action: 'run-all' });
@@ -122,7 +146,11 @@ test.describe("acts on the user's own patterns", () => {
   test('a custom failure pattern on a failed cell: restart and run all', async ({ context, page, serviceWorker }) => {
     const fx = { context, page, serviceWorker };
     await setSettings(serviceWorker, { backoffBaseSec: 1, failurePatterns: ['/^TrainerBudgetError: .*exceeded/i'] });
-    const fail = { type: 'error' as const, ename: 'TrainerBudgetError', evalue: 'GPU-hours budget exceeded for this job' };
+    const fail = {
+      type: 'error' as const,
+      ename: 'TrainerBudgetError',
+      evalue: 'GPU-hours budget exceeded for this job',
+    };
     const { sim, key } = await openNotebook(fx, trainNotebook({ 1: { fail, place: 'frame' }, default: EPOCH_DONE }));
     await runAll(page);
     await expectOneRestart(fx, key, { category: 'custom', action: 'restart-and-run-all' });
@@ -130,13 +158,25 @@ test.describe("acts on the user's own patterns", () => {
   });
 
   for (const place of ['main', 'frame'] as const) {
-    test(`a marker line printed by a cell that goes on (${place}): restart and run all, reason marker`, async ({ context, page, serviceWorker }) => {
+    test(`a marker line printed by a cell that goes on (${place}): restart and run all, reason marker`, async ({
+      context,
+      page,
+      serviceWorker,
+    }) => {
       const fx = { context, page, serviceWorker };
       await setSettings(serviceWorker, { backoffBaseSec: 1, markerPatterns: ['^### fresh runtime please ###$'] });
-      const marker = { outputs: [{ type: 'stream' as const, text: 'iteration 1 saved\n### fresh runtime please ###\nbye\n' }], place };
+      const marker = {
+        outputs: [{ type: 'stream' as const, text: 'iteration 1 saved\n### fresh runtime please ###\nbye\n' }],
+        place,
+      };
       const { sim, key } = await openNotebook(fx, trainNotebook({ 1: marker, default: EPOCH_DONE }));
       await runAll(page);
-      await expectOneRestart(fx, key, { category: 'custom', action: 'restart-and-run-all', reason: 'marker', firstRunOk: true });
+      await expectOneRestart(fx, key, {
+        category: 'custom',
+        action: 'restart-and-run-all',
+        reason: 'marker',
+        firstRunOk: true,
+      });
       expect((await record(serviceWorker, key))?.status.kind).toBe('watching');
       await sim.dispose();
     });
@@ -145,7 +185,11 @@ test.describe("acts on the user's own patterns", () => {
 
 test.describe('does not act on', () => {
   for (const place of ['main', 'frame'] as const) {
-    test(`an OOM that the code caught and printed, the cell going on (${place})`, async ({ context, page, serviceWorker }) => {
+    test(`an OOM that the code caught and printed, the cell going on (${place})`, async ({
+      context,
+      page,
+      serviceWorker,
+    }) => {
       const fx = { context, page, serviceWorker };
       const { sim, key } = await openNotebook(fx, trainNotebook({ default: { fail: 'caught-oom', place } }));
       await runAll(page);
@@ -160,9 +204,16 @@ test.describe('does not act on', () => {
     const scenario: Scenario = {
       title: 'notes.ipynb',
       cells: [
-        { type: 'text', source: 'If you see "Your session crashed after using all available RAM." or "CUDA out of memory", lower the batch size.' },
         {
-          source: 'try:\n    train()\nexcept torch.cuda.OutOfMemoryError:\n    raise RuntimeError("CUDA out of memory. Tried to allocate 2.00 GiB")\n# MemoryError: Unable to allocate 74.5 GiB for an array',
+          type: 'text',
+          source:
+            'If you see "Your session crashed after using all available RAM." or "CUDA out of memory", lower the ' +
+            'batch size.',
+        },
+        {
+          source:
+            'try:\n    train()\nexcept torch.cuda.OutOfMemoryError:\n    raise RuntimeError("CUDA out of memory. ' +
+            'Tried to allocate 2.00 GiB")\n# MemoryError: Unable to allocate 74.5 GiB for an array',
           runs: { default: EPOCH_DONE },
         },
       ],
@@ -175,7 +226,11 @@ test.describe('does not act on', () => {
     await sim.dispose();
   });
 
-  test('saved OOM outputs shown at load (main document and output frame), and a run that does not touch them', async ({ context, page, serviceWorker }) => {
+  test('saved OOM outputs shown at load (main document and output frame), and a run that does not touch them', async ({
+    context,
+    page,
+    serviceWorker,
+  }) => {
     const fx = { context, page, serviceWorker };
     const scenario: Scenario = {
       title: 'yesterday.ipynb',
@@ -188,7 +243,9 @@ test.describe('does not act on', () => {
     };
     const { sim, key } = await openNotebook(fx, scenario);
     await expect(page.locator('#cell-torchcell')).toContainText('CUDA out of memory');
-    await expect(page.frameLocator('#cell-tfcell iframe').locator('#output-body')).toContainText('OOM when allocating tensor');
+    await expect(page.frameLocator('#cell-tfcell iframe').locator('#output-body')).toContainText(
+      'OOM when allocating tensor',
+    );
     // The user runs the first cell only; the saved outputs stay on the page.
     await page.locator('#cell-setup #run-button').click();
     expect(await waitForRun(page, 1)).toMatchObject({ ok: true });
@@ -196,7 +253,11 @@ test.describe('does not act on', () => {
     await sim.dispose();
   });
 
-  test('saved OOM outputs that Colab renders lazily after load, while another cell runs', async ({ context, page, serviceWorker }) => {
+  test('saved OOM outputs that Colab renders lazily after load, while another cell runs', async ({
+    context,
+    page,
+    serviceWorker,
+  }) => {
     const fx = { context, page, serviceWorker };
     const scenario: Scenario = {
       title: 'lazy.ipynb',
@@ -219,7 +280,11 @@ test.describe('does not act on', () => {
   });
 
   for (const place of ['main', 'frame'] as const) {
-    test(`an old OOM output still shown after the restart, until its cell runs again (${place})`, async ({ context, page, serviceWorker }) => {
+    test(`an old OOM output still shown after the restart, until its cell runs again (${place})`, async ({
+      context,
+      page,
+      serviceWorker,
+    }) => {
       const fx = { context, page, serviceWorker };
       // Run 1: OOM in "train" → the guard restarts and runs all (run 2), where "setup" now fails with a ValueError:
       // the run stops, "train" goes back to its error state with the old OOM output of run 1.
@@ -234,7 +299,10 @@ test.describe('does not act on', () => {
       await runAll(page);
       expect(await waitForRun(page, 1)).toMatchObject({ ok: false, failedCell: 1 });
       expect(await waitForRun(page, 2)).toMatchObject({ ok: false, failedCell: 0 });
-      const train = place === 'main' ? page.locator('#cell-train') : page.frameLocator('#cell-train iframe').locator('#output-body');
+      const train =
+        place === 'main'
+          ? page.locator('#cell-train')
+          : page.frameLocator('#cell-train iframe').locator('#output-body');
       await expect(train).toContainText('CUDA out of memory');
       await expectNothingBeforeSentinel(fx, key, ['gpu-oom']);
       await sim.dispose();
@@ -262,7 +330,11 @@ test.describe('does not act on', () => {
 
   test('an OOM in a notebook with the guard off', async ({ context, page, serviceWorker }) => {
     const fx = { context, page, serviceWorker };
-    const { sim, key } = await openNotebook(fx, trainNotebook({ 1: { fail: 'cuda-oom', place: 'frame' }, default: EPOCH_DONE }), { guard: false });
+    const { sim, key } = await openNotebook(
+      fx,
+      trainNotebook({ 1: { fail: 'cuda-oom', place: 'frame' }, default: EPOCH_DONE }),
+      { guard: false },
+    );
     await runAll(page);
     expect(await waitForRun(page, 1)).toMatchObject({ ok: false, failedCell: 1 });
     // With the guard off nothing is reported at all, so there is no event to wait for: a bounded wait covering the

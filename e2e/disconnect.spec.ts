@@ -1,7 +1,7 @@
-import { test, expect } from './harness/extension';
-import { resetStorage, setSettings } from './harness/guard';
-import { EPOCH_DONE, commandsChosen, historyOf, logOf, openNotebook, record, trainNotebook } from './harness/matrix';
 import { runAll, showDialog, showDisconnect, triggerCrash, waitForKernel, waitForRun } from './colab-sim';
+import { expect, test } from './harness/extension';
+import { resetStorage, setSettings } from './harness/guard';
+import { commandsChosen, EPOCH_DONE, historyOf, logOf, openNotebook, record, trainNotebook } from './harness/matrix';
 
 /**
  * Issue 4's optional disconnect handling on the simulated Colab: with "Reconnect and run all" switched on, the
@@ -13,7 +13,11 @@ test.beforeEach(async ({ serviceWorker }) => {
   await resetStorage(serviceWorker);
 });
 
-test('switched on: "Runtime disconnected" gets Reconnect, then Run all, once', async ({ context, page, serviceWorker }) => {
+test('switched on: "Runtime disconnected" gets Reconnect, then Run all, once', async ({
+  context,
+  page,
+  serviceWorker,
+}) => {
   await setSettings(serviceWorker, { backoffBaseSec: 1, reconnectOnDisconnect: true });
   const { sim, key } = await openNotebook({ context, page, serviceWorker }, trainNotebook({ default: EPOCH_DONE }));
   await showDisconnect(page);
@@ -25,7 +29,9 @@ test('switched on: "Runtime disconnected" gets Reconnect, then Run all, once', a
   expect(await commandsChosen(page)).toEqual(['runall@runtime-menu']);
   expect(await logOf(page, 'restart')).toEqual([]);
   const rec = (await record(serviceWorker, key))!;
-  expect(historyOf(rec, 'restart-scheduled').map((e) => [e.action, e.verdict?.rule])).toEqual([['reconnect-and-run-all', 'runtime-disconnected']]);
+  expect(historyOf(rec, 'restart-scheduled').map((e) => [e.action, e.verdict?.rule])).toEqual([
+    ['reconnect-and-run-all', 'runtime-disconnected'],
+  ]);
   expect(rec.status.kind).toBe('watching');
   await sim.dispose();
 });
@@ -38,7 +44,9 @@ test('switched off (the default): the dialog is left to the user', async ({ cont
   // A later crash toast is the sentinel: its Run all (after the 1 s back-off) proves the guard was watching, and
   // that it had scheduled nothing for the disconnect.
   await triggerCrash(page);
-  await expect.poll(async () => historyOf(await record(serviceWorker, key), 'restart-scheduled').map((e) => e.verdict?.rule)).toHaveLength(1);
+  await expect
+    .poll(async () => historyOf(await record(serviceWorker, key), 'restart-scheduled').map((e) => e.verdict?.rule))
+    .toHaveLength(1);
   const [scheduled] = historyOf(await record(serviceWorker, key), 'restart-scheduled');
   expect(scheduled?.verdict?.rule).not.toBe('runtime-disconnected');
   expect(scheduled?.verdict?.category).toBe('colab-crash');
@@ -47,7 +55,11 @@ test('switched off (the default): the dialog is left to the user', async ({ cont
   await sim.dispose();
 });
 
-test('a usage-limit dialog is never clicked; the page notice asks for a person', async ({ context, page, serviceWorker }) => {
+test('a usage-limit dialog is never clicked; the page notice asks for a person', async ({
+  context,
+  page,
+  serviceWorker,
+}) => {
   await setSettings(serviceWorker, { backoffBaseSec: 1, reconnectOnDisconnect: true });
   const { sim, key } = await openNotebook({ context, page, serviceWorker }, trainNotebook({ default: EPOCH_DONE }));
   await runAll(page);

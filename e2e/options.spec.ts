@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Worker } from '@playwright/test';
-import { test, expect } from './harness/extension';
+import { expect, test } from './harness/extension';
 import { enableGuard, resetStorage } from './harness/guard';
 
 /** The options page in the built extension, talking to the real service worker. */
@@ -43,7 +43,9 @@ test('a pattern that does not compile is refused with a message naming the line;
 
   // The tester uses the new pattern.
   await page.getByRole('textbox', { name: 'Test an output' }).fill('RuntimeError: Budget exceeded at step 400');
-  await expect(page.locator('#tester-verdict')).toHaveText(/^Restart — Your failure pattern \/budget exceeded\/i, rule custom:/);
+  await expect(page.locator('#tester-verdict')).toHaveText(
+    /^Restart — Your failure pattern \/budget exceeded\/i, rule custom:/,
+  );
   await page.close();
 });
 
@@ -53,7 +55,8 @@ test('Test an output: Restart with category and rule, or No restart', async ({ o
   const verdict = page.getByRole('status').filter({ hasText: /restart/i });
   await box.fill(
     'Traceback (most recent call last):\n  File "train.py", line 3, in <module>\n' +
-      'torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB. GPU 0 has a total capacity of 14.75 GiB',
+      'torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB. GPU 0 has a total capacity of 14.75 ' +
+      'GiB',
   );
   await expect(verdict).toHaveText(/^Restart — .*, rule torch-[\w-]+: torch\.OutOfMemoryError: CUDA out of memory/);
   await box.fill('ValueError: operands could not be broadcast together');
@@ -61,7 +64,10 @@ test('Test an output: Restart with category and rule, or No restart', async ({ o
   await page.close();
 });
 
-test('settings are saved through the service worker, and its refusals are shown', async ({ openOptions, serviceWorker }) => {
+test('settings are saved through the service worker, and its refusals are shown', async ({
+  openOptions,
+  serviceWorker,
+}) => {
   const page = await openOptions();
   const max = page.getByRole('textbox', { name: 'Max restarts in a row' });
   await expect(max).toHaveValue('3');
@@ -77,7 +83,10 @@ test('settings are saved through the service worker, and its refusals are shown'
 
   await page.getByRole('checkbox', { name: 'GPU faults (off by default)' }).check();
   await expect
-    .poll(async () => ((await storedSettings(serviceWorker))?.categories as Record<string, boolean> | undefined)?.['gpu-fault'])
+    .poll(
+      async () =>
+        ((await storedSettings(serviceWorker))?.categories as Record<string, boolean> | undefined)?.['gpu-fault'],
+    )
     .toBe(true);
   await page.close();
 });
@@ -88,13 +97,21 @@ test('an invalid import file is refused with a message and changes nothing', asy
   const page = await openOptions();
   const input = page.getByLabel('Import from a file');
 
-  await input.setInputFiles({ name: 'broken.json', mimeType: 'application/json', buffer: Buffer.from('{"format": "colab-oom-guard",') });
-  await expect(page.getByRole('alert')).toHaveText(/^broken\.json was not imported, nothing changed: The file is not valid JSON/);
+  await input.setInputFiles({
+    name: 'broken.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from('{"format": "colab-oom-guard",'),
+  });
+  await expect(page.getByRole('alert')).toHaveText(
+    /^broken\.json was not imported, nothing changed: The file is not valid JSON/,
+  );
 
   await input.setInputFiles({
     name: 'other.json',
     mimeType: 'application/json',
-    buffer: Buffer.from(JSON.stringify({ format: 'colab-oom-guard', version: 1, settings: { v: 1, maxRestarts: -4 }, notebooks: [] })),
+    buffer: Buffer.from(
+      JSON.stringify({ format: 'colab-oom-guard', version: 1, settings: { v: 1, maxRestarts: -4 }, notebooks: [] }),
+    ),
   });
   await expect(page.getByRole('alert')).toHaveText(/^other\.json was not imported, nothing changed: .*maxRestarts/);
   expect(await stored(serviceWorker)).toEqual(before);
@@ -113,7 +130,10 @@ test('export downloads settings and history as JSON, which imports back; clear a
   ]);
   expect(download.suggestedFilename()).toMatch(/^colab-oom-guard-\d{4}-\d{2}-\d{2}\.json$/);
   const text = readFileSync((await download.path())!, 'utf8');
-  expect(JSON.parse(text)).toMatchObject({ format: 'colab-oom-guard', notebooks: [{ key: KEY, title: 'exported.ipynb' }] });
+  expect(JSON.parse(text)).toMatchObject({
+    format: 'colab-oom-guard',
+    notebooks: [{ key: KEY, title: 'exported.ipynb' }],
+  });
 
   await page.getByRole('button', { name: 'Clear all data…' }).click();
   await expect(page.getByRole('button', { name: 'Keep my data' })).toBeFocused();
@@ -121,7 +141,9 @@ test('export downloads settings and history as JSON, which imports back; clear a
   await expect(page.getByText('All data cleared.')).toBeVisible();
   await expect.poll(async () => Object.keys(await stored(serviceWorker))).not.toContain(`nb:${KEY}`);
 
-  await page.getByLabel('Import from a file').setInputFiles({ name: 'backup.json', mimeType: 'application/json', buffer: Buffer.from(text) });
+  await page
+    .getByLabel('Import from a file')
+    .setInputFiles({ name: 'backup.json', mimeType: 'application/json', buffer: Buffer.from(text) });
   await expect(page.getByText('Imported backup.json: settings and 1 notebooks.')).toBeVisible();
   await expect.poll(async () => Object.keys(await stored(serviceWorker))).toContain(`nb:${KEY}`);
   await page.close();
@@ -134,7 +156,7 @@ test('screenshot of the options page', async ({ openOptions }) => {
   await page.getByRole('textbox', { name: 'Restart marker patterns' }).fill('^=== FRESH RUNTIME ===$');
   await page
     .getByRole('textbox', { name: 'Test an output' })
-    .fill("jax.errors.JaxRuntimeError: RESOURCE_EXHAUSTED: Out of memory while trying to allocate 17179869184 bytes.");
+    .fill('jax.errors.JaxRuntimeError: RESOURCE_EXHAUSTED: Out of memory while trying to allocate 17179869184 bytes.');
   await expect(page.locator('#tester-verdict')).toHaveText(/^Restart/);
   await page.screenshot({ path: 'docs/screenshots/options.png', fullPage: true });
   await page.close();

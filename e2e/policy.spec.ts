@@ -1,9 +1,17 @@
-import { test, expect } from './harness/extension';
+import { runAll, simLog, waitForKernel, waitForRun } from './colab-sim';
+import { expect, test } from './harness/extension';
 import { resetStorage, setSettings, waitForGuard } from './harness/guard';
 import {
-  EPOCH_DONE, badgeText, historyOf, logOf, openNotebook, pageTimeOrigin, record, trainNotebook, waitForHelloDone,
+  badgeText,
+  EPOCH_DONE,
+  historyOf,
+  logOf,
+  openNotebook,
+  pageTimeOrigin,
+  record,
+  trainNotebook,
+  waitForHelloDone,
 } from './harness/matrix';
-import { runAll, simLog, waitForKernel, waitForRun } from './colab-sim';
 
 /**
  * Issue 5 on the simulated Colab with the built extension: the crash-loop limit and back-off, the guard switched off,
@@ -18,47 +26,55 @@ test.beforeEach(async ({ serviceWorker }) => {
 
 const OOM_EVERY_RUN = { default: { fail: 'cuda-oom' as const } };
 
-test('a notebook that runs out of memory on every run is restarted 3 times, backed off 1, 2, 4 s, then left alone', async ({ context, page, serviceWorker }) => {
-  test.setTimeout(90_000);
-  const { sim, key, tabId } = await openNotebook({ context, page, serviceWorker }, trainNotebook(OOM_EVERY_RUN));
-  expect(await badgeText(serviceWorker, tabId)).toBe('ON');
-  await runAll(page);
-  // The badge counts tonight's restarts once the first one is done.
-  await expect.poll(async () => historyOf(await record(serviceWorker, key), 'restarted').length, { timeout: 20_000 }).toBe(1);
-  await expect.poll(() => badgeText(serviceWorker, tabId)).toBe('1');
+test(
+  'a notebook that runs out of memory on every run is restarted 3 times, backed off 1, 2, 4 s, then left ' + 'alone',
+  async ({ context, page, serviceWorker }) => {
+    test.setTimeout(90_000);
+    const { sim, key, tabId } = await openNotebook({ context, page, serviceWorker }, trainNotebook(OOM_EVERY_RUN));
+    expect(await badgeText(serviceWorker, tabId)).toBe('ON');
+    await runAll(page);
+    // The badge counts tonight's restarts once the first one is done.
+    await expect
+      .poll(async () => historyOf(await record(serviceWorker, key), 'restarted').length, { timeout: 20_000 })
+      .toBe(1);
+    await expect.poll(() => badgeText(serviceWorker, tabId)).toBe('1');
 
-  await expect.poll(async () => (await record(serviceWorker, key))?.status.kind, { timeout: 30_000 }).toBe('gave-up');
-  expect(await waitForRun(page, 4)).toMatchObject({ ok: false, failedCell: 1 });
-  const rec = (await record(serviceWorker, key))!;
-  expect(rec.loopCount).toBe(3);
-  expect(rec.totalRestarts).toBe(3);
-  expect(rec.status.restarts).toBe(3);
-  expect(historyOf(rec, 'restart-scheduled')).toHaveLength(3);
-  expect(historyOf(rec, 'restarted')).toHaveLength(3);
-  expect(historyOf(rec, 'gave-up')).toHaveLength(1);
-  await expect.poll(() => badgeText(serviceWorker, tabId)).toBe('!');
-  await expect(page.locator('colab-oom-guard-notice .box')).toHaveAttribute('data-tone', 'error');
+    await expect.poll(async () => (await record(serviceWorker, key))?.status.kind, { timeout: 30_000 }).toBe('gave-up');
+    expect(await waitForRun(page, 4)).toMatchObject({ ok: false, failedCell: 1 });
+    const rec = (await record(serviceWorker, key))!;
+    expect(rec.loopCount).toBe(3);
+    expect(rec.totalRestarts).toBe(3);
+    expect(rec.status.restarts).toBe(3);
+    expect(historyOf(rec, 'restart-scheduled')).toHaveLength(3);
+    expect(historyOf(rec, 'restarted')).toHaveLength(3);
+    expect(historyOf(rec, 'gave-up')).toHaveLength(1);
+    await expect.poll(() => badgeText(serviceWorker, tabId)).toBe('!');
+    await expect(page.locator('colab-oom-guard-notice .box')).toHaveAttribute('data-tone', 'error');
 
-  const log = await simLog(page);
-  const failedRunEnds = log.filter((e) => e.type === 'run-end' && !e.ok);
-  const menuOpens = log.filter((e) => e.type === 'menu-open');
-  expect(log.filter((e) => e.type === 'restart')).toHaveLength(3);
-  expect(menuOpens).toHaveLength(3);
-  expect(failedRunEnds).toHaveLength(4);
-  // Each restart waits out its back-off after the failure it answers (plus detection and timer latency).
-  const gaps = menuOpens.map((open, i) => open.t - failedRunEnds[i]!.t);
-  [1000, 2000, 4000].forEach((backoff, i) => {
-    expect(gaps[i], `gap ${i + 1}: ${gaps.map(Math.round).join(', ')} ms`).toBeGreaterThanOrEqual(backoff - 50);
-    expect(gaps[i], `gap ${i + 1}: ${gaps.map(Math.round).join(', ')} ms`).toBeLessThan(backoff + 1500);
-  });
-  // Left alone: the fourth failure scheduled nothing (a restart needs a pending countdown; gave-up waits for the user).
-  expect((await record(serviceWorker, key))?.status.kind).toBe('gave-up');
-  expect(await logOf(page, 'dangerous')).toEqual([]);
-  await sim.dispose();
-});
+    const log = await simLog(page);
+    const failedRunEnds = log.filter((e) => e.type === 'run-end' && !e.ok);
+    const menuOpens = log.filter((e) => e.type === 'menu-open');
+    expect(log.filter((e) => e.type === 'restart')).toHaveLength(3);
+    expect(menuOpens).toHaveLength(3);
+    expect(failedRunEnds).toHaveLength(4);
+    // Each restart waits out its back-off after the failure it answers (plus detection and timer latency).
+    const gaps = menuOpens.map((open, i) => open.t - failedRunEnds[i]!.t);
+    [1000, 2000, 4000].forEach((backoff, i) => {
+      expect(gaps[i], `gap ${i + 1}: ${gaps.map(Math.round).join(', ')} ms`).toBeGreaterThanOrEqual(backoff - 50);
+      expect(gaps[i], `gap ${i + 1}: ${gaps.map(Math.round).join(', ')} ms`).toBeLessThan(backoff + 1500);
+    });
+    // Left alone: the fourth failure scheduled nothing (a restart needs a pending countdown; gave-up waits for the
+    // user).
+    expect((await record(serviceWorker, key))?.status.kind).toBe('gave-up');
+    expect(await logOf(page, 'dangerous')).toEqual([]);
+    await sim.dispose();
+  },
+);
 
 test('a notebook with the guard off is never restarted', async ({ context, page, serviceWorker }) => {
-  const { sim, key, tabId } = await openNotebook({ context, page, serviceWorker }, trainNotebook(OOM_EVERY_RUN), { guard: false });
+  const { sim, key, tabId } = await openNotebook({ context, page, serviceWorker }, trainNotebook(OOM_EVERY_RUN), {
+    guard: false,
+  });
   expect(await badgeText(serviceWorker, tabId)).toBe('');
   await runAll(page);
   expect(await waitForRun(page, 1)).toMatchObject({ ok: false, failedCell: 1 });
@@ -77,18 +93,30 @@ test('a notebook with the guard off is never restarted', async ({ context, page,
   await sim.dispose();
 });
 
-test('a reload during the back-off resumes the countdown: one restart at the stored deadline, counts kept', async ({ context, page, serviceWorker }) => {
+test('a reload during the back-off resumes the countdown: one restart at the stored deadline, counts kept', async ({
+  context,
+  page,
+  serviceWorker,
+}) => {
   const fx = { context, page, serviceWorker };
   // Base 2 s (2, then 4 s): room for a reload inside the second back-off even on a busy machine.
   await setSettings(serviceWorker, { backoffBaseSec: 2 });
   // The cell's runs are counted across reloads: run 1 and run 2 fail, later runs succeed.
-  const { sim, key, tabId } = await openNotebook(fx, trainNotebook({ 1: { fail: 'cuda-oom' }, 2: { fail: 'cuda-oom' }, default: EPOCH_DONE }));
+  const { sim, key, tabId } = await openNotebook(
+    fx,
+    trainNotebook({ 1: { fail: 'cuda-oom' }, 2: { fail: 'cuda-oom' }, default: EPOCH_DONE }),
+  );
   await runAll(page);
   // First failure → restart 1 (2 s); its run fails again → restart 2 pending for 4 s: reload now.
-  await expect.poll(async () => {
-    const rec = await record(serviceWorker, key);
-    return rec?.status.kind === 'pending' && historyOf(rec, 'restarted').length === 1;
-  }, { timeout: 20_000, intervals: [50] }).toBe(true);
+  await expect
+    .poll(
+      async () => {
+        const rec = await record(serviceWorker, key);
+        return rec?.status.kind === 'pending' && historyOf(rec, 'restarted').length === 1;
+      },
+      { timeout: 20_000, intervals: [50] },
+    )
+    .toBe(true);
   const pending = (await record(serviceWorker, key))!.status;
   const firstPage = await simLog(page);
   expect(firstPage.filter((e) => e.type === 'restart')).toHaveLength(1);
@@ -126,7 +154,10 @@ test('a reload during the back-off resumes the countdown: one restart at the sto
 test('the same notebook in two tabs: both fail, one restart', async ({ context, page, serviceWorker }) => {
   const fx = { context, page, serviceWorker };
   // Each tab has its own simulated kernel; runs are counted per page, so run 1 fails in both.
-  const { sim, key, url, tabId } = await openNotebook(fx, trainNotebook({ 1: { fail: 'cuda-oom' }, default: EPOCH_DONE }, { runCounting: 'page' }));
+  const { sim, key, url, tabId } = await openNotebook(
+    fx,
+    trainNotebook({ 1: { fail: 'cuda-oom' }, default: EPOCH_DONE }, { runCounting: 'page' }),
+  );
   const other = await context.newPage();
   await other.goto(`${url}?authuser=1`); // the same notebook key
   const otherTab = await waitForGuard(serviceWorker, other);
@@ -154,10 +185,17 @@ test('the same notebook in two tabs: both fail, one restart', async ({ context, 
   await sim.dispose();
 });
 
-test("the in-page notice counts down, and its Cancel button cancels the restart", async ({ context, page, serviceWorker }) => {
+test('the in-page notice counts down, and its Cancel button cancels the restart', async ({
+  context,
+  page,
+  serviceWorker,
+}) => {
   // A 3 s back-off leaves time to read the countdown twice and press Cancel.
   await setSettings(serviceWorker, { backoffBaseSec: 3 });
-  const { sim, key, tabId } = await openNotebook({ context, page, serviceWorker }, trainNotebook({ 1: { fail: 'cuda-oom' }, default: EPOCH_DONE }));
+  const { sim, key, tabId } = await openNotebook(
+    { context, page, serviceWorker },
+    trainNotebook({ 1: { fail: 'cuda-oom' }, default: EPOCH_DONE }),
+  );
   await runAll(page);
   expect(await waitForRun(page, 1)).toMatchObject({ ok: false, failedCell: 1 });
   await expect.poll(async () => (await record(serviceWorker, key))?.status.kind).toBe('pending');
@@ -186,18 +224,29 @@ test("the in-page notice counts down, and its Cancel button cancels the restart"
   await sim.dispose();
 });
 
-test("a notebook whose runtime crashes (RAM) on every run is run again 3 times, then left alone", async ({ context, page, serviceWorker }) => {
+test('a notebook whose runtime crashes (RAM) on every run is run again 3 times, then left alone', async ({
+  context,
+  page,
+  serviceWorker,
+}) => {
   test.setTimeout(90_000);
   // Colab's crash toast is sticky: nobody closes it overnight, so each new crash shows in the toast still open.
-  const { sim, key, tabId } = await openNotebook({ context, page, serviceWorker }, trainNotebook({ default: { stream: { lines: 2 }, crash: 'ram' } }));
+  const { sim, key, tabId } = await openNotebook(
+    { context, page, serviceWorker },
+    trainNotebook({ default: { stream: { lines: 2 }, crash: 'ram' } }),
+  );
   await runAll(page);
   await expect.poll(async () => (await record(serviceWorker, key))?.status.kind, { timeout: 30_000 }).toBe('gave-up');
   expect(await waitForRun(page, 4)).toMatchObject({ ok: false, reason: 'crash' });
   const rec = (await record(serviceWorker, key))!;
   expect(rec.totalRestarts).toBe(3);
   expect(historyOf(rec, 'restart-scheduled').map((e) => e.action)).toEqual(['run-all', 'run-all', 'run-all']);
-  expect((await logOf(page, 'menu-item')).map((e) => `${e.command}@${e.via}`))
-    .toEqual(['runall@toolbar', 'runall@runtime-menu', 'runall@runtime-menu', 'runall@runtime-menu']);
+  expect((await logOf(page, 'menu-item')).map((e) => `${e.command}@${e.via}`)).toEqual([
+    'runall@toolbar',
+    'runall@runtime-menu',
+    'runall@runtime-menu',
+    'runall@runtime-menu',
+  ]);
   expect(await logOf(page, 'crash')).toHaveLength(4);
   expect(await logOf(page, 'restart')).toEqual([]);
   expect(await badgeText(serviceWorker, tabId)).toBe('!');

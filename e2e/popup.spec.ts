@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
-import { test, expect } from './harness/extension';
+import { installColabSim, runAll, type Scenario, waitForKernel, waitForRun } from './colab-sim';
+import { expect, test } from './harness/extension';
 import { readRecord, resetStorage, setSettings, waitForGuard } from './harness/guard';
-import { installColabSim, runAll, waitForKernel, waitForRun, type Scenario } from './colab-sim';
 
 /** The popup over a (simulated) Colab notebook and over another page, opened as a page with ?tab=<id>. */
 
@@ -17,7 +17,10 @@ const OOM_ONCE: Scenario = {
     { source: 'import torch' },
     {
       source: 'train()',
-      runs: { 1: { fail: 'cuda-oom', place: 'frame' }, default: { outputs: [{ type: 'stream', text: 'epoch 1 done\n' }] } },
+      runs: {
+        1: { fail: 'cuda-oom', place: 'frame' },
+        default: { outputs: [{ type: 'stream', text: 'epoch 1 done\n' }] },
+      },
     },
   ],
 };
@@ -79,7 +82,12 @@ test('the switch turns the guard on for the notebook, and the page follows: an O
   await sim.dispose();
 });
 
-test('switching off and a per-notebook Max restarts are stored', async ({ context, page, serviceWorker, openPopup }) => {
+test('switching off and a per-notebook Max restarts are stored', async ({
+  context,
+  page,
+  serviceWorker,
+  openPopup,
+}) => {
   const sim = await installColabSim(context);
   const id = nextId();
   const key = `drive:${id}`;
@@ -101,7 +109,10 @@ test('switching off and a per-notebook Max restarts are stored', async ({ contex
   await max.press('Tab');
   await expect(popup.getByText('Restarts used: 0 of 7')).toBeVisible();
   await expect
-    .poll(async () => ((await readRecord(serviceWorker, key)) as { overrides?: { maxRestarts?: number } } | undefined)?.overrides)
+    .poll(
+      async () =>
+        ((await readRecord(serviceWorker, key)) as { overrides?: { maxRestarts?: number } } | undefined)?.overrides,
+    )
     .toEqual({ maxRestarts: 7 });
 
   await toggle.click();
@@ -111,7 +122,12 @@ test('switching off and a per-notebook Max restarts are stored', async ({ contex
   await sim.dispose();
 });
 
-test('Check Colab UI runs the dry run in the Colab tab and shows its result', async ({ context, page, serviceWorker, openPopup }) => {
+test('Check Colab UI runs the dry run in the Colab tab and shows its result', async ({
+  context,
+  page,
+  serviceWorker,
+  openPopup,
+}) => {
   const sim = await installColabSim(context);
   const id = nextId();
   await page.goto(sim.notebook(`/drive/${id}`, OOM_ONCE));
@@ -125,14 +141,21 @@ test('Check Colab UI runs the dry run in the Colab tab and shows its result', as
   await sim.dispose();
 });
 
-test('over another page: no switch, a line saying it works on Colab notebooks', async ({ context, page, serviceWorker, openPopup }) => {
+test('over another page: no switch, a line saying it works on Colab notebooks', async ({
+  context,
+  page,
+  serviceWorker,
+  openPopup,
+}) => {
   const handler = (route: import('@playwright/test').Route) =>
     route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>Example</title><h1>Some other page</h1>' });
   await context.route('https://example.com/**', handler);
   await page.goto('https://example.com/');
   // The extension may not read this tab's URL (no host permission), so find it as the active tab.
   await page.bringToFront();
-  const tabIds = await serviceWorker.evaluate(async () => (await chrome.tabs.query({ active: true })).map((tab) => tab.id));
+  const tabIds = await serviceWorker.evaluate(async () =>
+    (await chrome.tabs.query({ active: true })).map((tab) => tab.id),
+  );
   expect(tabIds).toHaveLength(1);
   const tabId = tabIds[0];
 

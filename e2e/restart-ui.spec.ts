@@ -1,9 +1,18 @@
-import { test, expect } from './harness/extension';
+import { type Place, runAll, triggerCrash, type UiOptions, waitForRun } from './colab-sim';
+import { expect, test } from './harness/extension';
 import { resetStorage, setSettings } from './harness/guard';
 import {
-  EPOCH_DONE, badgeText, checkUi, commandsChosen, historyOf, logOf, openNotebook, record, trainNotebook, type Fixtures,
+  badgeText,
+  checkUi,
+  commandsChosen,
+  EPOCH_DONE,
+  type Fixtures,
+  historyOf,
+  logOf,
+  openNotebook,
+  record,
+  trainNotebook,
 } from './harness/matrix';
-import { runAll, triggerCrash, waitForRun, type Place, type UiOptions } from './colab-sim';
 
 /**
  * Issue 4 on the simulated Colab with the built extension: "Restart session and run all" through Colab's own UI,
@@ -33,14 +42,32 @@ test.describe('restart and run all, exactly once per failure, and the next run c
     { name: 'no confirmation dialog', ui: { dialog: 'none' }, place: 'frame', dialog: false },
     { name: 'confirmation asked always', ui: { confirm: 'always', dialog: 'mwc' }, place: 'main', dialog: true },
     { name: 'German UI (items with command attributes)', ui: { labels: 'de' }, place: 'frame', dialog: true },
-    { name: 'Japanese UI (items with command attributes)', ui: { labels: 'ja', dialog: 'md' }, place: 'main', dialog: true },
-    { name: 'older English labels with accelerators, no toolbar split button', ui: { labels: 'en-legacy', dialog: 'paper' }, place: 'frame', dialog: true },
-    { name: 'items without command attributes, English labels', ui: { noCommandAttributes: true }, place: 'main', dialog: true },
+    {
+      name: 'Japanese UI (items with command attributes)',
+      ui: { labels: 'ja', dialog: 'md' },
+      place: 'main',
+      dialog: true,
+    },
+    {
+      name: 'older English labels with accelerators, no toolbar split button',
+      ui: { labels: 'en-legacy', dialog: 'paper' },
+      place: 'frame',
+      dialog: true,
+    },
+    {
+      name: 'items without command attributes, English labels',
+      ui: { noCommandAttributes: true },
+      place: 'main',
+      dialog: true,
+    },
   ];
   for (const { name, ui, place, dialog } of variants) {
     test(name, async ({ context, page, serviceWorker }) => {
       const fx = { context, page, serviceWorker };
-      const { sim, key } = await openNotebook(fx, trainNotebook({ 1: { fail: 'cuda-oom', place }, default: EPOCH_DONE }, { ui }));
+      const { sim, key } = await openNotebook(
+        fx,
+        trainNotebook({ 1: { fail: 'cuda-oom', place }, default: EPOCH_DONE }, { ui }),
+      );
       const toolbar = ui.labels !== 'en-legacy';
       await runAll(page, toolbar ? 'toolbar' : 'menu');
       expect(await waitForRun(page, 1)).toMatchObject({ ok: false, failedCell: 1 });
@@ -49,7 +76,9 @@ test.describe('restart and run all, exactly once per failure, and the next run c
 
       const userRun = toolbar ? 'runall@toolbar' : 'runall@runtime-menu';
       expect(await commandsChosen(page)).toEqual([userRun, 'restart-and-run-all@runtime-menu']);
-      const labels = await page.evaluate(() => (window as unknown as { __colabSim: { labels: Record<string, string> } }).__colabSim.labels);
+      const labels = await page.evaluate(
+        () => (window as unknown as { __colabSim: { labels: Record<string, string> } }).__colabSim.labels,
+      );
       expect((await logOf(page, 'menu-item')).at(-1)?.label).toBe(labels['restart-and-run-all']);
       expect(await logOf(page, 'restart')).toHaveLength(1);
       expect((await logOf(page, 'dialog-open')).map((e) => e.kind)).toEqual(dialog ? ['restart-confirm'] : []);
@@ -67,12 +96,21 @@ test.describe('restart and run all, exactly once per failure, and the next run c
 });
 
 function itemOption(option: 'removeItems' | 'disableItems'): UiOptions {
-  return option === 'removeItems' ? { removeItems: ['restart-and-run-all'] } : { disableItems: ['restart-and-run-all'] };
+  return option === 'removeItems'
+    ? { removeItems: ['restart-and-run-all'] }
+    : { disableItems: ['restart-and-run-all'] };
 }
 
 test.describe('a missing or disabled item', () => {
-  for (const [option, problem] of [['removeItems', 'item-missing'], ['disableItems', 'item-disabled']] as const) {
-    test(`${option}, no toolbar split button: a clear UI problem at the failing step, one attempt, no loop`, async ({ context, page, serviceWorker }) => {
+  for (const [option, problem] of [
+    ['removeItems', 'item-missing'],
+    ['disableItems', 'item-disabled'],
+  ] as const) {
+    test(`${option}, no toolbar split button: a clear UI problem at the failing step, one attempt, no loop`, async ({
+      context,
+      page,
+      serviceWorker,
+    }) => {
       const fx = { context, page, serviceWorker };
       const ui: UiOptions = { ...itemOption(option), toolbarRunButton: false };
       // Every run fails: a guard that retried would restart again after each of them.
@@ -103,7 +141,11 @@ test.describe('a missing or disabled item', () => {
       await sim.dispose();
     });
 
-    test(`${option}, with the toolbar split button: the toolbar's "Restart session and run all" is used`, async ({ context, page, serviceWorker }) => {
+    test(`${option}, with the toolbar split button: the toolbar's "Restart session and run all" is used`, async ({
+      context,
+      page,
+      serviceWorker,
+    }) => {
       const fx = { context, page, serviceWorker };
       const ui: UiOptions = { ...itemOption(option), toolbarRunButton: true };
       const { sim, key } = await openNotebook(fx, trainNotebook(OOM_ONCE, { ui }));
@@ -126,9 +168,16 @@ test.describe('a missing or disabled item', () => {
 });
 
 test.describe('dialogs that must never be accepted', () => {
-  test('a RAM crash followed by "Switch to a high-RAM runtime?": the offer is declined, then Run all', async ({ context, page, serviceWorker }) => {
+  test('a RAM crash followed by "Switch to a high-RAM runtime?": the offer is declined, then Run all', async ({
+    context,
+    page,
+    serviceWorker,
+  }) => {
     const fx = { context, page, serviceWorker };
-    const { sim, key } = await openNotebook(fx, trainNotebook({ 1: { crash: 'ram' }, default: EPOCH_DONE }, { ui: { highRamOffer: true } }));
+    const { sim, key } = await openNotebook(
+      fx,
+      trainNotebook({ 1: { crash: 'ram' }, default: EPOCH_DONE }, { ui: { highRamOffer: true } }),
+    );
     await runAll(page);
     expect(await waitForRun(page, 1)).toMatchObject({ ok: false, reason: 'crash' });
     await expect.poll(async () => (await logOf(page, 'dialog-open')).map((e) => e.kind)).toEqual(['high-ram']);
@@ -145,13 +194,19 @@ test.describe('dialogs that must never be accepted', () => {
     await sim.dispose();
   });
 
-  test('"This notebook was not authored by Google" before the run the guard starts', async ({ context, page, serviceWorker }) => {
+  test('"This notebook was not authored by Google" before the run the guard starts', async ({
+    context,
+    page,
+    serviceWorker,
+  }) => {
     const fx = { context, page, serviceWorker };
     // No run yet in this page, so the first execution, the guard's, gets the warning: only a person may accept it.
     const { sim, key } = await openNotebook(fx, trainNotebook(OOM_ONCE, { ui: { notAuthoredWarning: true } }));
     await triggerCrash(page);
     await expect.poll(async () => (await logOf(page, 'dialog-open')).map((e) => e.kind)).toEqual(['not-authored']);
-    await expect.poll(async () => (await record(serviceWorker, key))?.status.kind, { timeout: 20_000 }).toMatch(/^(watching|ui-problem)$/);
+    await expect
+      .poll(async () => (await record(serviceWorker, key))?.status.kind, { timeout: 20_000 })
+      .toMatch(/^(watching|ui-problem)$/);
     expect(await commandsChosen(page)).toEqual(['runall@runtime-menu']);
     expect(await logOf(page, 'dialog-confirm')).toEqual([]);
     expect(await logOf(page, 'dialog-cancel')).toEqual([]);
@@ -162,7 +217,11 @@ test.describe('dialogs that must never be accepted', () => {
 });
 
 test.describe('Check Colab UI (dry run)', () => {
-  test('ready with the default UI; the menu is opened and closed, nothing chosen', async ({ context, page, serviceWorker }) => {
+  test('ready with the default UI; the menu is opened and closed, nothing chosen', async ({
+    context,
+    page,
+    serviceWorker,
+  }) => {
     const fx = { context, page, serviceWorker };
     const { sim, tabId } = await openNotebook(fx, trainNotebook(OOM_ONCE));
     const reply = await checkUi(serviceWorker, tabId);
@@ -177,9 +236,16 @@ test.describe('Check Colab UI (dry run)', () => {
     await sim.dispose();
   });
 
-  test('not ready when the item is missing, saying so; the menu is closed again', async ({ context, page, serviceWorker }) => {
+  test('not ready when the item is missing, saying so; the menu is closed again', async ({
+    context,
+    page,
+    serviceWorker,
+  }) => {
     const fx = { context, page, serviceWorker };
-    const { sim, tabId } = await openNotebook(fx, trainNotebook(OOM_ONCE, { ui: { removeItems: ['restart-and-run-all'] } }));
+    const { sim, tabId } = await openNotebook(
+      fx,
+      trainNotebook(OOM_ONCE, { ui: { removeItems: ['restart-and-run-all'] } }),
+    );
     const reply = await checkUi(serviceWorker, tabId);
     expect(reply).toMatchObject({ ready: false, step: 'find-item' });
     expect(reply.detail).toContain('item-missing');

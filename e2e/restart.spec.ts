@@ -1,6 +1,6 @@
-import { test, expect } from './harness/extension';
+import { entriesOf, installColabSim, runAll, type Scenario, simLog, waitForKernel, waitForRun } from './colab-sim';
+import { expect, test } from './harness/extension';
 import { enableGuard, readRecord, resetStorage, setSettings, waitForGuard } from './harness/guard';
-import { entriesOf, installColabSim, runAll, simLog, waitForKernel, waitForRun, type Scenario } from './colab-sim';
 
 /** Restart and run all through Colab's UI after an OOM: once per failure, verified, in every UI variant. */
 
@@ -13,7 +13,10 @@ function oomOnFirstRun(ui: Scenario['ui'] = {}, place: 'main' | 'frame' = 'frame
     ui,
     cells: [
       { source: 'import torch' },
-      { source: 'train()', runs: { 1: { fail: 'cuda-oom', place }, default: { outputs: [{ type: 'stream', text: 'epoch 1 done\n' }] } } },
+      {
+        source: 'train()',
+        runs: { 1: { fail: 'cuda-oom', place }, default: { outputs: [{ type: 'stream', text: 'epoch 1 done\n' }] } },
+      },
     ],
   };
 }
@@ -24,21 +27,25 @@ test.beforeEach(async ({ serviceWorker }) => {
 });
 
 for (const place of ['frame', 'main'] as const) {
-  test(`an OOM in the ${place === 'frame' ? 'output frame' : 'main document'} gives one restart and run all, and the run completes`, async ({ context, page, serviceWorker }) => {
-    const sim = await installColabSim(context);
-    const id = nextId();
-    await enableGuard(serviceWorker, `drive:${id}`);
-    await page.goto(sim.notebook(`/drive/${id}`, oomOnFirstRun({}, place)));
-    await waitForGuard(serviceWorker, page);
-    await waitForKernel(page, 'idle');
-    await runAll(page);
-    expect(await waitForRun(page, 1)).toMatchObject({ ok: false });
-    expect(await waitForRun(page, 2)).toMatchObject({ ok: true });
-    const log = await simLog(page);
-    expect(entriesOf(log, 'menu-item').filter((e) => e.command === 'restart-and-run-all')).toHaveLength(1);
-    expect(entriesOf(log, 'restart')).toHaveLength(1);
-    expect(entriesOf(log, 'dangerous')).toEqual([]);
-    await expect.poll(async () => (await readRecord(serviceWorker, `drive:${id}`))?.totalRestarts).toBe(1);
-    await sim.dispose();
-  });
+  test(
+    `an OOM in the ${place === 'frame' ? 'output frame' : 'main document'} gives one restart and run all, and ` +
+      `the run completes`,
+    async ({ context, page, serviceWorker }) => {
+      const sim = await installColabSim(context);
+      const id = nextId();
+      await enableGuard(serviceWorker, `drive:${id}`);
+      await page.goto(sim.notebook(`/drive/${id}`, oomOnFirstRun({}, place)));
+      await waitForGuard(serviceWorker, page);
+      await waitForKernel(page, 'idle');
+      await runAll(page);
+      expect(await waitForRun(page, 1)).toMatchObject({ ok: false });
+      expect(await waitForRun(page, 2)).toMatchObject({ ok: true });
+      const log = await simLog(page);
+      expect(entriesOf(log, 'menu-item').filter((e) => e.command === 'restart-and-run-all')).toHaveLength(1);
+      expect(entriesOf(log, 'restart')).toHaveLength(1);
+      expect(entriesOf(log, 'dangerous')).toEqual([]);
+      await expect.poll(async () => (await readRecord(serviceWorker, `drive:${id}`))?.totalRestarts).toBe(1);
+      await sim.dispose();
+    },
+  );
 }

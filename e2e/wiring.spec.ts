@@ -1,12 +1,18 @@
-import { test, expect } from './harness/extension';
+import { expect, test } from './harness/extension';
 import { waitForGuard } from './harness/guard';
 
-test('content scripts run in the Colab page and in its cross-origin output frames', async ({ context, page, serviceWorker }) => {
+test('content scripts run in the Colab page and in its cross-origin output frames', async ({
+  context,
+  page,
+  serviceWorker,
+}) => {
   await context.route('https://colab.research.google.com/**', (route) =>
     route.fulfill({
       contentType: 'text/html',
-      body: `<!doctype html><title>wiring.ipynb - Colab</title><body>
-        <script>window.reports = []; addEventListener('message', (e) => reports.push({ origin: e.origin, data: e.data }));</script>
+      body:
+        `<!doctype html><title>wiring.ipynb - Colab</title><body>
+        <script>window.reports = []; addEventListener('message', (e) => reports.push({ origin: e.origin, ` +
+        `data: e.data }));</script>
         <iframe src="https://abc-0-colab.googleusercontent.com/outputframe.html"></iframe></body>`,
     }),
   );
@@ -20,13 +26,22 @@ test('content scripts run in the Colab page and in its cross-origin output frame
   await page.goto('https://colab.research.google.com/drive/wiring');
   // The top frame's script registered the tab's notebook with the service worker…
   const tabId = await waitForGuard(serviceWorker, page);
-  expect(await serviceWorker.evaluate((id) => chrome.storage.session.get(`tab:${id}`), tabId)).toEqual({ [`tab:${tabId}`]: 'drive:wiring' });
+  expect(await serviceWorker.evaluate((id) => chrome.storage.session.get(`tab:${id}`), tabId)).toEqual({
+    [`tab:${tabId}`]: 'drive:wiring',
+  });
   // …and the frame's script reported the error output to its parent, on Colab's origin, with the tab's token.
   const reports = await page.waitForFunction(() => (window as unknown as { reports: unknown[] }).reports.at(0));
-  const token = await serviceWorker.evaluate(async (id) => (await chrome.storage.session.get(`token:${id}`))[`token:${id}`], tabId);
+  const token = await serviceWorker.evaluate(
+    async (id) => (await chrome.storage.session.get(`token:${id}`))[`token:${id}`],
+    tabId,
+  );
   expect(await reports.jsonValue()).toMatchObject({
     origin: 'https://abc-0-colab.googleusercontent.com',
-    data: { channel: 'colab-oom-guard/output-frame', token, report: { kind: 'error-output', text: expect.stringContaining('CUDA out of memory') } },
+    data: {
+      channel: 'colab-oom-guard/output-frame',
+      token,
+      report: { kind: 'error-output', text: expect.stringContaining('CUDA out of memory') },
+    },
   });
   await context.unrouteAll();
 });

@@ -25,9 +25,9 @@ const targets = [
     browser: 'firefox',
     dir: 'dist-firefox',
     check: (m) =>
-      (Array.isArray(m.background?.scripts) && !m.background.service_worker) ? (
-        typeof m.browser_specific_settings?.gecko?.id === 'string' || 'no browser_specific_settings.gecko.id'
-      ) : 'no background.scripts (or a service_worker Firefox would reject)',
+      Array.isArray(m.background?.scripts) && !m.background.service_worker
+        ? typeof m.browser_specific_settings?.gecko?.id === 'string' || 'no browser_specific_settings.gecko.id'
+        : 'no background.scripts (or a service_worker Firefox would reject)',
   },
 ];
 
@@ -38,7 +38,9 @@ async function readBuiltManifest({ browser, dir, check }) {
   try {
     manifest = JSON.parse(await readFile(file, 'utf8'));
   } catch (error) {
-    throw new Error(`${dir}/manifest.json is missing or invalid: build ${browser} first (npm run package does). ${error}`);
+    throw new Error(
+      `${dir}/manifest.json is missing or invalid: build ${browser} first (npm run package does). ${error}`,
+    );
   }
   if (manifest.version !== pkg.version) {
     throw new Error(`${dir}/ is version ${manifest.version}, package.json is ${pkg.version}: rebuild it.`);

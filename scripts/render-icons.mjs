@@ -48,7 +48,9 @@ const margin = (size) => (size === 128 ? 16 : 0);
 function sized(svg, size) {
   const open = svg.match(/<svg\b[^>]*>/);
   if (!open) throw new Error('not an SVG');
-  const tag = open[0].replace(/\s(width|height)="[^"]*"/g, '').replace(/^<svg/, `<svg width="${size}" height="${size}"`);
+  const tag = open[0]
+    .replace(/\s(width|height)="[^"]*"/g, '')
+    .replace(/^<svg/, `<svg width="${size}" height="${size}"`);
   return svg.replace(open[0], tag);
 }
 
@@ -66,7 +68,8 @@ try {
       const svg = sized(size <= 16 ? sources.small : sources.large, size - 2 * pad);
       const page = await browser.newPage({ viewport: { width: size, height: size }, deviceScaleFactor: 1 });
       await page.setContent(
-        `<!doctype html><style>html, body { margin: 0; background: transparent; } svg { display: block; margin: ${pad}px; }` +
+        `<!doctype html><style>html, body { margin: 0; background: transparent; } svg { display: block; margin: ` +
+          `${pad}px; }` +
           `${variant.css}</style>${svg}`,
       );
       const png = await page.screenshot({ omitBackground: true, clip: { x: 0, y: 0, width: size, height: size } });

@@ -2,13 +2,21 @@
  * Chromium for the bench: the same launch as e2e/harness/extension.ts, with the extension built into bench/.dist
  * (so a bench run never rebuilds the dist/ that e2e tests may be loading), or without any extension.
  */
-import { chromium, type BrowserContext, type Worker } from '@playwright/test';
+
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type BrowserContext, chromium, type Worker } from '@playwright/test';
 import { findChromium } from '../../e2e/harness/browser-path';
 
-const COMMON_ARGS = ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+const COMMON_ARGS = [
+  '--no-sandbox',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
 
 export interface Browser {
   context: BrowserContext;
@@ -57,4 +65,3 @@ export async function enableNotebook(sw: Worker, key: string): Promise<void> {
     await chrome.storage.local.set({ [`nb:${k}`]: { v: 1, key: k, enabled: true } });
   }, key);
 }
-

@@ -1,6 +1,6 @@
-import { cpus, totalmem, release, type as osType, platform, arch } from 'node:os';
-import { readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { arch, cpus, type as osType, platform, release, totalmem } from 'node:os';
 
 export interface Machine {
   date: string;
@@ -18,7 +18,9 @@ export interface Machine {
 
 function osName(): string {
   try {
-    const line = readFileSync('/etc/os-release', 'utf8').split('\n').find((l) => l.startsWith('PRETTY_NAME='));
+    const line = readFileSync('/etc/os-release', 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('PRETTY_NAME='));
     if (line) return line.slice('PRETTY_NAME='.length).replace(/^"|"$/g, '');
   } catch {
     // not Linux

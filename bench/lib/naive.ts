@@ -10,7 +10,8 @@ export const NAIVE_DETECTOR = `(() => {
     const text = document.body ? document.body.innerText : '';
     if (OOM.test(text)) seen++;
   }
-  new MutationObserver(naiveDetectorOnMutation).observe(document, { childList: true, subtree: true, characterData: true });
+  const everything = { childList: true, subtree: true, characterData: true };
+  new MutationObserver(naiveDetectorOnMutation).observe(document, everything);
   Object.defineProperty(window, '__benchNaiveSeen', { get: () => seen });
 })();
 //# sourceURL=bench-naive-detector.js

@@ -53,7 +53,8 @@ export function attribute(profile: CpuProfile, matches: (frame: CpuProfileNode['
     if (!hit) continue;
     ms += dt;
     const f = hit.callFrame;
-    const name = `${f.functionName || '(anonymous)'} ${f.url.split('/').pop()}:${f.lineNumber + 1}:${f.columnNumber + 1}`;
+    const name =
+      `${f.functionName || '(anonymous)'} ` + `${f.url.split('/').pop()}:${f.lineNumber + 1}:${f.columnNumber + 1}`;
     const entry = fns.get(name) ?? { fn: name, url: f.url, line: f.lineNumber, column: f.columnNumber, ms: 0 };
     entry.ms += dt;
     fns.set(name, entry);

@@ -12,7 +12,7 @@
  * Each trial uses a fresh notebook id (fresh restart counters and back-off), enabled before the page opens.
  */
 import type { BrowserContext, Frame, Page, Worker } from '@playwright/test';
-import { installColabSim, runAll, simLog, waitForKernel, type LogEntry } from '../../e2e/colab-sim';
+import { installColabSim, type LogEntry, runAll, simLog, waitForKernel } from '../../e2e/colab-sim';
 import { enableNotebook } from './browser';
 
 export type Place = 'main' | 'frame';
@@ -85,12 +85,17 @@ async function watchStatuses(sw: Worker): Promise<void> {
   await sw.evaluate(() => {
     const g = globalThis as unknown as { __benchStatuses?: Record<string, StatusChange[]> };
     if (g.__benchStatuses) return;
-    const all: Record<string, StatusChange[]> = (g.__benchStatuses = {});
+    const all: Record<string, StatusChange[]> = {};
+    g.__benchStatuses = all;
     chrome.storage.onChanged.addListener((changes, area) => {
       if (area !== 'local') return;
       for (const [key, change] of Object.entries(changes)) {
         if (!key.startsWith('nb:')) continue;
-        (all[key] ??= []).push({ at: Date.now(), status: (change.newValue as { status?: StatusChange['status'] } | undefined)?.status });
+        all[key] ??= [];
+        all[key].push({
+          at: Date.now(),
+          status: (change.newValue as { status?: StatusChange['status'] } | undefined)?.status,
+        });
       }
     });
   });
@@ -98,11 +103,20 @@ async function watchStatuses(sw: Worker): Promise<void> {
 
 async function statusesOf(sw: Worker, key: string): Promise<StatusChange[]> {
   return sw
-    .evaluate((k) => (globalThis as unknown as { __benchStatuses?: Record<string, StatusChange[]> }).__benchStatuses?.[k] ?? [], `nb:${key}`)
+    .evaluate(
+      (k) => (globalThis as unknown as { __benchStatuses?: Record<string, StatusChange[]> }).__benchStatuses?.[k] ?? [],
+      `nb:${key}`,
+    )
     .catch(() => []);
 }
 
-export async function reactionTrial(context: BrowserContext, sw: Worker, place: Place, backoffMs: number, timeoutMs = 15_000): Promise<ReactionTrial & { clockSkewMs?: number }> {
+export async function reactionTrial(
+  context: BrowserContext,
+  sw: Worker,
+  place: Place,
+  backoffMs: number,
+  timeoutMs = 15_000,
+): Promise<ReactionTrial & { clockSkewMs?: number }> {
   const sim = await installColabSim(context);
   const id = `benchReact${place}${Date.now().toString(36)}${serial++}`;
   const url = sim.notebook(`/drive/${id}`, {
@@ -110,7 +124,13 @@ export async function reactionTrial(context: BrowserContext, sw: Worker, place: 
     autosave: false,
     cells: [
       { source: 'import torch' },
-      { source: 'train(model)', runs: { 1: { durationMs: 400, fail: 'cuda-oom', place }, default: { outputs: [{ type: 'stream', text: 'done\n' }] } } },
+      {
+        source: 'train(model)',
+        runs: {
+          1: { durationMs: 400, fail: 'cuda-oom', place },
+          default: { outputs: [{ type: 'stream', text: 'done\n' }] },
+        },
+      },
     ],
   });
   await watchStatuses(sw);
@@ -158,7 +178,12 @@ export async function reactionTrial(context: BrowserContext, sw: Worker, place: 
       .catch(() => null);
     if (!opened) {
       const log = await simLog(page).catch(() => []);
-      return { place, reactionMs: null, appearedToMenuMs: null, error: `no menu-open within ${timeoutMs} ms (log: ${log.map((e) => e.type).join(',')})` };
+      return {
+        place,
+        reactionMs: null,
+        appearedToMenuMs: null,
+        error: `no menu-open within ${timeoutMs} ms (log: ${log.map((e) => e.type).join(',')})`,
+      };
     }
     const appearedToMenuMs = origin + opened.t - seen.t;
     const changes = await statusesOf(sw, `drive:${id}`);
@@ -175,11 +200,22 @@ export async function reactionTrial(context: BrowserContext, sw: Worker, place: 
             claimWriteMs: restartingChange!.at - restarting.startedAt,
           }
         : undefined;
-    const via = opened.type === 'menu-open' ? `menu-open ${opened.menu}` : opened.type === 'menu-item' ? `menu-item ${opened.command} via ${opened.via}` : opened.type;
-    return { place, appearedToMenuMs, reactionMs: appearedToMenuMs - backoffMs, via, ...(phases ? { phases } : {}), ...(clockSkewMs === undefined ? {} : { clockSkewMs }) };
+    const via =
+      opened.type === 'menu-open'
+        ? `menu-open ${opened.menu}`
+        : opened.type === 'menu-item'
+          ? `menu-item ${opened.command} via ${opened.via}`
+          : opened.type;
+    return {
+      place,
+      appearedToMenuMs,
+      reactionMs: appearedToMenuMs - backoffMs,
+      via,
+      ...(phases ? { phases } : {}),
+      ...(clockSkewMs === undefined ? {} : { clockSkewMs }),
+    };
   } finally {
     await page.close();
     await sim.dispose();
   }
 }
-

@@ -3,9 +3,9 @@
  * any), and the popup (its HTML's scripts, their static imports, and its CSS). Raw bytes and gzip -9 bytes.
  * `breakdown` attributes the bytes of a minified script to its source modules from a sourcemap build.
  */
-import { readFileSync, existsSync } from 'node:fs';
-import { gzipSync } from 'node:zlib';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
+import { gzipSync } from 'node:zlib';
 
 export interface SizeEntry {
   what: string;
@@ -27,7 +27,8 @@ function importsOf(dist: string, file: string, re: RegExp): string[] {
   const found = new Set<string>();
   for (const m of code.matchAll(re)) {
     const spec = m[1]!;
-    const target = re === LOADER_IMPORT || spec.startsWith('/') ? spec.replace(/^\//, '') : normalize(join(dirname(file), spec));
+    const target =
+      re === LOADER_IMPORT || spec.startsWith('/') ? spec.replace(/^\//, '') : normalize(join(dirname(file), spec));
     if (existsSync(join(dist, target))) found.add(target);
   }
   return [...found];
@@ -55,19 +56,27 @@ function entry(dist: string, what: string, files: string[]): SizeEntry {
 export function measureSizes(dist: string): SizeEntry[] {
   const manifest = JSON.parse(readFileSync(join(dist, 'manifest.json'), 'utf8'));
   const out: SizeEntry[] = [];
-  for (const cs of manifest.content_scripts as Array<{ js?: string[]; css?: string[]; matches: string[]; all_frames?: boolean }>) {
+  for (const cs of manifest.content_scripts as Array<{
+    js?: string[];
+    css?: string[];
+    matches: string[];
+    all_frames?: boolean;
+  }>) {
     const files = closure(dist, [...(cs.js ?? []), ...(cs.css ?? [])]);
     const top = cs.matches.some((m) => m.includes('colab.research.google.com'));
     out.push(entry(dist, top ? 'content script: Colab page (top frame)' : 'content script: output frames', files));
     // What the page script imports later (the guard, on notebooks where it is switched on), beyond what it has.
     const lazy = files.flatMap((f) => (f.endsWith('.js') ? importsOf(dist, f, DYNAMIC_IMPORT) : []));
-    if (lazy.length) out.push(entry(dist, 'lazy: the guard, imported when switched on', closure(dist, lazy, new Set(files))));
+    if (lazy.length)
+      out.push(entry(dist, 'lazy: the guard, imported when switched on', closure(dist, lazy, new Set(files))));
   }
   const popupHtml = manifest.action?.default_popup as string | undefined;
   if (popupHtml) {
     const html = readFileSync(join(dist, popupHtml), 'utf8');
     const refs = [...html.matchAll(/<(?:script[^>]*\bsrc|link[^>]*\bhref)="([^"]+)"/g)].map((m) => m[1]!);
-    const local = refs.map((r) => (r.startsWith('/') ? r.slice(1) : normalize(join(dirname(popupHtml), r)))).filter((f) => existsSync(join(dist, f)));
+    const local = refs
+      .map((r) => (r.startsWith('/') ? r.slice(1) : normalize(join(dirname(popupHtml), r))))
+      .filter((f) => existsSync(join(dist, f)));
     out.push(entry(dist, 'popup (html + scripts + css)', [popupHtml, ...closure(dist, local)]));
   }
   return out;
@@ -79,7 +88,11 @@ const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 const B64_INDEX = new Map([...B64].map((c, i) => [c, i]));
 
 /** Decodes one `mappings` line into segments [generatedColumn, sourceIndex?] (state carries the relative fields). */
-function decodeLine(line: string, state: { source: number; line?: number; column?: number; name?: number }, full?: Array<[number, number, number, number, number | null]>): Array<[number, number | null]> {
+function decodeLine(
+  line: string,
+  state: { source: number; line?: number; column?: number; name?: number },
+  full?: Array<[number, number, number, number, number | null]>,
+): Array<[number, number | null]> {
   const segments: Array<[number, number | null]> = [];
   let column = 0;
   for (const seg of line.split(',')) {
@@ -118,8 +131,13 @@ export interface ModuleShare {
 /** Bytes of `file` (minified) per source module, from `file.map`; sources are shown relative to the repo. */
 export function breakdown(distMap: string, file: string): ModuleShare[] {
   const code = readFileSync(join(distMap, file), 'utf8');
-  const map = JSON.parse(readFileSync(join(distMap, `${file}.map`), 'utf8')) as { sources: string[]; sourceRoot?: string; mappings: string };
-  // Sources are relative paths whose depth depends on the outDir the plugin assumed: anchor them on src/ or node_modules/.
+  const map = JSON.parse(readFileSync(join(distMap, `${file}.map`), 'utf8')) as {
+    sources: string[];
+    sourceRoot?: string;
+    mappings: string;
+  };
+  // Sources are relative paths whose depth depends on the outDir the plugin assumed: anchor them on src/ or
+  // node_modules/.
   const names = map.sources.map((s) => {
     const path = normalize(s.replace(/^\0/, ''));
     const pkg = path.match(/(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\//);
@@ -132,23 +150,32 @@ export function breakdown(distMap: string, file: string): ModuleShare[] {
   const lines = code.split('\n');
   const mappingLines = map.mappings.split(';');
   const state = { source: 0 };
-  lines.forEach((text, i) => {
+  for (const [i, text] of lines.entries()) {
     const bytesOf = (from: number, to: number) => Buffer.byteLength(text.slice(from, to));
     const segments = decodeLine(mappingLines[i] ?? '', state);
-    if (!segments.length) return add('(unmapped)', bytesOf(0, text.length) + 1);
+    if (!segments.length) {
+      add('(unmapped)', bytesOf(0, text.length) + 1);
+      continue;
+    }
     add('(unmapped)', bytesOf(0, segments[0]![0]));
     segments.forEach(([col, src], j) => {
       const end = segments[j + 1]?.[0] ?? text.length;
-      add(src === null ? '(unmapped)' : names[src] ?? '(unknown)', bytesOf(col, end));
+      add(src === null ? '(unmapped)' : (names[src] ?? '(unknown)'), bytesOf(col, end));
     });
     add('(unmapped)', 1); // newline
-  });
+  }
   return [...totals].map(([module, bytes]) => ({ module, bytes })).sort((a, b) => b.bytes - a.bytes);
 }
 
 /** Groups module shares by directory (src/colab, src/detector, …) or package. */
 export function byGroup(shares: ModuleShare[]): ModuleShare[] {
-  return sumBy(shares, (module) => (module.endsWith('(package)') ? module : module.startsWith('src/') ? module.split('/').slice(0, 2).join('/') : module));
+  return sumBy(shares, (module) =>
+    module.endsWith('(package)')
+      ? module
+      : module.startsWith('src/')
+        ? module.split('/').slice(0, 2).join('/')
+        : module,
+  );
 }
 
 /** Shares of several files (the chunks of one content script) added up per module. */
@@ -166,11 +193,19 @@ function sumBy(shares: ModuleShare[], key: (module: string) => string): ModuleSh
  * Resolves positions in a minified script (as a CPU profile reports them: 0-based line and column of a function) to
  * `source:line (name)` with the sourcemap build, which has the same minified code (checked: null if it differs).
  */
-export function positionResolver(dist: string, distMap: string, file: string): ((line: number, column: number) => string) | null {
+export function positionResolver(
+  dist: string,
+  distMap: string,
+  file: string,
+): ((line: number, column: number) => string) | null {
   const strip = (code: string) => code.replace(/\n?\/\/# sourceMappingURL=.*\s*$/, '').trimEnd();
   if (!existsSync(join(distMap, `${file}.map`)) || !existsSync(join(dist, file))) return null;
   if (strip(readFileSync(join(dist, file), 'utf8')) !== strip(readFileSync(join(distMap, file), 'utf8'))) return null;
-  const map = JSON.parse(readFileSync(join(distMap, `${file}.map`), 'utf8')) as { sources: string[]; names?: string[]; mappings: string };
+  const map = JSON.parse(readFileSync(join(distMap, `${file}.map`), 'utf8')) as {
+    sources: string[];
+    names?: string[];
+    mappings: string;
+  };
   const state = { source: 0, line: 0, column: 0, name: 0 };
   const lines = map.mappings.split(';').map((l) => {
     const full: Array<[number, number, number, number, number | null]> = [];

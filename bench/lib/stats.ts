@@ -10,7 +10,8 @@ export interface Summary {
 /** Nearest-rank percentiles (p95 of 20 samples is the 19th smallest). */
 export function summarize(values: number[]): Summary {
   const sorted = [...values].sort((a, b) => a - b);
-  const rank = (p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
+  const rank = (p: number) =>
+    sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
   const mean = sorted.reduce((a, b) => a + b, 0) / (sorted.length || 1);
   return { n: sorted.length, p50: rank(50), p95: rank(95), max: sorted.at(-1) ?? NaN, min: sorted[0] ?? NaN, mean };
 }

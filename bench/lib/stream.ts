@@ -5,10 +5,10 @@
  * the isolate's JS heap after a forced GC before and after.
  */
 import type { BrowserContext, CDPSession, Page, Worker } from '@playwright/test';
-import { installColabSim, runAll, waitForKernel, waitForRun, type ColabSim, type RunSpec } from '../../e2e/colab-sim';
+import { type ColabSim, installColabSim, type RunSpec, runAll, waitForKernel, waitForRun } from '../../e2e/colab-sim';
 import { enableNotebook } from './browser';
-import { attribute, type Attribution, type CpuProfile } from './profile';
 import { NAIVE_DETECTOR, NAIVE_URL } from './naive';
+import { type Attribution, attribute, type CpuProfile } from './profile';
 
 export type Variant = 'without' | 'with' | 'naive';
 
@@ -57,7 +57,14 @@ async function heapMB(cdp: CDPSession): Promise<number> {
 
 function runSpec(c: StreamCase): RunSpec {
   if (c.progress) return { progress: { total: c.progress, every: 0, desc: 'Training' } };
-  return { stream: { lines: c.lines ?? 0, batch: c.batch ?? 1, every: 0, text: 'epoch 3 step {i}/{n} loss=0.4817 lr=3.0e-04\n' } };
+  return {
+    stream: {
+      lines: c.lines ?? 0,
+      batch: c.batch ?? 1,
+      every: 0,
+      text: 'epoch 3 step {i}/{n} loss=0.4817 lr=3.0e-04\n',
+    },
+  };
 }
 
 let serial = 0;
@@ -81,7 +88,9 @@ export async function measureStream(
   if (variant === 'naive') await page.addInitScript({ content: NAIVE_DETECTOR });
   const cdp = await context.newCDPSession(page);
   const worlds: Array<{ name: string; type?: string; origin: string }> = [];
-  cdp.on('Runtime.executionContextCreated', ({ context: ctx }) => worlds.push({ name: ctx.name, type: ctx.auxData?.type, origin: ctx.origin }));
+  cdp.on('Runtime.executionContextCreated', ({ context: ctx }) =>
+    worlds.push({ name: ctx.name, type: ctx.auxData?.type, origin: ctx.origin }),
+  );
   await cdp.send('Runtime.enable');
   await cdp.send('Performance.enable');
   await cdp.send('HeapProfiler.enable');

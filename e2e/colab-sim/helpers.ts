@@ -4,8 +4,8 @@
  * (a crash, a disconnect, a dialog) go through `window.__colabSim`.
  */
 import type { Page } from '@playwright/test';
-import type { DialogKind, CrashKind, RuntimeCommand } from './scenario';
 import type { KernelState, LogEntry } from './log';
+import type { CrashKind, DialogKind, RuntimeCommand } from './scenario';
 
 /** What `window.__colabSim` offers (main world). */
 export interface SimPageApi {
@@ -23,7 +23,13 @@ export interface SimState {
   kernel: KernelState;
   executionCounter: number;
   runs: number;
-  cells: Array<{ index: number; id: string; state: 'idle' | 'error' | 'pending' | 'running'; count: number | null; outputs: number }>;
+  cells: Array<{
+    index: number;
+    id: string;
+    state: 'idle' | 'error' | 'pending' | 'running';
+    count: number | null;
+    outputs: number;
+  }>;
 }
 
 type SimWindow = Window & { __colabSim?: SimPageApi };
@@ -51,7 +57,11 @@ export async function waitForKernel(page: Page, state: KernelState, timeout = 10
 }
 
 /** Waits for the end of run `n` (the n-th run requested in this page load) and returns its `run-end` entry. */
-export async function waitForRun(page: Page, n: number, timeout = 15_000): Promise<Extract<LogEntry, { type: 'run-end' }>> {
+export async function waitForRun(
+  page: Page,
+  n: number,
+  timeout = 15_000,
+): Promise<Extract<LogEntry, { type: 'run-end' }>> {
   await waitForSim(page);
   const handle = await page.waitForFunction(
     (run) => (window as SimWindow).__colabSim!.log.find((e) => e.type === 'run-end' && e.run === run),
@@ -94,7 +104,10 @@ export async function chooseRuntimeItem(page: Page, command: RuntimeCommand): Pr
 /** Clicks the primary button of the open dialog (any variant) as a user would. */
 export async function confirmDialog(page: Page): Promise<void> {
   await page
-    .locator('mwc-dialog[open] [slot="primaryAction"], md-dialog[open] [slot="actions"] [value="ok"], paper-dialog[opened] #ok')
+    .locator(
+      'mwc-dialog[open] [slot="primaryAction"], md-dialog[open] [slot="actions"] [value="ok"], paper-dialog[opened] ' +
+        '#ok',
+    )
     .first()
     .click();
 }

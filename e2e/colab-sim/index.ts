@@ -2,7 +2,7 @@
  * A simulated Google Colab notebook page, served on Colab's real origins inside a Playwright browser context: the
  * stage for the extension's end-to-end tests. It reproduces what makes automating Colab hard (Closure menus that
  * ignore `.click()`, shadow-DOM components, cross-origin output frames, optional and varying confirmation dialogs,
- * sticky crash toasts…) per shared/colab-dom/REFERENCE.md and its snippets.
+ * sticky crash toasts…) per test/fixtures/colab-dom/REFERENCE.md and its snippets.
  *
  * ```ts
  * const sim = await installColabSim(context);
@@ -10,19 +10,22 @@
  * ```
  */
 import type { BrowserContext, Route } from '@playwright/test';
-import type { ResolvedScenario, Scenario } from './scenario';
 import { resolveScenario } from './resolve';
-import { ASSET_PREFIX, COLAB_ORIGIN, NOT_FOUND, asset, notebookPage, outputFramePage, type Response } from './serve';
+import type { ResolvedScenario, Scenario } from './scenario';
+import { ASSET_PREFIX, asset, COLAB_ORIGIN, NOT_FOUND, notebookPage, outputFramePage, type Response } from './serve';
 
-export type * from './scenario';
-export type * from './log';
-export { RUNTIME_COMMANDS } from './scenario';
-export { entriesOf } from './log';
-export { CUDA_OOM_MESSAGE, failureOutput, caughtOomOutputs, keyboardInterrupt, plain, ansi } from './texts';
 export * from './helpers';
+export type * from './log';
+export { entriesOf } from './log';
+export type * from './scenario';
+export { RUNTIME_COMMANDS } from './scenario';
+export { ansi, CUDA_OOM_MESSAGE, caughtOomOutputs, failureOutput, keyboardInterrupt, plain } from './texts';
 
 export interface ColabSim {
-  /** Registers a scenario for a notebook path such as '/drive/abc123' and returns the full https://colab.research.google.com URL. */
+  /**
+   * Registers a scenario for a notebook path such as '/drive/abc123' and returns the full
+   * https://colab.research.google.com URL.
+   */
   notebook(path: string, scenario: Scenario): string;
   /** Removes the routes (for a context shared between tests, such as the extension harness's). */
   dispose(): Promise<void>;
@@ -53,7 +56,8 @@ export async function installColabSim(context: BrowserContext): Promise<ColabSim
 
   return {
     notebook(path, scenario) {
-      if (!path.startsWith('/') || path.startsWith(ASSET_PREFIX)) throw new Error(`colab-sim: bad notebook path ${path}`);
+      if (!path.startsWith('/') || path.startsWith(ASSET_PREFIX))
+        throw new Error(`colab-sim: bad notebook path ${path}`);
       const key = normalisePath(new URL(path, COLAB_ORIGIN).pathname);
       notebooks.set(key, resolveScenario(key, scenario));
       return new URL(path, COLAB_ORIGIN).href;

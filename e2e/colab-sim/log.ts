@@ -25,7 +25,15 @@ export type CommandSource = `${string}-menu` | 'toolbar' | 'shortcut';
 export type RunKind = 'all' | 'before' | 'focused' | 'after' | 'cell';
 
 /** Why a run or cell stopped early. */
-export type StopReason = 'error' | 'interrupt' | 'restart' | 'crash' | 'disconnect' | 'powerwash' | 'not-connected' | 'cancelled';
+export type StopReason =
+  | 'error'
+  | 'interrupt'
+  | 'restart'
+  | 'crash'
+  | 'disconnect'
+  | 'powerwash'
+  | 'not-connected'
+  | 'cancelled';
 
 export type LogEvent =
   | { type: 'page-load'; path: string; scenario: string }
@@ -37,7 +45,12 @@ export type LogEvent =
   | { type: 'connect-click' }
   | { type: 'interrupt' }
   | { type: 'clear-outputs' }
-  | { type: 'dialog-open'; kind: DialogKind; variant: 'mwc' | 'mwc-legacy' | 'md' | 'paper' | 'recaptcha'; title: string }
+  | {
+      type: 'dialog-open';
+      kind: DialogKind;
+      variant: 'mwc' | 'mwc-legacy' | 'md' | 'paper' | 'recaptcha';
+      title: string;
+    }
   | { type: 'dialog-confirm'; kind: DialogKind }
   | { type: 'dialog-cancel'; kind: DialogKind; how: 'cancel' | 'close' }
   | { type: 'dangerous'; what: DangerousAction }

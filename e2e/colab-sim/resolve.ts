@@ -128,24 +128,28 @@ function resolveStep(step: StepSpec, runPlace: Place | undefined, places: Places
   if ('hang' in step) return [{ kind: 'hang' }];
   if ('stream' in step) {
     const s = step.stream;
-    return [{
-      kind: 'stream',
-      name: s.name ?? 'stdout',
-      lines: s.lines,
-      every: s.every ?? timing.stepMs,
-      text: s.text ?? 'step {i}/{n}\n',
-      batch: Math.max(1, Math.floor(s.batch ?? 1)),
-      place: s.place ?? runPlace ?? places.stream,
-    }];
+    return [
+      {
+        kind: 'stream',
+        name: s.name ?? 'stdout',
+        lines: s.lines,
+        every: s.every ?? timing.stepMs,
+        text: s.text ?? 'step {i}/{n}\n',
+        batch: Math.max(1, Math.floor(s.batch ?? 1)),
+        place: s.place ?? runPlace ?? places.stream,
+      },
+    ];
   }
   const p = step.progress;
-  return [{
-    kind: 'progress',
-    total: p.total,
-    every: p.every ?? timing.stepMs,
-    desc: p.desc ?? 'Training',
-    place: p.place ?? runPlace ?? places.stream,
-  }];
+  return [
+    {
+      kind: 'progress',
+      total: p.total,
+      every: p.every ?? timing.stepMs,
+      desc: p.desc ?? 'Training',
+      place: p.place ?? runPlace ?? places.stream,
+    },
+  ];
 }
 
 /** A failure's outputs: one error output, or for 'caught-oom' the stdout lines of code that handled the OOM. */
@@ -158,7 +162,12 @@ function failOutputs(fail: FailSpec, runPlace: Place | undefined, places: Places
 function resolveOutput(output: OutputSpec, runPlace: Place | undefined, places: Places): ResolvedOutput {
   switch (output.type) {
     case 'stream':
-      return { output_type: 'stream', name: output.name ?? 'stdout', text: output.text, place: output.place ?? runPlace ?? places.stream };
+      return {
+        output_type: 'stream',
+        name: output.name ?? 'stdout',
+        text: output.text,
+        place: output.place ?? runPlace ?? places.stream,
+      };
     case 'error': {
       const traceback =
         output.traceback === undefined
@@ -166,12 +175,23 @@ function resolveOutput(output: OutputSpec, runPlace: Place | undefined, places: 
           : typeof output.traceback === 'string'
             ? [output.traceback]
             : output.traceback;
-      return { output_type: 'error', ename: output.ename, evalue: output.evalue, traceback, place: output.place ?? runPlace ?? places.error };
+      return {
+        output_type: 'error',
+        ename: output.ename,
+        evalue: output.evalue,
+        traceback,
+        place: output.place ?? runPlace ?? places.error,
+      };
     }
     default: {
       // HTML needs a browser document of its own: Colab renders rich output in an output frame (§4.2).
       const place = output.place ?? (output.html ? 'frame' : (runPlace ?? places.result));
-      return { output_type: output.type, text: output.text ?? '', ...(output.html ? { html: output.html } : {}), place };
+      return {
+        output_type: output.type,
+        text: output.text ?? '',
+        ...(output.html ? { html: output.html } : {}),
+        place,
+      };
     }
   }
 }

@@ -2,7 +2,8 @@
  * The scenario language of the simulated Colab page: what a test writes (`Scenario`), and the resolved form the
  * page script receives (`ResolvedScenario`, embedded as JSON in the notebook page).
  *
- * Everything the REFERENCE (shared/colab-dom/REFERENCE.md) is unsure about is an option here, with the best-evidenced
+ * Everything the REFERENCE (test/fixtures/colab-dom/REFERENCE.md) is unsure about is an option here, with the
+ * best-evidenced
  * variant as the default. Section numbers (§) refer to that file.
  */
 
@@ -25,7 +26,10 @@ export type DialogVariant = 'mwc' | 'mwc-legacy' | 'md' | 'paper' | 'none';
 /** Colab's crash diagnoses (§5.1): `out_of_memory`, `x_server_error`, anything else. */
 export type CrashKind = 'ram' | 'unknown' | 'x-window';
 
-/** Ready-made failures with realistic IPython tracebacks (see texts.ts; formats from shared/oom-corpus/README.md). */
+/**
+ * Ready-made failures with realistic IPython tracebacks (see texts.ts; formats from
+ * test/fixtures/oom-corpus/README.md).
+ */
 export type FailPreset =
   | 'cuda-oom'
   | 'cuda-oom-legacy'
@@ -174,11 +178,17 @@ export interface CellSpec {
 export interface UiOptions {
   /** Default `'en-2026'`. */
   labels?: LabelSet;
-  /** Show legacy accelerator spans (`<span class="goog-menuitem-accel">Ctrl+F9</span>`) in the Runtime menu. Default: true for 'en-legacy'. */
+  /**
+   * Show legacy accelerator spans (`<span class="goog-menuitem-accel">Ctrl+F9</span>`) in the Runtime menu. Default:
+   * true for 'en-legacy'.
+   */
   accels?: boolean;
   /** Default `'mwc'`. */
   dialog?: DialogVariant;
-  /** When the restart confirmation appears: default `'when-connected'` (§2: "It may not appear when no kernel is connected"). */
+  /**
+   * When the restart confirmation appears: default `'when-connected'` (§2: "It may not appear when no kernel is
+   * connected").
+   */
   confirm?: 'when-connected' | 'always';
   /** Runtime-menu commands left out of the menu. */
   removeItems?: RuntimeCommand[];
@@ -192,15 +202,24 @@ export interface UiOptions {
   toolbarRemoveItems?: ToolbarCommand[];
   /**
    * What activates a toolbar `md-menu-item` (§1.3 is untested): `'inner'` (default, as Material Web: the listener is
-   * on the shadow `li#item`, so `host.click()` does nothing; a trusted click or `shadowRoot.querySelector('#item').click()`
+   * on the shadow `li#item`, so `host.click()` does nothing; a trusted click or
+   * `shadowRoot.querySelector('#item').click()`
    * works) or `'host'` (Colab listens on the host too, so `host.click()` works).
    */
   toolbarMenuItemClick?: 'inner' | 'host';
-  /** Class of a main-document error output element (no capture exists, §4.2). Default `'error'` (nbformat output_type). */
+  /**
+   * Class of a main-document error output element (no capture exists, §4.2). Default `'error'` (nbformat output_type).
+   */
   errorClass?: string;
-  /** Default places per output kind. Default `{ stream: 'main', error: 'frame', result: 'main' }` (HTML results always go to a frame). */
+  /**
+   * Default places per output kind. Default `{ stream: 'main', error: 'frame', result: 'main' }` (HTML results always
+   * go to a frame).
+   */
   places?: { stream?: Place; error?: Place; result?: Place };
-  /** Execution-count text while pending/running (unverified): `'empty'` (default), `'star'` (`[*]`) or `'keep'` (old count). */
+  /**
+   * Execution-count text while pending/running (unverified): `'empty'` (default), `'star'` (`[*]`) or `'keep'` (old
+   * count).
+   */
   countWhileRunning?: 'empty' | 'star' | 'keep';
   /** Add the pre-2021 cell class `execution-error` after a failure (§4.1). Default false. */
   cellErrorClass?: boolean;
@@ -280,7 +299,15 @@ export type ResolvedOutput =
 export type ResolvedStep =
   | { kind: 'output'; output: ResolvedOutput }
   | { kind: 'wait'; ms: number }
-  | { kind: 'stream'; name: 'stdout' | 'stderr'; lines: number; every: number; text: string; batch: number; place: Place }
+  | {
+      kind: 'stream';
+      name: 'stdout' | 'stderr';
+      lines: number;
+      every: number;
+      text: string;
+      batch: number;
+      place: Place;
+    }
   | { kind: 'progress'; total: number; every: number; desc: string; place: Place }
   | { kind: 'crash'; crash: CrashKind }
   | { kind: 'hang' };

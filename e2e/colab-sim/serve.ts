@@ -2,8 +2,9 @@
  * What the simulator serves on Colab's real origins: the notebook page (scenario embedded as JSON), the page scripts
  * (plain ES modules from ./page, served as they are), and the cross-origin output frame page.
  */
-import { readFileSync, readdirSync } from 'node:fs';
+
 import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ResolvedScenario } from './scenario';
 
@@ -23,7 +24,11 @@ export interface Response {
   headers?: Record<string, string>;
 }
 
-export const NOT_FOUND: Response = { status: 404, contentType: 'text/html; charset=utf-8', body: '<!doctype html><title>404</title><p>Not Found</p>' };
+export const NOT_FOUND: Response = {
+  status: 404,
+  contentType: 'text/html; charset=utf-8',
+  body: '<!doctype html><title>404</title><p>Not Found</p>',
+};
 
 /** A page asset by its path under ASSET_PREFIX, or 404. Read on each request so edits show up on reload. */
 export function asset(pathname: string): Response {
@@ -56,18 +61,21 @@ ${preloads}
   const headers: Record<string, string> = {};
   if (scenario.ui.csp) {
     headers['content-security-policy'] =
-      `script-src 'nonce-${nonce}' 'unsafe-inline' 'strict-dynamic' https: http: 'report-sample'; object-src 'none'; base-uri 'self'`;
+      `script-src 'nonce-${nonce}' 'unsafe-inline' 'strict-dynamic' https: http: 'report-sample'; object-src 'none';` +
+      ` base-uri 'self'`;
   }
   return { status: 200, contentType: 'text/html; charset=utf-8', body, headers };
 }
 
 /** outputframe.html (§4.2): the empty output area; the page script fills it from the parent's messages. */
 export function outputFramePage(): Response {
-  const body = `<!doctype html>
+  const body =
+    `<!doctype html>
 <html><head><meta charset="utf-8">
 <link rel="stylesheet" href="${ASSET_PREFIX}outputframe.css">
 <script type="module" src="${ASSET_PREFIX}frame.js"></script>
-</head><body><div id="output-area"><span id="output-header"> </span><div id="output-body"></div><span id="output-footer"></span></div></body></html>`;
+</head><body><div id="output-area"><span id="output-header"> </span><div id="output-body"></div>` +
+    `<span id="output-footer"></span></div></body></html>`;
   return { status: 200, contentType: 'text/html; charset=utf-8', body };
 }
 

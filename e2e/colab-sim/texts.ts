@@ -1,6 +1,6 @@
 /**
  * Ready-made cell outputs: IPython-style tracebacks (with the ANSI colours IPython emits) whose final lines follow
- * the message formats catalogued in shared/oom-corpus/README.md, and an OOM that user code catches and prints.
+ * the message formats catalogued in test/fixtures/oom-corpus/README.md, and an OOM that user code catches and prints.
  */
 import type { ErrorOutputSpec, FailPreset, StreamOutputSpec } from './scenario';
 
@@ -18,13 +18,16 @@ export const ansi = {
 
 /** Strips ANSI escapes: what a reader of the rendered `<pre>` sees. */
 export function plain(text: string): string {
-  // eslint-disable-next-line no-control-regex
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI colour codes start with ESC
   return text.replace(/\u001b\[[0-9;]*m/g, '');
 }
 
 /** The two header chunks: the rule and `<ename>   …   Traceback (most recent call last)` (ename padded to 42). */
 function header(ename: string): string[] {
-  return [ansi.red('-'.repeat(75)), `${ansi.red(ename)}${' '.repeat(Math.max(1, 42 - ename.length))}Traceback (most recent call last)`];
+  return [
+    ansi.red('-'.repeat(75)),
+    `${ansi.red(ename)}${' '.repeat(Math.max(1, 42 - ename.length))}Traceback (most recent call last)`,
+  ];
 }
 
 /** One stack frame as IPython 7 prints it: file, function, five context lines, the current one marked `---->`. */
@@ -50,10 +53,13 @@ const TORCH = '/usr/local/lib/python3.12/dist-packages/torch';
 
 /** PyTorch ≥ 2.5 allocator message (README: "current text"; `Process N has` clause from NVML). */
 export const CUDA_OOM_MESSAGE =
-  'CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 14.74 GiB of which 1.18 GiB is free. ' +
-  'Process 4186 has 13.55 GiB memory in use. Of the allocated memory 13.30 GiB is allocated by PyTorch, and 125.68 MiB ' +
+  'CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 14.74 GiB of which 1.18 GiB is ' +
+  'free. ' +
+  'Process 4186 has 13.55 GiB memory in use. Of the allocated memory 13.30 GiB is allocated by PyTorch, and 125.68 ' +
+  'MiB ' +
   'is reserved by PyTorch but unallocated. If reserved but unallocated memory is large try setting ' +
-  'PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid fragmentation.  See documentation for Memory Management  ' +
+  'PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid fragmentation.  See documentation for Memory ' +
+  'Management  ' +
   '(https://pytorch.org/docs/stable/notes/cuda.html#environment-variables)';
 
 const TRAIN_LOOP: Array<[number, string]> = [
@@ -67,20 +73,30 @@ const TRAIN_LOOP: Array<[number, string]> = [
 function cudaOom(): ErrorOutputSpec {
   return error('OutOfMemoryError', CUDA_OOM_MESSAGE, [
     frame(CELL(4), '<cell line: 0>()', TRAIN_LOOP, 5),
-    frame(`${TORCH}/nn/modules/module.py`, '_wrapped_call_impl(self, *args, **kwargs)', [
-      [1771, '            return self._compiled_call_impl(*args, **kwargs)  # type: ignore[misc]'],
-      [1772, '        else:'],
-      [1773, '            return self._call_impl(*args, **kwargs)'],
-      [1774, ''],
-      [1775, '    # torchrec tests the code consistency with the following code'],
-    ], 1773),
-    frame(`${TORCH}/nn/modules/linear.py`, 'forward(self, input)', [
-      [123, '    def forward(self, input: Tensor) -> Tensor:'],
-      [124, '        """'],
-      [125, '        Runs the forward pass.'],
-      [126, '        """'],
-      [127, '        return F.linear(input, self.weight, self.bias)'],
-    ], 127),
+    frame(
+      `${TORCH}/nn/modules/module.py`,
+      '_wrapped_call_impl(self, *args, **kwargs)',
+      [
+        [1771, '            return self._compiled_call_impl(*args, **kwargs)  # type: ignore[misc]'],
+        [1772, '        else:'],
+        [1773, '            return self._call_impl(*args, **kwargs)'],
+        [1774, ''],
+        [1775, '    # torchrec tests the code consistency with the following code'],
+      ],
+      1773,
+    ),
+    frame(
+      `${TORCH}/nn/modules/linear.py`,
+      'forward(self, input)',
+      [
+        [123, '    def forward(self, input: Tensor) -> Tensor:'],
+        [124, '        """'],
+        [125, '        Runs the forward pass.'],
+        [126, '        """'],
+        [127, '        return F.linear(input, self.weight, self.bias)'],
+      ],
+      127,
+    ),
   ]);
 }
 
@@ -103,65 +119,94 @@ function tfOom(): ErrorOutputSpec {
     '    File "/usr/local/lib/python3.10/dist-packages/keras/engine/training.py", line 1050, in train_step',
     '      y_pred = self(x, training=True)',
     "Node: 'model/conv2d_3/Conv2D'",
-    'OOM when allocating tensor with shape[64,256,56,56] and type float on /job:localhost/replica:0/task:0/device:GPU:0 by allocator GPU_0_bfc',
+    'OOM when allocating tensor with shape[64,256,56,56] and type float on ' +
+      '/job:localhost/replica:0/task:0/device:GPU:0 by allocator GPU_0_bfc',
     '\t [[{{node model/conv2d_3/Conv2D}}]]',
-    "Hint: If you want to see a list of allocated tensors when OOM happens, add report_tensor_allocations_upon_oom to RunOptions for current allocation info. This isn't available when running in Eager mode.",
+    'Hint: If you want to see a list of allocated tensors when OOM happens, add report_tensor_allocations_upon_oom ' +
+      "to RunOptions for current allocation info. This isn't available when running in Eager mode.",
   ].join('\n');
   return error('ResourceExhaustedError', evalue, [
     frame(CELL(7), '<cell line: 0>()', [[1, 'history = model.fit(train_ds, epochs=10, validation_data=val_ds)']], 1),
-    frame('/usr/local/lib/python3.10/dist-packages/tensorflow/python/eager/execute.py', 'quick_execute(op_name, num_outputs, inputs, attrs, ctx, name)', [
-      [50, '  try:'],
-      [51, '    ctx.ensure_initialized()'],
-      [52, '    tensors = pywrap_tfe.TFE_Py_Execute(ctx._handle, device_name, op_name,'],
-      [53, '                                        inputs, attrs, num_outputs)'],
-      [54, '  except core._NotOkStatusException as e:'],
-    ], 52),
+    frame(
+      '/usr/local/lib/python3.10/dist-packages/tensorflow/python/eager/execute.py',
+      'quick_execute(op_name, num_outputs, inputs, attrs, ctx, name)',
+      [
+        [50, '  try:'],
+        [51, '    ctx.ensure_initialized()'],
+        [52, '    tensors = pywrap_tfe.TFE_Py_Execute(ctx._handle, device_name, op_name,'],
+        [53, '                                        inputs, attrs, num_outputs)'],
+        [54, '  except core._NotOkStatusException as e:'],
+      ],
+      52,
+    ),
   ]);
 }
 
 /** jaxlib 0.4.x: `XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory while trying to allocate N bytes.` */
 function jaxOom(): ErrorOutputSpec {
   return error('XlaRuntimeError', 'RESOURCE_EXHAUSTED: Out of memory while trying to allocate 17179869184 bytes.', [
-    frame(CELL(5), '<cell line: 0>()', [
-      [1, 'params = init_params(jax.random.PRNGKey(0))'],
-      [2, 'params, loss = train_step(params, batch)'],
-    ], 2),
+    frame(
+      CELL(5),
+      '<cell line: 0>()',
+      [
+        [1, 'params = init_params(jax.random.PRNGKey(0))'],
+        [2, 'params, loss = train_step(params, batch)'],
+      ],
+      2,
+    ),
     '    [... skipping hidden 10 frame]\n',
-    frame('/usr/local/lib/python3.11/dist-packages/jax/_src/interpreters/pxla.py', '__call__(self, *args)', [
-      [1295, '    else:'],
-      [1296, '      input_bufs = self._add_tokens_to_inputs(input_bufs)'],
-      [1297, '      results = self.xla_executable.execute_sharded(input_bufs)'],
-    ], 1297),
+    frame(
+      '/usr/local/lib/python3.11/dist-packages/jax/_src/interpreters/pxla.py',
+      '__call__(self, *args)',
+      [
+        [1295, '    else:'],
+        [1296, '      input_bufs = self._add_tokens_to_inputs(input_bufs)'],
+        [1297, '      results = self.xla_executable.execute_sharded(input_bufs)'],
+      ],
+      1297,
+    ),
   ]);
 }
 
 /** NumPy `_ArrayMemoryError`, which IPython shows as `MemoryError` (README, Python / host RAM). */
 function hostRam(): ErrorOutputSpec {
-  return error('MemoryError', 'Unable to allocate 74.5 GiB for an array with shape (100000, 100000) and data type float64', [
-    frame(CELL(3), '<cell line: 0>()', [
-      [1, 'import numpy as np'],
-      [2, 'big = np.zeros((100_000, 100_000))'],
-    ], 2),
-  ]);
+  return error(
+    'MemoryError',
+    'Unable to allocate 74.5 GiB for an array with shape (100000, 100000) and data type float64',
+    [
+      frame(
+        CELL(3),
+        '<cell line: 0>()',
+        [
+          [1, 'import numpy as np'],
+          [2, 'big = np.zeros((100_000, 100_000))'],
+        ],
+        2,
+      ),
+    ],
+  );
 }
 
 /** An ordinary failure that must not look like OOM. */
 function valueError(): ErrorOutputSpec {
   return error('ValueError', 'Expected input batch_size (32) to match target batch_size (64).', [
     frame(CELL(6), '<cell line: 0>()', [[1, 'loss = F.cross_entropy(logits, labels)']], 1),
-    frame('/usr/local/lib/python3.12/dist-packages/torch/nn/functional.py', 'cross_entropy(input, target, weight, size_average, ignore_index, reduce, reduction, label_smoothing)', [
-      [3492, '    if size_average is not None or reduce is not None:'],
-      [3493, '        reduction = _Reduction.legacy_get_string(size_average, reduce)'],
-      [3494, '    return torch._C._nn.cross_entropy_loss('],
-    ], 3494),
+    frame(
+      '/usr/local/lib/python3.12/dist-packages/torch/nn/functional.py',
+      'cross_entropy(input, target, weight, size_average, ignore_index, reduce, reduction, label_smoothing)',
+      [
+        [3492, '    if size_average is not None or reduce is not None:'],
+        [3493, '        reduction = _Reduction.legacy_get_string(size_average, reduce)'],
+        [3494, '    return torch._C._nn.cross_entropy_loss('],
+      ],
+      3494,
+    ),
   ]);
 }
 
 /** What an interrupted cell shows (Runtime → Interrupt execution). */
 export function keyboardInterrupt(): ErrorOutputSpec {
-  return error('KeyboardInterrupt', '', [
-    frame(CELL(8), '<cell line: 0>()', [[2, '    time.sleep(1)']], 2),
-  ]);
+  return error('KeyboardInterrupt', '', [frame(CELL(8), '<cell line: 0>()', [[2, '    time.sleep(1)']], 2)]);
 }
 
 /** A handled OOM (README finding 3, hard negatives): logged to stdout, the cell then finishes normally. */

@@ -16,4 +16,5 @@ function playwrightChromium(): string | undefined {
 }
 
 export const NO_BROWSER_MESSAGE =
-  'No Chromium found: set CHROMIUM_PATH, or install Debian\'s package (sudo apt-get install -y chromium), or run "npx playwright install chromium".';
+  "No Chromium found: set CHROMIUM_PATH, or install Debian's package (sudo apt-get install -y chromium), or run " +
+  '"npx playwright install chromium".';

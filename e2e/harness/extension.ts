@@ -1,7 +1,7 @@
-import { test as base, chromium, type BrowserContext, type Page, type Worker } from '@playwright/test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { type BrowserContext, test as base, chromium, type Page, type Worker } from '@playwright/test';
 import { findChromium } from './browser-path';
 
 export const DIST = resolve(import.meta.dirname, '../../dist');
@@ -50,6 +50,7 @@ export async function extensionServiceWorker(context: BrowserContext): Promise<W
 
 export const test = base.extend<ExtensionTestFixtures, ExtensionWorkerFixtures>({
   sharedContext: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern
     async ({}, use) => {
       const { context, close } = await launchWithExtension();
       await use(context);
@@ -57,7 +58,10 @@ export const test = base.extend<ExtensionTestFixtures, ExtensionWorkerFixtures>(
     },
     { scope: 'worker' },
   ],
-  serviceWorker: [async ({ sharedContext }, use) => use(await extensionServiceWorker(sharedContext)), { scope: 'worker' }],
+  serviceWorker: [
+    async ({ sharedContext }, use) => use(await extensionServiceWorker(sharedContext)),
+    { scope: 'worker' },
+  ],
   extensionId: [async ({ serviceWorker }, use) => use(new URL(serviceWorker.url()).host), { scope: 'worker' }],
   context: async ({ sharedContext }, use) => use(sharedContext),
   page: async ({ context }, use) => {

@@ -13,7 +13,11 @@ export async function setSettings(serviceWorker: Worker, settings: Record<string
   await serviceWorker.evaluate((value) => chrome.storage.local.set({ settings: { v: 1, ...value } }), settings);
 }
 
-export async function enableGuard(serviceWorker: Worker, key: string, extra: Record<string, unknown> = {}): Promise<void> {
+export async function enableGuard(
+  serviceWorker: Worker,
+  key: string,
+  extra: Record<string, unknown> = {},
+): Promise<void> {
   await serviceWorker.evaluate(
     ({ key, extra }) => chrome.storage.local.set({ [`nb:${key}`]: { v: 1, key, enabled: true, ...extra } }),
     { key, extra },
@@ -29,7 +33,10 @@ export interface StoredRecord {
 }
 
 export async function readRecord(serviceWorker: Worker, key: string): Promise<StoredRecord | undefined> {
-  const raw = await serviceWorker.evaluate(async (key) => (await chrome.storage.local.get(`nb:${key}`))[`nb:${key}`], key);
+  const raw = await serviceWorker.evaluate(
+    async (key) => (await chrome.storage.local.get(`nb:${key}`))[`nb:${key}`],
+    key,
+  );
   return raw as StoredRecord | undefined;
 }
 

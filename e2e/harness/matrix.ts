@@ -1,6 +1,14 @@
 import type { BrowserContext, Page, Worker } from '@playwright/test';
-import { entriesOf, installColabSim, simLog, waitForKernel, type ColabSim, type LogEntry, type Scenario } from '../colab-sim';
-import { enableGuard, readRecord, waitForGuard, waitForSessionKey, type StoredRecord } from './guard';
+import {
+  type ColabSim,
+  entriesOf,
+  installColabSim,
+  type LogEntry,
+  type Scenario,
+  simLog,
+  waitForKernel,
+} from '../colab-sim';
+import { enableGuard, readRecord, type StoredRecord, waitForGuard, waitForSessionKey } from './guard';
 
 /** Shared steps of the end-to-end matrix (detection, restart UI, policy): a guarded notebook on the simulator. */
 
@@ -33,7 +41,11 @@ export interface OpenOptions {
 }
 
 /** Registers `scenario` on a fresh Drive notebook path, switches the guard on, opens it, waits for the guard. */
-export async function openNotebook({ context, page, serviceWorker }: Fixtures, scenario: Scenario, opts: OpenOptions = {}): Promise<Opened> {
+export async function openNotebook(
+  { context, page, serviceWorker }: Fixtures,
+  scenario: Scenario,
+  opts: OpenOptions = {},
+): Promise<Opened> {
   const sim = await installColabSim(context);
   const id = freshId(opts.prefix ?? 'nb');
   const key = `drive:${id}`;
@@ -59,7 +71,13 @@ export type HistoryEntry = StoredRecord['history'][number] & {
 };
 export type FullRecord = Omit<StoredRecord, 'history' | 'status'> & {
   history: HistoryEntry[];
-  status: StoredRecord['status'] & { restartAt?: number; reason?: string; action?: string; attempt?: string; restarts?: number };
+  status: StoredRecord['status'] & {
+    restartAt?: number;
+    reason?: string;
+    action?: string;
+    attempt?: string;
+    restarts?: number;
+  };
   loopCount: number;
 };
 
@@ -72,7 +90,11 @@ export function historyOf(rec: FullRecord | undefined, type: string): HistoryEnt
 }
 
 /** Entries of the simulator's log of `type`, optionally only those at or after page time `since`. */
-export async function logOf<T extends LogEntry['type']>(page: Page, type: T, since = 0): Promise<Array<Extract<LogEntry, { type: T }>>> {
+export async function logOf<T extends LogEntry['type']>(
+  page: Page,
+  type: T,
+  since = 0,
+): Promise<Array<Extract<LogEntry, { type: T }>>> {
   return entriesOf(await simLog(page), type).filter((e) => e.t >= since);
 }
 
@@ -91,20 +113,22 @@ export async function pageTimeOrigin(page: Page): Promise<number> {
 }
 
 /** Sends the popup's "Check Colab UI" request to the tab's content script, from the service worker. */
-export async function checkUi(serviceWorker: Worker, tabId: number): Promise<{ ready: boolean; step?: string; detail: string }> {
+export async function checkUi(
+  serviceWorker: Worker,
+  tabId: number,
+): Promise<{ ready: boolean; step?: string; detail: string }> {
   return serviceWorker.evaluate((tabId) => chrome.tabs.sendMessage(tabId, { type: 'check-ui' }), tabId);
 }
 
 /** Two cells, the second of which runs `runs` (per execution of that cell). */
-export function trainNotebook(runs: NonNullable<Scenario['cells'][number]['runs']>, extra: Partial<Scenario> = {}): Scenario {
+export function trainNotebook(
+  runs: NonNullable<Scenario['cells'][number]['runs']>,
+  extra: Partial<Scenario> = {},
+): Scenario {
   return {
     title: 'train.ipynb',
     ...extra,
-    cells: [
-      { id: 'setup', source: 'import torch' },
-      { id: 'train', source: 'train()', runs },
-      ...(extra.cells ?? []),
-    ],
+    cells: [{ id: 'setup', source: 'import torch' }, { id: 'train', source: 'train()', runs }, ...(extra.cells ?? [])],
   };
 }
 

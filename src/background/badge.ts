@@ -1,6 +1,6 @@
 import browser from 'webextension-polyfill';
 import { t } from '../lib/i18n';
-import { badgeFor, type BadgeView } from '../state/badge';
+import { type BadgeView, badgeFor } from '../state/badge';
 import { loadNotebook, loadSettings } from '../state/store';
 import { notebookOfTab, tabsOfNotebook } from './tab-registry';
 

@@ -9,12 +9,20 @@ const installing = vi.hoisted(() => ({ migrate: vi.fn(async () => 0), inject: vi
 vi.mock('./reinject', () => ({ injectIntoOpenTabs: installing.inject }));
 vi.mock('../state/store', async (importOriginal) => {
   const store = await importOriginal<typeof import('../state/store')>();
-  return { ...store, createNotebookWriter: () => ({ ...store.createNotebookWriter(), migrateStoredData: installing.migrate }) };
+  return {
+    ...store,
+    createNotebookWriter: () => ({ ...store.createNotebookWriter(), migrateStoredData: installing.migrate }),
+  };
 });
 
 const KEY = 'drive:abc';
 const URL = 'https://colab.research.google.com/drive/abc';
-const verdict = { category: 'gpu-oom', rule: 'torch-cuda-oom', description: 'CUDA out of memory', line: 'OutOfMemoryError' };
+const verdict = {
+  category: 'gpu-oom',
+  rule: 'torch-cuda-oom',
+  description: 'CUDA out of memory',
+  line: 'OutOfMemoryError',
+};
 
 /** Sends a message from the top frame of `tabId` to the service worker's listener. */
 async function fromPage(tabId: number, message: object): Promise<unknown> {
@@ -78,7 +86,9 @@ describe('service worker', () => {
 
   it('injects into the open Colab tabs after an update even when migrating the stored data fails', async () => {
     installing.migrate.mockRejectedValueOnce(new Error('corrupt record'));
-    await expect(fakeBrowser.runtime.onInstalled.trigger({ reason: 'update', previousVersion: '0.0.9' })).rejects.toThrow('corrupt record');
+    await expect(
+      fakeBrowser.runtime.onInstalled.trigger({ reason: 'update', previousVersion: '0.0.9' }),
+    ).rejects.toThrow('corrupt record');
     expect(installing.inject).toHaveBeenCalledTimes(1);
   });
 });

@@ -14,7 +14,9 @@ import { notebookOfTab, setTabNotebook, tabShowsNotebook } from './tab-registry'
 const writer = createNotebookWriter();
 const { route, handOver } = createRouter(writer);
 
-browser.runtime.onMessage.addListener((message: unknown, sender: browser.Runtime.MessageSender) => route(message, sender));
+browser.runtime.onMessage.addListener((message: unknown, sender: browser.Runtime.MessageSender) =>
+  route(message, sender),
+);
 
 browser.runtime.onInstalled.addListener(async ({ reason }) => {
   // A record that cannot be migrated must not also leave the open notebooks without the guard.
@@ -50,6 +52,8 @@ browser.storage.onChanged.addListener(async (changes, area) => {
     await Promise.all(tabs.flatMap((tab) => (tab.id === undefined ? [] : [refreshTabBadge(tab.id)])));
     return;
   }
-  const keys = names.filter((name) => name.startsWith(NOTEBOOK_PREFIX)).map((name) => name.slice(NOTEBOOK_PREFIX.length));
+  const keys = names
+    .filter((name) => name.startsWith(NOTEBOOK_PREFIX))
+    .map((name) => name.slice(NOTEBOOK_PREFIX.length));
   await Promise.all(keys.map(refreshNotebookBadges));
 });

@@ -26,15 +26,23 @@ describe('injecting into Colab tabs opened before an install or update', () => {
     await fakeBrowser.tabs.create({ url: 'https://example.com/' });
     vi.spyOn(fakeBrowser.tabs, 'query').mockResolvedValue([colab] as never);
     expect(await injectIntoOpenTabs()).toBe(2);
-    expect(executeScript).toHaveBeenCalledWith({ target: { tabId: colab.id, allFrames: false }, files: ['assets/colab-page-loader.js'] });
-    expect(executeScript).toHaveBeenCalledWith({ target: { tabId: colab.id, allFrames: true }, files: ['src/content/output-frame.js'] });
+    expect(executeScript).toHaveBeenCalledWith({
+      target: { tabId: colab.id, allFrames: false },
+      files: ['assets/colab-page-loader.js'],
+    });
+    expect(executeScript).toHaveBeenCalledWith({
+      target: { tabId: colab.id, allFrames: true },
+      files: ['src/content/output-frame.js'],
+    });
   });
 
   it('goes on past a tab it cannot inject into', async () => {
     const first = await fakeBrowser.tabs.create({ url: 'https://colab.research.google.com/drive/a' });
     const second = await fakeBrowser.tabs.create({ url: 'https://colab.research.google.com/drive/b' });
     vi.spyOn(fakeBrowser.tabs, 'query').mockResolvedValue([first, second] as never);
-    executeScript.mockRejectedValueOnce(new Error('Frame with ID 0 is showing error page')).mockRejectedValueOnce(new Error('x'));
+    executeScript
+      .mockRejectedValueOnce(new Error('Frame with ID 0 is showing error page'))
+      .mockRejectedValueOnce(new Error('x'));
     expect(await injectIntoOpenTabs()).toBe(2);
   });
 });

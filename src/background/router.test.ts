@@ -8,12 +8,27 @@ vi.mock('webextension-polyfill', async () => ({ default: (await import('@webext-
 
 const KEY = 'drive:abc';
 const ORIGIN = fakeBrowser.runtime.getURL('');
-const verdict = { category: 'gpu-oom', rule: 'torch-cuda-oom', description: 'CUDA out of memory', line: 'torch.OutOfMemoryError: CUDA out of memory.' };
+const verdict = {
+  category: 'gpu-oom',
+  rule: 'torch-cuda-oom',
+  description: 'CUDA out of memory',
+  line: 'torch.OutOfMemoryError: CUDA out of memory.',
+};
 
 function colabPage(tabId = 7) {
-  return { id: fakeBrowser.runtime.id, url: `https://colab.research.google.com/drive/abc`, frameId: 0, tab: { id: tabId } };
+  return {
+    id: fakeBrowser.runtime.id,
+    url: `https://colab.research.google.com/drive/abc`,
+    frameId: 0,
+    tab: { id: tabId },
+  };
 }
-const outputFrame = { id: fakeBrowser.runtime.id, url: 'https://x-0-colab.googleusercontent.com/outputframe.html', frameId: 3, tab: { id: 7 } };
+const outputFrame = {
+  id: fakeBrowser.runtime.id,
+  url: 'https://x-0-colab.googleusercontent.com/outputframe.html',
+  frameId: 3,
+  tab: { id: 7 },
+};
 const popup = { id: fakeBrowser.runtime.id, url: `${ORIGIN}src/popup/index.html` };
 
 function failure(detectedAt = Date.now()) {
@@ -36,20 +51,34 @@ describe('service-worker router', () => {
   it('schedules a restart for a failure reported by a Colab page, owned by that tab', async () => {
     await route(hello(), colabPage());
     expect(await route(failure(), colabPage())).toMatchObject({ outcome: 'scheduled' });
-    expect((await loadNotebook(KEY)).status).toMatchObject({ kind: 'pending', ownerTab: 7, action: 'restart-and-run-all' });
+    expect((await loadNotebook(KEY)).status).toMatchObject({
+      kind: 'pending',
+      ownerTab: 7,
+      action: 'restart-and-run-all',
+    });
   });
 
-  it('a hello after a rename leaves a restart in progress alone; a hello after a reload ends it as interrupted', async () => {
-    const restarting = { kind: 'restarting', reason: 'failure', action: 'restart-and-run-all', attempt: 'a1b2c3d4e5f6', ownerTab: 7, startedAt: Date.now() };
-    await fakeBrowser.storage.local.set({ [`nb:${KEY}`]: { v: 1, key: KEY, enabled: true, status: restarting } });
-    await route({ type: 'page-hello', key: KEY, title: 'renamed.ipynb', arrived: false }, colabPage());
-    expect((await loadNotebook(KEY)).status).toMatchObject({ kind: 'restarting', ownerTab: 7 });
-    expect((await loadNotebook(KEY)).title).toBe('renamed.ipynb');
-    await route({ type: 'page-hello', key: KEY, title: 'renamed.ipynb', arrived: true }, colabPage());
-    const after = await loadNotebook(KEY);
-    expect(after.status.kind).toBe('watching');
-    expect(after.history.map((e) => e.type)).toContain('interrupted');
-  });
+  it(
+    'a hello after a rename leaves a restart in progress alone; a hello after a reload ends it as ' + 'interrupted',
+    async () => {
+      const restarting = {
+        kind: 'restarting',
+        reason: 'failure',
+        action: 'restart-and-run-all',
+        attempt: 'a1b2c3d4e5f6',
+        ownerTab: 7,
+        startedAt: Date.now(),
+      };
+      await fakeBrowser.storage.local.set({ [`nb:${KEY}`]: { v: 1, key: KEY, enabled: true, status: restarting } });
+      await route({ type: 'page-hello', key: KEY, title: 'renamed.ipynb', arrived: false }, colabPage());
+      expect((await loadNotebook(KEY)).status).toMatchObject({ kind: 'restarting', ownerTab: 7 });
+      expect((await loadNotebook(KEY)).title).toBe('renamed.ipynb');
+      await route({ type: 'page-hello', key: KEY, title: 'renamed.ipynb', arrived: true }, colabPage());
+      const after = await loadNotebook(KEY);
+      expect(after.status.kind).toBe('watching');
+      expect(after.history.map((e) => e.type)).toContain('interrupted');
+    },
+  );
 
   it('drops page messages from any other sender, and malformed ones, without an answer', async () => {
     const strangers = [
@@ -69,9 +98,15 @@ describe('service-worker router', () => {
   it('gives output frames the tab token and marker patterns, and nothing else', async () => {
     await fakeBrowser.storage.local.set({ settings: { v: 1, markerPatterns: ['^RESTART_ME$', '/a\\/b/i'] } });
     const reply = (await route({ type: 'frame-hello' }, outputFrame)) as { token: string; markers: unknown };
-    expect(reply.markers).toEqual([{ source: '^RESTART_ME$', body: '^RESTART_ME$', flags: '' }, { source: '/a\\/b/i', body: 'a\\/b', flags: 'i' }]);
+    expect(reply.markers).toEqual([
+      { source: '^RESTART_ME$', body: '^RESTART_ME$', flags: '' },
+      { source: '/a\\/b/i', body: 'a\\/b', flags: 'i' },
+    ]);
     expect(reply.token).toMatch(/^[0-9a-f]{64}$/);
-    const hello = (await route({ type: 'page-hello', key: KEY, title: 'train.ipynb', arrived: true }, colabPage())) as { tabId: number; token: string };
+    const hello = (await route({ type: 'page-hello', key: KEY, title: 'train.ipynb', arrived: true }, colabPage())) as {
+      tabId: number;
+      token: string;
+    };
     expect(hello).toEqual({ tabId: 7, token: reply.token });
     expect(route(failure(), outputFrame)).toBeUndefined();
   });
@@ -84,7 +119,10 @@ describe('service-worker router', () => {
   });
 
   it('refuses an invalid settings patch and an invalid import with a message, changing nothing', async () => {
-    expect(await route({ type: 'ui-settings', patch: { maxRestarts: -1 } }, popup)).toMatchObject({ ok: false, message: expect.stringContaining('maxRestarts') });
+    expect(await route({ type: 'ui-settings', patch: { maxRestarts: -1 } }, popup)).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('maxRestarts'),
+    });
     expect(await route({ type: 'ui-import', text: '{"not": "an export"}' }, popup)).toMatchObject({ ok: false });
     expect(await fakeBrowser.storage.local.get('settings')).toEqual({});
   });
@@ -104,18 +142,26 @@ describe('service-worker router', () => {
     await route(hello(other), colabPage());
     expect(await route(failure(), colabPage())).toMatchObject({ outcome: 'ignored' });
     expect(await route({ type: 'page-claim', key: KEY, attempt: 'a1' }, colabPage())).toMatchObject({ granted: false });
-    expect(await route({ type: 'page-result', key: KEY, attempt: 'a1', ok: true }, colabPage())).toMatchObject({ ok: false });
-    expect(await route({ type: 'page-command', key: KEY, command: { type: 'cancel' } }, colabPage())).toMatchObject({ ok: false });
+    expect(await route({ type: 'page-result', key: KEY, attempt: 'a1', ok: true }, colabPage())).toMatchObject({
+      ok: false,
+    });
+    expect(await route({ type: 'page-command', key: KEY, command: { type: 'cancel' } }, colabPage())).toMatchObject({
+      ok: false,
+    });
     expect((await loadNotebook(KEY)).status.kind).toBe('watching');
     expect(await route({ ...failure(), key: other }, colabPage())).toMatchObject({ outcome: 'scheduled' });
   });
 
   it('takes only Cancel as a command from a page', async () => {
     await route(hello(), colabPage());
-    expect(route({ type: 'page-command', key: KEY, command: { type: 'set-enabled', enabled: false } }, colabPage())).toBeUndefined();
+    expect(
+      route({ type: 'page-command', key: KEY, command: { type: 'set-enabled', enabled: false } }, colabPage()),
+    ).toBeUndefined();
     expect(route({ type: 'page-command', key: KEY, command: { type: 'reset-counter' } }, colabPage())).toBeUndefined();
     await route(failure(), colabPage());
-    expect(await route({ type: 'page-command', key: KEY, command: { type: 'cancel' } }, colabPage())).toEqual({ ok: true });
+    expect(await route({ type: 'page-command', key: KEY, command: { type: 'cancel' } }, colabPage())).toEqual({
+      ok: true,
+    });
     const record = await loadNotebook(KEY);
     expect(record).toMatchObject({ enabled: true, status: { kind: 'watching' } });
     expect(record.history.map((e) => e.type)).toContain('cancelled');
@@ -123,7 +169,13 @@ describe('service-worker router', () => {
 
   describe('a countdown whose tab leaves the notebook', () => {
     const URL = 'https://colab.research.google.com/drive/abc';
-    const restarting = { kind: 'restarting', reason: 'failure', action: 'restart-and-run-all', attempt: 'a1b2c3d4e5f6', startedAt: Date.now() };
+    const restarting = {
+      kind: 'restarting',
+      reason: 'failure',
+      action: 'restart-and-run-all',
+      attempt: 'a1b2c3d4e5f6',
+      startedAt: Date.now(),
+    };
 
     beforeEach(() => fakeBrowser.windows.create({ focused: true }));
 
@@ -155,7 +207,9 @@ describe('service-worker router', () => {
 
     it('ends a restart its tab was performing as interrupted', async () => {
       const owner = await openTab();
-      await fakeBrowser.storage.local.set({ [`nb:${KEY}`]: { v: 1, key: KEY, enabled: true, status: { ...restarting, ownerTab: owner } } });
+      await fakeBrowser.storage.local.set({
+        [`nb:${KEY}`]: { v: 1, key: KEY, enabled: true, status: { ...restarting, ownerTab: owner } },
+      });
       await route(hello('drive:other'), colabPage(owner));
       const record = await loadNotebook(KEY);
       expect(record.status.kind).toBe('watching');

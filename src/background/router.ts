@@ -1,11 +1,16 @@
 import * as v from 'valibot';
 import browser from 'webextension-polyfill';
-import {
-  FrameMessageSchema, PageMessageSchema, UiMessageSchema,
-  type FrameHelloReply, type HelloReply, type PageMessage, type UiMessage,
-} from '../messaging/protocol';
 import { patternParts } from '../detector/patterns';
-import { senderKind, type SenderLike } from '../messaging/sender';
+import {
+  type FrameHelloReply,
+  FrameMessageSchema,
+  type HelloReply,
+  type PageMessage,
+  PageMessageSchema,
+  type UiMessage,
+  UiMessageSchema,
+} from '../messaging/protocol';
+import { type SenderLike, senderKind } from '../messaging/sender';
 import type { ClaimReply, CommandReply, PolicyEvent, Reduction, ReplyFor, ReportReply } from '../state/policy';
 import { loadNotebook, loadSettings, type NotebookWriter } from '../state/store';
 import { refreshTabBadge } from './badge';
@@ -32,17 +37,39 @@ export function createRouter(writer: NotebookWriter) {
     if ((await notebookOfTab(tabId)) !== message.key) return notShown(message);
     switch (message.type) {
       case 'page-failure':
-        return apply(message.key, { type: 'failure', tabId, detectedAt: message.detectedAt, verdict: message.verdict, source: message.source });
+        return apply(message.key, {
+          type: 'failure',
+          tabId,
+          detectedAt: message.detectedAt,
+          verdict: message.verdict,
+          source: message.source,
+        });
       case 'page-marker':
-        return apply(message.key, { type: 'marker', tabId, detectedAt: message.detectedAt, pattern: message.pattern, line: message.line });
+        return apply(message.key, {
+          type: 'marker',
+          tabId,
+          detectedAt: message.detectedAt,
+          pattern: message.pattern,
+          line: message.line,
+        });
       case 'page-disconnect':
         return apply(message.key, { type: 'disconnect', tabId, detectedAt: message.detectedAt, line: message.line });
       case 'page-claim':
         return apply(message.key, { type: 'claim', tabId, attempt: message.attempt });
       case 'page-result':
-        return apply(message.key, message.ok
-          ? { type: 'restart-result', tabId, attempt: message.attempt, ok: true }
-          : { type: 'restart-result', tabId, attempt: message.attempt, ok: false, step: message.step ?? 'unknown', detail: message.detail ?? '' });
+        return apply(
+          message.key,
+          message.ok
+            ? { type: 'restart-result', tabId, attempt: message.attempt, ok: true }
+            : {
+                type: 'restart-result',
+                tabId,
+                attempt: message.attempt,
+                ok: false,
+                step: message.step ?? 'unknown',
+                detail: message.detail ?? '',
+              },
+        );
       case 'page-command':
         return apply(message.key, message.command);
     }
@@ -61,7 +88,8 @@ export function createRouter(writer: NotebookWriter) {
     if (key && title) await apply(key, { type: 'set-title', title });
     if (key && arrived) {
       const record = await loadNotebook(key);
-      const owner = record.status.kind === 'pending' || record.status.kind === 'restarting' ? record.status.ownerTab : null;
+      const owner =
+        record.status.kind === 'pending' || record.status.kind === 'restarting' ? record.status.ownerTab : null;
       const ownerAlive = owner !== null && owner !== tabId && (await tabShowsNotebook(owner, key));
       await apply(key, { type: 'adopt', tabId, ownerAlive });
     }

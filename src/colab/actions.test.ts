@@ -1,9 +1,9 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkUi, restartAndRunAll, runAll, type ActionOptions } from './actions';
+import { type ActionOptions, checkUi, restartAndRunAll, runAll } from './actions';
 import { deepQuery } from './dom';
-import { takeRunSnapshot, verifyRunStarted } from './verify';
 import { fakeClosureMenu, mount, recordEvents, setRunState, snippet } from './test-support';
+import { takeRunSnapshot, verifyRunStarted } from './verify';
 
 const FAST: ActionOptions = { menuTimeoutMs: 100, dialogTimeoutMs: 150, verifyTimeoutMs: 150 };
 const CELL = 'T2BNeFUZ1OGZ';
@@ -21,9 +21,14 @@ function page(opts: { menubar?: boolean; toolbar?: boolean } = {}) {
   mount(snippet('code-cell-with-static-output-2026-03.html'));
 }
 
-const RESTART_DIALOG = `<mwc-dialog class="yes-no-dialog" open heading="Restart session?"><div>Are you sure you want to restart the runtime? Runtime state including all local variables will be lost.</div>
-  <md-text-button slot="secondaryAction" dialogaction="cancel">No</md-text-button><md-text-button slot="primaryAction" dialogaction="ok">Yes</md-text-button></mwc-dialog>`;
-const GPU_DIALOG = `<mwc-dialog open heading="Cannot connect to GPU backend"><md-text-button slot="primaryAction" dialogaction="ok">Connect without GPU</md-text-button></mwc-dialog>`;
+const RESTART_DIALOG =
+  `<mwc-dialog class="yes-no-dialog" open heading="Restart session?">` +
+  `<div>Are you sure you want to restart the runtime? Runtime state including all local variables will be lost.</div>
+  <md-text-button slot="secondaryAction" dialogaction="cancel">No</md-text-button>` +
+  `<md-text-button slot="primaryAction" dialogaction="ok">Yes</md-text-button></mwc-dialog>`;
+const GPU_DIALOG =
+  `<mwc-dialog open heading="Cannot connect to GPU backend"><md-text-button slot="primaryAction" ` +
+  `dialogaction="ok">Connect without GPU</md-text-button></mwc-dialog>`;
 
 /** A yes/no dialog whose Yes closes it and starts the run, as Colab would. */
 function showConfirmation(html = RESTART_DIALOG): Element {
@@ -41,7 +46,13 @@ describe('restartAndRunAll through the Runtime menu', () => {
     const fake = fakeClosureMenu(document, { onCommand: () => showConfirmation() });
     const log = recordEvents(document);
     const result = await restartAndRunAll(document, FAST);
-    expect(result).toEqual({ ok: true, path: 'menu', via: 'command', dialog: 'confirmed', evidence: `cell ${CELL} pending` });
+    expect(result).toEqual({
+      ok: true,
+      path: 'menu',
+      via: 'command',
+      dialog: 'confirmed',
+      evidence: `cell ${CELL} pending`,
+    });
     expect(fake.commands).toEqual(['restart-and-run-all']);
     expect(fake.isOpen()).toBe(false);
     const targets = log.filter((e) => e.type === 'mousedown').map((e) => e.target);
@@ -65,9 +76,14 @@ describe('restartAndRunAll through the Runtime menu', () => {
 
   it('confirms a non-English confirmation that appears right after the action', async () => {
     page();
-    document.querySelector('[command="restart-and-run-all"] .goog-menuitem-content')!.textContent = 'セッションを再起動してすべて実行';
+    document.querySelector('[command="restart-and-run-all"] .goog-menuitem-content')!.textContent =
+      'セッションを再起動してすべて実行';
     fakeClosureMenu(document, {
-      onCommand: () => showConfirmation('<mwc-dialog open heading="セッションを再起動しますか？"><md-text-button slot="primaryAction">はい</md-text-button></mwc-dialog>'),
+      onCommand: () =>
+        showConfirmation(
+          '<mwc-dialog open heading="セッションを再起動しますか？"><md-text-button ' +
+            'slot="primaryAction">はい</md-text-button></mwc-dialog>',
+        ),
     });
     expect(await restartAndRunAll(document, FAST)).toMatchObject({ ok: true, dialog: 'confirmed' });
   });
@@ -104,9 +120,16 @@ describe('restartAndRunAll through the Runtime menu', () => {
   it('does nothing while another dialog is open', async () => {
     page();
     const fake = fakeClosureMenu(document);
-    mount('<mwc-dialog open heading="Runtime disconnected"><md-text-button slot="primaryAction">Reconnect</md-text-button></mwc-dialog>');
+    mount(
+      '<mwc-dialog open heading="Runtime disconnected"><md-text-button ' +
+        'slot="primaryAction">Reconnect</md-text-button></mwc-dialog>',
+    );
     const log = recordEvents(document);
-    expect(await restartAndRunAll(document, FAST)).toMatchObject({ ok: false, step: 'precheck', detail: 'dialog-open: disconnected' });
+    expect(await restartAndRunAll(document, FAST)).toMatchObject({
+      ok: false,
+      step: 'precheck',
+      detail: 'dialog-open: disconnected',
+    });
     expect(log).toEqual([]);
     expect(fake.isOpen()).toBe(false);
   });
@@ -131,17 +154,22 @@ describe('toolbar fallback', () => {
   it('restarts through the split button when the menubar is missing', async () => {
     page({ menubar: false, toolbar: true });
     const commands: string[] = [];
-    fakeToolbar((c) => (commands.push(c), showConfirmation()));
+    fakeToolbar((c) => {
+      commands.push(c);
+      showConfirmation();
+    });
     const result = await restartAndRunAll(document, FAST);
     expect(result).toMatchObject({ ok: true, path: 'toolbar', via: 'command', dialog: 'confirmed' });
     expect(commands).toEqual(['restart-and-run-all']);
   });
 
-  it("selects an md-menu-item the Material Web way: the listener is on its shadow li#item", async () => {
+  it('selects an md-menu-item the Material Web way: the listener is on its shadow li#item', async () => {
     page({ menubar: false, toolbar: true });
     const root = deepQuery(document, 'colab-notebook-toolbar-run-button')!.shadowRoot!;
     const menu = root.querySelector('md-menu')!;
-    root.querySelector('#toolbar-run-button-more-actions')!.addEventListener('click', () => menu.setAttribute('open', ''));
+    root
+      .querySelector('#toolbar-run-button-more-actions')!
+      .addEventListener('click', () => menu.setAttribute('open', ''));
     const chosen: string[] = [];
     for (const item of menu.querySelectorAll('md-menu-item')) {
       item.shadowRoot!.querySelector('#item')!.addEventListener('click', () => {
@@ -161,7 +189,11 @@ describe('toolbar fallback', () => {
     const menu = fakeToolbar(() => startRun());
     menu.querySelector('[command="restart-and-run-all"]')!.remove();
     const result = await restartAndRunAll(document, FAST);
-    expect(result).toMatchObject({ ok: false, step: 'find-item', detail: 'item-missing; toolbar fallback: item-missing' });
+    expect(result).toMatchObject({
+      ok: false,
+      step: 'find-item',
+      detail: 'item-missing; toolbar fallback: item-missing',
+    });
     expect(!result.ok && result.saw).toContain('runall: Run all');
     expect(fake.isOpen()).toBe(false);
     expect(menu.hasAttribute('open')).toBe(false);
@@ -172,15 +204,26 @@ describe('runAll (after a RAM crash)', () => {
   it('chooses Run all and confirms nothing', async () => {
     page();
     const fake = fakeClosureMenu(document, { onCommand: () => startRun('running') });
-    expect(await runAll(document, FAST)).toEqual({ ok: true, path: 'menu', via: 'command', dialog: 'none', evidence: `cell ${CELL} running` });
+    expect(await runAll(document, FAST)).toEqual({
+      ok: true,
+      path: 'menu',
+      via: 'command',
+      dialog: 'none',
+      evidence: `cell ${CELL} running`,
+    });
     expect(fake.commands).toEqual(['runall']);
   });
 
   it('declines the high-RAM offer ("No") first, and never accepts it', async () => {
     page();
     const fake = fakeClosureMenu(document, { onCommand: () => startRun('running') });
-    const [offer] = mount(`<mwc-dialog open class="yes-no-dialog" heading="Switch to a high-RAM runtime?"><div>Your session crashed after using all available RAM. Would you like to use a high-RAM runtime with this notebook?</div>
-      <md-text-button slot="secondaryAction" dialogaction="cancel">No</md-text-button><md-text-button slot="primaryAction" dialogaction="ok">Yes</md-text-button></mwc-dialog>`);
+    const [offer] = mount(
+      `<mwc-dialog open class="yes-no-dialog" heading="Switch to a high-RAM runtime?">` +
+        `<div>Your session crashed after using all available RAM. ` +
+        `Would you like to use a high-RAM runtime with this notebook?</div>
+      <md-text-button slot="secondaryAction" dialogaction="cancel">No</md-text-button>` +
+        `<md-text-button slot="primaryAction" dialogaction="ok">Yes</md-text-button></mwc-dialog>`,
+    );
     const pressed: string[] = [];
     offer!.addEventListener('click', (e) => {
       pressed.push((e.target as Element).textContent ?? '');
@@ -194,7 +237,13 @@ describe('runAll (after a RAM crash)', () => {
   it('leaves a dialog that appears to the user and says so', async () => {
     page();
     const clicks: string[] = [];
-    fakeClosureMenu(document, { onCommand: () => mount('<mwc-dialog open heading="Warning: This notebook was not authored by Google"><md-filled-button slot="primaryAction">Run anyway</md-filled-button></mwc-dialog>') });
+    fakeClosureMenu(document, {
+      onCommand: () =>
+        mount(
+          '<mwc-dialog open heading="Warning: This notebook was not authored by Google"><md-filled-button ' +
+            'slot="primaryAction">Run anyway</md-filled-button></mwc-dialog>',
+        ),
+    });
     document.addEventListener('click', (e) => clicks.push((e.target as Element).localName), true);
     const result = await runAll(document, FAST);
     expect(result).toMatchObject({ ok: false, step: 'verify' });
@@ -214,7 +263,13 @@ describe('checkUi (dry run)', () => {
     page({ toolbar: true });
     const fake = fakeClosureMenu(document);
     const result = await checkUi(document, FAST);
-    expect(result).toMatchObject({ ready: true, via: 'command', label: 'Restart session and run all', disabled: false, toolbar: true });
+    expect(result).toMatchObject({
+      ready: true,
+      via: 'command',
+      label: 'Restart session and run all',
+      disabled: false,
+      toolbar: true,
+    });
     expect(fake.commands).toEqual([]);
     expect(fake.isOpen()).toBe(false);
   });
@@ -240,7 +295,11 @@ describe('checkUi (dry run)', () => {
     expect(fake.isOpen()).toBe(false);
     document.getElementById('runtime-menu-button')!.remove();
     document.getElementById('top-menubar')!.remove();
-    expect(await checkUi(document, FAST)).toMatchObject({ ready: false, step: 'open-menu', detail: 'menu-button-missing' });
+    expect(await checkUi(document, FAST)).toMatchObject({
+      ready: false,
+      step: 'open-menu',
+      detail: 'menu-button-missing',
+    });
   });
 });
 
@@ -250,12 +309,22 @@ describe('verifyRunStarted', () => {
     mount(snippet('connect-button-connected-2026-03.html'));
     const since = takeRunSnapshot(document);
     const counter = cell().querySelector('colab-run-button')!.shadowRoot!.querySelector('.execution-count')!;
-    setTimeout(() => { counter.textContent = '[1]'; }, 5);
-    expect(await verifyRunStarted(document, { since, timeoutMs: 200 })).toEqual({ ok: true, evidence: `cell ${CELL} execution count 11 -> 1` });
+    setTimeout(() => {
+      counter.textContent = '[1]';
+    }, 5);
+    expect(await verifyRunStarted(document, { since, timeoutMs: 200 })).toEqual({
+      ok: true,
+      evidence: `cell ${CELL} execution count 11 -> 1`,
+    });
 
     const again = takeRunSnapshot(document);
     const icon = deepQuery(document, '#connect-icon md-icon')!;
-    setTimeout(() => { icon.textContent = 'more_horiz'; }, 5);
-    expect(await verifyRunStarted(document, { since: again, timeoutMs: 200 })).toEqual({ ok: true, evidence: 'connect button busy' });
+    setTimeout(() => {
+      icon.textContent = 'more_horiz';
+    }, 5);
+    expect(await verifyRunStarted(document, { since: again, timeoutMs: 200 })).toEqual({
+      ok: true,
+      evidence: 'connect button busy',
+    });
   });
 });

@@ -4,14 +4,19 @@
  * Never retried blindly: every failure reports which step failed and what it saw, and leaves no menu open.
  */
 
-import { isVisible } from './dom';
 import { classifyOpenDialogs, confirmRestartDialog, declineHighRamOffer, openDialogs } from './dialogs';
+import { isVisible } from './dom';
 import {
-  activateMenuItem, closeMenu, describeItems, findMenuItem, locateMenuItem, openRuntimeMenu,
+  activateMenuItem,
+  closeMenu,
+  describeItems,
+  findMenuItem,
+  locateMenuItem,
+  openRuntimeMenu,
 } from './runtime-menu';
 import { COMMAND, LABELS } from './selectors';
 import { chooseToolbarCommand, clickToolbarRunAll, hasToolbarMenu } from './toolbar-menu';
-import { runEvidence, takeRunSnapshot, verifyRunStarted, type RunSnapshot } from './verify';
+import { type RunSnapshot, runEvidence, takeRunSnapshot, verifyRunStarted } from './verify';
 
 export interface ActionOptions {
   /** Wait for a menu to open (default 3000 ms). */
@@ -29,7 +34,13 @@ export type ActionStep = 'precheck' | 'open-menu' | 'find-item' | 'confirm' | 'v
 export type ActionFailure = { ok: false; step: ActionStep; detail: string; saw: string };
 
 export type ActionResult =
-  | { ok: true; path: 'menu' | 'toolbar'; via: 'command' | 'label'; dialog: 'confirmed' | 'no-dialog' | 'none'; evidence: string }
+  | {
+      ok: true;
+      path: 'menu' | 'toolbar';
+      via: 'command' | 'label';
+      dialog: 'confirmed' | 'no-dialog' | 'none';
+      evidence: string;
+    }
   | ActionFailure;
 
 /** The command was chosen; what the later steps need to know. */
@@ -44,7 +55,9 @@ interface Chosen {
   menu: Element | null;
 }
 
-type Fallback = () => Promise<{ ok: true; via: 'command' | 'label'; label: string } | { ok: false; reason: string; saw: string }>;
+type Fallback = () => Promise<
+  { ok: true; via: 'command' | 'label'; label: string } | { ok: false; reason: string; saw: string }
+>;
 
 const failure = (step: ActionStep, detail: string, saw = ''): ActionFailure => ({ ok: false, step, detail, saw });
 
@@ -74,26 +87,51 @@ async function chooseViaMenu(doc: Document, command: string, opts: ActionOptions
 }
 
 /** Menu path first; the fallback only when the menu path failed before anything was activated. */
-async function choose(doc: Document, command: string, opts: ActionOptions, fallback: Fallback): Promise<Chosen | ActionFailure> {
+async function choose(
+  doc: Document,
+  command: string,
+  opts: ActionOptions,
+  fallback: Fallback,
+): Promise<Chosen | ActionFailure> {
   const viaMenu = await chooseViaMenu(doc, command, opts);
   if (!('ok' in viaMenu) || opts.toolbarFallback === false) return viaMenu;
   const before = openDialogs(doc);
   const since = Date.now();
   const viaToolbar = await fallback();
   if (viaToolbar.ok) {
-    return { path: 'toolbar', via: viaToolbar.via, englishUi: isEnglishLabel(command, viaToolbar.label), before, since, menu: null };
+    return {
+      path: 'toolbar',
+      via: viaToolbar.via,
+      englishUi: isEnglishLabel(command, viaToolbar.label),
+      before,
+      since,
+      menu: null,
+    };
   }
-  return failure(viaMenu.step, `${viaMenu.detail}; toolbar fallback: ${viaToolbar.reason}`, `${viaMenu.saw}; toolbar: ${viaToolbar.saw}`);
+  return failure(
+    viaMenu.step,
+    `${viaMenu.detail}; toolbar fallback: ${viaToolbar.reason}`,
+    `${viaMenu.saw}; toolbar: ${viaToolbar.saw}`,
+  );
 }
 
 /** A Closure menu hides itself when an item acts; one still shown means the activation did not take. */
 async function tidyMenu(doc: Document, chosen: Chosen): Promise<string> {
   if (!chosen.menu || !isVisible(chosen.menu)) return '';
   const closed = await closeMenu(doc, chosen.menu);
-  return closed ? ' (the menu stayed open after activation; closed it)' : ' (the menu stayed open and could not be closed)';
+  return closed
+    ? ' (the menu stayed open after activation; closed it)'
+    : ' (the menu stayed open and could not be closed)';
 }
 
-async function verify(doc: Document, chosen: Chosen, snapshot: RunSnapshot, dialog: 'confirmed' | 'no-dialog' | 'none', note: string, opts: ActionOptions): Promise<ActionResult> {
+async function verify(
+  doc: Document,
+  chosen: Chosen,
+  snapshot: RunSnapshot,
+  dialog: 'confirmed' | 'no-dialog' | 'none',
+  note: string,
+  opts: ActionOptions,
+): Promise<ActionResult> {
   const verified = await verifyRunStarted(doc, { since: snapshot, timeoutMs: opts.verifyTimeoutMs });
   if (!verified.ok) return failure('verify', `${verified.reason} (dialog: ${dialog})${note}`, verified.saw);
   return { ok: true, path: chosen.path, via: chosen.via, dialog, evidence: verified.evidence };
@@ -105,14 +143,20 @@ export async function restartAndRunAll(doc: Document, opts: ActionOptions = {}):
   if (blocked) return blocked;
   const snapshot = takeRunSnapshot(doc);
   const command = COMMAND.restartAndRunAll;
-  const chosen = await choose(doc, command, opts, () => chooseToolbarCommand(doc, command, { timeoutMs: opts.menuTimeoutMs }));
+  const chosen = await choose(doc, command, opts, () =>
+    chooseToolbarCommand(doc, command, { timeoutMs: opts.menuTimeoutMs }),
+  );
   if ('ok' in chosen) return chosen;
   const confirm = await confirmRestartDialog(doc, {
-    timeoutMs: opts.dialogTimeoutMs, before: chosen.before, since: chosen.since, englishUi: chosen.englishUi,
+    timeoutMs: opts.dialogTimeoutMs,
+    before: chosen.before,
+    since: chosen.since,
+    englishUi: chosen.englishUi,
     runStarted: () => runEvidence(doc, snapshot) !== null,
   });
   const note = await tidyMenu(doc, chosen);
-  if (confirm.outcome === 'refused') return failure('confirm', `${confirm.reason}: ${confirm.kind}${note}`, confirm.saw);
+  if (confirm.outcome === 'refused')
+    return failure('confirm', `${confirm.reason}: ${confirm.kind}${note}`, confirm.saw);
   return verify(doc, chosen, snapshot, confirm.outcome, note, opts);
 }
 
@@ -130,7 +174,10 @@ export async function runAll(doc: Document, opts: ActionOptions = {}): Promise<A
   if (blocked) return blocked;
   const snapshot = takeRunSnapshot(doc);
   const chosen = await choose(doc, COMMAND.runAll, opts, async () =>
-    clickToolbarRunAll(doc) ? { ok: true, via: 'command', label: 'Run all' } : { ok: false, reason: 'toolbar-missing', saw: '' });
+    clickToolbarRunAll(doc)
+      ? { ok: true, via: 'command', label: 'Run all' }
+      : { ok: false, reason: 'toolbar-missing', saw: '' },
+  );
   if ('ok' in chosen) return chosen;
   const note = await tidyMenu(doc, chosen);
   return verify(doc, chosen, snapshot, 'none', note, opts);
@@ -152,10 +199,21 @@ export async function checkUi(doc: Document, opts: ActionOptions = {}): Promise<
   const items = describeItems(opened.menu);
   const closed = opened.openedByUs ? await closeMenu(doc, opened.menu) : true;
   if (!found) return { ready: false, step: 'find-item', detail: 'item-missing', saw: `items: ${items}`, toolbar };
-  if (!closed) return { ready: false, step: 'close-menu', detail: 'menu-stayed-open', saw: `"${found.label}" found by ${found.via}`, toolbar };
+  if (!closed)
+    return {
+      ready: false,
+      step: 'close-menu',
+      detail: 'menu-stayed-open',
+      saw: `"${found.label}" found by ${found.via}`,
+      toolbar,
+    };
   const state = found.disabled ? ' (disabled now: Colab disables it while no runtime is connected)' : '';
   return {
-    ready: true, via: found.via, label: found.label, disabled: found.disabled, toolbar,
+    ready: true,
+    via: found.via,
+    label: found.label,
+    disabled: found.disabled,
+    toolbar,
     detail: `"${found.label}" found by ${found.via}${state}; toolbar fallback ${toolbar ? 'present' : 'absent'}`,
   };
 }

@@ -1,6 +1,15 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it } from 'vitest';
-import { cellId, cellOf, cellOfFrameSource, cellRunState, executionCount, findCells, outputKind, outputText } from './cells';
+import {
+  cellId,
+  cellOf,
+  cellOfFrameSource,
+  cellRunState,
+  executionCount,
+  findCells,
+  outputKind,
+  outputText,
+} from './cells';
 import { isColabOutputFrame } from './output-frame-reader';
 import { mount, setRunState, snippet } from './test-support';
 
@@ -15,7 +24,9 @@ const cell2026 = () => {
 
 /** The 2025 capture is a DevTools outerHTML copy without the cell wrapper and without shadow roots. */
 const cell2025 = () => {
-  const [cell] = mount(`<div class="cell code notebook-cell" id="cell-abc123">${snippet('code-cell-static-output-2025.html')}</div>`);
+  const [cell] = mount(
+    `<div class="cell code notebook-cell" id="cell-abc123">${snippet('code-cell-static-output-2025.html')}</div>`,
+  );
   return cell!;
 };
 
@@ -32,8 +43,12 @@ describe('cells on the real 2026 capture', () => {
   it('reads injected run-button state classes', () => {
     const cell = cell2026();
     const cases: Array<[string, string]> = [
-      ['pending', 'pending'], ['running animating', 'running'], ['focused animating running', 'running'],
-      ['stale error', 'error'], ['focused stale hovered', 'idle'], ['pending running', 'running'],
+      ['pending', 'pending'],
+      ['running animating', 'running'],
+      ['focused animating running', 'running'],
+      ['stale error', 'error'],
+      ['focused stale hovered', 'idle'],
+      ['pending running', 'running'],
     ];
     for (const [classes, state] of cases) {
       setRunState(cell, classes);
@@ -66,7 +81,11 @@ describe('older state sources', () => {
 
   it('reads the cell classes (running, pending, execution-error)', () => {
     const cell = cell2025();
-    for (const [cls, state] of [['pending', 'pending'], ['running', 'running'], ['execution-error', 'error']] as const) {
+    for (const [cls, state] of [
+      ['pending', 'pending'],
+      ['running', 'running'],
+      ['execution-error', 'error'],
+    ] as const) {
       cell.classList.add(cls);
       expect(cellRunState(cell)).toBe(state);
       cell.classList.remove(cls);
@@ -87,7 +106,9 @@ describe('outputKind and outputText', () => {
 
   it('outputText keeps the last 64 KiB in whole lines', () => {
     const el = document.createElement('div');
-    el.textContent = `${'frame\n'.repeat(20_000)}torch.OutOfMemoryError: CUDA out of memory.\nDuring handling of the above exception, another exception occurred:\n`;
+    el.textContent =
+      `${'frame\n'.repeat(20_000)}torch.OutOfMemoryError: CUDA out of memory.\nDuring handling of ` +
+      `the above exception, another exception occurred:\n`;
     const text = outputText(el);
     expect(text.length).toBeLessThanOrEqual(65_536);
     expect(text.startsWith('frame\n')).toBe(true);
@@ -100,9 +121,12 @@ describe('outputKind and outputText', () => {
     mount(snippet('outputframe-body-samples.html'));
     const kinds = [...document.querySelectorAll('#output-body > div')].map(outputKind);
     expect(kinds).toEqual(['stream', 'other', 'other', 'other', 'other', 'other']);
-    const [a, b, c, d, e] = mount(`<div class="error output-id-4"><pre>Traceback</pre></div><div class="output_error"></div>
-      <div class="output-id-5"><pre class="traceback">OutOfMemoryError</pre></div><div class="stream output_stderr"><pre>Traceback (warning)</pre></div>
-      <div class="display_data"><p class="error">user html</p></div>`);
+    const [a, b, c, d, e] = mount(
+      `<div class="error output-id-4"><pre>Traceback</pre></div><div class="output_error"></div>
+      <div class="output-id-5"><pre class="traceback">OutOfMemoryError</pre></div><div class="stream output_stderr">` +
+        `<pre>Traceback (warning)</pre></div>
+      <div class="display_data"><p class="error">user html</p></div>`,
+    );
     expect([a, b, c, d, e].map((el) => outputKind(el!))).toEqual(['error', 'error', 'error', 'stream', 'other']);
   });
 });
@@ -131,7 +155,9 @@ describe('cellOfFrameSource', () => {
 describe('isColabOutputFrame', () => {
   const at = (url: string) => isColabOutputFrame(new URL(url));
   it('accepts Colab output frames', () => {
-    expect(at('https://abc123-0-colab.googleusercontent.com/outputframe.html?vrz=colab_20250909-060057_RC00')).toBe(true);
+    expect(at('https://abc123-0-colab.googleusercontent.com/outputframe.html?vrz=colab_20250909-060057_RC00')).toBe(
+      true,
+    );
     expect(at('https://x7f3-colab.googleusercontent.com/outputframe.html')).toBe(true);
   });
   it('rejects other pages, hosts and schemes', () => {

@@ -70,7 +70,11 @@ export function executionCount(cell: Element): number | null {
  */
 export function outputElementOf(node: Node, scope: string): Element | null {
   let found: Element | null = null;
-  for (let el = node.nodeType === Node.ELEMENT_NODE ? (node as Element) : node.parentElement; el; el = el.parentElement) {
+  for (
+    let el = node.nodeType === Node.ELEMENT_NODE ? (node as Element) : node.parentElement;
+    el;
+    el = el.parentElement
+  ) {
     if (el.matches(scope)) return found;
     if (el.matches(OUTPUT.element)) found = el;
   }

@@ -4,7 +4,7 @@
  */
 
 import { deepQuery, deepQueryAll, deepText, dispatchMouseSequence, isVisible, squash, waitFor } from './dom';
-import { fail, type Fail } from './result';
+import { type Fail, fail } from './result';
 import { DANGEROUS_LABEL, DIALOG, DIALOG_MARKERS, DIALOG_TEXT } from './selectors';
 
 export type DialogKind = 'restart-confirm' | 'disconnected' | 'gpu-quota' | 'recaptcha' | 'usage-limit' | 'unknown';
@@ -59,7 +59,9 @@ function isDisabled(el: Element): boolean {
 
 /** Known dialogs that are not the restart confirmation, by markers any UI language keeps, or English text. */
 function isKnownOther(dialog: Element, text: string): boolean {
-  return dialog.matches(DIALOG_MARKERS.other) || !!deepQuery(dialog, DIALOG_MARKERS.other) || DIALOG_TEXT.other.test(text);
+  return (
+    dialog.matches(DIALOG_MARKERS.other) || !!deepQuery(dialog, DIALOG_MARKERS.other) || DIALOG_TEXT.other.test(text)
+  );
 }
 
 function classify(dialog: Element, text: string): DialogKind | 'other' {
@@ -79,7 +81,11 @@ export function classifyDialog(dialog: Element): DialogKind {
 }
 
 export function classifyOpenDialogs(doc: Document): Array<{ kind: DialogKind; dialog: Element; text: string }> {
-  return openDialogs(doc).map((dialog) => ({ kind: classifyDialog(dialog), dialog, text: dialogText(dialog).slice(0, 300) }));
+  return openDialogs(doc).map((dialog) => ({
+    kind: classifyDialog(dialog),
+    dialog,
+    text: dialogText(dialog).slice(0, 300),
+  }));
 }
 
 /**
@@ -121,7 +127,12 @@ export interface ConfirmOptions {
 }
 
 export type RefuseReason =
-  | 'other-dialog' | 'unrecognised-dialog' | 'late-dialog' | 'no-confirm-button' | 'confirm-disabled' | 'confirm-looks-like-cancel'
+  | 'other-dialog'
+  | 'unrecognised-dialog'
+  | 'late-dialog'
+  | 'no-confirm-button'
+  | 'confirm-disabled'
+  | 'confirm-looks-like-cancel'
   | 'confirm-looks-dangerous';
 
 export type ConfirmOutcome =
@@ -152,7 +163,11 @@ export async function confirmRestartDialog(doc: Document, opts: ConfirmOptions =
   const before = new Set(opts.before ?? []);
   const since = opts.since ?? Date.now();
   const fresh = () => openDialogs(doc).find((d) => !before.has(d)) ?? (opts.runStarted?.() ? 'started' : null);
-  const found = await waitFor(fresh, { root: doc, timeoutMs: opts.timeoutMs ?? 5000, observeShadowRoots: !!opts.runStarted });
+  const found = await waitFor(fresh, {
+    root: doc,
+    timeoutMs: opts.timeoutMs ?? 5000,
+    observeShadowRoots: !!opts.runStarted,
+  });
   if (!found || found === 'started') return { outcome: 'no-dialog' };
   const dialog = found;
   const elapsed = Date.now() - since;
@@ -165,8 +180,12 @@ function decide(dialog: Element, elapsedMs: number, englishUi: boolean, immediat
   const text = dialogText(dialog);
   const kind = classify(dialog, text);
   const saw = `${dialog.localName}${dialog.id ? `#${dialog.id}` : ''} after ${elapsedMs} ms: "${text.slice(0, 300)}"`;
-  const refuse = (reason: RefuseReason): ConfirmOutcome =>
-    ({ outcome: 'refused', reason, kind: kind === 'other' ? 'unknown' : kind, saw });
+  const refuse = (reason: RefuseReason): ConfirmOutcome => ({
+    outcome: 'refused',
+    reason,
+    kind: kind === 'other' ? 'unknown' : kind,
+    saw,
+  });
   if (kind !== 'restart-confirm' && kind !== 'unknown') return refuse('other-dialog');
   if (kind === 'unknown' && englishUi && text) return refuse('unrecognised-dialog');
   if (kind === 'unknown' && DIALOG_TEXT.foreignTokens.test(text)) return refuse('other-dialog');
@@ -177,7 +196,12 @@ function decide(dialog: Element, elapsedMs: number, englishUi: boolean, immediat
   if (DANGEROUS_LABEL.test(buttonLabel(button))) return refuse('confirm-looks-dangerous');
   if (isDisabled(button)) return refuse('confirm-disabled');
   dispatchMouseSequence(button, 'click');
-  return { outcome: 'confirmed', dialog, rule: kind === 'restart-confirm' ? 'english-text' : 'right-after-action', saw };
+  return {
+    outcome: 'confirmed',
+    dialog,
+    rule: kind === 'restart-confirm' ? 'english-text' : 'right-after-action',
+    saw,
+  };
 }
 
 /**
@@ -187,7 +211,9 @@ function decide(dialog: Element, elapsedMs: number, englishUi: boolean, immediat
  */
 export async function declineHighRamOffer(doc: Document, timeoutMs = 3000): Promise<boolean> {
   const offer = openDialogs(doc).find((d) => DIALOG_TEXT.highRamOffer.test(dialogText(d)));
-  const no = offer && deepQueryAll(offer, DIALOG.cancel).find((el) => !isDisabled(el) && DIALOG_TEXT.cancelLabel.test(buttonLabel(el)));
+  const no =
+    offer &&
+    deepQueryAll(offer, DIALOG.cancel).find((el) => !isDisabled(el) && DIALOG_TEXT.cancelLabel.test(buttonLabel(el)));
   if (!offer || !no) return false;
   dispatchMouseSequence(no, 'click');
   return !!(await waitFor(() => !isOpenDialog(offer), { root: doc, timeoutMs }));
@@ -199,9 +225,17 @@ export function findDisconnectDialog(doc: Document): Element | null {
 }
 
 /** Clicks "Reconnect" (the primary action) only on the Runtime-disconnected dialog (§5.2). */
-export function reconnect(doc: Document): { ok: true } | Fail<'no-disconnect-dialog' | 'no-reconnect-button' | 'unexpected-label'> {
+export function reconnect(
+  doc: Document,
+): { ok: true } | Fail<'no-disconnect-dialog' | 'no-reconnect-button' | 'unexpected-label'> {
   const dialog = findDisconnectDialog(doc);
-  if (!dialog) return fail('no-disconnect-dialog', classifyOpenDialogs(doc).map((d) => d.kind).join(', '));
+  if (!dialog)
+    return fail(
+      'no-disconnect-dialog',
+      classifyOpenDialogs(doc)
+        .map((d) => d.kind)
+        .join(', '),
+    );
   const button = confirmButtonOf(dialog);
   if (!button || isDisabled(button)) return fail('no-reconnect-button', dialogText(dialog));
   const label = buttonLabel(button);

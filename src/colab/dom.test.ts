@@ -14,8 +14,13 @@ describe('deepQuery', () => {
     expect(document.querySelector('md-menu-item')).toBeNull();
     const item = deepQuery(document, 'md-menu-item[command="restart-and-run-all"]');
     expect(item?.textContent?.trim()).toBe('Restart session and run all');
-    expect(deepQueryAll(document, 'md-menu-item').map((el) => el.getAttribute('command')))
-      .toEqual(['restart', 'restart-and-run-all', 'runafter', 'interrupt', 'clear-outputs']);
+    expect(deepQueryAll(document, 'md-menu-item').map((el) => el.getAttribute('command'))).toEqual([
+      'restart',
+      'restart-and-run-all',
+      'runafter',
+      'interrupt',
+      'clear-outputs',
+    ]);
   });
 
   it('prefers the light DOM and returns null when nothing matches', () => {
@@ -25,7 +30,10 @@ describe('deepQuery', () => {
   });
 
   it('reads text through shadow roots', () => {
-    mount('<x-dialog heading="H"><template shadowmode="open"><h2 id="title">Restart session?</h2><slot></slot></template>Body</x-dialog>');
+    mount(
+      '<x-dialog heading="H"><template shadowmode="open"><h2 id="title">Restart ' +
+        'session?</h2><slot></slot></template>Body</x-dialog>',
+    );
     expect(deepText(document.querySelector('x-dialog')!)).toBe('Body Restart session?');
   });
 });
@@ -36,9 +44,24 @@ describe('dispatchMouseSequence', () => {
     setRect(el!, 100, 20, 60, 20);
     const log = recordEvents(document);
     dispatchMouseSequence(el!, 'press');
-    expect(log.map((e) => `${e.type}:${e.buttons}`)).toEqual(['mouseover:0', 'pointerdown:1', 'mousedown:1', 'pointerup:0', 'mouseup:0']);
+    expect(log.map((e) => `${e.type}:${e.buttons}`)).toEqual([
+      'mouseover:0',
+      'pointerdown:1',
+      'mousedown:1',
+      'pointerup:0',
+      'mouseup:0',
+    ]);
     for (const e of log) {
-      expect(e).toMatchObject({ target: 'target', button: 0, x: 130, y: 30, bubbles: true, cancelable: true, composed: true, hasView: true });
+      expect(e).toMatchObject({
+        target: 'target',
+        button: 0,
+        x: 130,
+        y: 30,
+        bubbles: true,
+        cancelable: true,
+        composed: true,
+        hasView: true,
+      });
     }
   });
 
@@ -81,7 +104,10 @@ describe('waitFor', () => {
 
 describe('isVisible', () => {
   it('uses styles when the document has no layout (test DOMs)', () => {
-    const [a, b, c, d] = mount('<div id="a"></div><div id="b" style="display: none"><span></span></div><div id="c" hidden></div><div id="d" style="visibility: hidden"></div>');
+    const [a, b, c, d] = mount(
+      '<div id="a"></div><div id="b" style="display: none"><span></span></div><div id="c" hidden></div><div id="d" ' +
+        'style="visibility: hidden"></div>',
+    );
     expect(isVisible(a!)).toBe(true);
     expect(isVisible(b!)).toBe(false);
     expect(isVisible(b!.firstElementChild!)).toBe(false);

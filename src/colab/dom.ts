@@ -65,14 +65,20 @@ export function dispatchMouseSequence(el: Element, kind: 'press' | 'click'): voi
   const view = el.ownerDocument.defaultView;
   const r = el.getBoundingClientRect();
   const base = {
-    bubbles: true, cancelable: true, composed: true, view, button: 0,
-    clientX: r.left + r.width / 2, clientY: r.top + r.height / 2,
+    bubbles: true,
+    cancelable: true,
+    composed: true,
+    view,
+    button: 0,
+    clientX: r.left + r.width / 2,
+    clientY: r.top + r.height / 2,
   };
   const Mouse = view?.MouseEvent ?? MouseEvent;
   const Pointer = view?.PointerEvent ?? (typeof PointerEvent === 'function' ? PointerEvent : undefined);
   const mouse = (type: string, buttons: number) => el.dispatchEvent(new Mouse(type, { ...base, buttons }));
   const pointer = (type: string, buttons: number) => {
-    if (Pointer) el.dispatchEvent(new Pointer(type, { ...base, buttons, pointerId: 1, pointerType: 'mouse', isPrimary: true }));
+    if (Pointer)
+      el.dispatchEvent(new Pointer(type, { ...base, buttons, pointerId: 1, pointerType: 'mouse', isPrimary: true }));
   };
   mouse('mouseover', 0);
   pointer('pointerdown', 1);
@@ -86,9 +92,18 @@ export function dispatchMouseSequence(el: Element, kind: 'press' | 'click'): voi
 export function pressEscape(target: Element): void {
   const view = target.ownerDocument.defaultView;
   const Keyboard = view?.KeyboardEvent ?? KeyboardEvent;
-  target.dispatchEvent(new Keyboard('keydown', {
-    key: 'Escape', code: 'Escape', keyCode: 27, which: 27, bubbles: true, cancelable: true, composed: true, view,
-  }));
+  target.dispatchEvent(
+    new Keyboard('keydown', {
+      key: 'Escape',
+      code: 'Escape',
+      keyCode: 27,
+      which: 27,
+      bubbles: true,
+      cancelable: true,
+      composed: true,
+      view,
+    }),
+  );
 }
 
 export interface WaitOptions {
@@ -156,7 +171,7 @@ function hasLayout(doc: Document): boolean {
 /** Text of a text or element node; '' for comments (Colab's lit markers `<!--?lit$…-->` are comments). */
 export function nodeText(node: Node): string {
   const type = node.nodeType;
-  return type === Node.TEXT_NODE || type === Node.ELEMENT_NODE ? node.textContent ?? '' : '';
+  return type === Node.TEXT_NODE || type === Node.ELEMENT_NODE ? (node.textContent ?? '') : '';
 }
 
 /** Whitespace-collapsed text, for labels. */

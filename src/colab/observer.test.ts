@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it } from 'vitest';
-import { observeColabPage, toastText, type PageHandlers, type PageObserver } from './observer';
+import { observeColabPage, type PageHandlers, type PageObserver, toastText } from './observer';
 import { mount, setRunState, snippet, tick } from './test-support';
 
 let observer: PageObserver | null = null;
@@ -17,7 +17,10 @@ function watch(opts: { wantStreamText?: boolean } = {}) {
   const elements: Element[] = [];
   const handlers: Required<PageHandlers> = {
     cellState: (_cell, id, state, previous) => events.push(`state ${id} ${previous}->${state}`),
-    outputAdded: (_cell, id, element, kind) => (events.push(`output ${id} ${kind}`), elements.push(element)),
+    outputAdded: (_cell, id, element, kind) => {
+      events.push(`output ${id} ${kind}`);
+      elements.push(element);
+    },
     streamText: (_cell, id, text) => events.push(`stream ${id} ${JSON.stringify(text)}`),
     toast: (text) => events.push(`toast ${text}`),
     dialogOpened: (kind) => events.push(`dialog ${kind}`),
@@ -42,18 +45,25 @@ describe('run-state transitions', () => {
     await tick();
     setRunState(cell, 'stale error');
     await tick();
-    expect(events).toEqual([`state ${CELL} idle->pending`, `state ${CELL} pending->running`, `state ${CELL} running->error`]);
+    expect(events).toEqual([
+      `state ${CELL} idle->pending`,
+      `state ${CELL} pending->running`,
+      `state ${CELL} running->error`,
+    ]);
   });
 
-  it('hooks cells added after start, recording their first state silently (their saved outputs are not new)', async () => {
-    const { events } = watch();
-    mount(snippet('code-cell-with-static-output-2026-03.html'));
-    await tick();
-    expect(events).toEqual([]);
-    setRunState(document.getElementById(`cell-${CELL}`)!, 'running');
-    await tick();
-    expect(events).toEqual([`state ${CELL} idle->running`]);
-  });
+  it(
+    'hooks cells added after start, recording their first state silently (their saved outputs are not ' + 'new)',
+    async () => {
+      const { events } = watch();
+      mount(snippet('code-cell-with-static-output-2026-03.html'));
+      await tick();
+      expect(events).toEqual([]);
+      setRunState(document.getElementById(`cell-${CELL}`)!, 'running');
+      await tick();
+      expect(events).toEqual([`state ${CELL} idle->running`]);
+    },
+  );
 
   it('follows the older sources: cell classes and the run-button title', async () => {
     mount(`<div class="cell code" id="cell-old">${snippet('code-cell-static-output-2025.html')}</div>`);
@@ -88,11 +98,15 @@ describe('outputs', () => {
     const { events } = watch();
     const sizer = document.querySelector('.output-iframe-sizer')!;
     sizer.innerHTML = '';
-    mount('<div><colab-static-output-renderer><div><div class="stream output-id-1"><pre>a</pre></div><div class="error output-id-2"><div class="output_subarea output_error"><pre>MemoryError</pre></div></div></div></colab-static-output-renderer></div>', sizer);
+    mount(
+      '<div><colab-static-output-renderer><div><div class="stream output-id-1"><pre>a</pre></div><div class="error ' +
+        'output-id-2"><div class="output_subarea ' +
+        'output_error"><pre>MemoryError</pre></div></div></div></colab-static-output-renderer></div>',
+      sizer,
+    );
     await tick();
     expect(events).toEqual([`output ${CELL} stream`, `output ${CELL} error`]);
   });
-
 });
 
 describe('stream text', () => {
@@ -114,7 +128,9 @@ describe('stream text', () => {
     mount('<span>line as element\n</span><!--?lit$516311766$-->', pre());
     await tick();
     expect(events).toEqual([
-      `stream ${CELL} "epoch 2 loss 0.1\\n"`, `stream ${CELL} "Killed\\n"`, `stream ${CELL} "line as element\\n"`,
+      `stream ${CELL} "epoch 2 loss 0.1\\n"`,
+      `stream ${CELL} "Killed\\n"`,
+      `stream ${CELL} "line as element\\n"`,
     ]);
   });
 
@@ -159,10 +175,14 @@ describe('stream text', () => {
 describe('toasts', () => {
   const open = (host: Element, label: string, where: 'attribute' | 'shadow') => {
     if (where === 'attribute') host.setAttribute('labeltext', label);
-    else host.shadowRoot!.querySelector('.mdc-snackbar__surface')!.insertAdjacentHTML('afterbegin', `<div class="mdc-snackbar__label">${label}</div>`);
+    else
+      host
+        .shadowRoot!.querySelector('.mdc-snackbar__surface')!
+        .insertAdjacentHTML('afterbegin', `<div class="mdc-snackbar__label">${label}</div>`);
     host.shadowRoot!.querySelector('.mdc-snackbar')!.classList.add('mdc-snackbar--open');
   };
-  const close = (host: Element) => host.shadowRoot!.querySelector('.mdc-snackbar')!.classList.remove('mdc-snackbar--open');
+  const close = (host: Element) =>
+    host.shadowRoot!.querySelector('.mdc-snackbar')!.classList.remove('mdc-snackbar--open');
 
   it('reports the crash toast when the snackbar opens (label in the attribute)', async () => {
     mount(snippet('snackbar-message-area-idle-2026-03.html'));
@@ -175,7 +195,10 @@ describe('toasts', () => {
     await tick();
     open(host, 'Your session crashed after using all available RAM.', 'attribute');
     await tick();
-    expect(events).toEqual(['toast Your session crashed after using all available RAM.', 'toast Your session crashed after using all available RAM.']);
+    expect(events).toEqual([
+      'toast Your session crashed after using all available RAM.',
+      'toast Your session crashed after using all available RAM.',
+    ]);
   });
 
   it('reports a new crash shown in the sticky toast still open, by its label or by MDC reopening it', async () => {
@@ -195,18 +218,25 @@ describe('toasts', () => {
     expect(events).toEqual([`toast ${text}`, `toast ${text}`, `toast ${text}`]);
   });
 
-  it('reports another message written into the label of a toast still open, not an action link added later', async () => {
-    mount(snippet('snackbar-message-area-idle-2026-03.html'));
-    const { events } = watch();
-    const host = document.getElementById('message-area')!;
-    open(host, 'Unable to connect to the runtime.', 'shadow');
-    await tick();
-    host.insertAdjacentHTML('beforeend', '<md-text-button slot="action">Retry</md-text-button>');
-    await tick();
-    host.shadowRoot!.querySelector('.mdc-snackbar__label')!.textContent = 'Your session crashed after using all available RAM.';
-    await tick();
-    expect(events).toEqual(['toast Unable to connect to the runtime.', 'toast Your session crashed after using all available RAM. Retry']);
-  });
+  it(
+    'reports another message written into the label of a toast still open, not an action link added ' + 'later',
+    async () => {
+      mount(snippet('snackbar-message-area-idle-2026-03.html'));
+      const { events } = watch();
+      const host = document.getElementById('message-area')!;
+      open(host, 'Unable to connect to the runtime.', 'shadow');
+      await tick();
+      host.insertAdjacentHTML('beforeend', '<md-text-button slot="action">Retry</md-text-button>');
+      await tick();
+      host.shadowRoot!.querySelector('.mdc-snackbar__label')!.textContent =
+        'Your session crashed after using all available RAM.';
+      await tick();
+      expect(events).toEqual([
+        'toast Unable to connect to the runtime.',
+        'toast Your session crashed after using all available RAM. Retry',
+      ]);
+    },
+  );
 
   it('reads a label rendered in the shadow root, on the secondary area, for a snackbar added later', async () => {
     const { events } = watch();
@@ -229,10 +259,12 @@ describe('toasts', () => {
   });
 });
 
-
 describe('dialogs', () => {
   it('reports dialogs as they open, once each', async () => {
-    const [closed] = mount('<mwc-dialog heading="Runtime disconnected"><md-text-button slot="primaryAction">Reconnect</md-text-button></mwc-dialog>');
+    const [closed] = mount(
+      '<mwc-dialog heading="Runtime disconnected"><md-text-button ' +
+        'slot="primaryAction">Reconnect</md-text-button></mwc-dialog>',
+    );
     const { events } = watch();
     mount('<mwc-dialog open heading="Cannot connect to GPU backend"></mwc-dialog>');
     await tick();

@@ -6,9 +6,18 @@
  * Colab is an SPA with lazily rendered cells and outputs (§4.1), so everything is hooked as it appears.
  */
 
-import { cellId, cellOf, cellRunState, isCell, outputElementOf, outputKind, type OutputKind, type RunState } from './cells';
+import {
+  cellId,
+  cellOf,
+  cellRunState,
+  isCell,
+  type OutputKind,
+  outputElementOf,
+  outputKind,
+  type RunState,
+} from './cells';
+import { classifyDialog, type DialogKind, dialogHost, isOpenDialog } from './dialogs';
 import { nodeText, squash, streamAppender } from './dom';
-import { classifyDialog, dialogHost, isOpenDialog, type DialogKind } from './dialogs';
 import { CELL, DIALOG, OUTPUT, TOAST } from './selectors';
 
 export interface PageHandlers {
@@ -61,7 +70,10 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
   function outputOf(node: Node | null): Element | null {
     if (!node) return null;
     let out = outputOfTarget.get(node);
-    if (out === undefined) outputOfTarget.set(node, (out = outputElementOf(node, OUTPUT.staticRenderer)));
+    if (out === undefined) {
+      out = outputElementOf(node, OUTPUT.staticRenderer);
+      outputOfTarget.set(node, out);
+    }
     return out;
   }
 
@@ -125,7 +137,13 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
       const cell = cellOf(el);
       if (cell) updateCell(cell);
     } else if (tag === TOAST.host) {
-      watchShadow(el, { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ['class'] });
+      watchShadow(el, {
+        subtree: true,
+        childList: true,
+        characterData: true,
+        attributes: true,
+        attributeFilter: ['class'],
+      });
       checkToast(el);
     }
     if (el.matches(DIALOG.hosts)) checkDialog(el);
@@ -207,10 +225,15 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
     }
   }
 
-  const observe = () => mo.observe(doc, {
-    childList: true, subtree: true, attributes: true, attributeFilter: ['class', 'title', 'open', 'opened', TOAST.labelAttr],
-    characterData: wantStream, characterDataOldValue: wantStream,
-  });
+  const observe = () =>
+    mo.observe(doc, {
+      childList: true,
+      subtree: true,
+      attributes: true,
+      attributeFilter: ['class', 'title', 'open', 'opened', TOAST.labelAttr],
+      characterData: wantStream,
+      characterDataOldValue: wantStream,
+    });
 
   observe();
   if (doc.documentElement) scan(doc.documentElement);
@@ -247,4 +270,3 @@ export function toastText(host: Element): string {
   const parts = [host.getAttribute(TOAST.labelAttr), inShadow, light].map(squash).filter(Boolean);
   return [...new Set(parts)].join(' ');
 }
-

@@ -13,10 +13,14 @@ afterEach(() => {
 
 function watch(wantStreamText = false) {
   const events: string[] = [];
-  const handle = observeOutputFrame(document, {
-    outputAdded: (kind, el) => events.push(`${kind} ${el.className}`),
-    streamText: (text) => events.push(`text ${JSON.stringify(text)}`),
-  }, { wantStreamText });
+  const handle = observeOutputFrame(
+    document,
+    {
+      outputAdded: (kind, el) => events.push(`${kind} ${el.className}`),
+      streamText: (text) => events.push(`text ${JSON.stringify(text)}`),
+    },
+    { wantStreamText },
+  );
   stop = handle.disconnect;
   return events;
 }
@@ -31,12 +35,27 @@ describe('observeOutputFrame', () => {
   });
 
   it('reports outputs as they are rendered, including a traceback', async () => {
-    const [area] = mount('<div id="output-area"><span id="output-header"> </span><div id="output-body"></div><span id="output-footer"></span></div>');
+    const [area] = mount(
+      '<div id="output-area"><span id="output-header"> </span><div id="output-body"></div><span ' +
+        'id="output-footer"></span></div>',
+    );
     const events = watch();
     const body = area!.querySelector('#output-body')!;
-    mount('<div class="stream output-id-1"><div class="output_subarea output_text output_stream output_stderr"><pre>warning</pre></div></div>', body);
-    mount('<div class="error output-id-2"><div class="output_subarea output_text output_error"><pre><span class="ansi-red-fg">OutOfMemoryError</span>: CUDA out of memory.</pre></div></div>', body);
-    mount('<div class="display_data output-id-3"><div class="output_subarea output_html rendered_html"><p class="error">user html</p></div></div>', body);
+    mount(
+      '<div class="stream output-id-1"><div class="output_subarea output_text output_stream ' +
+        'output_stderr"><pre>warning</pre></div></div>',
+      body,
+    );
+    mount(
+      '<div class="error output-id-2"><div class="output_subarea output_text output_error"><pre><span ' +
+        'class="ansi-red-fg">OutOfMemoryError</span>: CUDA out of memory.</pre></div></div>',
+      body,
+    );
+    mount(
+      '<div class="display_data output-id-3"><div class="output_subarea output_html rendered_html"><p ' +
+        'class="error">user html</p></div></div>',
+      body,
+    );
     await tick();
     expect(events).toEqual(['stream stream output-id-1', 'error error output-id-2', 'other display_data output-id-3']);
   });

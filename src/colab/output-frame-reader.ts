@@ -4,7 +4,7 @@
  * and reports to the top frame by postMessage; only here can tracebacks rendered in the frame be read.
  */
 
-import { outputElementOf, outputKind, type OutputKind } from './cells';
+import { type OutputKind, outputElementOf, outputKind } from './cells';
 import { streamAppender } from './dom';
 import { OUTPUT } from './selectors';
 
@@ -23,14 +23,20 @@ const SCOPE = `${OUTPUT.frameBody}, body`;
  * path is Colab's own, and the top frame still checks `event.source` and the tab token before trusting a report.
  */
 export function isColabOutputFrame(location: Pick<Location, 'protocol' | 'hostname' | 'pathname'>): boolean {
-  return location.protocol === 'https:' && OUTPUT.frameHost.test(location.hostname) && location.pathname === OUTPUT.framePath;
+  return (
+    location.protocol === 'https:' && OUTPUT.frameHost.test(location.hostname) && location.pathname === OUTPUT.framePath
+  );
 }
 
 /**
  * Reports each output element once, existing ones included: the frame exists only for its cell's output, so what
  * it holds when the script starts (at document_start, normally nothing) is as new as what arrives later.
  */
-export function observeOutputFrame(doc: Document, handlers: FrameHandlers, opts: { wantStreamText?: boolean } = {}): { disconnect(): void } {
+export function observeOutputFrame(
+  doc: Document,
+  handlers: FrameHandlers,
+  opts: { wantStreamText?: boolean } = {},
+): { disconnect(): void } {
   const want = !!opts.wantStreamText;
   const reported = new WeakSet<Element>();
   /** Reported in the current batch: their text records are the initial text, not appended text. */
@@ -41,7 +47,10 @@ export function observeOutputFrame(doc: Document, handlers: FrameHandlers, opts:
   const outputOf = (node: Node | null): Element | null => {
     if (!node) return null;
     let out = outputOfTarget.get(node);
-    if (out === undefined) outputOfTarget.set(node, (out = outputElementOf(node, SCOPE)));
+    if (out === undefined) {
+      out = outputElementOf(node, SCOPE);
+      outputOfTarget.set(node, out);
+    }
     return out;
   };
 

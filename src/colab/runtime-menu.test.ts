@@ -1,7 +1,14 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
-  activateMenuItem, closeMenu, findMenuItem, findRuntimeButton, findRuntimeMenu, itemLabel, locateMenuItem, openRuntimeMenu,
+  activateMenuItem,
+  closeMenu,
+  findMenuItem,
+  findRuntimeButton,
+  findRuntimeMenu,
+  itemLabel,
+  locateMenuItem,
+  openRuntimeMenu,
 } from './runtime-menu';
 import { fakeClosureMenu, mount, recordEvents, snippet } from './test-support';
 
@@ -42,7 +49,11 @@ describe('findMenuItem', () => {
 
   it('falls back to the English label when the command attribute is gone', () => {
     item('restart-and-run-all').removeAttribute('command');
-    expect(findMenuItem(menu(), 'restart-and-run-all')).toMatchObject({ ok: true, via: 'label', label: 'Restart session and run all' });
+    expect(findMenuItem(menu(), 'restart-and-run-all')).toMatchObject({
+      ok: true,
+      via: 'label',
+      label: 'Restart session and run all',
+    });
     item('runall').removeAttribute('command');
     expect(findMenuItem(menu(), 'runall')).toMatchObject({ ok: true, via: 'label', label: 'Run all' });
   });
@@ -50,7 +61,8 @@ describe('findMenuItem', () => {
   it('matches the pre-2024 label and ignores accelerator hints', () => {
     const el = item('restart-and-run-all');
     el.removeAttribute('command');
-    el.querySelector('.goog-menuitem-content')!.innerHTML = 'Restart runtime and run all<span class="goog-menuitem-accel">Ctrl+M R</span>';
+    el.querySelector('.goog-menuitem-content')!.innerHTML =
+      'Restart runtime and run all<span class="goog-menuitem-accel">Ctrl+M R</span>';
     expect(itemLabel(el)).toBe('Restart runtime and run all');
     expect(findMenuItem(menu(), 'restart-and-run-all')).toMatchObject({ ok: true, via: 'label' });
     el.querySelector('.goog-menuitem-content')!.textContent = 'Restart and run all';
@@ -80,11 +92,15 @@ describe('findMenuItem', () => {
     powerwash.querySelector('.goog-menuitem-content')!.textContent = 'Restart and run all';
     expect(findMenuItem(menu(), 'restart-and-run-all')).toMatchObject({ ok: false, reason: 'item-missing' });
     powerwash.removeAttribute('command');
-    powerwash.querySelector('.goog-menuitem-content')!.textContent = 'Restart and run all (disconnect and delete runtime)';
+    powerwash.querySelector('.goog-menuitem-content')!.textContent =
+      'Restart and run all (disconnect and delete runtime)';
     expect(findMenuItem(menu(), 'restart-and-run-all')).toMatchObject({ ok: false, reason: 'item-missing' });
     expect(findMenuItem(menu(), 'powerwash-current-vm')).toMatchObject({ ok: false, reason: 'item-dangerous' });
     expect(findMenuItem(menu(), 'change-runtime-type', [/.*/])).toMatchObject({ ok: false, reason: 'item-dangerous' });
-    expect(findMenuItem(menu(), 'anything', [/Change runtime type/])).toMatchObject({ ok: false, reason: 'item-missing' });
+    expect(findMenuItem(menu(), 'anything', [/Change runtime type/])).toMatchObject({
+      ok: false,
+      reason: 'item-missing',
+    });
   });
 
   it('refuses an item carrying the command but labelled as a dangerous action', () => {
@@ -102,7 +118,9 @@ describe('openRuntimeMenu', () => {
     expect(opened.ok && opened.menu).toBe(menu());
     expect(fake.isOpen()).toBe(true);
     expect(log.map((e) => e.type)).toEqual(['mouseover', 'pointerdown', 'mousedown', 'pointerup', 'mouseup']);
-    expect(log.every((e) => e.target === 'runtime-menu-button' && e.x === 330 && e.y === 20 && e.button === 0)).toBe(true);
+    expect(log.every((e) => e.target === 'runtime-menu-button' && e.x === 330 && e.y === 20 && e.button === 0)).toBe(
+      true,
+    );
   });
 
   it('waits for a menu that Closure creates on first open', async () => {
@@ -122,10 +140,16 @@ describe('openRuntimeMenu', () => {
   });
 
   it('fails when the menu does not open, and when there is no button', async () => {
-    expect(await openRuntimeMenu(document, { timeoutMs: 30 })).toMatchObject({ ok: false, reason: 'menu-did-not-open' });
+    expect(await openRuntimeMenu(document, { timeoutMs: 30 })).toMatchObject({
+      ok: false,
+      reason: 'menu-did-not-open',
+    });
     document.getElementById('runtime-menu-button')!.remove();
     document.querySelector('#top-menubar')!.remove();
-    expect(await openRuntimeMenu(document, { timeoutMs: 30 })).toMatchObject({ ok: false, reason: 'menu-button-missing' });
+    expect(await openRuntimeMenu(document, { timeoutMs: 30 })).toMatchObject({
+      ok: false,
+      reason: 'menu-button-missing',
+    });
   });
 });
 

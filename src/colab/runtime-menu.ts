@@ -1,8 +1,8 @@
 /** The Runtime menu of Colab's Closure menubar (REFERENCE.md §1.1, §1.2). */
 
-import { dispatchMouseSequence, isVisible, nodeText, pressEscape, squash, waitFor } from './dom';
 import { openDialogs } from './dialogs';
-import { fail, type Fail } from './result';
+import { dispatchMouseSequence, isVisible, nodeText, pressEscape, squash, waitFor } from './dom';
+import { type Fail, fail } from './result';
 import { COMMAND, DANGEROUS_COMMANDS, DANGEROUS_LABEL, LABELS, MENU, TOOLBAR } from './selectors';
 
 export interface MenuOptions {
@@ -27,8 +27,11 @@ export type FindItemResult = ({ ok: true } & LocatedItem) | Fail<'item-missing' 
 export function findRuntimeButton(doc: Document): HTMLElement | null {
   const byId = doc.querySelector<HTMLElement>(MENU.runtimeButton);
   if (byId) return byId;
-  return [...doc.querySelectorAll<HTMLElement>(MENU.menuButton)].find((b) =>
-    MENU.runtimeCaption.test(squash((b.querySelector(MENU.menuButtonCaption) ?? b).textContent))) ?? null;
+  return (
+    [...doc.querySelectorAll<HTMLElement>(MENU.menuButton)].find((b) =>
+      MENU.runtimeCaption.test(squash((b.querySelector(MENU.menuButtonCaption) ?? b).textContent)),
+    ) ?? null
+  );
 }
 
 /** `#runtime-menu`, else the Closure menu holding the run commands (#3). Null until first opened (lazy). */
@@ -56,7 +59,9 @@ export async function openRuntimeMenu(doc: Document, opts: MenuOptions = {}): Pr
   const menu = await waitFor(() => visibleRuntimeMenu(doc), { root: doc, timeoutMs: opts.timeoutMs ?? 3000 });
   if (menu) return { ok: true, menu, button, openedByUs: !wasExpanded };
   const present = findRuntimeMenu(doc);
-  const saw = `aria-expanded=${button.getAttribute('aria-expanded')}; menu ${present ? `present, display=${present.style.display || 'default'}` : 'absent'}`;
+  const saw =
+    `aria-expanded=${button.getAttribute('aria-expanded')}; menu ` +
+    `${present ? `present, display=${present.style.display || 'default'}` : 'absent'}`;
   if (present && !wasExpanded) await closeMenu(doc, present);
   return fail('menu-did-not-open', saw);
 }
@@ -66,7 +71,8 @@ export function itemLabel(item: Element): string {
   const content = item.querySelector(`${MENU.itemContent}, ${TOOLBAR.itemLabel}`) ?? item;
   let text = '';
   for (const node of content.childNodes) {
-    if (node.nodeType !== Node.ELEMENT_NODE || !(node as Element).classList.contains(MENU.itemAccel)) text += nodeText(node);
+    if (node.nodeType !== Node.ELEMENT_NODE || !(node as Element).classList.contains(MENU.itemAccel))
+      text += nodeText(node);
   }
   return squash(text);
 }
@@ -76,18 +82,24 @@ function isDangerous(item: Element): boolean {
 }
 
 export function isItemDisabled(item: Element): boolean {
-  return item.classList.contains(MENU.itemDisabled) || item.getAttribute('aria-disabled') === 'true' ||
-    item.hasAttribute('disabled');
+  return (
+    item.classList.contains(MENU.itemDisabled) ||
+    item.getAttribute('aria-disabled') === 'true' ||
+    item.hasAttribute('disabled')
+  );
 }
 
 function menuItems(menu: ParentNode): Element[] {
-  return [...menu.querySelectorAll(`${MENU.item}, ${TOOLBAR.item}, [command]`)]
-    .filter((el) => !el.parentElement?.closest('[command]'));
+  return [...menu.querySelectorAll(`${MENU.item}, ${TOOLBAR.item}, [command]`)].filter(
+    (el) => !el.parentElement?.closest('[command]'),
+  );
 }
 
 /** "command: label" of every item, for failure reports (e.g. which items a renamed menu offers). */
 export function describeItems(menu: ParentNode): string {
-  return menuItems(menu).map((el) => `${el.getAttribute('command') ?? '?'}: ${itemLabel(el)}`).join('; ');
+  return menuItems(menu)
+    .map((el) => `${el.getAttribute('command') ?? '?'}: ${itemLabel(el)}`)
+    .join('; ');
 }
 
 /**
@@ -97,7 +109,8 @@ export function describeItems(menu: ParentNode): string {
 export function locateMenuItem(menu: ParentNode, command: string, labels = LABELS[command] ?? []): LocatedItem | null {
   if (DANGEROUS_COMMANDS.includes(command)) return null;
   const byCommand = menu.querySelector(`[command="${command}"]`);
-  const item = byCommand ?? menuItems(menu).find((el) => !isDangerous(el) && labels.some((re) => re.test(itemLabel(el))));
+  const item =
+    byCommand ?? menuItems(menu).find((el) => !isDangerous(el) && labels.some((re) => re.test(itemLabel(el))));
   if (!item || isDangerous(item)) return null;
   return { item, via: byCommand ? 'command' : 'label', label: itemLabel(item), disabled: isItemDisabled(item) };
 }

@@ -1,9 +1,11 @@
 /**
  * The registry of everything this extension knows about Colab's DOM: selectors, `command` values and the English
  * texts it matches. When Colab changes, this file (and only rarely the code using it) changes.
- * Each entry names its evidence in /work/shared/colab-dom/REFERENCE.md (§ section / table row "#n"), the snippet
+ * Each entry names its evidence in test/fixtures/colab-dom/REFERENCE.md (§ section / table row "#n"), the snippet
  * it must match (snippets/…html) and a confidence: High / Med / Low (= inferred, no capture).
  */
+
+import { joinRegex } from '../lib/regex';
 
 /** Closure menubar and the Runtime menu (§1.1, §1.2). */
 export const MENU = {
@@ -34,11 +36,15 @@ export const COMMAND = {
  * sessions or leave the notebook. Matched on `command` and, for renamed/command-less items, on English labels.
  */
 export const DANGEROUS_COMMANDS: readonly string[] = [
-  'powerwash-current-vm', 'change-runtime-type', 'manage-sessions', 'deploy-cloud-run', 'disconnect',
-  'delete-runtime', 'factory-reset',
+  'powerwash-current-vm',
+  'change-runtime-type',
+  'manage-sessions',
+  'deploy-cloud-run',
+  'disconnect',
+  'delete-runtime',
+  'factory-reset',
 ];
-export const DANGEROUS_LABEL =
-  /disconnect|delete|factory reset|change runtime|manage sessions|terminate|deploy/i;
+export const DANGEROUS_LABEL = /disconnect|delete|factory reset|change runtime|manage sessions|terminate|deploy/i;
 
 /**
  * English label fallbacks, tried only when no item carries the command (#5-#7, §1.1): 2026 "Restart session and
@@ -67,7 +73,9 @@ export const TOOLBAR = {
  * The inner `.mdc-dialog` of an mwc-dialog's shadow root also matches; code maps it back to its host.
  */
 export const DIALOG = {
-  hosts: 'mwc-dialog, md-dialog, colab-dialog, paper-dialog, colab-recaptcha-dialog, [role=alertdialog].mdc-dialog, [role=dialog].mdc-dialog',
+  hosts:
+    'mwc-dialog, md-dialog, colab-dialog, paper-dialog, colab-recaptcha-dialog, [role=alertdialog].mdc-dialog, ' +
+    '[role=dialog].mdc-dialog',
   /** Open markers per form: `open` (mwc/md), `opened` (paper), `.mdc-dialog--open` (MDC). */
   openClass: 'mdc-dialog--open',
   /**
@@ -75,14 +83,28 @@ export const DIALOG = {
    * (mwc) / `dialog-action`, Polymer `#ok` / `dialog-confirm`, md-dialog `value`, plain MDC `data-mdc-dialog-action`.
    */
   confirm: [
-    '[slot=primaryAction]', '[dialogaction=ok]', '[dialog-action=ok]', '#ok', '[dialog-confirm]', '[value=ok]', '[value=yes]',
-    '[value=confirm]', '[data-mdc-dialog-action=ok]', '[data-mdc-dialog-action=accept]', '[data-mdc-dialog-action=yes]',
+    '[slot=primaryAction]',
+    '[dialogaction=ok]',
+    '[dialog-action=ok]',
+    '#ok',
+    '[dialog-confirm]',
+    '[value=ok]',
+    '[value=yes]',
+    '[value=confirm]',
+    '[data-mdc-dialog-action=ok]',
+    '[data-mdc-dialog-action=accept]',
+    '[data-mdc-dialog-action=yes]',
   ],
   /** Marks a cancelling action: never the confirm button (#12). */
-  cancel: '[slot=secondaryAction], [dialogaction=cancel], [dialogaction=close], [dialog-action=cancel], [dialog-dismiss], #cancel, [value=cancel], [value=close], [value=no], [data-mdc-dialog-action=cancel], [data-mdc-dialog-action=close]',
+  cancel:
+    '[slot=secondaryAction], [dialogaction=cancel], [dialogaction=close], [dialog-action=cancel], [dialog-dismiss], ' +
+    '#cancel, [value=cancel], [value=close], [value=no], [data-mdc-dialog-action=cancel], ' +
+    '[data-mdc-dialog-action=close]',
   /** md-dialog keeps its buttons in `[slot=actions]`, often with a `form[method=dialog]` (Material Web). Med. */
   actions: '[slot=actions], form[method=dialog]',
-  button: 'md-text-button, md-filled-button, md-outlined-button, md-filled-tonal-button, md-elevated-button, mwc-button, paper-button, button',
+  button:
+    'md-text-button, md-filled-button, md-outlined-button, md-filled-tonal-button, md-elevated-button, mwc-button, ' +
+    'paper-button, button',
   /** The emphasised action of an md-dialog ("Run anyway" is an md-filled-button, §2 table). */
   filledButton: 'md-filled-button',
 } as const;
@@ -94,14 +116,21 @@ export const DIALOG = {
  */
 export const DIALOG_TEXT = {
   recaptcha: /recaptcha|not a robot/i,
-  gpuQuota: /cannot connect to (a )?(gpu|tpu)|connect without (gpu|tpu|accelerator)|usage limits in colab|currently connect to a (gpu|tpu)/i,
+  gpuQuota: joinRegex(
+    /cannot connect to (a )?(gpu|tpu)|connect without (gpu|tpu|accelerator)|usage limits in colab/i,
+    /|currently connect to a (gpu|tpu)/,
+  ),
   disconnected: /runtime disconnected|runtime has been disconnected|runtime disconnected due to/i,
   usageLimit: /usage limit|too many sessions|compute units|reached your .*limit/i,
   /**
    * Known non-restart dialogs (§2 "Other dialogs", §5.1 high-RAM offer, §5.3, §1.1 dangerous items) and the pip
    * "restart needed" warning (§2: its yes button is "Restart session"; it may pop up while run-all executes). Refused.
    */
-  other: /disconnect and delete|delete (the )?runtime|factory reset|change runtime type|not authored by google|run anyway|still there\?|high-ram runtime|active sessions|manage sessions|failed to assign a backend|unable to connect|previously imported|newly installed/i,
+  other: joinRegex(
+    /disconnect and delete|delete (the )?runtime|factory reset|change runtime type|not authored by google|run anyway/i,
+    /|still there\?|high-ram runtime|active sessions|manage sessions|failed to assign a backend|unable to connect/,
+    /|previously imported|newly installed/,
+  ),
   restartConfirm: /\brestart|local variables will be lost|runtime state/i,
   /** The attribute-chosen confirm is really a cancel when its label says so (defence in depth). */
   cancelLabel: /^(cancel|close|no|dismiss)$/i,
@@ -111,7 +140,9 @@ export const DIALOG_TEXT = {
    * dialogs whose text cannot be read as English.
    */
   foreignTokens: /\b(GPU|TPU|RAM|Google|Colab Pro|reCAPTCHA)\b/,
-  /** The disconnect dialog's primary button (§5.2, English like its title). Never "Disconnect", "Connect without GPU". */
+  /**
+   * The disconnect dialog's primary button (§5.2, English like its title). Never "Disconnect", "Connect without GPU".
+   */
   reconnectLabel: /^re-?connect\b/i,
   /** §5.1: "Switch to a high-RAM runtime?" (Yes/No), offered after a RAM crash. */
   highRamOffer: /switch to a high-ram runtime|use a high-ram runtime/i,
@@ -159,7 +190,9 @@ export const OUTPUT = {
    * Jupyter classic (`output_error`, `output_stream`, `output_stdout`, `output_stderr`), claude-colab `output-error`,
    * and the `output-id-N` class of both renderers. The outermost match is the output.
    */
-  element: '.stream, .execute_result, .display_data, .error, .output-error, .output_error, .output_stream, .output_stdout, .output_stderr, [class*="output-id-"]',
+  element:
+    '.stream, .execute_result, .display_data, .error, .output-error, .output_error, .output_stream, .output_stdout, ' +
+    '.output_stderr, [class*="output-id-"]',
   errorClasses: ['error', 'output-error', 'output_error'],
   /** stderr is a stream too: warnings and progress bars go there, not only errors (§4.2). */
   streamClasses: ['stream', 'output_stream', 'output_stdout', 'output_stderr'],

@@ -1,9 +1,11 @@
-/** Test helpers (imported by *.test.ts only): the real captures with real shadow roots, and a small fake Closure menu. */
+/**
+ * Test helpers (imported by *.test.ts only): the real captures with real shadow roots, and a small fake Closure menu.
+ */
 
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
-const SNIPPETS = resolve(import.meta.dirname, '../../../shared/colab-dom/snippets');
+const SNIPPETS = resolve(import.meta.dirname, '../../test/fixtures/colab-dom/snippets');
 
 export function snippet(name: string): string {
   return readFileSync(resolve(SNIPPETS, name), 'utf8');
@@ -34,7 +36,18 @@ export function mount(html: string, parent: ParentNode = document.body): Element
 }
 
 export function setRect(el: Element, left: number, top: number, width: number, height: number): void {
-  el.getBoundingClientRect = () => ({ left, top, width, height, right: left + width, bottom: top + height, x: left, y: top, toJSON: () => ({}) }) as DOMRect;
+  el.getBoundingClientRect = () =>
+    ({
+      left,
+      top,
+      width,
+      height,
+      right: left + width,
+      bottom: top + height,
+      x: left,
+      y: top,
+      toJSON: () => ({}),
+    }) as DOMRect;
 }
 
 export interface RecordedEvent {
@@ -51,17 +64,32 @@ export interface RecordedEvent {
 }
 
 /** Records mouse/pointer events reaching `root` (capture phase), with the target's id or command. */
-export function recordEvents(root: EventTarget, types = ['mouseover', 'pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click']): RecordedEvent[] {
+export function recordEvents(
+  root: EventTarget,
+  types = ['mouseover', 'pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click'],
+): RecordedEvent[] {
   const log: RecordedEvent[] = [];
   for (const type of types) {
-    root.addEventListener(type, (e) => {
-      const m = e as MouseEvent;
-      const t = e.target as Element;
-      log.push({
-        type, target: t.getAttribute('command') || t.id || t.localName, button: m.button, buttons: m.buttons,
-        x: m.clientX, y: m.clientY, bubbles: e.bubbles, cancelable: e.cancelable, composed: e.composed, hasView: m.view != null,
-      });
-    }, true);
+    root.addEventListener(
+      type,
+      (e) => {
+        const m = e as MouseEvent;
+        const t = e.target as Element;
+        log.push({
+          type,
+          target: t.getAttribute('command') || t.id || t.localName,
+          button: m.button,
+          buttons: m.buttons,
+          x: m.clientX,
+          y: m.clientY,
+          bubbles: e.bubbles,
+          cancelable: e.cancelable,
+          composed: e.composed,
+          hasView: m.view != null,
+        });
+      },
+      true,
+    );
   }
   return log;
 }
@@ -78,13 +106,16 @@ export interface FakeMenu {
  * (click does nothing), an item acts on mouseup only after a mousedown on it, and not at the opening coordinates;
  * acting or Escape hides the menu. With `lazy`, #runtime-menu is created on first open.
  */
-export function fakeClosureMenu(doc: Document, opts: {
-  lazy?: boolean;
-  ignoreEscape?: boolean;
-  /** Lay the items out at the button's own coordinates (no layout), where Closure ignores the mouseup. */
-  itemsAtButton?: boolean;
-  onCommand?: (command: string) => void;
-} = {}): FakeMenu {
+export function fakeClosureMenu(
+  doc: Document,
+  opts: {
+    lazy?: boolean;
+    ignoreEscape?: boolean;
+    /** Lay the items out at the button's own coordinates (no layout), where Closure ignores the mouseup. */
+    itemsAtButton?: boolean;
+    onCommand?: (command: string) => void;
+  } = {},
+): FakeMenu {
   const button = doc.getElementById('runtime-menu-button')!;
   setRect(button, 300, 10, 60, 20);
   let template: Element | null = doc.getElementById('runtime-menu');
@@ -97,9 +128,15 @@ export function fakeClosureMenu(doc: Document, opts: {
   const menu = (): Element | null => doc.getElementById('runtime-menu');
   const setOpen = (open: boolean) => {
     let m = menu();
-    if (open && !m && template) doc.body.append((m = template));
+    if (open && !m && template) {
+      m = template;
+      doc.body.append(m);
+    }
     if (!m) return;
-    m.setAttribute('style', open ? 'visibility: visible; left: 300px; top: 32px; user-select: none;' : 'display: none; user-select: none;');
+    m.setAttribute(
+      'style',
+      open ? 'visibility: visible; left: 300px; top: 32px; user-select: none;' : 'display: none; user-select: none;',
+    );
     button.setAttribute('aria-expanded', String(open));
     if (open) wireItems(m);
   };
@@ -111,7 +148,9 @@ export function fakeClosureMenu(doc: Document, opts: {
       else setRect(item, 300, 40 + i * 24, 220, 24);
       if (wired.has(item)) return;
       wired.add(item);
-      item.addEventListener('mousedown', (e) => { if ((e as MouseEvent).button === 0) active = item; });
+      item.addEventListener('mousedown', (e) => {
+        if ((e as MouseEvent).button === 0) active = item;
+      });
       item.addEventListener('mouseup', (e) => {
         const m2 = e as MouseEvent;
         const atOpening = opening && m2.clientX === opening.x && m2.clientY === opening.y;
@@ -138,7 +177,9 @@ export function fakeClosureMenu(doc: Document, opts: {
 
 /** Sets the classes of a cell's run-button state div (the 2024-08+ state source, §4.1). */
 export function setRunState(cell: Element, classes: string): void {
-  cell.querySelector('colab-run-button')!.shadowRoot!.querySelector('.cell-execution')!.className = `cell-execution ${classes}`;
+  cell
+    .querySelector('colab-run-button')!
+    .shadowRoot!.querySelector('.cell-execution')!.className = `cell-execution ${classes}`;
 }
 
 export const tick = (ms = 0) => new Promise((r) => setTimeout(r, ms));

@@ -5,7 +5,7 @@
  */
 
 import { deepQuery, pressEscape, waitFor } from './dom';
-import { fail, type Fail } from './result';
+import { type Fail, fail } from './result';
 import { findMenuItem, type LocatedItem } from './runtime-menu';
 import { TOOLBAR } from './selectors';
 
@@ -28,11 +28,16 @@ export function hasToolbarMenu(doc: Document): boolean {
 }
 
 /** "More actions" → md-menu → the item with `command`, clicked. Closes the menu again when it cannot be used. */
-export async function chooseToolbarCommand(doc: Document, command: string, opts: ToolbarOptions = {}): Promise<ToolbarResult> {
+export async function chooseToolbarCommand(
+  doc: Document,
+  command: string,
+  opts: ToolbarOptions = {},
+): Promise<ToolbarResult> {
   const root = toolbarRoot(doc);
   const more = root?.querySelector<HTMLElement>(TOOLBAR.moreActions);
   const menu = root?.querySelector(TOOLBAR.menu);
-  if (!root || !more || !menu) return fail('toolbar-missing', root ? 'no More actions button or md-menu' : `no ${TOOLBAR.host}`);
+  if (!root || !more || !menu)
+    return fail('toolbar-missing', root ? 'no More actions button or md-menu' : `no ${TOOLBAR.host}`);
   const wasOpen = menu.hasAttribute('open');
   if (!wasOpen) clickInnermost(more);
   const opened = await waitFor(() => menu.hasAttribute('open'), { root, timeoutMs: opts.timeoutMs ?? 3000 });
@@ -60,7 +65,11 @@ export function clickToolbarRunAll(doc: Document): boolean {
  */
 export function clickInnermost(el: Element): void {
   let target = el;
-  for (let inner = target.shadowRoot?.querySelector(TOOLBAR.innerControl); inner; inner = inner.shadowRoot?.querySelector(TOOLBAR.innerControl)) {
+  for (
+    let inner = target.shadowRoot?.querySelector(TOOLBAR.innerControl);
+    inner;
+    inner = inner.shadowRoot?.querySelector(TOOLBAR.innerControl)
+  ) {
     target = inner;
   }
   (target as HTMLElement).click();

@@ -1,9 +1,9 @@
 /** Did the run start? Evidence read from the page (REFERENCE.md §4.1, §5.4). */
 
 import { cellId, cellRunState, executionCount, findCells } from './cells';
-import { deepQuery, waitFor } from './dom';
 import { classifyOpenDialogs } from './dialogs';
-import { fail, type Fail } from './result';
+import { deepQuery, waitFor } from './dom';
+import { type Fail, fail } from './result';
 import { CONNECT } from './selectors';
 
 export interface RunSnapshot {
@@ -18,7 +18,9 @@ export function connectBusy(doc: Document): boolean {
   const root = host?.shadowRoot ?? host;
   if (!root) return false;
   const icon = root.querySelector(CONNECT.icon)?.textContent ?? '';
-  return icon.includes(CONNECT.busyIcon) || CONNECT.busyText.test(root.querySelector(CONNECT.button)?.textContent ?? '');
+  return (
+    icon.includes(CONNECT.busyIcon) || CONNECT.busyText.test(root.querySelector(CONNECT.button)?.textContent ?? '')
+  );
 }
 
 const isActive = (cell: Element) => {
@@ -48,7 +50,8 @@ export function runEvidence(doc: Document, since: RunSnapshot): string | null {
     if (isActive(cell) && !since.active.has(id)) return `cell ${id} ${cellRunState(cell)}`;
     const before = since.counts.get(id);
     const now = executionCount(cell);
-    if (before !== undefined && before !== now) return `cell ${id} execution count ${before ?? '[ ]'} -> ${now ?? '[ ]'}`;
+    if (before !== undefined && before !== now)
+      return `cell ${id} execution count ${before ?? '[ ]'} -> ${now ?? '[ ]'}`;
   }
   return connectBusy(doc) && !since.connectBusy ? 'connect button busy' : null;
 }
@@ -60,12 +63,22 @@ export interface VerifyOptions {
   timeoutMs?: number;
 }
 
-export async function verifyRunStarted(doc: Document, opts: VerifyOptions = {}): Promise<{ ok: true; evidence: string } | Fail<'no-run-started'>> {
+export async function verifyRunStarted(
+  doc: Document,
+  opts: VerifyOptions = {},
+): Promise<{ ok: true; evidence: string } | Fail<'no-run-started'>> {
   const since = opts.since ?? takeRunSnapshot(doc);
   const evidence = await waitFor(() => runEvidence(doc, since), {
-    root: doc, timeoutMs: opts.timeoutMs ?? 15000, observeShadowRoots: true,
+    root: doc,
+    timeoutMs: opts.timeoutMs ?? 15000,
+    observeShadowRoots: true,
   });
   if (evidence) return { ok: true, evidence };
-  const dialogs = classifyOpenDialogs(doc).map((d) => `${d.kind}: "${d.text.slice(0, 120)}"`).join('; ');
-  return fail('no-run-started', `${findCells(doc).length} cells, none pending/running${dialogs ? `; open dialogs: ${dialogs}` : ''}`);
+  const dialogs = classifyOpenDialogs(doc)
+    .map((d) => `${d.kind}: "${d.text.slice(0, 120)}"`)
+    .join('; ');
+  return fail(
+    'no-run-started',
+    `${findCells(doc).length} cells, none pending/running${dialogs ? `; open dialogs: ${dialogs}` : ''}`,
+  );
 }

@@ -37,9 +37,14 @@ describe('Colab page script', () => {
     document.head.replaceWith(document.createElement('head'));
     fakeBrowser.reset();
     hellos = [];
-    page.sendToWorker.mockReset().mockImplementation(
-      (message: PageMessage) => new Promise((resolve) => hellos.push({ key: message.type === 'page-hello' ? message.key : null, answer: resolve })),
-    );
+    page.sendToWorker
+      .mockReset()
+      .mockImplementation(
+        (message: PageMessage) =>
+          new Promise((resolve) =>
+            hellos.push({ key: message.type === 'page-hello' ? message.key : null, answer: resolve }),
+          ),
+      );
     page.setNotebook.mockReset();
     page.createPageGuard.mockReset().mockReturnValue({ setNotebook: page.setNotebook, checkUi: vi.fn() });
     await fakeBrowser.storage.local.set({
@@ -73,8 +78,12 @@ describe('Colab page script', () => {
     await vi.waitFor(() => expect(hellos).toHaveLength(1));
     hellos[0]?.answer({ tabId: 3, token: 'token' });
     await vi.waitFor(() => expect(page.createPageGuard).toHaveBeenCalledTimes(1));
-    await fakeBrowser.storage.local.set({ 'nb:drive:notebookA': { v: 1, key: 'drive:notebookA', enabled: true, title: 'a' } });
-    await vi.waitFor(() => expect(page.setNotebook).toHaveBeenCalledWith({ key: 'drive:notebookA', tabId: 3, token: 'token' }));
+    await fakeBrowser.storage.local.set({
+      'nb:drive:notebookA': { v: 1, key: 'drive:notebookA', enabled: true, title: 'a' },
+    });
+    await vi.waitFor(() =>
+      expect(page.setNotebook).toHaveBeenCalledWith({ key: 'drive:notebookA', tabId: 3, token: 'token' }),
+    );
     expect(page.createPageGuard).toHaveBeenCalledTimes(2);
   });
 });

@@ -1,4 +1,12 @@
-import { cellId, cellRunState, findCells, observeColabPage, outputText, type PageObserver, type RunState } from '../colab';
+import {
+  cellId,
+  cellRunState,
+  findCells,
+  observeColabPage,
+  outputText,
+  type PageObserver,
+  type RunState,
+} from '../colab';
 import { createDetector, DEFAULT_CATEGORIES, type Detector, type MarkerMatch, type Verdict } from '../detector';
 import { createExecutionGate, LATE_OUTPUT_MS } from '../detector/execution-gate';
 import type { Settings } from '../state/schema';
@@ -38,7 +46,10 @@ export function createFailureWatch(doc: Document, reports: WatchReports): Failur
   const idOf = (cell: Element, id: string | null = cellId(cell)): string => {
     if (id) return id;
     let synthetic = syntheticIds.get(cell);
-    if (!synthetic) syntheticIds.set(cell, (synthetic = `anonymous-${++anonymous}`));
+    if (!synthetic) {
+      synthetic = `anonymous-${++anonymous}`;
+      syntheticIds.set(cell, synthetic);
+    }
     return synthetic;
   };
 
@@ -79,29 +90,37 @@ export function createFailureWatch(doc: Document, reports: WatchReports): Failur
     const now = Date.now();
     // Cells already running when the guard starts (a reload mid-run) are executions of this page's lifetime too.
     for (const cell of findCells(doc)) if (cellRunState(cell) === 'running') gate.cellState(idOf(cell), 'running', now);
-    observer = observeColabPage(doc, {
-      cellState,
-      outputAdded(cell, id, element, kind) {
-        const key = idOf(cell, id);
-        const text = outputText(element);
-        if (kind === 'error') errorText(key, text);
-        markerText(key, text);
+    observer = observeColabPage(
+      doc,
+      {
+        cellState,
+        outputAdded(cell, id, element, kind) {
+          const key = idOf(cell, id);
+          const text = outputText(element);
+          if (kind === 'error') errorText(key, text);
+          markerText(key, text);
+        },
+        streamText: (cell, id, text) => markerText(idOf(cell, id), text),
+        toast(text) {
+          const verdict = detector.classifyNotice(text);
+          if (verdict) reports.failure(verdict, 'crash-toast');
+        },
+        dialogOpened(kind, dialog) {
+          if (kind === 'disconnected') reports.disconnect((dialog.textContent ?? '').trim().slice(0, 300));
+          else if (kind === 'recaptcha' || kind === 'usage-limit') reports.needsPerson(kind);
+        },
       },
-      streamText: (cell, id, text) => markerText(idOf(cell, id), text),
-      toast(text) {
-        const verdict = detector.classifyNotice(text);
-        if (verdict) reports.failure(verdict, 'crash-toast');
-      },
-      dialogOpened(kind, dialog) {
-        if (kind === 'disconnected') reports.disconnect((dialog.textContent ?? '').trim().slice(0, 300));
-        else if (kind === 'recaptcha' || kind === 'usage-limit') reports.needsPerson(kind);
-      },
-    }, { wantStreamText: detector.hasMarkers });
+      { wantStreamText: detector.hasMarkers },
+    );
   };
 
   return {
     configure(settings) {
-      detector = createDetector({ categories: settings.categories, failurePatterns: settings.failurePatterns, markerPatterns: settings.markerPatterns });
+      detector = createDetector({
+        categories: settings.categories,
+        failurePatterns: settings.failurePatterns,
+        markerPatterns: settings.markerPatterns,
+      });
       observer?.setWantStreamText(detector.hasMarkers);
     },
     setActive(active) {

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { cellOfFrameSource } from '../colab';
-import { FrameReportSchema, type FrameReport } from '../messaging/protocol';
+import { type FrameReport, FrameReportSchema } from '../messaging/protocol';
 import { isOutputFrameOrigin } from '../messaging/sender';
 
 /**

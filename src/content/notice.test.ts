@@ -13,7 +13,16 @@ function pendingWithLine(line: string): NotebookRecord {
   return {
     ...defaultNotebook('drive:x'),
     enabled: true,
-    status: { kind: 'pending', reason: 'failure', action: 'restart-and-run-all', restartAt: T0 + 3000, attempt: 'a1', ownerTab: 1, detectedAt: T0, verdict },
+    status: {
+      kind: 'pending',
+      reason: 'failure',
+      action: 'restart-and-run-all',
+      restartAt: T0 + 3000,
+      attempt: 'a1',
+      ownerTab: 1,
+      detectedAt: T0,
+      verdict,
+    },
   };
 }
 

@@ -28,9 +28,11 @@ const STYLE = `
 .body { margin: 0 0 8px; word-break: break-word; white-space: pre-line; }
 .countdown { display: block; }
 .actions { display: flex; gap: 8px; justify-content: flex-end; }
-button { font: inherit; cursor: pointer; border-radius: 4px; padding: 4px 10px; border: 1px solid #8a8a8a; background: #f1f3f4; color: #1f1f1f; }
+button { font: inherit; cursor: pointer; border-radius: 4px; padding: 4px 10px; border: 1px solid #8a8a8a;
+  background: #f1f3f4; color: #1f1f1f; }
 button:focus-visible { outline: 2px solid #1a73e8; outline-offset: 1px; }
-.close { position: absolute; top: 6px; right: 6px; border: 0; background: transparent; font-size: 16px; padding: 0 6px; }
+.close { position: absolute; top: 6px; right: 6px; border: 0; background: transparent; font-size: 16px;
+  padding: 0 6px; }
 @media (prefers-color-scheme: dark) {
   .box { color: #e8eaed; background: #292a2d; }
   button { color: #e8eaed; background: #3c4043; border-color: #9aa0a6; }
@@ -77,7 +79,13 @@ function secondsLeft(deadline: number): number {
   return Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
 }
 
-function render(doc: Document, root: ShadowRoot, content: NoticeContent, dismissLabel: string, hide: () => void): HTMLElement {
+function render(
+  doc: Document,
+  root: ShadowRoot,
+  content: NoticeContent,
+  dismissLabel: string,
+  hide: () => void,
+): HTMLElement {
   const style = doc.createElement('style');
   style.textContent = STYLE;
   const box = element(doc, 'div', 'box');
@@ -97,7 +105,12 @@ function render(doc: Document, root: ShadowRoot, content: NoticeContent, dismiss
   return box;
 }
 
-function element<K extends keyof HTMLElementTagNameMap>(doc: Document, tag: K, className: string, text = ''): HTMLElementTagNameMap[K] {
+function element<K extends keyof HTMLElementTagNameMap>(
+  doc: Document,
+  tag: K,
+  className: string,
+  text = '',
+): HTMLElementTagNameMap[K] {
   const el = doc.createElement(tag);
   if (className) el.className = className;
   el.textContent = text;

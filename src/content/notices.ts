@@ -21,7 +21,9 @@ export function noticeFor(record: NotebookRecord, cancel: () => void): NoticeCon
   const { status } = record;
   switch (status.kind) {
     case 'pending': {
-      const what = status.verdict.line ? `${status.verdict.description}: ${status.verdict.line}` : status.verdict.description;
+      const what = status.verdict.line
+        ? `${status.verdict.description}: ${status.verdict.line}`
+        : status.verdict.description;
       return {
         tone: 'warning',
         title: TITLES[status.reason](),
@@ -33,9 +35,19 @@ export function noticeFor(record: NotebookRecord, cancel: () => void): NoticeCon
     case 'restarting':
       return { tone: 'info', title: t('noticeRestartingTitle'), body: t('noticeRestartingBody'), actions: [] };
     case 'gave-up':
-      return { tone: 'error', title: t('noticeGaveUpTitle'), body: t('noticeGaveUpBody', String(status.restarts)), actions: [] };
+      return {
+        tone: 'error',
+        title: t('noticeGaveUpTitle'),
+        body: t('noticeGaveUpBody', String(status.restarts)),
+        actions: [],
+      };
     case 'ui-problem':
-      return { tone: 'error', title: t('noticeProblemTitle'), body: t('noticeProblemBody', status.step, status.detail), actions: [] };
+      return {
+        tone: 'error',
+        title: t('noticeProblemTitle'),
+        body: t('noticeProblemBody', status.step, status.detail),
+        actions: [],
+      };
     case 'watching':
       return null;
   }

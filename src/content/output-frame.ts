@@ -15,20 +15,25 @@ async function main() {
   const reply = await sendToWorker<FrameHelloReply>({ type: 'frame-hello' });
   const markers = compileParts(reply.markers);
   const token = reply.token;
-  const post = (report: FrameReport['report']) => window.parent.postMessage({ channel: FRAME_CHANNEL, token, report }, COLAB_ORIGIN);
+  const post = (report: FrameReport['report']) =>
+    window.parent.postMessage({ channel: FRAME_CHANNEL, token, report }, COLAB_ORIGIN);
   const marker = (text: string) => {
     const match = findMarkerLine(text, markers);
     if (match) post({ kind: 'marker', pattern: match.pattern, line: match.line });
   };
   const wantMarkers = markers.length > 0;
-  observeOutputFrame(document, {
-    outputAdded(kind, element) {
-      const text = outputText(element);
-      if (kind === 'error') post({ kind: 'error-output', text });
-      if (wantMarkers) marker(text);
+  observeOutputFrame(
+    document,
+    {
+      outputAdded(kind, element) {
+        const text = outputText(element);
+        if (kind === 'error') post({ kind: 'error-output', text });
+        if (wantMarkers) marker(text);
+      },
+      streamText: marker,
     },
-    streamText: marker,
-  }, { wantStreamText: wantMarkers });
+    { wantStreamText: wantMarkers },
+  );
 }
 
 void main().catch(() => undefined);

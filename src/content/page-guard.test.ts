@@ -1,9 +1,9 @@
 // @vitest-environment happy-dom
 import { fakeBrowser } from '@webext-core/fake-browser';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import * as v from 'valibot';
-import { PageMessageSchema, type PageMessage } from '../messaging/protocol';
-import { defaultNotebook, notebookStorageKey, type NotebookRecord } from '../state/schema';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { type PageMessage, PageMessageSchema } from '../messaging/protocol';
+import { defaultNotebook, type NotebookRecord, notebookStorageKey } from '../state/schema';
 import { loadNotebook } from '../state/store';
 import { createPageGuard, type PageGuard } from './page-guard';
 
@@ -16,18 +16,35 @@ vi.mock('../state/store', async (importOriginal) => {
   const store = await importOriginal<typeof import('../state/store')>();
   return { ...store, loadNotebook: vi.fn(store.loadNotebook) };
 });
-vi.mock('../colab', async (importOriginal) => ({ ...(await importOriginal<typeof import('../colab')>()), restartAndRunAll: page.restartAndRunAll }));
+vi.mock('../colab', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../colab')>()),
+  restartAndRunAll: page.restartAndRunAll,
+}));
 
 const TAB = 4;
 const A = 'drive:notebookA';
 const B = 'drive:notebookB';
-const verdict = { category: 'gpu-oom' as const, rule: 'r', description: 'CUDA out of memory', line: 'OutOfMemoryError' };
+const verdict = {
+  category: 'gpu-oom' as const,
+  rule: 'r',
+  description: 'CUDA out of memory',
+  line: 'OutOfMemoryError',
+};
 
 function pending(key: string, restartAt = Date.now() - 1): NotebookRecord {
   return {
     ...defaultNotebook(key),
     enabled: true,
-    status: { kind: 'pending', reason: 'failure', action: 'restart-and-run-all', restartAt, attempt: `attempt-${key}`, ownerTab: TAB, detectedAt: 1, verdict },
+    status: {
+      kind: 'pending',
+      reason: 'failure',
+      action: 'restart-and-run-all',
+      restartAt,
+      attempt: `attempt-${key}`,
+      ownerTab: TAB,
+      detectedAt: 1,
+      verdict,
+    },
   };
 }
 
@@ -35,7 +52,8 @@ function store(record: NotebookRecord): Promise<void> {
   return fakeBrowser.storage.local.set({ [notebookStorageKey(record.key)]: record });
 }
 
-const sentOfType = (type: PageMessage['type']) => page.sent.filter((m) => (m as PageMessage).type === type) as PageMessage[];
+const sentOfType = (type: PageMessage['type']) =>
+  page.sent.filter((m) => (m as PageMessage).type === type) as PageMessage[];
 
 describe('page guard', () => {
   let guard: PageGuard;
@@ -70,13 +88,22 @@ describe('page guard', () => {
   });
 
   it('sends a failed step with a long "saw" cut to what the service worker accepts', async () => {
-    page.restartAndRunAll.mockResolvedValue({ ok: false, step: 'find-item', detail: 'item-missing', saw: `items: ${'Some item, '.repeat(500)}` });
+    page.restartAndRunAll.mockResolvedValue({
+      ok: false,
+      step: 'find-item',
+      detail: 'item-missing',
+      saw: `items: ${'Some item, '.repeat(500)}`,
+    });
     await store(pending(A));
     guard.setNotebook({ key: A, tabId: TAB, token: 't' });
     await vi.waitFor(() => expect(sentOfType('page-result')).toHaveLength(1));
     const [result] = sentOfType('page-result');
     expect(v.is(PageMessageSchema, result)).toBe(true);
-    expect(result).toMatchObject({ ok: false, step: 'find-item', detail: expect.stringMatching(/^item-missing; saw: items: Some item/) });
+    expect(result).toMatchObject({
+      ok: false,
+      step: 'find-item',
+      detail: expect.stringMatching(/^item-missing; saw: items: Some item/),
+    });
   });
 
   it('tells the user when the restart could not be started although the countdown is over', async () => {

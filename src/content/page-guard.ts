@@ -1,13 +1,13 @@
 import { checkUi } from '../colab';
 import { t } from '../lib/i18n';
-import { type CheckUiReply, type ClaimReply, type PageMessage } from '../messaging/protocol';
-import { TEXT_LIMITS, type NotebookRecord } from '../state/schema';
+import type { CheckUiReply, ClaimReply, PageMessage } from '../messaging/protocol';
+import { type NotebookRecord, TEXT_LIMITS } from '../state/schema';
 import { loadNotebook, loadSettings, watchNotebook, watchSettings } from '../state/store';
 import { createFailureWatch } from './failure-watch';
 import { listenToOutputFrames } from './frame-reports';
 import { createNotice } from './notice';
 import { needsPersonNotice, noticeFor, unclaimedNotice } from './notices';
-import { createRestartRunner, withSaw, type Outcome, type RestartRunner } from './restart-runner';
+import { createRestartRunner, type Outcome, type RestartRunner, withSaw } from './restart-runner';
 import { OrphanedError, sendToWorker } from './send';
 
 /**
@@ -45,7 +45,7 @@ export function createPageGuard(doc: Document): PageGuard {
     notice.hide();
   };
 
-  const send = async <R,>(message: PageMessage): Promise<R | null> => {
+  const send = async <R>(message: PageMessage): Promise<R | null> => {
     try {
       return await sendToWorker<R>(message);
     } catch (error) {
@@ -61,7 +61,8 @@ export function createPageGuard(doc: Document): PageGuard {
 
   const watch = createFailureWatch(doc, {
     failure: (verdict, source) => key && report({ type: 'page-failure', key, detectedAt: Date.now(), source, verdict }),
-    marker: (match) => key && report({ type: 'page-marker', key, detectedAt: Date.now(), pattern: match.pattern, line: match.line }),
+    marker: (match) =>
+      key && report({ type: 'page-marker', key, detectedAt: Date.now(), pattern: match.pattern, line: match.line }),
     disconnect: (line) => key && report({ type: 'page-disconnect', key, detectedAt: Date.now(), line }),
     needsPerson: (kind) => notice.show(needsPersonNotice(kind)),
   });
@@ -89,7 +90,10 @@ export function createPageGuard(doc: Document): PageGuard {
       doc,
       tabId,
       claim: async (attemptKey, attempt) =>
-        (await send<ClaimReply>({ type: 'page-claim', key: attemptKey, attempt })) ?? { granted: false, reason: 'no answer' },
+        (await send<ClaimReply>({ type: 'page-claim', key: attemptKey, attempt })) ?? {
+          granted: false,
+          reason: 'no answer',
+        },
       result: async (attemptKey, attempt, outcome) => {
         await send({ type: 'page-result', key: attemptKey, attempt, ...clipOutcome(outcome) });
       },
@@ -102,10 +106,16 @@ export function createPageGuard(doc: Document): PageGuard {
 
   void loadSettings().then((settings) => watch.configure(settings));
   stops.push(watchSettings((settings) => watch.configure(settings)));
-  stops.push(listenToOutputFrames(doc.defaultView ?? window, () => token, (cell, frameReport) => {
-    if (frameReport.kind === 'error-output') watch.frameError(cell, frameReport.text);
-    else watch.frameMarker(cell, { pattern: frameReport.pattern, line: frameReport.line });
-  }));
+  stops.push(
+    listenToOutputFrames(
+      doc.defaultView ?? window,
+      () => token,
+      (cell, frameReport) => {
+        if (frameReport.kind === 'error-output') watch.frameError(cell, frameReport.text);
+        else watch.frameMarker(cell, { pattern: frameReport.pattern, line: frameReport.line });
+      },
+    ),
+  );
 
   return {
     setNotebook(notebook) {
@@ -139,5 +149,9 @@ export function createPageGuard(doc: Document): PageGuard {
 /** What a failed step saw can be long; the service worker refuses a result whose texts exceed what it stores. */
 function clipOutcome(outcome: Outcome): Outcome {
   if (outcome.ok) return outcome;
-  return { ok: false, step: outcome.step.slice(0, TEXT_LIMITS.uiStep), detail: outcome.detail.slice(0, TEXT_LIMITS.detail) };
+  return {
+    ok: false,
+    step: outcome.step.slice(0, TEXT_LIMITS.uiStep),
+    detail: outcome.detail.slice(0, TEXT_LIMITS.detail),
+  };
 }

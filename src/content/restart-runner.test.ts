@@ -13,9 +13,19 @@ vi.mock('../colab', () => colab);
 
 const TAB = 4;
 const T0 = 1_000_000;
-const verdict = { category: 'gpu-oom' as const, rule: 'r', description: 'CUDA out of memory', line: 'OutOfMemoryError' };
+const verdict = {
+  category: 'gpu-oom' as const,
+  rule: 'r',
+  description: 'CUDA out of memory',
+  line: 'OutOfMemoryError',
+};
 
-function pending(attempt = 'a1', ownerTab = TAB, restartAt = T0 + 5000, action: 'restart-and-run-all' | 'run-all' = 'restart-and-run-all'): NotebookRecord {
+function pending(
+  attempt = 'a1',
+  ownerTab = TAB,
+  restartAt = T0 + 5000,
+  action: 'restart-and-run-all' | 'run-all' = 'restart-and-run-all',
+): NotebookRecord {
   return {
     ...defaultNotebook('drive:x'),
     enabled: true,
@@ -48,8 +58,20 @@ describe('restart runner', () => {
     vi.clearAllMocks();
     vi.useFakeTimers();
     vi.setSystemTime(T0);
-    colab.restartAndRunAll.mockResolvedValue({ ok: true, path: 'menu', via: 'command', dialog: 'confirmed', evidence: 'cells pending' });
-    colab.runAll.mockResolvedValue({ ok: true, path: 'menu', via: 'command', dialog: 'none', evidence: 'cells pending' });
+    colab.restartAndRunAll.mockResolvedValue({
+      ok: true,
+      path: 'menu',
+      via: 'command',
+      dialog: 'confirmed',
+      evidence: 'cells pending',
+    });
+    colab.runAll.mockResolvedValue({
+      ok: true,
+      path: 'menu',
+      via: 'command',
+      dialog: 'none',
+      evidence: 'cells pending',
+    });
   });
   afterEach(() => vi.useRealTimers());
 
@@ -83,18 +105,22 @@ describe('restart runner', () => {
     expect(calls).toEqual([]);
   });
 
-  it('acts on nothing when the claim is refused, and claims no more once the record gives the countdown to another tab', async () => {
-    const claim = vi.fn(async () => ({ granted: false as const, reason: 'Another tab owns this restart' }));
-    const { d, calls } = deps({ claim });
-    const runner = createRestartRunner(d);
-    runner.follow(pending());
-    await vi.advanceTimersByTimeAsync(5000);
-    runner.follow(pending('a1', TAB + 1));
-    await vi.advanceTimersByTimeAsync(60_000);
-    expect(claim).toHaveBeenCalledTimes(1);
-    expect(calls).toEqual([]);
-    expect(colab.restartAndRunAll).not.toHaveBeenCalled();
-  });
+  it(
+    'acts on nothing when the claim is refused, and claims no more once the record gives the countdown to another ' +
+      'tab',
+    async () => {
+      const claim = vi.fn(async () => ({ granted: false as const, reason: 'Another tab owns this restart' }));
+      const { d, calls } = deps({ claim });
+      const runner = createRestartRunner(d);
+      runner.follow(pending());
+      await vi.advanceTimersByTimeAsync(5000);
+      runner.follow(pending('a1', TAB + 1));
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(claim).toHaveBeenCalledTimes(1);
+      expect(calls).toEqual([]);
+      expect(colab.restartAndRunAll).not.toHaveBeenCalled();
+    },
+  );
 
   it('claims again, 5 s apart, when a claim is refused while the countdown is still its own', async () => {
     const refusals = ['no answer', 'Too early: 2 s left'];
@@ -158,14 +184,24 @@ describe('restart runner', () => {
   });
 
   it('reports the failed step and what it saw, and does not retry', async () => {
-    colab.restartAndRunAll.mockResolvedValue({ ok: false, step: 'find-item', detail: 'item-missing', saw: 'items: Run all, Interrupt' });
+    colab.restartAndRunAll.mockResolvedValue({
+      ok: false,
+      step: 'find-item',
+      detail: 'item-missing',
+      saw: 'items: Run all, Interrupt',
+    });
     const { d, calls } = deps();
     const runner = createRestartRunner(d);
     runner.follow(pending());
     await vi.advanceTimersByTimeAsync(5000);
     runner.follow(pending());
     await vi.advanceTimersByTimeAsync(60_000);
-    expect(calls).toEqual(['claim a1', 'before', 'result a1 find-item: item-missing; saw: items: Run all, Interrupt', 'after']);
+    expect(calls).toEqual([
+      'claim a1',
+      'before',
+      'result a1 find-item: item-missing; saw: items: Run all, Interrupt',
+      'after',
+    ]);
   });
 
   it('reports an exception in the action as a failed step, so the restart does not stay in progress', async () => {

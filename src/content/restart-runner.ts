@@ -1,4 +1,4 @@
-import { findDisconnectDialog, reconnect, restartAndRunAll, runAll, waitFor, type ActionResult } from '../colab';
+import { type ActionResult, findDisconnectDialog, reconnect, restartAndRunAll, runAll, waitFor } from '../colab';
 import type { ClaimReply } from '../messaging/protocol';
 import type { NotebookRecord, RestartAction, Status } from '../state/schema';
 

@@ -4,6 +4,8 @@
  * recovered OOMs, and memory tables from matching.
  */
 
+import { joinRegex } from '../lib/regex';
+
 /** Which framework wrote a native (glog/absl) log line, when its source path says so. */
 export type Family = 'tf' | 'xla';
 
@@ -37,7 +39,8 @@ const PREFIXES: readonly RegExp[] = [
 const MAX_PREFIXES = 4;
 
 /**
- * glog/absl lines as TensorFlow, XLA and PyTorch's c10 write them: `2021-05-01 10:00:00.1: E tensorflow/x/y.cc:12] msg`,
+ * glog/absl lines as TensorFlow, XLA and PyTorch's c10 write them: `2021-05-01 10:00:00.1: E tensorflow/x/y.cc:12]
+ * msg`,
  * `E0118 12:00:00.123 4567 y.cc:12] msg`, `[E1104 10:11:12.345 ProcessGroupNCCL.cpp:1234] msg`, and absl-Python's
  * `E0118 12:00:00.123 4567 train.py:42] msg`. Not anchored: Keras
  * progress bars are often glued to the front of them.
@@ -50,7 +53,8 @@ const NATIVE_LOG = /(?:^|\s|\[)([IWEF])(?:\d{4} [\d:.]+(?:\s+\d+)?)?\s+([^\s\]]+
  */
 // `[` only opens a bracket group: were it also a prefix character, every `[n]` could be read two ways, and a line
 // of many such tokens would backtrack for hours on the page's main thread.
-const ERROR_LOG = /^(?:[\d\s|/:.,TZ+-]|\[[\w.\s:,+-]*\])*(?:[\w.]+ - )?\[?(?:ERROR|CRITICAL|FATAL)\b\]?(?::[\w.]*:)?[\s|:-]*/;
+const ERROR_LOG =
+  /^(?:[\d\s|/:.,TZ+-]|\[[\w.\s:,+-]*\])*(?:[\w.]+ - )?\[?(?:ERROR|CRITICAL|FATAL)\b\]?(?::[\w.]*:)?[\s|:-]*/;
 const ERROR_LOG_SEARCH_CHARS = 160;
 
 /** Where the embedded error text of a log message may start: after a label, a dash, a bracket or a sentence. */
@@ -65,15 +69,18 @@ const WHAT = /^what\(\):\s+(.*)$/;
 /** PyTorch ≤0.4 prints this before raising `cuda runtime error (N) : ...`; it is read as that message. */
 const THC_FAIL = /^THCudaCheck FAIL file=\S+ line=\d+ error=(\d+) : (.*)$/;
 /** `[qualified.]ClassName: message`, `ClassName (see above for traceback): message`, or a bare `ClassName`. */
-const EXCEPTION_LINE = /^((?:[A-Za-z_]\w*(?:\.|::))*[A-Za-z_]\w*)(?: \(see above for traceback\))?(?::(?:\s+(.*))?|\s*)$/;
+const EXCEPTION_LINE =
+  /^((?:[A-Za-z_]\w*(?:\.|::))*[A-Za-z_]\w*)(?: \(see above for traceback\))?(?::(?:\s+(.*))?|\s*)$/;
 
 /**
  * Wrappers that frameworks put in front of the real message: TF root-error numbering `(0) `, status prefixes
  * (`Resource exhausted: `, `RESOURCE_EXHAUSTED: `, `Bad StatusOr access: `), TF function-node tags, and a nested
  * exception class (`RuntimeError: torch.OutOfMemoryError: ...`).
  */
-const WRAPPER =
-  /^(?:\(\d+\)\s+|(?:Resource exhausted|RESOURCE_EXHAUSTED|Internal|INTERNAL|Bad StatusOr access):\s*|\{\{function_node [^}]*\}\}\s*|(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception):\s+)/;
+const WRAPPER = joinRegex(
+  /^(?:\(\d+\)\s+|(?:Resource exhausted|RESOURCE_EXHAUSTED|Internal|INTERNAL|Bad StatusOr access):\s*)/,
+  /|^(?:\{\{function_node [^}]*\}\}\s*|(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception):\s+)/,
+);
 const MAX_WRAPPERS = 6;
 
 export function candidatesOf(line: string): Candidate[] {

@@ -26,4 +26,3 @@ export function findMarkerLine(text: string, patterns: readonly CompiledPattern[
   });
   return line === null ? null : { pattern, line: clip(line) };
 }
-

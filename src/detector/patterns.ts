@@ -56,7 +56,10 @@ function compilePattern(source: string): RegExp | string {
     return `This is not a valid regular expression: ${syntaxReason(error)}.`;
   }
   if (hasNestedRepetition(body)) {
-    return 'A repeat inside a repeat, like (a+)+ or (.*a)*, could take forever on long output. Remove one of the two repeats.';
+    return (
+      'A repeat inside a repeat, like (a+)+ or (.*a)*, could take forever on long output. Remove one of the ' +
+      'two repeats.'
+    );
   }
   if (re.test('')) {
     return 'The pattern matches empty text, so it would match every line. Make it require at least one character.';

@@ -1,7 +1,10 @@
 // Detector configurations shared by the tests.
-import { CATEGORIES, DEFAULT_CATEGORIES, type Category, type DetectorConfig } from './types';
+import { CATEGORIES, type Category, DEFAULT_CATEGORIES, type DetectorConfig } from './types';
 
-export function configWith(categories: Partial<Record<Category, boolean>>, patterns: Partial<DetectorConfig> = {}): DetectorConfig {
+export function configWith(
+  categories: Partial<Record<Category, boolean>>,
+  patterns: Partial<DetectorConfig> = {},
+): DetectorConfig {
   return { categories: { ...DEFAULT_CATEGORIES, ...categories }, failurePatterns: [], markerPatterns: [], ...patterns };
 }
 

@@ -29,7 +29,9 @@ export function splitLines(text: string): string[] {
  * Colour codes: real escape sequences (CSI and OSC, e.g. rich's hyperlinks), their escaped spellings in JSON/ipynb
  * text, and orphaned SGR codes like `[0;31m` that remain when a copy lost the ESC byte.
  */
-const ANSI = /(?:\x1b|\\x1b|\\u001b|\\033)\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]|\[[0-9;]{1,20}m/g;
+const ANSI =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: escape sequences start with ESC, and OSC ends with BEL
+  /(?:\x1b|\\x1b|\\u001b|\\033)\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]|\[[0-9;]{1,20}m/g;
 
 export function stripAnsi(line: string): string {
   return line.replace(ANSI, '');

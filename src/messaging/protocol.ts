@@ -1,6 +1,12 @@
 import * as v from 'valibot';
 import type { PatternParts } from '../detector/patterns';
-import { MaxRestartsSchema, NotebookKeySchema as NotebookKey, TEXT_LIMITS, TimeSchema, VerdictSchema } from '../state/schema';
+import {
+  MaxRestartsSchema,
+  NotebookKeySchema as NotebookKey,
+  TEXT_LIMITS,
+  TimeSchema,
+  VerdictSchema,
+} from '../state/schema';
 import { IMPORT_MAX_CHARS } from '../state/transfer';
 import { FRAME_CHANNEL } from './frame-channel';
 
@@ -22,7 +28,12 @@ export type Command = v.InferOutput<typeof CommandSchema>;
 /** Sent by the top-frame content script on a Colab page. */
 export const PageMessageSchema = v.variant('type', [
   /** `arrived`: the page loaded or navigated to this notebook; false when only its title changed. */
-  v.object({ type: v.literal('page-hello'), key: v.nullable(NotebookKey), title: v.pipe(v.string(), v.maxLength(500)), arrived: v.boolean() }),
+  v.object({
+    type: v.literal('page-hello'),
+    key: v.nullable(NotebookKey),
+    title: v.pipe(v.string(), v.maxLength(500)),
+    arrived: v.boolean(),
+  }),
   v.object({
     type: v.literal('page-failure'),
     key: NotebookKey,
@@ -70,9 +81,7 @@ export interface HelloReply {
 }
 export type { ClaimReply } from '../state/policy';
 
-export type CheckUiReply =
-  | { ready: true; detail: string }
-  | { ready: false; step: string; detail: string };
+export type CheckUiReply = { ready: true; detail: string } | { ready: false; step: string; detail: string };
 
 export const FrameReportSchema = v.object({
   channel: v.literal(FRAME_CHANNEL),

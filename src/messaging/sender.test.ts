@@ -11,7 +11,12 @@ describe('senderKind', () => {
   });
 
   it('recognises an output frame inside a tab', () => {
-    const sender = { id: ID, url: 'https://abc-0-colab.googleusercontent.com/outputframe.html?vrz=1', frameId: 7, tab: { id: 3 } };
+    const sender = {
+      id: ID,
+      url: 'https://abc-0-colab.googleusercontent.com/outputframe.html?vrz=1',
+      frameId: 7,
+      tab: { id: 3 },
+    };
     expect(senderKind(sender, ID, ORIGIN)).toBe('output-frame');
   });
 
@@ -20,9 +25,19 @@ describe('senderKind', () => {
   });
 
   it('refuses other extensions, Colab in a sub frame, and lookalike hosts', () => {
-    expect(senderKind({ id: 'other', url: 'https://colab.research.google.com/', frameId: 0, tab: { id: 1 } }, ID, ORIGIN)).toBeNull();
-    expect(senderKind({ id: ID, url: 'https://colab.research.google.com/', frameId: 4, tab: { id: 1 } }, ID, ORIGIN)).toBeNull();
-    expect(senderKind({ id: ID, url: 'https://colab.research.google.com.evil.test/', frameId: 0, tab: { id: 1 } }, ID, ORIGIN)).toBeNull();
+    expect(
+      senderKind({ id: 'other', url: 'https://colab.research.google.com/', frameId: 0, tab: { id: 1 } }, ID, ORIGIN),
+    ).toBeNull();
+    expect(
+      senderKind({ id: ID, url: 'https://colab.research.google.com/', frameId: 4, tab: { id: 1 } }, ID, ORIGIN),
+    ).toBeNull();
+    expect(
+      senderKind(
+        { id: ID, url: 'https://colab.research.google.com.evil.test/', frameId: 0, tab: { id: 1 } },
+        ID,
+        ORIGIN,
+      ),
+    ).toBeNull();
     expect(senderKind({ id: ID, url: 'https://example.com/', frameId: 0, tab: { id: 1 } }, ID, ORIGIN)).toBeNull();
   });
 });

@@ -1,6 +1,7 @@
 import { render } from 'preact';
 import { t } from '../lib/i18n';
+import { app } from '../ui/app-root';
 import { Options } from './Options';
 
 document.title = t('optionsTitle');
-render(<Options />, document.getElementById('app')!);
+render(<Options />, app());

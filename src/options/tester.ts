@@ -1,4 +1,4 @@
-import { CATEGORIES, createDetector, testOutput, type Category, type DetectorConfig } from '../detector';
+import { CATEGORIES, type Category, createDetector, type DetectorConfig, testOutput } from '../detector';
 import { t } from '../lib/i18n';
 import { categoryLabel } from './labels';
 

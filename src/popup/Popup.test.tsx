@@ -1,23 +1,23 @@
 // @vitest-environment happy-dom
 import { fakeBrowser } from '@webext-core/fake-browser';
 import { act } from 'preact/test-utils';
-import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
 import type { HistoryEntry, Verdict } from '../state/schema';
 import {
   click,
+  type FakeWorker,
   getByRole,
   getByText,
   installFakeBrowser,
+  type Mounted,
   mount,
   queryAllByRole,
   storedNotebook,
   storeNotebook,
   type,
   waitFor,
-  type FakeWorker,
-  type Mounted,
 } from '../ui/test-support';
-import { parseMaxRestarts, Popup } from './Popup';
+import { Popup, parseMaxRestarts } from './Popup';
 
 vi.mock('webextension-polyfill', async () => ({ default: (await import('@webext-core/fake-browser')).fakeBrowser }));
 
@@ -132,7 +132,14 @@ describe('popup over a Colab notebook', () => {
   it('restarting: says so, with what it does, even just after being switched off', async () => {
     await storeNotebook(KEY, {
       enabled: false,
-      status: { kind: 'restarting', reason: 'failure', action: 'restart-and-run-all', attempt: 'a1', ownerTab: tabId, startedAt: Date.now() },
+      status: {
+        kind: 'restarting',
+        reason: 'failure',
+        action: 'restart-and-run-all',
+        attempt: 'a1',
+        ownerTab: tabId,
+        startedAt: Date.now(),
+      },
     });
     const root = await open();
     await waitFor(() => expect(root.querySelector('.headline')?.textContent).toBe('Restarting…'));
@@ -143,10 +150,17 @@ describe('popup over a Colab notebook', () => {
   it('Colab UI problem: names the step and the detail, with Re-arm', async () => {
     await storeNotebook(KEY, {
       enabled: true,
-      status: { kind: 'ui-problem', at: Date.now(), step: 'open-runtime-menu', detail: 'The Runtime menu did not open' },
+      status: {
+        kind: 'ui-problem',
+        at: Date.now(),
+        step: 'open-runtime-menu',
+        detail: 'The Runtime menu did not open',
+      },
     });
     const root = await open();
-    await waitFor(() => expect(root.querySelector('.headline')?.textContent).toBe('Colab UI problem: open-runtime-menu'));
+    await waitFor(() =>
+      expect(root.querySelector('.headline')?.textContent).toBe('Colab UI problem: open-runtime-menu'),
+    );
     expect(getByText(root, 'The Runtime menu did not open')).toBeTruthy();
     expect(getByRole(root, 'button', 'Re-arm')).toBeTruthy();
   });
@@ -182,29 +196,37 @@ describe('popup over a Colab notebook', () => {
     expect(field.getAttribute('aria-invalid')).toBe('false');
   });
 
-  it.each([['5 '], ['05']])('Max restarts: after saving %j the field shows 5 and follows changes made elsewhere', async (typed) => {
-    await storeNotebook(KEY, { enabled: true });
-    const root = await open();
-    const field = await waitFor(() => getByRole<HTMLInputElement>(root, 'textbox', 'Max restarts'));
-    await type(field, typed);
-    await waitFor(() => expect(getByText(root, 'Restarts used: 0 of 5')).toBeTruthy());
-    expect(field.value).toBe('5');
-    await storeNotebook(KEY, { enabled: true, overrides: { maxRestarts: 7 } });
-    await waitFor(() => expect(field.value).toBe('7'));
+  it.each([['5 '], ['05']])(
+    'Max restarts: after saving %j the field shows 5 and follows changes made elsewhere',
+    async (typed) => {
+      await storeNotebook(KEY, { enabled: true });
+      const root = await open();
+      const field = await waitFor(() => getByRole<HTMLInputElement>(root, 'textbox', 'Max restarts'));
+      await type(field, typed);
+      await waitFor(() => expect(getByText(root, 'Restarts used: 0 of 5')).toBeTruthy());
+      expect(field.value).toBe('5');
+      await storeNotebook(KEY, { enabled: true, overrides: { maxRestarts: 7 } });
+      await waitFor(() => expect(field.value).toBe('7'));
 
-    // The same number typed differently saves nothing, and the field still follows.
-    await type(field, ' 7');
-    expect(field.value).toBe('7');
-    await storeNotebook(KEY, { enabled: true, overrides: { maxRestarts: 8 } });
-    await waitFor(() => expect(field.value).toBe('8'));
-  });
+      // The same number typed differently saves nothing, and the field still follows.
+      await type(field, ' 7');
+      expect(field.value).toBe('7');
+      await storeNotebook(KEY, { enabled: true, overrides: { maxRestarts: 8 } });
+      await waitFor(() => expect(field.value).toBe('8'));
+    },
+  );
 
   it('lists the last events newest first, with the verdict line, and draws them on the timeline', async () => {
     const now = Date.now();
     const history: HistoryEntry[] = [
       { at: now - 3 * 3600_000, type: 'enabled' },
       { at: now - 2 * 3600_000, type: 'restart-scheduled', detail: 'Restart 1 of 3 in 5 s', verdict },
-      { at: now - 2 * 3600_000 + 6000, type: 'restarted', detail: 'Restart 1 of 3 done', action: 'restart-and-run-all' },
+      {
+        at: now - 2 * 3600_000 + 6000,
+        type: 'restarted',
+        detail: 'Restart 1 of 3 done',
+        action: 'restart-and-run-all',
+      },
       { at: now - 20 * 3600_000, type: 'gave-up', detail: 'old, outside the timeline' },
     ].sort((a, b) => a.at - b.at) as HistoryEntry[];
     await storeNotebook(KEY, { enabled: true, history });
@@ -221,13 +243,17 @@ describe('popup over a Colab notebook', () => {
       'Gave up',
     ]);
     expect(items[1]?.querySelector('.verdict')?.textContent).toBe(
-      'PyTorch CUDA out of memory (rule torch-cuda-oom): torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB',
+      'PyTorch CUDA out of memory (rule torch-cuda-oom): torch.OutOfMemoryError: CUDA out of memory. Tried to ' +
+        'allocate 2.00 GiB',
     );
     expect(items[0]?.querySelector('time')?.getAttribute('datetime')).toBe(new Date(history[3]!.at).toISOString());
 
     const svg = getByRole(root, 'img', /Failures and restarts in the last 12 hours/);
     expect(svg.tagName.toLowerCase()).toBe('svg');
-    expect([...svg.querySelectorAll('[data-kind]')].map((g) => g.getAttribute('data-kind'))).toEqual(['failure', 'restart']);
+    expect([...svg.querySelectorAll('[data-kind]')].map((g) => g.getAttribute('data-kind'))).toEqual([
+      'failure',
+      'restart',
+    ]);
     expect(svg.querySelector('desc')?.textContent).toMatch(/1 failures, 1 restarts, 0 give-ups, 0 UI problems/);
   });
 
@@ -243,27 +269,32 @@ describe('popup over a Colab notebook', () => {
     expect(fakeBrowser.runtime.openOptionsPage).toHaveBeenCalledOnce();
   });
 
-  it('Check Colab UI reports ready, a failed step, or asks to reload the tab when no content script answers', async () => {
-    // The fake types tabs.sendMessage as returning nothing; the content script answers a CheckUiReply.
-    const send = vi.spyOn(fakeBrowser.tabs, 'sendMessage') as unknown as MockInstance<(tabId: number, message: unknown) => Promise<unknown>>;
-    await storeNotebook(KEY, { enabled: true });
-    const root = await open();
-    const button = await waitFor(() => getByRole(root, 'button', 'Check Colab UI'));
-    const result = () => button.parentElement!.querySelector('[role=status]')!.textContent;
+  it(
+    'Check Colab UI reports ready, a failed step, or asks to reload the tab when no content script ' + 'answers',
+    async () => {
+      // The fake types tabs.sendMessage as returning nothing; the content script answers a CheckUiReply.
+      const send = vi.spyOn(fakeBrowser.tabs, 'sendMessage') as unknown as MockInstance<
+        (tabId: number, message: unknown) => Promise<unknown>
+      >;
+      await storeNotebook(KEY, { enabled: true });
+      const root = await open();
+      const button = await waitFor(() => getByRole(root, 'button', 'Check Colab UI'));
+      const result = () => button.parentElement!.querySelector('[role=status]')!.textContent;
 
-    send.mockResolvedValueOnce({ ready: true, detail: 'Runtime menu has "Restart session and run all"' });
-    await click(button);
-    await waitFor(() => expect(result()).toBe('Ready: Runtime menu has "Restart session and run all"'));
-    expect(send).toHaveBeenLastCalledWith(tabId, { type: 'check-ui' });
+      send.mockResolvedValueOnce({ ready: true, detail: 'Runtime menu has "Restart session and run all"' });
+      await click(button);
+      await waitFor(() => expect(result()).toBe('Ready: Runtime menu has "Restart session and run all"'));
+      expect(send).toHaveBeenLastCalledWith(tabId, { type: 'check-ui' });
 
-    send.mockResolvedValueOnce({ ready: false, step: 'find-item', detail: 'No "Restart session and run all" item' });
-    await click(button);
-    await waitFor(() => expect(result()).toBe('Not ready: find-item — No "Restart session and run all" item'));
+      send.mockResolvedValueOnce({ ready: false, step: 'find-item', detail: 'No "Restart session and run all" item' });
+      await click(button);
+      await waitFor(() => expect(result()).toBe('Not ready: find-item — No "Restart session and run all" item'));
 
-    send.mockRejectedValueOnce(new Error('Could not establish connection. Receiving end does not exist.'));
-    await click(button);
-    await waitFor(() => expect(result()).toBe('Reload the Colab tab, then try again.'));
-  });
+      send.mockRejectedValueOnce(new Error('Could not establish connection. Receiving end does not exist.'));
+      await click(button);
+      await waitFor(() => expect(result()).toBe('Reload the Colab tab, then try again.'));
+    },
+  );
 });
 
 describe('popup target', () => {
@@ -297,7 +328,10 @@ describe('popup target', () => {
   });
 
   it('over a Colab URL that decodes to no storable key: the same, instead of loading forever', async () => {
-    await fakeBrowser.tabs.create({ url: 'https://colab.research.google.com/github/%0Aowner/r/blob/main/nb.ipynb', active: true });
+    await fakeBrowser.tabs.create({
+      url: 'https://colab.research.google.com/github/%0Aowner/r/blob/main/nb.ipynb',
+      active: true,
+    });
     const root = await open();
     await waitFor(() => getByText(root, /not a notebook yet/));
   });

@@ -4,12 +4,12 @@ import { t } from '../lib/i18n';
 import type { CheckUiReply, Command } from '../messaging/protocol';
 import { notebookKeyFromUrl } from '../state/notebook-key';
 import { describeStatus } from '../state/policy';
-import { SETTING_BOUNDS, type HistoryEntry } from '../state/schema';
+import { type HistoryEntry, SETTING_BOUNDS } from '../state/schema';
 import { parseWholeNumber, useDraft } from '../ui/fields';
 import { useNotebook, useNow, useSettings } from '../ui/hooks';
 import { sendCommand } from '../ui/send';
-import { eventText, formatTime, statusText } from '../ui/text';
 import { Timeline } from '../ui/Timeline';
+import { eventText, formatTime, statusText } from '../ui/text';
 import { useTargetTab } from './tab';
 
 /** How many events the popup lists (the full history is in the export). */
@@ -109,6 +109,7 @@ function NotebookPanel({ notebookKey, tabId }: { notebookKey: string; tabId: num
           role="switch"
           class="switch"
           checked={checked}
+          aria-checked={checked}
           onChange={(event) => void toggle(event.currentTarget.checked)}
         />
         <span>{t('popupSwitch')}</span>
@@ -145,7 +146,9 @@ function NotebookPanel({ notebookKey, tabId }: { notebookKey: string; tabId: num
         <p>
           {t('popupUsed', view.used, view.max)}
           {record.totalRestarts > 0 && <span class="muted"> · {t('popupTotal', record.totalRestarts)}</span>}
-          {view.markersToday > 0 && <span class="muted"> · {t('popupMarkers', view.markersToday, view.markerLimit)}</span>}
+          {view.markersToday > 0 && (
+            <span class="muted"> · {t('popupMarkers', view.markersToday, view.markerLimit)}</span>
+          )}
         </p>
         <button type="button" disabled={busy} onClick={() => void run({ type: 'reset-counter' })}>
           {t('popupResetCounter')}
@@ -220,16 +223,15 @@ function MaxRestartsField(props: {
         onChange={() => void commit()}
       />
       <p id="max-restarts-hint" class={invalid ? 'error' : 'hint'} role={invalid ? 'alert' : undefined}>
-        {invalid ? t('popupMaxInvalid', SETTING_BOUNDS.maxRestarts[1], props.defaultMax) : t('popupMaxHint', props.defaultMax)}
+        {invalid
+          ? t('popupMaxInvalid', SETTING_BOUNDS.maxRestarts[1], props.defaultMax)
+          : t('popupMaxHint', props.defaultMax)}
       </p>
     </div>
   );
 }
 
-type CheckState =
-  | { kind: 'idle' }
-  | { kind: 'checking' }
-  | { kind: 'done'; ok: boolean; text: string };
+type CheckState = { kind: 'idle' } | { kind: 'checking' } | { kind: 'done'; ok: boolean; text: string };
 
 function CheckUi({ tabId }: { tabId: number }) {
   const [state, setState] = useState<CheckState>({ kind: 'idle' });

@@ -36,8 +36,14 @@ describe('badge', () => {
 
   it('turns amber while a restart is pending', () => {
     const status = {
-      kind: 'pending' as const, reason: 'failure' as const, action: 'restart-and-run-all' as const, restartAt: NOW + 5000,
-      attempt: 'a', ownerTab: 1, detectedAt: NOW, verdict: { category: 'gpu-oom' as const, rule: 'r', description: 'd', line: 'l' },
+      kind: 'pending' as const,
+      reason: 'failure' as const,
+      action: 'restart-and-run-all' as const,
+      restartAt: NOW + 5000,
+      attempt: 'a',
+      ownerTab: 1,
+      detectedAt: NOW,
+      verdict: { category: 'gpu-oom' as const, rule: 'r', description: 'd', line: 'l' },
     };
     const badge = badgeFor(record({ status }), settings, NOW);
     expect(badge.title).toContain('restart pending');
@@ -48,7 +54,11 @@ describe('badge', () => {
     const gaveUp = badgeFor(record({ status: { kind: 'gave-up', at: NOW, restarts: 3 }, loopCount: 3 }), settings, NOW);
     expect(gaveUp).toMatchObject({ text: '!', icon: 'alert' });
     expect(gaveUp.title).toContain('Gave up after 3');
-    const problem = badgeFor(record({ status: { kind: 'ui-problem', at: NOW, step: 'find-item', detail: 'item-missing' } }), settings, NOW);
+    const problem = badgeFor(
+      record({ status: { kind: 'ui-problem', at: NOW, step: 'find-item', detail: 'item-missing' } }),
+      settings,
+      NOW,
+    );
     expect(problem).toMatchObject({ text: '!', icon: 'alert' });
     expect(problem.title).toContain('find-item');
   });

@@ -43,7 +43,12 @@ export function badgeFor(record: NotebookRecord | null, settings: Settings, now:
     case 'restarting':
       return { text: count || 'ON', color: AMBER, icon: 'on', title: 'Restarting' };
     case 'gave-up':
-      return { text: '!', color: RED, icon: 'alert', title: `Gave up after ${view.used} restart(s): re-arm in the popup` };
+      return {
+        text: '!',
+        color: RED,
+        icon: 'alert',
+        title: `Gave up after ${view.used} restart(s): re-arm in the popup`,
+      };
     case 'ui-problem':
       return { text: '!', color: RED, icon: 'alert', title: `Colab UI problem at ${view.step}: ${view.detail}` };
   }

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { NotebookKeySchema } from './schema';
 import { notebookKeyFromUrl, notebookTitleFromDocumentTitle } from './notebook-key';
+import { NotebookKeySchema } from './schema';
 
 const C = 'https://colab.research.google.com';
 const DRIVE_ID = '1AbCdEfGhIjKlMnOpQrStUvWxYz012345';
@@ -21,7 +21,10 @@ describe('notebookKeyFromUrl', () => {
     [`https://COLAB.research.google.com:443/drive/${DRIVE_ID}`, `drive:${DRIVE_ID}`],
     [`${C}/drive/short_id-1`, 'drive:short_id-1'],
     // GitHub
-    [`${C}/github/googlecolab/colabtools/blob/main/notebooks/colab-github-demo.ipynb`, 'github:googlecolab/colabtools/main/notebooks/colab-github-demo'],
+    [
+      `${C}/github/googlecolab/colabtools/blob/main/notebooks/colab-github-demo.ipynb`,
+      'github:googlecolab/colabtools/main/notebooks/colab-github-demo',
+    ],
     [`${C}/github/GoogleColab/ColabTools/blob/main/nb.ipynb`, 'github:googlecolab/colabtools/main/nb'],
     [`${C}/github/o/r/blob/main/Nb.ipynb?authuser=1#scrollTo=x`, 'github:o/r/main/Nb'],
     [`${C}/github/o/r/blob/feature/x/dir/nb.ipynb`, 'github:o/r/feature/x/dir/nb'],
@@ -99,7 +102,11 @@ describe('notebookKeyFromUrl', () => {
   });
 
   it('gives only keys that storage accepts', () => {
-    const urls = [`${C}/drive/${DRIVE_ID}`, `${C}/github/o/r/blob/main/nb.ipynb`, `${C}/#fileId=https%3A%2F%2Fexample.com%2Fnb.ipynb`];
+    const urls = [
+      `${C}/drive/${DRIVE_ID}`,
+      `${C}/github/o/r/blob/main/nb.ipynb`,
+      `${C}/#fileId=https%3A%2F%2Fexample.com%2Fnb.ipynb`,
+    ];
     for (const url of urls) expect(v.is(NotebookKeySchema, notebookKeyFromUrl(url))).toBe(true);
   });
 

@@ -22,8 +22,11 @@ const BARE_DRIVE_ID = /^[A-Za-z0-9_-]{25,}$/;
 
 export function notebookKeyFromUrl(url: string): string | null {
   const parsed = parseUrl(url);
-  if (!parsed || parsed.protocol !== 'https:' || parsed.hostname !== COLAB_HOST) return null;
-  const segments = parsed.pathname.split('/').filter((s) => s !== '').map(safeDecode);
+  if (parsed?.protocol !== 'https:' || parsed.hostname !== COLAB_HOST) return null;
+  const segments = parsed.pathname
+    .split('/')
+    .filter((s) => s !== '')
+    .map(safeDecode);
   const key = keyFromPath(segments) ?? keyFromFragment(parsed.hash);
   // Decoding can give what storage would refuse (a control character, an over-long #fileId=): no notebook, then.
   return key !== null && isNotebookKey(key) ? key : null;

@@ -1,24 +1,24 @@
 import * as v from 'valibot';
 import browser from 'webextension-polyfill';
 import { CURRENT_VERSION, isObject, recordVersion } from './migrations';
-import { reduce, type PolicyContext, type PolicyEvent, type Reduction, type ReplyFor } from './policy';
+import { type PolicyContext, type PolicyEvent, type Reduction, type ReplyFor, reduce } from './policy';
 import {
   isNotebookKey,
   NOTEBOOK_PREFIX,
-  notebookStorageKey,
+  type NotebookRecord,
   NotebookRecordSchema,
+  notebookStorageKey,
+  type ParseResult,
+  PROBLEMS_KEY,
+  PROBLEMS_LIMIT,
+  type Problem,
   parseNotebook,
   parseProblems,
   parseSettings,
-  PROBLEMS_KEY,
-  PROBLEMS_LIMIT,
   SETTINGS_KEY,
+  type Settings,
   SettingsSchema,
   TEXT_LIMITS,
-  type NotebookRecord,
-  type ParseResult,
-  type Problem,
-  type Settings,
 } from './schema';
 import { parseImport } from './transfer';
 
@@ -252,7 +252,10 @@ function storedVersion(raw: unknown): number | null {
 }
 
 /** Null for keys that are not ours. `rewrite` is false for a record that must stay as stored (an invalid key). */
-function parseStored(storageKey: string, raw: unknown): (ParseResult<Settings | NotebookRecord> & { rewrite: boolean }) | null {
+function parseStored(
+  storageKey: string,
+  raw: unknown,
+): (ParseResult<Settings | NotebookRecord> & { rewrite: boolean }) | null {
   if (storageKey === SETTINGS_KEY) return { ...parseSettings(raw), rewrite: true };
   if (!storageKey.startsWith(NOTEBOOK_PREFIX)) return null;
   const key = storageKey.slice(NOTEBOOK_PREFIX.length);

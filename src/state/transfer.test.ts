@@ -3,7 +3,12 @@ import { CURRENT_VERSION } from './migrations';
 import { defaultNotebook, defaultSettings, type NotebookRecord } from './schema';
 import { EXPORT_FORMAT, exportData, parseImport } from './transfer';
 
-const verdict = { category: 'gpu-oom' as const, rule: 'torch-cuda-oom', description: 'CUDA out of memory', line: 'OutOfMemoryError' };
+const verdict = {
+  category: 'gpu-oom' as const,
+  rule: 'torch-cuda-oom',
+  description: 'CUDA out of memory',
+  line: 'OutOfMemoryError',
+};
 
 function records(): NotebookRecord[] {
   return [
@@ -12,7 +17,9 @@ function records(): NotebookRecord[] {
       ...defaultNotebook('drive:abc'),
       title: 'train',
       overrides: { maxRestarts: 6 },
-      history: [{ at: 10, type: 'restart-scheduled', verdict, action: 'restart-and-run-all', detail: 'Restart 1 of 6 in 5 s' }],
+      history: [
+        { at: 10, type: 'restart-scheduled', verdict, action: 'restart-and-run-all', detail: 'Restart 1 of 6 in 5 s' },
+      ],
     },
   ];
 }
@@ -24,7 +31,11 @@ function exported(): string {
 describe('exportData', () => {
   it('writes a tagged, versioned, JSON-serialisable file with the notebooks sorted by key', () => {
     const file = exportData(defaultSettings(), records(), Date.UTC(2025, 0, 2, 3, 4, 5));
-    expect(file).toMatchObject({ format: EXPORT_FORMAT, version: CURRENT_VERSION, exportedAt: '2025-01-02T03:04:05.000Z' });
+    expect(file).toMatchObject({
+      format: EXPORT_FORMAT,
+      version: CURRENT_VERSION,
+      exportedAt: '2025-01-02T03:04:05.000Z',
+    });
     expect(file.notebooks.map((n) => n.key)).toEqual(['drive:abc', 'github:o/r/main/nb']);
     expect(JSON.parse(JSON.stringify(file))).toEqual(file);
   });
@@ -33,19 +44,37 @@ describe('exportData', () => {
 describe('parseImport', () => {
   it('round-trips an export', () => {
     const result = parseImport(exported());
-    expect(result).toEqual({ ok: true, settings: { ...defaultSettings(), maxRestarts: 5 }, notebooks: [records()[1], records()[0]] });
+    expect(result).toEqual({
+      ok: true,
+      settings: { ...defaultSettings(), maxRestarts: 5 },
+      notebooks: [records()[1], records()[0]],
+    });
   });
 
   it('drops countdowns and restarts in progress, which belonged to the exporting browser', () => {
     const file = JSON.parse(exported());
-    file.notebooks[0].status = { kind: 'pending', reason: 'failure', action: 'restart-and-run-all', restartAt: 5, attempt: 'a', ownerTab: 1, detectedAt: 1, verdict };
+    file.notebooks[0].status = {
+      kind: 'pending',
+      reason: 'failure',
+      action: 'restart-and-run-all',
+      restartAt: 5,
+      attempt: 'a',
+      ownerTab: 1,
+      detectedAt: 1,
+      verdict,
+    };
     file.notebooks[1].status = { kind: 'gave-up', at: 3, restarts: 3 };
     const result = parseImport(JSON.stringify(file));
     expect(result.ok && result.notebooks.map((n) => n.status.kind)).toEqual(['watching', 'gave-up']);
   });
 
   it('imports an export from the v0 pre-release through the migrations', () => {
-    const v0 = { format: EXPORT_FORMAT, version: 0, settings: { maxRetries: 2 }, notebooks: [{ key: 'drive:abc', active: true, restarts: 1 }] };
+    const v0 = {
+      format: EXPORT_FORMAT,
+      version: 0,
+      settings: { maxRetries: 2 },
+      notebooks: [{ key: 'drive:abc', active: true, restarts: 1 }],
+    };
     const result = parseImport(JSON.stringify(v0));
     expect(result).toEqual({
       ok: true,
@@ -54,6 +83,7 @@ describe('parseImport', () => {
     });
   });
 
+  // biome-ignore lint/suspicious/noExplicitAny: each case damages the parsed export file in its own way
   function withFile(edit: (file: Record<string, any>) => void): string {
     const file = JSON.parse(exported());
     edit(file);
@@ -70,11 +100,23 @@ describe('parseImport', () => {
     ['a newer version', withFile((f) => (f.version = CURRENT_VERSION + 1)), /newer version.*Update the extension/],
     ['no notebook list', withFile((f) => (f.notebooks = {})), /at notebooks: expected a list/],
     ['bad setting', withFile((f) => (f.settings.maxRestarts = 'x')), /at settings\.maxRestarts: Invalid type/],
-    ['bad back-off pair', withFile((f) => (f.settings.backoffMaxSec = 1)), /at settings\.backoffMaxSec: The longest back-off/],
+    [
+      'bad back-off pair',
+      withFile((f) => (f.settings.backoffMaxSec = 1)),
+      /at settings\.backoffMaxSec: The longest back-off/,
+    ],
     ['settings missing', withFile((f) => delete f.settings), /at settings: expected an object/],
-    ['bad nested field', withFile((f) => (f.notebooks[0].history[0].at = 'noon')), /at notebooks\.0\.history\.0\.at: Invalid type/],
+    [
+      'bad nested field',
+      withFile((f) => (f.notebooks[0].history[0].at = 'noon')),
+      /at notebooks\.0\.history\.0\.at: Invalid type/,
+    ],
     ['bad key', withFile((f) => (f.notebooks[1].key = 'nope')), /at notebooks\.1\.key: Invalid notebook key/],
-    ['duplicate key', withFile((f) => (f.notebooks[1].key = f.notebooks[0].key)), /at notebooks\.1\.key: "drive:abc" appears twice/],
+    [
+      'duplicate key',
+      withFile((f) => (f.notebooks[1].key = f.notebooks[0].key)),
+      /at notebooks\.1\.key: "drive:abc" appears twice/,
+    ],
     ['newer record', withFile((f) => (f.notebooks[0].v = 9)), /at notebooks\.0\.v: written by a newer version \(v9\)/],
   ])('refuses %s with a clear message', (_name, text, message) => {
     const result = parseImport(text);

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { CURRENT_VERSION, isObject, type RecordKind } from './migrations';
-import { migrateAndParse, NotebookRecordSchema, SettingsSchema, type NotebookRecord, type Settings } from './schema';
+import { migrateAndParse, type NotebookRecord, NotebookRecordSchema, type Settings, SettingsSchema } from './schema';
 
 /** Export files: settings and every notebook record, in the current storage shapes. */
 

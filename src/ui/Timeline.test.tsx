@@ -1,15 +1,20 @@
 // @vitest-environment happy-dom
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { HistoryEntry } from '../state/schema';
+import { markKind, Timeline } from './Timeline';
 import { installFakeBrowser, mount } from './test-support';
 import { formatTime } from './text';
-import { markKind, Timeline } from './Timeline';
 
 vi.mock('webextension-polyfill', async () => ({ default: (await import('@webext-core/fake-browser')).fakeBrowser }));
 
 const HOUR = 3600_000;
 const NOW = new Date(2026, 2, 14, 7, 30).getTime();
-const marker = { category: 'custom' as const, rule: 'restart-marker', description: 'Restart marker: NEXT', line: 'NEXT' };
+const marker = {
+  category: 'custom' as const,
+  rule: 'restart-marker',
+  description: 'Restart marker: NEXT',
+  line: 'NEXT',
+};
 const oom = { category: 'gpu-oom' as const, rule: 'torch-cuda-oom', description: 'CUDA OOM', line: 'OutOfMemoryError' };
 
 beforeEach(async () => {

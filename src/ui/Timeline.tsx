@@ -1,4 +1,4 @@
-import { t, type MessageKey } from '../lib/i18n';
+import { type MessageKey, t } from '../lib/i18n';
 import type { HistoryEntry } from '../state/schema';
 import { eventText, formatHour, formatTime } from './text';
 
@@ -129,7 +129,9 @@ function localHours(start: number, end: number): number[] {
 }
 
 function legendKinds(withMarkers: boolean): MarkKind[] {
-  return withMarkers ? ['failure', 'marker', 'restart', 'gave-up', 'problem'] : ['failure', 'restart', 'gave-up', 'problem'];
+  return withMarkers
+    ? ['failure', 'marker', 'restart', 'gave-up', 'problem']
+    : ['failure', 'restart', 'gave-up', 'problem'];
 }
 
 const LEGEND: Record<MarkKind, MessageKey> = {

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import browser from 'webextension-polyfill';
+import { type NotebookRecord, PROBLEMS_KEY, type Problem, parseProblems, type Settings } from '../state/schema';
 import { loadNotebook, loadProblems, loadSettings, watchNotebook, watchSettings } from '../state/store';
-import { parseProblems, PROBLEMS_KEY, type NotebookRecord, type Problem, type Settings } from '../state/schema';
 
 /** The current time, refreshed every `intervalMs`: countdowns and "last 12 hours" never go stale. */
 export function useNow(intervalMs = 1000): number {
@@ -26,7 +26,11 @@ export interface Stored<T> {
  * arrived is dropped: the event carries the newer value. `deps` name what `load` and `watch` read (the notebook
  * key): new deps, a new subscription.
  */
-function useStored<T>(load: () => Promise<T>, watch: (callback: (value: T) => void) => () => void, deps: unknown[]): Stored<T> {
+function useStored<T>(
+  load: () => Promise<T>,
+  watch: (callback: (value: T) => void) => () => void,
+  deps: unknown[],
+): Stored<T> {
   const [value, setValue] = useState<T | undefined>(undefined);
   const generation = useRef(0);
   const active = useRef(true);
@@ -79,7 +83,10 @@ export function useProblems(): Problem[] {
       setProblems(parseProblems(change.newValue));
     };
     browser.storage.onChanged.addListener(listener);
-    loadProblems().then((loaded) => alive && !changed && setProblems(loaded), () => undefined);
+    loadProblems().then(
+      (loaded) => alive && !changed && setProblems(loaded),
+      () => undefined,
+    );
     return () => {
       alive = false;
       browser.storage.onChanged.removeListener(listener);

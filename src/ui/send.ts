@@ -1,7 +1,7 @@
 import browser from 'webextension-polyfill';
+import { t } from '../lib/i18n';
 import type { Command, UiMessage } from '../messaging/protocol';
 import type { Settings } from '../state/schema';
-import { t } from '../lib/i18n';
 
 /** What the service worker answers to each message from the pages (see background/index.ts). */
 interface UiReplies {
@@ -33,11 +33,15 @@ export async function sendUi<M extends UiMessage>(message: M): Promise<ReplyTo<M
     return { ok: false, message: t('errorNoAnswer', t('errorBadAnswer')) };
   }
   const answer = reply as { ok: boolean; message?: unknown };
-  if (!answer.ok) return { ok: false, message: typeof answer.message === 'string' ? answer.message : t('errorUnknown') };
+  if (!answer.ok)
+    return { ok: false, message: typeof answer.message === 'string' ? answer.message : t('errorUnknown') };
   return reply as UiReplies[M['type']];
 }
 
-export function sendCommand(key: string, command: Command): Promise<ReplyTo<{ type: 'ui-command'; key: string; command: Command }>> {
+export function sendCommand(
+  key: string,
+  command: Command,
+): Promise<ReplyTo<{ type: 'ui-command'; key: string; command: Command }>> {
   return sendUi({ type: 'ui-command', key, command });
 }
 

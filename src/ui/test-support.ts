@@ -5,23 +5,24 @@
  * page's watchers as it does in the extension.
  */
 import { fakeBrowser } from '@webext-core/fake-browser';
-import { render, type ComponentChild } from 'preact';
+import { type ComponentChild, render } from 'preact';
 import { act } from 'preact/test-utils';
 import * as v from 'valibot';
 import { vi } from 'vitest';
 import messages from '../../public/_locales/en/messages.json';
-import { UiMessageSchema, type UiMessage } from '../messaging/protocol';
-import { defaultNotebook, notebookStorageKey, type NotebookRecord } from '../state/schema';
-import { createNotebookWriter } from '../state/store';
 import { createRouter } from '../background/router';
-
+import { type UiMessage, UiMessageSchema } from '../messaging/protocol';
+import { defaultNotebook, type NotebookRecord, notebookStorageKey } from '../state/schema';
+import { createNotebookWriter } from '../state/store';
 
 /** Chrome's getMessage: `$1`…`$9` are the substitutions, `$$` is a dollar sign. */
 export function getMessage(key: string, substitutions: string | string[] = []): string {
   const entry = (messages as Record<string, { message: string } | undefined>)[key];
   if (!entry) return '';
   const subs = Array.isArray(substitutions) ? substitutions : [substitutions];
-  return entry.message.replace(/\$(\$|[1-9])/g, (_, which: string) => (which === '$' ? '$' : (subs[Number(which) - 1] ?? '')));
+  return entry.message.replace(/\$(\$|[1-9])/g, (_, which: string) =>
+    which === '$' ? '$' : (subs[Number(which) - 1] ?? ''),
+  );
 }
 
 export interface FakeWorker {
@@ -144,7 +145,11 @@ export function queryAllByRole(container: ParentNode, role: string, name?: strin
   });
 }
 
-export function getByRole<T extends HTMLElement = HTMLElement>(container: ParentNode, role: string, name?: string | RegExp): T {
+export function getByRole<T extends HTMLElement = HTMLElement>(
+  container: ParentNode,
+  role: string,
+  name?: string | RegExp,
+): T {
   const found = queryAllByRole(container, role, name);
   if (found.length !== 1) {
     throw new Error(`Expected one ${role}${name === undefined ? '' : ` named ${String(name)}`}, found ${found.length}`);
@@ -157,7 +162,12 @@ export function getByText(container: ParentNode, text: string | RegExp): HTMLEle
     const own = element.textContent ?? '';
     const ok = typeof text === 'string' ? own.includes(text) : text.test(own);
     // The innermost element holding the text.
-    return ok && ![...element.children].some((child) => (typeof text === 'string' ? child.textContent?.includes(text) : text.test(child.textContent ?? '')));
+    return (
+      ok &&
+      ![...element.children].some((child) =>
+        typeof text === 'string' ? child.textContent?.includes(text) : text.test(child.textContent ?? ''),
+      )
+    );
   });
   if (matches.length === 0) throw new Error(`No element with text ${String(text)}`);
   return matches[0]!;
@@ -169,8 +179,14 @@ export async function click(element: HTMLElement): Promise<void> {
   });
 }
 
-/** Types into a text field: the value, then `input`, then (when `commit`) `change`, as a user leaving the field does. */
-export async function type(element: HTMLInputElement | HTMLTextAreaElement, value: string, commit = true): Promise<void> {
+/**
+ * Types into a text field: the value, then `input`, then (when `commit`) `change`, as a user leaving the field does.
+ */
+export async function type(
+  element: HTMLInputElement | HTMLTextAreaElement,
+  value: string,
+  commit = true,
+): Promise<void> {
   await act(() => {
     element.value = value;
     element.dispatchEvent(new Event('input', { bubbles: true }));

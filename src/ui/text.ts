@@ -1,4 +1,4 @@
-import { t, type MessageKey } from '../lib/i18n';
+import { type MessageKey, t } from '../lib/i18n';
 import type { StatusView } from '../state/policy';
 import type { HistoryEntry, NotebookRecord, RestartAction, Verdict } from '../state/schema';
 

@@ -8,7 +8,7 @@ export function appendAnsi(parent, text) {
   const doc = parent.ownerDocument;
   let fg = null;
   let bold = false;
-  // eslint-disable-next-line no-control-regex
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI colour codes start with ESC
   const parts = text.split(/\u001b\[([0-9;]*)m/);
   parts.forEach((part, i) => {
     if (i % 2 === 1) {

@@ -6,47 +6,74 @@
 //     … div.output (outputs.js)
 // Run states (§4.1): idle `stale`, failed `stale error`, queued `pending`, executing `running animating`; the cell
 // itself gets `running` / `pending` / `code-has-output` (and optionally the pre-2021 `execution-error`).
-import { h, s, clockTime } from './util.js';
+
 import { OutputArea } from './outputs.js';
+import { clockTime, h, s } from './util.js';
 
 const STATE_CLASSES = { idle: 'stale', error: 'stale error', pending: 'pending', running: 'running animating' };
 
-customElements.get('colab-run-button') || customElements.define('colab-run-button', class extends HTMLElement {
-  constructor() {
-    super();
-    const root = this.attachShadow({ mode: 'open' });
-    this.container = h('div', { class: 'cell-execution stale' });
-    this.svg = s('svg', { xmlns: 'http://www.w3.org/2000/svg', viewBox: '0 0 24 24' });
-    this.button = h('button', { id: 'run-button', 'aria-describedby': 'run-button-tooltip', 'aria-label': 'Run cell', 'aria-disabled': 'false' },
-      h('span', { 'aria-hidden': 'true', class: 'cell-execution-indicator' }, this.svg));
-    this.tooltip = h('colab-tooltip-trigger', { for: 'run-button', id: 'run-button-tooltip', 'aria-hidden': 'true' });
-    this.count = h('div', { class: 'execution-count' });
-    this.container.append(this.button, this.tooltip, h('div', { class: 'status' }, this.count));
-    root.append(this.container);
-  }
+customElements.get('colab-run-button') ||
+  customElements.define(
+    'colab-run-button',
+    class extends HTMLElement {
+      constructor() {
+        super();
+        const root = this.attachShadow({ mode: 'open' });
+        this.container = h('div', { class: 'cell-execution stale' });
+        this.svg = s('svg', { xmlns: 'http://www.w3.org/2000/svg', viewBox: '0 0 24 24' });
+        this.button = h(
+          'button',
+          {
+            id: 'run-button',
+            'aria-describedby': 'run-button-tooltip',
+            'aria-label': 'Run cell',
+            'aria-disabled': 'false',
+          },
+          h('span', { 'aria-hidden': 'true', class: 'cell-execution-indicator' }, this.svg),
+        );
+        this.tooltip = h('colab-tooltip-trigger', {
+          for: 'run-button',
+          id: 'run-button-tooltip',
+          'aria-hidden': 'true',
+        });
+        this.count = h('div', { class: 'execution-count' });
+        this.container.append(this.button, this.tooltip, h('div', { class: 'status' }, this.count));
+        root.append(this.container);
+      }
 
-  /** @param {{state: string, countText: string, tooltip: string, label?: string}} view */
-  render({ state, countText, tooltip, label }) {
-    const focused = this.container.classList.contains('focused');
-    this.container.className = `cell-execution ${focused ? 'focused ' : ''}${STATE_CLASSES[state]}`;
-    this.count.textContent = countText;
-    this.tooltip.setAttribute('message', tooltip);
-    if (label) this.button.setAttribute('aria-label', label);
-    const busy = state === 'running' || state === 'pending';
-    this.svg.replaceChildren(...(busy ? stopSymbol() : playSymbol()));
-  }
-});
+      /** @param {{state: string, countText: string, tooltip: string, label?: string}} view */
+      render({ state, countText, tooltip, label }) {
+        const focused = this.container.classList.contains('focused');
+        this.container.className = `cell-execution ${focused ? 'focused ' : ''}${STATE_CLASSES[state]}`;
+        this.count.textContent = countText;
+        this.tooltip.setAttribute('message', tooltip);
+        if (label) this.button.setAttribute('aria-label', label);
+        const busy = state === 'running' || state === 'pending';
+        this.svg.replaceChildren(...(busy ? stopSymbol() : playSymbol()));
+      }
+    },
+  );
 
 function playSymbol() {
   return [
-    s('mask', { id: 'playSymbolMask' }, s('rect', { width: '100%', height: '100%', fill: 'white' }), s('polygon', { points: '10,8 17,12 10,16', fill: 'black' })),
+    s(
+      'mask',
+      { id: 'playSymbolMask' },
+      s('rect', { width: '100%', height: '100%', fill: 'white' }),
+      s('polygon', { points: '10,8 17,12 10,16', fill: 'black' }),
+    ),
     s('circle', { cx: '12', cy: '12', r: '7.8', mask: 'url(#playSymbolMask)', id: 'filledCircle' }),
   ];
 }
 
 function stopSymbol() {
   return [
-    s('mask', { id: 'stopSymbolMask' }, s('rect', { width: '100%', height: '100%', fill: 'white' }), s('rect', { x: '9', y: '9', width: '6', height: '6', fill: 'black' })),
+    s(
+      'mask',
+      { id: 'stopSymbolMask' },
+      s('rect', { width: '100%', height: '100%', fill: 'white' }),
+      s('rect', { x: '9', y: '9', width: '6', height: '6', fill: 'black' }),
+    ),
     s('circle', { cx: '12', cy: '12', r: '7.8', mask: 'url(#stopSymbolMask)', id: 'filledCircle' }),
   ];
 }
@@ -55,7 +82,8 @@ export class CodeCellView {
   /**
    * @param {object} cell  ResolvedCell
    * @param {number} index
-   * @param {{ui: object, runCellLabel: string, onRunButton: (view: CodeCellView) => void, onFocus: (view: CodeCellView) => void}} options
+   * @param {{ui: object, runCellLabel: string, onRunButton: (view: CodeCellView) => void, onFocus: (view: CodeCellView)
+   * => void}} options
    */
   constructor(cell, index, { ui, runCellLabel, onRunButton, onFocus }) {
     this.cell = cell;
@@ -76,21 +104,43 @@ export class CodeCellView {
 
   #build(index) {
     const cell = this.cell;
-    return h('div', { class: 'cell code notebook-cell', id: `cell-${cell.id}`, tabindex: '-1', role: 'region', 'aria-label': `Cell ${index}: Code cell: `, style: 'opacity: 1;' },
+    return h(
+      'div',
+      {
+        class: 'cell code notebook-cell',
+        id: `cell-${cell.id}`,
+        tabindex: '-1',
+        role: 'region',
+        'aria-label': `Cell ${index}: Code cell: `,
+        style: 'opacity: 1;',
+      },
       h('div', { class: 'cell-tag-editor sticky' }),
       h('div', { class: 'cell-toolbar sticky' }, h('colab-cell-toolbar')),
-      h('div', { class: 'main-content' },
-        h('div', { class: 'cell-contents' },
+      h(
+        'div',
+        { class: 'main-content' },
+        h(
+          'div',
+          { class: 'cell-contents' },
           h('div', { class: 'cell-mask' }),
           h('span', { class: 'imported-info-area' }),
-          h('div', { class: 'codecell-input-output' },
-            h('div', { class: 'inputarea horizontal layout code' },
+          h(
+            'div',
+            { class: 'codecell-input-output' },
+            h(
+              'div',
+              { class: 'inputarea horizontal layout code' },
               h('div', { class: 'cell-gutter' }, h('div', { class: 'cell-execution-container' }, this.runButton)),
               editor(cell.source, index),
-              h('colab-form', { class: 'formview vertical layout flex' }, h('div', { class: 'widget-area' }))),
+              h('colab-form', { class: 'formview vertical layout flex' }, h('div', { class: 'widget-area' })),
+            ),
             this.outputs.element,
-            h('colab-cell-next-steps')))),
-      h('div', { class: 'add-cell' }, h('hr')));
+            h('colab-cell-next-steps'),
+          ),
+        ),
+      ),
+      h('div', { class: 'add-cell' }, h('hr')),
+    );
   }
 
   setFocused(focused) {
@@ -130,7 +180,8 @@ export class CodeCellView {
 
   #tooltip() {
     const lines = ['Run cell (Ctrl+Enter)'];
-    if (this.executedAt) lines.push('cell might have changed since last executed', '', 'executed by you', clockTime(this.executedAt));
+    if (this.executedAt)
+      lines.push('cell might have changed since last executed', '', 'executed by you', clockTime(this.executedAt));
     else lines.push('cell has not been executed in this session');
     return lines.join('\n');
   }
@@ -140,21 +191,82 @@ export class TextCellView {
   constructor(cell, index) {
     this.cell = cell;
     this.index = index;
-    this.element = h('div', { class: 'cell text notebook-cell', id: `cell-${cell.id}`, tabindex: '-1', role: 'region', 'aria-label': `Cell ${index}: Text cell: ` },
-      h('div', { class: 'main-content' }, h('div', { class: 'cell-contents' }, h('div', { class: 'text-cell-section markdown' }, cell.source))));
+    this.element = h(
+      'div',
+      {
+        class: 'cell text notebook-cell',
+        id: `cell-${cell.id}`,
+        tabindex: '-1',
+        role: 'region',
+        'aria-label': `Cell ${index}: Text cell: `,
+      },
+      h(
+        'div',
+        { class: 'main-content' },
+        h('div', { class: 'cell-contents' }, h('div', { class: 'text-cell-section markdown' }, cell.source)),
+      ),
+    );
   }
 }
 
-/** A Monaco-like rendering: one `div.view-line > span > span.mtkN` per source line, spaces as U+00A0 (as Monaco does). */
+/**
+ * A Monaco-like rendering: one `div.view-line > span > span.mtkN` per source line, spaces as U+00A0 (as Monaco does).
+ */
 function editor(source, index) {
-  const lines = source.split('\n').map((line, i) =>
-    h('div', { style: `top:${i * 19}px;height:19px;`, class: 'view-line' }, h('span', {}, ...tokens(line))));
-  return h('div', { class: 'editor flex lazy-editor', style: '' },
-    h('div', { class: 'editor flex monaco', 'data-keybinding-context': String(index + 1), 'data-mode-id': 'notebook-python' },
-      h('div', { class: 'monaco-editor no-user-select  showUnused showDeprecated vs', role: 'code', 'data-uri': `inmemory://model/${index + 1}` }, ...lines)));
+  const lines = source
+    .split('\n')
+    .map((line, i) =>
+      h('div', { style: `top:${i * 19}px;height:19px;`, class: 'view-line' }, h('span', {}, ...tokens(line))),
+    );
+  return h(
+    'div',
+    { class: 'editor flex lazy-editor', style: '' },
+    h(
+      'div',
+      { class: 'editor flex monaco', 'data-keybinding-context': String(index + 1), 'data-mode-id': 'notebook-python' },
+      h(
+        'div',
+        {
+          class: 'monaco-editor no-user-select  showUnused showDeprecated vs',
+          role: 'code',
+          'data-uri': `inmemory://model/${index + 1}`,
+        },
+        ...lines,
+      ),
+    ),
+  );
 }
 
-const KEYWORDS = new Set(['import', 'from', 'as', 'def', 'class', 'return', 'for', 'in', 'while', 'if', 'elif', 'else', 'try', 'except', 'finally', 'with', 'raise', 'pass', 'not', 'and', 'or', 'is', 'None', 'True', 'False', 'lambda', 'yield', 'print']);
+const KEYWORDS = new Set([
+  'import',
+  'from',
+  'as',
+  'def',
+  'class',
+  'return',
+  'for',
+  'in',
+  'while',
+  'if',
+  'elif',
+  'else',
+  'try',
+  'except',
+  'finally',
+  'with',
+  'raise',
+  'pass',
+  'not',
+  'and',
+  'or',
+  'is',
+  'None',
+  'True',
+  'False',
+  'lambda',
+  'yield',
+  'print',
+]);
 
 /** A rough Python tokenizer; only the DOM shape matters (span.mtkN per token). */
 function tokens(line) {

@@ -10,8 +10,9 @@
 //  - control.js handleMouseUp: an item acts only if it is active, i.e. it got a mousedown (or was highlighted while
 //    the mouse button was still held after opening: container.js handleHighlightItem, Mac-style drag selection).
 //  - A mousedown outside the button and the menu, or Escape, closes the menu.
-import { h, within } from './util.js';
+
 import { record } from './log.js';
+import { h, within } from './util.js';
 
 /** Closure's goog.ui.IdGenerator: ':0', ':1', … ':2a' (base 36). */
 let nextId = 0;
@@ -29,7 +30,13 @@ const MENU_IDS = ['file', 'edit', 'view', 'insert', 'runtime', 'tools', 'help'];
  * @param {(command: string, item: object, menuId: string) => void} options.onAction
  */
 export function createMenubar({ captions, itemsFor, isDisabled, onAction }) {
-  const menubar = h('div', { id: 'top-menubar', class: 'goog-menubar format-lightborder', role: 'menubar', tabindex: '0', style: 'user-select: none;' });
+  const menubar = h('div', {
+    id: 'top-menubar',
+    class: 'goog-menubar format-lightborder',
+    role: 'menubar',
+    tabindex: '0',
+    style: 'user-select: none;',
+  });
   for (const menuId of MENU_IDS) {
     const button = menuButtonElement(menuId, captions[menuId]);
     menubar.append(button);
@@ -42,11 +49,24 @@ function menuButtonElement(menuId, caption) {
   const unselectable = { style: 'user-select: none;' };
   return h(
     'div',
-    { class: 'goog-menu-button goog-inline-block', id: `${menuId}-menu-button`, role: 'button', 'aria-expanded': 'false', 'aria-haspopup': 'true', ...unselectable },
-    h('div', { class: 'goog-inline-block goog-menu-button-outer-box', ...unselectable },
-      h('div', { class: 'goog-inline-block goog-menu-button-inner-box', ...unselectable },
+    {
+      class: 'goog-menu-button goog-inline-block',
+      id: `${menuId}-menu-button`,
+      role: 'button',
+      'aria-expanded': 'false',
+      'aria-haspopup': 'true',
+      ...unselectable,
+    },
+    h(
+      'div',
+      { class: 'goog-inline-block goog-menu-button-outer-box', ...unselectable },
+      h(
+        'div',
+        { class: 'goog-inline-block goog-menu-button-inner-box', ...unselectable },
         h('div', { class: 'goog-inline-block goog-menu-button-caption', ...unselectable }, caption),
-        h('div', { class: 'goog-inline-block goog-menu-button-dropdown', ...unselectable }, '\u00a0'))),
+        h('div', { class: 'goog-inline-block goog-menu-button-dropdown', ...unselectable }, '\u00a0'),
+      ),
+    ),
   );
 }
 
@@ -146,8 +166,16 @@ class Menu {
     this.openingCoords = null;
     this.mouseButtonPressed = false;
     this.highlighted = null;
-    this.element = h('div', { class: 'goog-menu', id: `${menuId}-menu`, role: 'menu', 'aria-haspopup': 'true', style: 'user-select: none; display: none;' });
-    this.items = itemsFor(menuId).map((spec) => (spec === 'sep' ? new Separator(this) : new MenuItem(this, spec, onAction)));
+    this.element = h('div', {
+      class: 'goog-menu',
+      id: `${menuId}-menu`,
+      role: 'menu',
+      'aria-haspopup': 'true',
+      style: 'user-select: none; display: none;',
+    });
+    this.items = itemsFor(menuId).map((spec) =>
+      spec === 'sep' ? new Separator(this) : new MenuItem(this, spec, onAction),
+    );
     this.element.append(...this.items.map((item) => item.element));
     this.element.addEventListener('mousedown', () => {
       this.mouseButtonPressed = true; // container.js handleMouseDown
@@ -190,7 +218,13 @@ class Menu {
 
 class Separator {
   constructor() {
-    this.element = h('div', { class: 'goog-menuseparator goog-menuitem-disabled', 'aria-disabled': 'true', role: 'separator', id: closureId(), style: 'user-select: none;' });
+    this.element = h('div', {
+      class: 'goog-menuseparator goog-menuitem-disabled',
+      'aria-disabled': 'true',
+      role: 'separator',
+      id: closureId(),
+      style: 'user-select: none;',
+    });
   }
 }
 
@@ -207,7 +241,13 @@ class MenuItem {
     if (spec.accel) content.append(h('span', { class: 'goog-menuitem-accel' }, spec.accel));
     this.element = h(
       'div',
-      { command: spec.hasCommandAttribute ? spec.command : null, class: ' goog-menuitem ', role: 'menuitem', id: closureId(), style: 'user-select: none;' },
+      {
+        command: spec.hasCommandAttribute ? spec.command : null,
+        class: ' goog-menuitem ',
+        role: 'menuitem',
+        id: closureId(),
+        style: 'user-select: none;',
+      },
       content,
     );
     const el = this.element;
@@ -255,7 +295,8 @@ class MenuItem {
   handleMouseUp(event) {
     const opening = this.menu.openingCoords;
     this.menu.openingCoords = null; // "so they're not used twice"
-    if (opening && typeof event.clientX === 'number' && opening.x === event.clientX && opening.y === event.clientY) return;
+    if (opening && typeof event.clientX === 'number' && opening.x === event.clientX && opening.y === event.clientY)
+      return;
     if (!this.enabled || !this.active) return;
     this.setActive(false);
     this.onAction(this);

@@ -1,8 +1,9 @@
 // Colab dialogs (§2, §5.2, §5.3), in the implementation chosen by the scenario (`ui.dialog`). Each dialog is appended
 // to <body>, resolves to 'ok' | 'cancel' | 'close' once closed through its own component logic, and leaves the DOM
 // after a short close animation. Confirming a dialog the extension must never accept is logged as `dangerous`.
-import { h, sleep } from './util.js';
+
 import { record } from './log.js';
+import { h, sleep } from './util.js';
 
 let formCounter = 0;
 
@@ -10,19 +11,68 @@ let formCounter = 0;
 function contentFor(kind, d) {
   switch (kind) {
     case 'restart-confirm':
-      return { title: d.restartTitle, body: d.restartBody, ok: d.yes, cancel: d.no, cls: 'yes-no-dialog', dangerous: null };
+      return {
+        title: d.restartTitle,
+        body: d.restartBody,
+        ok: d.yes,
+        cancel: d.no,
+        cls: 'yes-no-dialog',
+        dangerous: null,
+      };
     case 'gpu-unavailable':
-      return { title: d.gpuTitle, body: d.gpuBody, ok: d.gpuOk, cancel: d.close, cls: 'yes-no-dialog', dangerous: 'connect-without-gpu' };
+      return {
+        title: d.gpuTitle,
+        body: d.gpuBody,
+        ok: d.gpuOk,
+        cancel: d.close,
+        cls: 'yes-no-dialog',
+        dangerous: 'connect-without-gpu',
+      };
     case 'disconnected':
-      return { title: d.disconnectedTitle, body: d.disconnectedBody, ok: d.reconnect, cancel: d.close, cls: 'yes-no-dialog', dangerous: 'reconnect' };
+      return {
+        title: d.disconnectedTitle,
+        body: d.disconnectedBody,
+        ok: d.reconnect,
+        cancel: d.close,
+        cls: 'yes-no-dialog',
+        dangerous: 'reconnect',
+      };
     case 'usage-limit':
-      return { title: d.usageTitle, body: d.usageBody, ok: d.upgrade, cancel: d.close, cls: 'yes-no-dialog', dangerous: 'upgrade' };
+      return {
+        title: d.usageTitle,
+        body: d.usageBody,
+        ok: d.upgrade,
+        cancel: d.close,
+        cls: 'yes-no-dialog',
+        dangerous: 'upgrade',
+      };
     case 'high-ram':
-      return { title: d.highRamTitle, body: d.highRamBody, ok: d.yes, cancel: d.no, cls: 'yes-no-dialog', dangerous: 'switch-high-ram' };
+      return {
+        title: d.highRamTitle,
+        body: d.highRamBody,
+        ok: d.yes,
+        cancel: d.no,
+        cls: 'yes-no-dialog',
+        dangerous: 'switch-high-ram',
+      };
     case 'not-authored':
-      return { title: d.notAuthoredTitle, body: d.notAuthoredBody, ok: d.runAnyway, cancel: d.cancel, cls: 'external-notebook-dialog', dangerous: 'run-anyway' };
+      return {
+        title: d.notAuthoredTitle,
+        body: d.notAuthoredBody,
+        ok: d.runAnyway,
+        cancel: d.cancel,
+        cls: 'external-notebook-dialog',
+        dangerous: 'run-anyway',
+      };
     case 'recaptcha':
-      return { title: d.recaptchaTitle, body: '', ok: d.ok, cancel: d.cancel, cls: 'recaptcha-dialog', dangerous: 'recaptcha' };
+      return {
+        title: d.recaptchaTitle,
+        body: '',
+        ok: d.ok,
+        cancel: d.cancel,
+        cls: 'recaptcha-dialog',
+        dangerous: 'recaptcha',
+      };
     default:
       throw new Error(`colab-sim: unknown dialog kind ${kind}`);
   }
@@ -38,7 +88,8 @@ export async function showDialog(kind, { variant, dialogs, dialogMs }) {
   // "Run anyway" is an md-dialog with a form (frontend form id `external-notebook-authored-dialog`, §2); the
   // recaptcha dialog is its own host. Everything else follows the scenario's variant ('none' only drops the restart
   // confirmation, so other dialogs fall back to the current mwc-dialog).
-  const effective = kind === 'not-authored' ? 'md' : kind === 'recaptcha' ? 'recaptcha' : variant === 'none' ? 'mwc' : variant;
+  const effective =
+    kind === 'not-authored' ? 'md' : kind === 'recaptcha' ? 'recaptcha' : variant === 'none' ? 'mwc' : variant;
   const { element, result } = BUILDERS[effective](content, kind);
   document.body.append(element);
   record('dialog-open', { kind, variant: effective, title: content.title });
@@ -63,12 +114,19 @@ const BUILDERS = {
 
 /** `mwc-dialog[open].yes-no-dialog[heading]` + light-DOM `[slot=primaryAction][dialogaction=ok]` / secondary cancel. */
 function mwcDialog(c, buttonTag) {
-  const dialog = h('mwc-dialog', { class: c.cls, heading: c.title, open: true },
+  const dialog = h(
+    'mwc-dialog',
+    { class: c.cls, heading: c.title, open: true },
     h('div', {}, c.body),
     h(buttonTag, { slot: 'secondaryAction', dialogaction: 'cancel' }, c.cancel),
-    h(buttonTag, { slot: 'primaryAction', dialogaction: 'ok', dialoginitialfocus: '' }, c.ok));
+    h(buttonTag, { slot: 'primaryAction', dialogaction: 'ok', dialoginitialfocus: '' }, c.ok),
+  );
   const result = new Promise((resolve) => {
-    dialog.addEventListener('closed', (e) => resolve(e.detail.action === 'ok' ? 'ok' : e.detail.action === 'cancel' ? 'cancel' : 'close'), { once: true });
+    dialog.addEventListener(
+      'closed',
+      (e) => resolve(e.detail.action === 'ok' ? 'ok' : e.detail.action === 'cancel' ? 'cancel' : 'close'),
+      { once: true },
+    );
   });
   return { element: dialog, result };
 }
@@ -81,25 +139,44 @@ function mwcDialog(c, buttonTag) {
 function mdDialog(c, kind) {
   const formId = kind === 'not-authored' ? 'external-notebook-authored-dialog' : `colab-dialog-form-${++formCounter}`;
   const primaryTag = kind === 'not-authored' ? 'md-filled-button' : 'md-text-button';
-  const dialog = h('md-dialog', { class: c.cls, open: true, type: 'alert' },
+  const dialog = h(
+    'md-dialog',
+    { class: c.cls, open: true, type: 'alert' },
     h('div', { slot: 'headline' }, c.title),
     h('form', { slot: 'content', id: formId, method: 'dialog' }, c.body),
-    h('div', { slot: 'actions' },
+    h(
+      'div',
+      { slot: 'actions' },
       h('md-text-button', { form: formId, value: 'cancel' }, c.cancel),
-      h(primaryTag, { form: formId, value: 'ok', autofocus: '' }, c.ok)));
+      h(primaryTag, { form: formId, value: 'ok', autofocus: '' }, c.ok),
+    ),
+  );
   const result = new Promise((resolve) => {
-    dialog.addEventListener('closed', () => resolve(dialog.returnValue === 'ok' ? 'ok' : dialog.returnValue === 'cancel' ? 'cancel' : 'close'), { once: true });
+    dialog.addEventListener(
+      'closed',
+      () => resolve(dialog.returnValue === 'ok' ? 'ok' : dialog.returnValue === 'cancel' ? 'cancel' : 'close'),
+      { once: true },
+    );
   });
   return { element: dialog, result };
 }
 
-/** ≤ 2023-02: `colab-dialog > paper-dialog.yes-no-dialog[opened]` with `div.content-area > h2` and `paper-button#ok/#cancel`. */
+/**
+ * ≤ 2023-02: `colab-dialog > paper-dialog.yes-no-dialog[opened]` with `div.content-area > h2` and
+ * `paper-button#ok/#cancel`.
+ */
 function paperDialog(c) {
-  const paper = h('paper-dialog', { class: c.cls, opened: true, modal: true },
+  const paper = h(
+    'paper-dialog',
+    { class: c.cls, opened: true, modal: true },
     h('div', { class: 'content-area' }, h('h2', {}, c.title), h('div', {}, c.body)),
-    h('div', { class: 'buttons' },
+    h(
+      'div',
+      { class: 'buttons' },
       h('paper-button', { id: 'cancel', 'dialog-dismiss': '' }, c.cancel),
-      h('paper-button', { id: 'ok', 'dialog-confirm': '', autofocus: '' }, c.ok)));
+      h('paper-button', { id: 'ok', 'dialog-confirm': '', autofocus: '' }, c.ok),
+    ),
+  );
   // ColabSDK's old selector is `colab-dialog.yes-no-dialog`, so the wrapper carries the class too.
   const wrapper = h('colab-dialog', { class: c.cls }, paper);
   const result = new Promise((resolve) => {

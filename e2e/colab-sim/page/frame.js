@@ -12,7 +12,7 @@ const pres = new Map(); // output id -> <pre>
 window.addEventListener('message', (event) => {
   if (event.origin !== COLAB_ORIGIN || event.source !== window.parent) return;
   const op = event.data;
-  if (!op || op.colabSim !== 1) return;
+  if (op?.colabSim !== 1) return;
   if (op.op === 'add') add(op);
   else if (op.op === 'append') pres.get(op.id)?.append(op.text);
   else if (op.op === 'replace') {
@@ -29,7 +29,8 @@ function add(op) {
     subarea.className = 'output_subarea output_html rendered_html';
     subarea.innerHTML = op.html;
   } else {
-    subarea.className = op.outputType === 'error' ? 'output_subarea output_text output_error' : 'output_subarea output_text';
+    subarea.className =
+      op.outputType === 'error' ? 'output_subarea output_text output_error' : 'output_subarea output_text';
     const pre = document.createElement('pre');
     if (op.ansi !== undefined) appendAnsi(pre, op.ansi);
     else pre.textContent = op.text ?? '';

@@ -1,8 +1,9 @@
 // The simulated runtime (§5.4 states): 'disconnected' → 'connecting' → 'idle' ⇄ 'busy'. Everything executing in a
 // session listens to `signal`; a restart, crash or disconnect aborts it (with that reason) and starts a new session.
 // The execution counter restarts at 1 with every new kernel process (restart, crash).
-import { sleep } from './util.js';
+
 import { record } from './log.js';
+import { sleep } from './util.js';
 
 export class Kernel {
   /**

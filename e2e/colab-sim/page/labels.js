@@ -4,7 +4,15 @@
 // test can prove the extension does not depend on English text where a `command` attribute is available.
 
 const EN_2026 = {
-  menus: { file: 'File', edit: 'Edit', view: 'View', insert: 'Insert', runtime: 'Runtime', tools: 'Tools', help: 'Help' },
+  menus: {
+    file: 'File',
+    edit: 'Edit',
+    view: 'View',
+    insert: 'Insert',
+    runtime: 'Runtime',
+    tools: 'Tools',
+    help: 'Help',
+  },
   items: {
     // Runtime menu (§1.1, 2026 capture)
     runall: 'Run all',
@@ -21,7 +29,8 @@ const EN_2026 = {
     'open-resource-viewer': 'View resources',
     'view-runtime-logs': 'View runtime logs',
     'deploy-cloud-run': 'Deploy to Google Cloud Run',
-    // Other menus: `open`, `clear-outputs`, `show-command-palette`, `preferences`, `shortcuts`, `open-differ` are captured;
+    // Other menus: `open`, `clear-outputs`, `show-command-palette`, `preferences`, `shortcuts`, `open-differ` are
+    // captured;
     // the rest are plausible fillers so that a wrong menu exists.
     'new-notebook': 'New notebook in Drive',
     open: 'Open notebook',
@@ -67,7 +76,8 @@ const EN_2026 = {
     close: 'Close',
     // §2: no capture of this dialog exists; yes/no texts per the frontend's generic yes/no helper.
     restartTitle: 'Restart session?',
-    restartBody: 'Are you sure you want to restart the session? Session state including all local variables will be lost.',
+    restartBody:
+      'Are you sure you want to restart the session? Session state including all local variables will be lost.',
     gpuTitle: 'Cannot connect to GPU backend',
     gpuBody: 'You cannot currently connect to a GPU due to usage limits in Colab.',
     gpuOk: 'Connect without GPU',
@@ -80,10 +90,12 @@ const EN_2026 = {
     upgrade: 'Upgrade',
     highRamTitle: 'Switch to a high-RAM runtime?',
     highRamBody:
-      "Your session crashed after using all available RAM. Would you like to use a high-RAM runtime with this notebook? Your current runtime's state will be lost, including local files.",
+      'Your session crashed after using all available RAM. Would you like to use a high-RAM runtime with this ' +
+      "notebook? Your current runtime's state will be lost, including local files.",
     notAuthoredTitle: 'Warning: This notebook was not authored by Google',
     notAuthoredBody:
-      'This notebook was not authored by Google. It may request access to your data stored with Google, or read data and credentials from other sessions. Please review the source code before executing this notebook.',
+      'This notebook was not authored by Google. It may request access to your data stored with Google, or read ' +
+      'data and credentials from other sessions. Please review the source code before executing this notebook.',
     runAnyway: 'Run anyway',
     // Invented wording (tdulcet only shows the element and its mwc-button).
     recaptchaTitle: 'Please confirm you are not a robot',
@@ -92,7 +104,8 @@ const EN_2026 = {
   crash: {
     ram: 'Your session crashed after using all available RAM.',
     ramLegacy:
-      'Your session crashed after using all available RAM. If you are interested in access to high-RAM runtimes, you may want to check out Colab Pro.',
+      'Your session crashed after using all available RAM. If you are interested in access to high-RAM runtimes, ' +
+      'you may want to check out Colab Pro.',
     unknown: 'Your session crashed for an unknown reason.',
     'x-window': 'Your session crashed after requesting an X window. The X window system is not available in Colab.',
     getMoreRam: 'Get more RAM',
@@ -109,7 +122,8 @@ const EN_LEGACY = merge(EN_2026, {
   },
   dialogs: {
     restartTitle: 'Restart runtime?',
-    restartBody: 'Are you sure you want to restart the runtime? Runtime state including all local variables will be lost.',
+    restartBody:
+      'Are you sure you want to restart the runtime? Runtime state including all local variables will be lost.',
   },
 });
 
@@ -125,7 +139,15 @@ export const LEGACY_ACCELS = {
 };
 
 const DE = merge(EN_2026, {
-  menus: { file: 'Datei', edit: 'Bearbeiten', view: 'Ansicht', insert: 'Einfügen', runtime: 'Laufzeit', tools: 'Tools', help: 'Hilfe' },
+  menus: {
+    file: 'Datei',
+    edit: 'Bearbeiten',
+    view: 'Ansicht',
+    insert: 'Einfügen',
+    runtime: 'Laufzeit',
+    tools: 'Tools',
+    help: 'Hilfe',
+  },
   items: {
     runall: 'Alle ausführen',
     runbefore: 'Vorherige ausführen',
@@ -184,36 +206,56 @@ const DE = merge(EN_2026, {
     cancel: 'Abbrechen',
     close: 'Schließen',
     restartTitle: 'Sitzung neu starten?',
-    restartBody: 'Möchten Sie die Sitzung wirklich neu starten? Der Sitzungsstatus einschließlich aller lokalen Variablen geht verloren.',
+    restartBody:
+      'Möchten Sie die Sitzung wirklich neu starten? Der Sitzungsstatus einschließlich aller lokalen Variablen geht ' +
+      'verloren.',
     gpuTitle: 'Keine Verbindung zum GPU-Backend möglich',
     gpuBody: 'Aufgrund von Nutzungslimits in Colab können Sie derzeit keine Verbindung zu einer GPU herstellen.',
     gpuOk: 'Ohne GPU verbinden',
     disconnectedTitle: 'Laufzeit getrennt',
-    disconnectedBody: 'Die Verbindung zu Ihrer Laufzeit wurde wegen Inaktivität oder Erreichen der maximalen Dauer getrennt.',
+    disconnectedBody:
+      'Die Verbindung zu Ihrer Laufzeit wurde wegen Inaktivität oder Erreichen der maximalen Dauer getrennt.',
     reconnect: 'Neu verbinden',
     usageTitle: 'Nutzungslimit erreicht',
-    usageBody: 'Sie haben Ihr Nutzungslimit für diesen Laufzeittyp erreicht. Mit Colab Pro erhalten Sie mehr Recheneinheiten.',
+    usageBody:
+      'Sie haben Ihr Nutzungslimit für diesen Laufzeittyp erreicht. Mit Colab Pro erhalten Sie mehr Recheneinheiten.',
     upgrade: 'Upgrade',
     highRamTitle: 'Zu einer Laufzeit mit viel RAM wechseln?',
-    highRamBody: 'Ihre Sitzung ist abgestürzt, nachdem der gesamte verfügbare RAM belegt war. Möchten Sie für dieses Notebook eine Laufzeit mit viel RAM verwenden?',
+    highRamBody:
+      'Ihre Sitzung ist abgestürzt, nachdem der gesamte verfügbare RAM belegt war. Möchten Sie für dieses Notebook ' +
+      'eine Laufzeit mit viel RAM verwenden?',
     notAuthoredTitle: 'Warnung: Dieses Notebook wurde nicht von Google erstellt',
-    notAuthoredBody: 'Dieses Notebook wurde nicht von Google erstellt. Bitte prüfen Sie den Quellcode, bevor Sie das Notebook ausführen.',
+    notAuthoredBody:
+      'Dieses Notebook wurde nicht von Google erstellt. Bitte prüfen Sie den Quellcode, bevor Sie das Notebook ' +
+      'ausführen.',
     runAnyway: 'Trotzdem ausführen',
     recaptchaTitle: 'Bitte bestätigen Sie, dass Sie kein Roboter sind',
     ok: 'OK',
   },
   crash: {
     ram: 'Ihre Sitzung ist abgestürzt, nachdem der gesamte verfügbare RAM belegt war.',
-    ramLegacy: 'Ihre Sitzung ist abgestürzt, nachdem der gesamte verfügbare RAM belegt war. Wenn Sie Laufzeiten mit viel RAM nutzen möchten, sehen Sie sich Colab Pro an.',
+    ramLegacy:
+      'Ihre Sitzung ist abgestürzt, nachdem der gesamte verfügbare RAM belegt war. Wenn Sie Laufzeiten mit viel RAM ' +
+      'nutzen möchten, sehen Sie sich Colab Pro an.',
     unknown: 'Ihre Sitzung ist aus einem unbekannten Grund abgestürzt.',
-    'x-window': 'Ihre Sitzung ist abgestürzt, nachdem ein X-Fenster angefordert wurde. Das X-Window-System ist in Colab nicht verfügbar.',
+    'x-window':
+      'Ihre Sitzung ist abgestürzt, nachdem ein X-Fenster angefordert wurde. Das X-Window-System ist in Colab nicht ' +
+      'verfügbar.',
     getMoreRam: 'Mehr RAM erhalten',
     viewLogs: 'Laufzeitprotokolle ansehen',
   },
 });
 
 const JA = merge(EN_2026, {
-  menus: { file: 'ファイル', edit: '編集', view: '表示', insert: '挿入', runtime: 'ランタイム', tools: 'ツール', help: 'ヘルプ' },
+  menus: {
+    file: 'ファイル',
+    edit: '編集',
+    view: '表示',
+    insert: '挿入',
+    runtime: 'ランタイム',
+    tools: 'ツール',
+    help: 'ヘルプ',
+  },
   items: {
     runall: 'すべてのセルを実行',
     runbefore: '前のセルを実行',
@@ -280,21 +322,26 @@ const JA = merge(EN_2026, {
     disconnectedBody: '操作が行われなかったか、最大時間に達したため、ランタイムの接続が解除されました。',
     reconnect: '再接続',
     usageTitle: '使用量の上限に達しました',
-    usageBody: 'このランタイム タイプの使用量の上限に達しました。Colab Pro にアップグレードするとコンピューティング ユニットが増えます。',
+    usageBody:
+      'このランタイム タイプの使用量の上限に達しました。Colab Pro にアップグレードするとコンピューティング ユニットが増えます。',
     upgrade: 'アップグレード',
     highRamTitle: '高 RAM ランタイムに切り替えますか？',
-    highRamBody: '使用可能な RAM をすべて使用した後で、セッションがクラッシュしました。このノートブックで高 RAM ランタイムを使用しますか？',
+    highRamBody:
+      '使用可能な RAM をすべて使用した後で、セッションがクラッシュしました。このノートブックで高 RAM ランタイムを使用しますか？',
     notAuthoredTitle: '警告: このノートブックは Google が作成したものではありません',
-    notAuthoredBody: 'このノートブックは Google が作成したものではありません。実行する前にソースコードを確認してください。',
+    notAuthoredBody:
+      'このノートブックは Google が作成したものではありません。実行する前にソースコードを確認してください。',
     runAnyway: 'このまま実行',
     recaptchaTitle: 'ロボットではないことを確認してください',
     ok: 'OK',
   },
   crash: {
     ram: '使用可能な RAM をすべて使用した後で、セッションがクラッシュしました。',
-    ramLegacy: '使用可能な RAM をすべて使用した後で、セッションがクラッシュしました。高 RAM ランタイムを利用したい場合は、Colab Pro をご検討ください。',
+    ramLegacy:
+      '使用可能な RAM をすべて使用した後で、セッションがクラッシュしました。高 RAM ランタイムを利用したい場合は、Colab Pro をご検討ください。',
     unknown: '不明な理由により、セッションがクラッシュしました。',
-    'x-window': 'X ウィンドウをリクエストした後で、セッションがクラッシュしました。Colab では X Window System を利用できません。',
+    'x-window':
+      'X ウィンドウをリクエストした後で、セッションがクラッシュしました。Colab では X Window System を利用できません。',
     getMoreRam: 'RAM を増やす',
     viewLogs: 'ランタイム ログを表示',
   },

@@ -42,10 +42,12 @@ window.__colabSim = {
 if (scenario.ui.mainWorldApi) installColabApi();
 
 function installColabApi() {
-  const api = (method, fn) => (...args) => {
-    record('api-call', { method });
-    return fn(...args);
-  };
+  const api =
+    (method, fn) =>
+    (...args) => {
+      record('api-call', { method });
+      return fn(...args);
+    };
   const KERNEL_STATES = { idle: 'kernel idle', busy: 'busy', connecting: 'allocating', disconnected: 'connect' };
   const kernel = notebook.kernel;
   window.colab = {

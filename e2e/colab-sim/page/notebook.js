@@ -1,30 +1,56 @@
 // The notebook page: builds the layout (§0: snackbars first in <body>, header with menubar and toolbar, the cell list,
 // the status bar; menus appended to <body> on first open), and turns commands from the menus, the toolbar, keyboard
 // shortcuts and the main-world API into kernel and runner actions.
-import { h, sleep } from './util.js';
-import { record } from './log.js';
-import { LABEL_SETS, LEGACY_ACCELS } from './labels.js';
-import { createMenubar } from './closure-menu.js';
-import { createRunButton, ConnectButton, StatusBar } from './toolbar.js';
-import { showDialog } from './dialogs.js';
-import { Snackbar } from './snackbar.js';
+
 import { CodeCellView, TextCellView } from './cells.js';
+import { createMenubar } from './closure-menu.js';
+import { showDialog } from './dialogs.js';
 import { Kernel } from './kernel.js';
-import { Runner } from './runner.js';
+import { LABEL_SETS, LEGACY_ACCELS } from './labels.js';
+import { record } from './log.js';
 import { Persist } from './persist.js';
+import { Runner } from './runner.js';
+import { Snackbar } from './snackbar.js';
+import { ConnectButton, createRunButton, StatusBar } from './toolbar.js';
+import { h, sleep } from './util.js';
 
 const MENUS = {
   file: ['new-notebook', 'open', 'sep', 'save', 'sep', 'print'],
   edit: ['undo', 'sep', 'clear-outputs', 'sep', 'notebook-settings'],
   view: ['table-of-contents', 'notebook-info'],
   insert: ['insert-cell-below', 'insert-text-cell-below'],
-  runtime: ['runall', 'runbefore', 'runfocused', 'runselected', 'runafter', 'sep', 'interrupt', 'restart', 'restart-and-run-all',
-    'powerwash-current-vm', 'sep', 'change-runtime-type', 'sep', 'manage-sessions', 'open-resource-viewer', 'view-runtime-logs', 'sep', 'deploy-cloud-run'],
+  runtime: [
+    'runall',
+    'runbefore',
+    'runfocused',
+    'runselected',
+    'runafter',
+    'sep',
+    'interrupt',
+    'restart',
+    'restart-and-run-all',
+    'powerwash-current-vm',
+    'sep',
+    'change-runtime-type',
+    'sep',
+    'manage-sessions',
+    'open-resource-viewer',
+    'view-runtime-logs',
+    'sep',
+    'deploy-cloud-run',
+  ],
   tools: ['show-command-palette', 'sep', 'preferences', 'shortcuts', 'sep', 'open-differ'],
   help: ['faq', 'release-notes'],
 };
 /** Accelerators outside the Runtime menu (the File menu's `Ctrl+O` is captured). */
-const ACCELS = { open: 'Ctrl+O', save: 'Ctrl+S', print: 'Ctrl+P', undo: 'Ctrl+Z', 'insert-cell-below': 'Ctrl+M B', 'show-command-palette': 'Ctrl+Shift+P' };
+const ACCELS = {
+  open: 'Ctrl+O',
+  save: 'Ctrl+S',
+  print: 'Ctrl+P',
+  undo: 'Ctrl+Z',
+  'insert-cell-below': 'Ctrl+M B',
+  'show-command-palette': 'Ctrl+Shift+P',
+};
 
 export class Notebook {
   constructor(scenario) {
@@ -38,7 +64,9 @@ export class Notebook {
     this.kernel = new Kernel({
       timing: scenario.timing,
       onState: () => this.#renderKernelState(),
-      onGpuUnavailable: scenario.kernel.gpuUnavailable ? () => this.dialog('gpu-unavailable').then((r) => r === 'ok') : null,
+      onGpuUnavailable: scenario.kernel.gpuUnavailable
+        ? () => this.dialog('gpu-unavailable').then((r) => r === 'ok')
+        : null,
     });
     this.runner = new Runner({
       kernel: this.kernel,
@@ -52,11 +80,12 @@ export class Notebook {
       cell.type === 'text'
         ? new TextCellView(cell, index)
         : new CodeCellView(cell, index, {
-          ui: this.ui,
-          runCellLabel: this.labels.runCell,
-          onRunButton: (view) => this.#runButtonClicked(view),
-          onFocus: (view) => this.#focus(view),
-        }));
+            ui: this.ui,
+            runCellLabel: this.labels.runCell,
+            onRunButton: (view) => this.#runButtonClicked(view),
+            onFocus: (view) => this.#focus(view),
+          }),
+    );
     this.codeViews = this.views.filter((v) => v instanceof CodeCellView);
   }
 
@@ -68,17 +97,31 @@ export class Notebook {
     this.connectButton = new ConnectButton(this.labels.connect, () => this.#connectClick());
     this.statusBar = new StatusBar();
     this.cellList = h('div', { class: 'notebook-cell-list' });
-    const toolbar = h('colab-notebook-toolbar', { id: 'top-toolbar' },
+    const toolbar = h(
+      'colab-notebook-toolbar',
+      { id: 'top-toolbar' },
       this.ui.toolbarRunButton ? this.#toolbarRunButton() : null,
       h('colab-connect-warning-button'),
-      this.connectButton.host);
+      this.connectButton.host,
+    );
     document.body.prepend(this.snackbars.primary.element, this.snackbars.secondary.element);
-    document.body.append(h('div', { class: 'notebook-vertical' },
-      h('div', { id: 'header', class: 'header' }, this.#menubar(), toolbar),
-      h('div', { class: 'notebook-horizontal' },
-        h('colab-scroller', { id: 'notebook-main', class: 'notebook-container' },
-          h('div', { class: 'notebook-content-background' }, h('div', { class: 'notebook-content' }, this.cellList)))),
-      this.statusBar.host));
+    document.body.append(
+      h(
+        'div',
+        { class: 'notebook-vertical' },
+        h('div', { id: 'header', class: 'header' }, this.#menubar(), toolbar),
+        h(
+          'div',
+          { class: 'notebook-horizontal' },
+          h(
+            'colab-scroller',
+            { id: 'notebook-main', class: 'notebook-container' },
+            h('div', { class: 'notebook-content-background' }, h('div', { class: 'notebook-content' }, this.cellList)),
+          ),
+        ),
+        this.statusBar.host,
+      ),
+    );
     const renderCells = () => {
       this.cellList.append(...this.views.map((v) => v.element));
       this.#showSaved();
@@ -93,16 +136,22 @@ export class Notebook {
     if (this.ui.labels === 'en-legacy') removed.add('deploy-cloud-run'); // a 2025+ item
     return createMenubar({
       captions: this.labels.menus,
-      itemsFor: (menuId) => MENUS[menuId]
-        .filter((c) => menuId !== 'runtime' || !removed.has(c))
-        .map((command) => command === 'sep' ? 'sep' : {
-          menu: menuId,
-          command,
-          label: this.labels.items[command],
-          accel: menuId === 'runtime' ? (this.ui.accels ? LEGACY_ACCELS[command] : undefined) : ACCELS[command],
-          hasCommandAttribute: !this.ui.noCommandAttributes,
-        }),
-      isDisabled: (item) => item.menu === 'runtime' &&
+      itemsFor: (menuId) =>
+        MENUS[menuId]
+          .filter((c) => menuId !== 'runtime' || !removed.has(c))
+          .map((command) =>
+            command === 'sep'
+              ? 'sep'
+              : {
+                  menu: menuId,
+                  command,
+                  label: this.labels.items[command],
+                  accel: menuId === 'runtime' ? (this.ui.accels ? LEGACY_ACCELS[command] : undefined) : ACCELS[command],
+                  hasCommandAttribute: !this.ui.noCommandAttributes,
+                },
+          ),
+      isDisabled: (item) =>
+        item.menu === 'runtime' &&
         (this.ui.disableItems.includes(item.command) || (item.command === 'restart' && !this.kernel.connected)),
       onAction: (command, item, menuId) => this.command(command, `${menuId}-menu`, item.spec.label),
     });
@@ -114,7 +163,12 @@ export class Notebook {
       remove: this.ui.toolbarRemoveItems,
       commandAttributes: !this.ui.noCommandAttributes,
       itemClick: this.ui.toolbarMenuItemClick,
-      onCommand: (command) => this.command(command, 'toolbar', command === 'runall' ? this.labels.toolbar.runAll : this.labels.toolbar[command]),
+      onCommand: (command) =>
+        this.command(
+          command,
+          'toolbar',
+          command === 'runall' ? this.labels.toolbar.runAll : this.labels.toolbar[command],
+        ),
     });
   }
 
@@ -265,7 +319,11 @@ export class Notebook {
   // --- Events a test can trigger ----------------------------------------------------------------------------------
 
   dialog(kind) {
-    return showDialog(kind, { variant: this.ui.dialog, dialogs: this.labels.dialogs, dialogMs: this.scenario.timing.dialogMs });
+    return showDialog(kind, {
+      variant: this.ui.dialog,
+      dialogs: this.labels.dialogs,
+      dialogMs: this.scenario.timing.dialogMs,
+    });
   }
 
   /** The kernel dies (§5.1): running work stops without a traceback, a sticky toast, an automatic restart. */

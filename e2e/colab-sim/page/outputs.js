@@ -7,8 +7,9 @@
 // The capture shows both wrappers inside the sizer (`<div><div>renderer</div></div><div><div></div></div>`); the
 // simulator puts output frames in the second one. Each output goes where its (resolved) `place` says. Frames are
 // cross-origin and are fed by postMessage (ops: add / append / replace), including streaming appends.
-import { h } from './util.js';
+
 import { appendAnsi, fixCarriageReturn } from './ansi.js';
+import { h } from './util.js';
 
 const FRAME_BUILD = 'colab_sim-20260325-000000_RC00_000000000';
 const COLAB_ORIGIN = 'https://colab.research.google.com';
@@ -20,7 +21,9 @@ function randomLabel(length, alphabet) {
 
 /** `https://<random>-<hash>-0-colab.googleusercontent.com`: a fresh origin per frame, cross-origin to the notebook. */
 function frameOrigin() {
-  return `https://${randomLabel(11, 'abcdefghijklmnopqrstuvwxyz0123456789')}-${randomLabel(16, '0123456789abcdef')}-0-colab.googleusercontent.com`;
+  const name = randomLabel(11, 'abcdefghijklmnopqrstuvwxyz0123456789');
+  const hash = randomLabel(16, '0123456789abcdef');
+  return `https://${name}-${hash}-0-colab.googleusercontent.com`;
 }
 
 export class OutputArea {
@@ -32,12 +35,24 @@ export class OutputArea {
     this.errorClass = errorClass;
     this.staticSlot = h('div');
     this.frameSlot = h('div');
-    this.sizer = h('div', { class: 'output-iframe-sizer', style: 'min-height: 0px;' }, ' ', h('div', {}, this.staticSlot), h('div', {}, this.frameSlot));
-    this.element = h('div', { class: 'output', 'aria-label': `Cell ${index} output`, role: 'region' },
+    this.sizer = h(
+      'div',
+      { class: 'output-iframe-sizer', style: 'min-height: 0px;' },
+      ' ',
+      h('div', {}, this.staticSlot),
+      h('div', {}, this.frameSlot),
+    );
+    this.element = h(
+      'div',
+      { class: 'output', 'aria-label': `Cell ${index} output`, role: 'region' },
       h('div', { class: 'output-header' }, ' '),
-      h('div', { class: 'output-content' },
+      h(
+        'div',
+        { class: 'output-content' },
         h('div', { class: 'output-info' }, h('colab-output-info')),
-        h('div', { class: 'output-iframe-container' }, this.sizer)));
+        h('div', { class: 'output-iframe-container' }, this.sizer),
+      ),
+    );
     this.reset();
   }
 
@@ -63,7 +78,13 @@ export class OutputArea {
   /** Adds an output; a stream output directly following one of the same name and place is merged into it (nbformat). */
   add(model) {
     const last = this.outputs.at(-1);
-    if (model.output_type === 'stream' && last && last.model.output_type === 'stream' && last.model.name === model.name && last.place === model.place) {
+    if (
+      model.output_type === 'stream' &&
+      last &&
+      last.model.output_type === 'stream' &&
+      last.model.name === model.name &&
+      last.place === model.place
+    ) {
       last.model.text += model.text;
       this.#updateStream(last, model.text);
       return;
@@ -118,7 +139,8 @@ export class OutputArea {
     const lineStart = fixed.lastIndexOf('\n') + 1;
     entry.head += fixed.slice(0, lineStart);
     entry.rawTail = lastLineSeed(raw.slice(raw.lastIndexOf('\n') + 1));
-    const text = (entry.text = entry.head + fixed.slice(lineStart));
+    entry.text = entry.head + fixed.slice(lineStart);
+    const text = entry.text;
     // The old text is `head + oldTail`, the new one `head + fixed`: the new extends the old iff fixed extends oldTail.
     const extended = fixed.startsWith(oldTail);
     if (entry.place === 'main') {
@@ -126,7 +148,11 @@ export class OutputArea {
       else entry.pre.textContent = text;
       return;
     }
-    this.frame.send(extended ? { op: 'append', id: entry.id, text: fixed.slice(oldTail.length) } : { op: 'replace', id: entry.id, text });
+    this.frame.send(
+      extended
+        ? { op: 'append', id: entry.id, text: fixed.slice(oldTail.length) }
+        : { op: 'replace', id: entry.id, text },
+    );
   }
 
   /** Appends when the new text extends the old (a MutationObserver sees streaming as appended text nodes). */
@@ -157,8 +183,12 @@ class FrameBridge {
     this.ready = false;
     this.iframe = h('iframe', {
       src: `${this.origin}/outputframe.html?vrz=${FRAME_BUILD}`,
-      sandbox: 'allow-downloads allow-forms allow-modals allow-popups allow-popups-to-escape-sandbox allow-same-origin allow-scripts',
-      allow: 'accelerometer; autoplay; camera; clipboard-read; clipboard-write; gyroscope; magnetometer; microphone; serial; usb; xr-spatial-tracking',
+      sandbox:
+        'allow-downloads allow-forms allow-modals allow-popups allow-popups-to-escape-sandbox allow-same-origin ' +
+        'allow-scripts',
+      allow:
+        'accelerometer; autoplay; camera; clipboard-read; clipboard-write; gyroscope; magnetometer; microphone; ' +
+        'serial; usb; xr-spatial-tracking',
       style: 'height: 24px;',
       frameborder: '0',
     });
@@ -170,7 +200,7 @@ class FrameBridge {
   #onMessage(event) {
     if (event.source !== this.iframe.contentWindow || event.origin !== this.origin) return;
     const data = event.data;
-    if (!data || data.colabSim !== 1) return;
+    if (data?.colabSim !== 1) return;
     if (data.op === 'ready') {
       this.ready = true;
       for (const op of this.queue.splice(0)) this.#post(op);

@@ -3,8 +3,9 @@
 // Each cell: pending → running (its old outputs cleared, a new execution count) → its scenario steps → idle or error.
 // A failing cell stops its run and every queued run (IPython's stop_on_error); the cells that were still pending go
 // back to their previous state, old outputs and counts included. A restart, crash or disconnect aborts everything.
-import { sleep } from './util.js';
+
 import { record } from './log.js';
+import { sleep } from './util.js';
 
 export class Runner {
   /**
@@ -86,7 +87,12 @@ export class Runner {
     view.executedAt = new Date();
     view.setState(failed ? 'error' : 'idle', execution);
     if (this.kernel.state === 'busy') this.kernel.setState('idle');
-    record('cell-end', { cell: view.index, cellId: cell.id, state: outcome === 'ok' ? 'ok' : failed ? 'error' : 'aborted', ...(outcome === 'ok' || outcome === 'error' ? {} : { reason: outcome }) });
+    record('cell-end', {
+      cell: view.index,
+      cellId: cell.id,
+      state: outcome === 'ok' ? 'ok' : failed ? 'error' : 'aborted',
+      ...(outcome === 'ok' || outcome === 'error' ? {} : { reason: outcome }),
+    });
     this.onCellEnd(view, !failed);
     return outcome;
   }
@@ -116,7 +122,8 @@ export class Runner {
         for (let i = 1; i <= step.lines; i += batch) {
           if (!(await wait(step.every))) return 'aborted';
           let text = '';
-          for (let j = i; j < i + batch && j <= step.lines; j++) text += step.text.replaceAll('{i}', String(j)).replaceAll('{n}', String(step.lines));
+          for (let j = i; j < i + batch && j <= step.lines; j++)
+            text += step.text.replaceAll('{i}', String(j)).replaceAll('{n}', String(step.lines));
           view.outputs.add({ output_type: 'stream', name: step.name, text, place: step.place });
         }
         return 'ok';
@@ -145,5 +152,8 @@ export class Runner {
 function tqdmLine(desc, i, total) {
   const pct = Math.floor((100 * i) / total);
   const filled = Math.floor((10 * i) / total);
-  return `${desc}: ${String(pct).padStart(3)}%|${'█'.repeat(filled)}${' '.repeat(10 - filled)}| ${i}/${total} [00:0${Math.min(9, i)}<00:00, 33.33it/s]`;
+  return (
+    `${desc}: ${String(pct).padStart(3)}%|${'█'.repeat(filled)}${' '.repeat(10 - filled)}| ${i}/${total} ` +
+    `[00:0${Math.min(9, i)}<00:00, 33.33it/s]`
+  );
 }

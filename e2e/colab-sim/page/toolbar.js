@@ -1,7 +1,7 @@
 // The M3 toolbar (`colab-notebook-toolbar#top-toolbar`): the "Run all" split button (§1.3, fixture
 // toolbar-run-all-split-button-2026-03.html), the connect button (§5.4, fixture connect-button-connected-2026-03.html)
 // and the bottom status bar (§0 row 22, fixture status-bar-2026-03.html).
-import { h, clockTime } from './util.js';
+import { clockTime, h } from './util.js';
 
 const TOOLBAR_COMMANDS = ['restart', 'restart-and-run-all', 'runafter', 'sep', 'interrupt', 'clear-outputs'];
 
@@ -19,18 +19,43 @@ export function createRunButton({ labels, remove, commandAttributes, itemClick, 
   const host = document.createElement('colab-notebook-toolbar-run-button');
   const root = host.attachShadow({ mode: 'open' });
 
-  const runAll = h('colab-toolbar-button', {
-    class: 'split-button', icon: 'play_arrow', tooltipid: 'toolbar-run-button-tooltip', id: 'toolbar-run-button', tooltiptext: labels.runAllTooltip,
-  }, labels.runAll);
+  const runAll = h(
+    'colab-toolbar-button',
+    {
+      class: 'split-button',
+      icon: 'play_arrow',
+      tooltipid: 'toolbar-run-button-tooltip',
+      id: 'toolbar-run-button',
+      tooltiptext: labels.runAllTooltip,
+    },
+    labels.runAll,
+  );
   runAll.addEventListener('click', () => onCommand('runall'));
 
-  const more = h('md-icon-button', {
-    'touch-target': 'none', 'data-aria-haspopup': 'menu', 'data-aria-expanded': 'false', id: 'toolbar-run-button-more-actions', 'data-aria-label': labels.moreActions, value: '',
-  }, h('md-icon', { 'aria-hidden': 'true' }, 'arrow_drop_down'));
-  const tooltip = h('colab-tooltip-trigger', { 'aria-hidden': 'true', for: 'toolbar-run-button-more-actions', message: labels.moreActions });
+  const more = h(
+    'md-icon-button',
+    {
+      'touch-target': 'none',
+      'data-aria-haspopup': 'menu',
+      'data-aria-expanded': 'false',
+      id: 'toolbar-run-button-more-actions',
+      'data-aria-label': labels.moreActions,
+      value: '',
+    },
+    h('md-icon', { 'aria-hidden': 'true' }, 'arrow_drop_down'),
+  );
+  const tooltip = h('colab-tooltip-trigger', {
+    'aria-hidden': 'true',
+    for: 'toolbar-run-button-more-actions',
+    message: labels.moreActions,
+  });
 
   const menu = h('md-menu', {
-    positioning: 'popover', quick: '', 'aria-labelledby': 'toolbar-run-button-more-actions', anchor: 'toolbar-run-button-more-actions', 'aria-hidden': 'true',
+    positioning: 'popover',
+    quick: '',
+    'aria-labelledby': 'toolbar-run-button-more-actions',
+    anchor: 'toolbar-run-button-more-actions',
+    'aria-hidden': 'true',
   });
   for (const command of TOOLBAR_COMMANDS) {
     if (command === 'sep') {
@@ -38,7 +63,11 @@ export function createRunButton({ labels, remove, commandAttributes, itemClick, 
       continue;
     }
     if (remove.includes(command)) continue;
-    const item = h('md-menu-item', { command: commandAttributes ? command : null }, h('span', { slot: 'headline' }, labels[command]));
+    const item = h(
+      'md-menu-item',
+      { command: commandAttributes ? command : null },
+      h('span', { slot: 'headline' }, labels[command]),
+    );
     item.dataset.simCommand = command; // the simulator's own bookkeeping, independent of the attribute
     if (itemClick === 'host') {
       item.addEventListener('click', () => {
@@ -81,15 +110,48 @@ export class ConnectButton {
     this.host = document.createElement('colab-connect-button');
     const root = this.host.attachShadow({ mode: 'open' });
     this.icon = h('md-icon', { 'aria-hidden': 'true' });
-    this.iconButton = h('md-icon-button', { id: 'connect-icon', 'data-aria-label': labels.focusLast, value: '' }, this.icon);
-    this.iconTooltip = h('colab-tooltip-trigger', { for: 'connect-icon', id: 'connect-icon-tooltip', 'aria-hidden': 'true', message: labels.focusLast });
-    this.connect = h('colab-toolbar-button', { id: 'connect', class: 'split-button', tooltipid: 'colab-connect-tooltip' });
+    this.iconButton = h(
+      'md-icon-button',
+      { id: 'connect-icon', 'data-aria-label': labels.focusLast, value: '' },
+      this.icon,
+    );
+    this.iconTooltip = h('colab-tooltip-trigger', {
+      for: 'connect-icon',
+      id: 'connect-icon-tooltip',
+      'aria-hidden': 'true',
+      message: labels.focusLast,
+    });
+    this.connect = h('colab-toolbar-button', {
+      id: 'connect',
+      class: 'split-button',
+      tooltipid: 'colab-connect-tooltip',
+    });
     this.connect.addEventListener('click', () => onConnectClick());
-    const dropdown = h('md-icon-button', {
-      id: 'connect-dropdown', class: 'connect-dropdown', 'touch-target': 'none', 'data-aria-expanded': 'false', 'data-aria-haspopup': 'menu', 'data-aria-label': labels.moreOptions, value: '',
-    }, h('md-icon', { 'aria-hidden': 'true' }, 'arrow_drop_down'));
-    root.append(this.iconButton, this.iconTooltip, this.connect, dropdown,
-      h('colab-tooltip-trigger', { for: 'connect-dropdown', id: 'connect-dropdown-tooltip', 'aria-hidden': 'true', message: labels.moreOptions }));
+    const dropdown = h(
+      'md-icon-button',
+      {
+        id: 'connect-dropdown',
+        class: 'connect-dropdown',
+        'touch-target': 'none',
+        'data-aria-expanded': 'false',
+        'data-aria-haspopup': 'menu',
+        'data-aria-label': labels.moreOptions,
+        value: '',
+      },
+      h('md-icon', { 'aria-hidden': 'true' }, 'arrow_drop_down'),
+    );
+    root.append(
+      this.iconButton,
+      this.iconTooltip,
+      this.connect,
+      dropdown,
+      h('colab-tooltip-trigger', {
+        for: 'connect-dropdown',
+        id: 'connect-dropdown-tooltip',
+        'aria-hidden': 'true',
+        message: labels.moreOptions,
+      }),
+    );
     this.render('disconnected', { everConnected: false });
   }
 
@@ -99,20 +161,30 @@ export class ConnectButton {
     this.iconButton.className = state === 'idle' ? 'icon-okay' : '';
     this.icon.textContent = state === 'idle' ? 'done' : 'more_horiz';
     if (connected) {
-      const tooltip = `${this.labels.connectedTo}\nPython 3 Google Compute Engine backend (GPU)\nRAM: ${ram}\nDisk: ${disk}`;
+      const tooltip =
+        `${this.labels.connectedTo}\nPython 3 Google Compute Engine backend (GPU)\nRAM: ${ram}\nDisk: ` + `${disk}`;
       this.connect.setAttribute('tooltiptext', tooltip);
-      this.connect.replaceChildren(h('div', { id: 'connect-button-resource-display' },
-        h('colab-usage-sparkline', { class: 'ram', label: 'RAM' }),
-        h('colab-usage-sparkline', { class: 'disks', label: 'Disk' })));
+      this.connect.replaceChildren(
+        h(
+          'div',
+          { id: 'connect-button-resource-display' },
+          h('colab-usage-sparkline', { class: 'ram', label: 'RAM' }),
+          h('colab-usage-sparkline', { class: 'disks', label: 'Disk' }),
+        ),
+      );
     } else {
-      const text = state === 'connecting' ? this.labels.connecting : everConnected ? this.labels.reconnect : this.labels.connect;
+      const text =
+        state === 'connecting' ? this.labels.connecting : everConnected ? this.labels.reconnect : this.labels.connect;
       this.connect.setAttribute('tooltiptext', text);
       this.connect.replaceChildren(text);
     }
   }
 }
 
-/** `colab-status-bar` with `colab-execution-status` (icon + time of the last finished execution) and `colab-runtime-status`. */
+/**
+ * `colab-status-bar` with `colab-execution-status` (icon + time of the last finished execution) and
+ * `colab-runtime-status`.
+ */
 export class StatusBar {
   constructor() {
     this.host = h('colab-status-bar', { role: 'region', 'aria-label': 'Runtime status bar' });
@@ -121,13 +193,32 @@ export class StatusBar {
     const inner = executionStatus.attachShadow({ mode: 'open' });
     this.icon = h('md-icon', { slot: 'icon', 'aria-hidden': 'true' });
     this.time = document.createTextNode('');
-    this.button = h('md-text-button', { id: 'execution-status', 'aria-describedby': 'execution-status-tooltip', value: '', 'has-icon': '' }, this.icon, this.time);
+    this.button = h(
+      'md-text-button',
+      { id: 'execution-status', 'aria-describedby': 'execution-status-tooltip', value: '', 'has-icon': '' },
+      this.icon,
+      this.time,
+    );
     inner.append(this.button);
     const runtimeStatus = document.createElement('colab-runtime-status');
     runtimeStatus.attachShadow({ mode: 'open' }).append(
-      h('md-text-button', { 'data-aria-expanded': 'false', 'data-aria-haspopup': 'menu', id: 'runtime-options', value: '', 'has-icon': '' },
-        h('md-icon', { slot: 'icon', 'aria-hidden': 'true' }, 'dns'), 'Python 3'));
-    root.append(h('span', { class: 'left' }, h('slot', { name: 'bottom-pane-buttons' })), h('span', { class: 'right' }, executionStatus, runtimeStatus));
+      h(
+        'md-text-button',
+        {
+          'data-aria-expanded': 'false',
+          'data-aria-haspopup': 'menu',
+          id: 'runtime-options',
+          value: '',
+          'has-icon': '',
+        },
+        h('md-icon', { slot: 'icon', 'aria-hidden': 'true' }, 'dns'),
+        'Python 3',
+      ),
+    );
+    root.append(
+      h('span', { class: 'left' }, h('slot', { name: 'bottom-pane-buttons' })),
+      h('span', { class: 'right' }, executionStatus, runtimeStatus),
+    );
     this.button.hidden = true;
   }
 
