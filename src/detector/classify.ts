@@ -38,11 +38,10 @@ function classifyLine(raw: string, bounded: string, tensorFlow: boolean, enabled
 }
 
 export function classifyNoticeText(text: string, enabled: IsEnabled): Verdict | null {
-  if (!enabled('colab-crash')) return null;
   for (const raw of splitLines(tailOf(text))) {
     const line = stripAnsi(raw);
     const rule = NOTICE_RULES.find((r) => r.re.test(line));
-    if (rule) return verdictOf('colab-crash', rule.id, rule.description, line);
+    if (rule) return enabled(rule.category) ? verdictOf(rule.category, rule.id, rule.description, line) : null;
   }
   return null;
 }

@@ -1,20 +1,55 @@
 import { describe, expect, it } from 'vitest';
-import { CATEGORIES, createDetector, DEFAULT_CATEGORIES, MAX_TEXT_CHARS, MAX_USER_LINE_CHARS, MAX_USER_LINES, testOutput } from './index';
+import {
+  CATEGORIES,
+  createDetector,
+  DEFAULT_CATEGORIES,
+  MAX_TEXT_CHARS,
+  MAX_USER_LINE_CHARS,
+  MAX_USER_LINES,
+  testOutput,
+} from './index';
 import { ALL_ON, configWith, DEFAULTS } from './test-configs';
 
-const CUDA_OOM = 'torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 14.74 GiB of which 1.12 GiB is free.';
+const CUDA_OOM =
+  'torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 14.74 GiB ' +
+  'of which 1.12 GiB is free.';
 const ASSERT = 'RuntimeError: CUDA error: device-side assert triggered';
 
 describe('categories', () => {
-  it('are listed in display order, all on by default except gpu-fault', () => {
-    expect(CATEGORIES).toEqual(['gpu-oom', 'tf-oom', 'jax-oom', 'host-ram', 'colab-crash', 'gpu-fault']);
-    expect(CATEGORIES.filter((c) => !DEFAULT_CATEGORIES[c])).toEqual(['gpu-fault']);
+  it('are listed in display order, all on by default except the unknown-reason crash and gpu-fault', () => {
+    expect(CATEGORIES).toEqual([
+      'gpu-oom',
+      'tf-oom',
+      'jax-oom',
+      'host-ram',
+      'colab-crash',
+      'colab-crash-unknown',
+      'gpu-fault',
+    ]);
+    expect(CATEGORIES.filter((c) => !DEFAULT_CATEGORIES[c])).toEqual(['colab-crash-unknown', 'gpu-fault']);
+  });
+
+  it('keep the unknown-reason crash apart from the RAM crash: only its own switch acts on it', () => {
+    const unknown = 'Your session crashed for an unknown reason.';
+    expect(createDetector(configWith({})).classifyNotice(unknown)).toBeNull();
+    expect(createDetector(configWith({ 'colab-crash-unknown': true })).classifyNotice(unknown)).toMatchObject({
+      category: 'colab-crash-unknown',
+      rule: 'colab-unknown-crash',
+    });
+    const ram = 'Your session crashed after using all available RAM.';
+    expect(
+      createDetector(configWith({ 'colab-crash-unknown': true, 'colab-crash': false })).classifyNotice(ram),
+    ).toBeNull();
   });
 
   it('silence their rules when off', () => {
     expect(createDetector(configWith({ 'gpu-oom': false })).classifyError(CUDA_OOM)).toBeNull();
     expect(createDetector(configWith({ 'host-ram': false })).classifyError('MemoryError')).toBeNull();
-    expect(createDetector(configWith({ 'colab-crash': false })).classifyNotice('Your session crashed after using all available RAM.')).toBeNull();
+    expect(
+      createDetector(configWith({ 'colab-crash': false })).classifyNotice(
+        'Your session crashed after using all available RAM.',
+      ),
+    ).toBeNull();
   });
 
   it('leave GPU faults alone by default', () => {
@@ -23,7 +58,9 @@ describe('categories', () => {
   });
 
   it('let an earlier line of an enabled category decide when a later line belongs to a disabled one', () => {
-    const text = [CUDA_OOM, '', 'During handling of the above exception, another exception occurred:', '', ASSERT].join('\n');
+    const text = [CUDA_OOM, '', 'During handling of the above exception, another exception occurred:', '', ASSERT].join(
+      '\n',
+    );
     expect(createDetector(DEFAULTS).classifyError(text)?.rule).toBe('torch-cuda-oom');
     expect(createDetector(ALL_ON).classifyError(text)?.rule).toBe('cuda-device-assert');
   });
@@ -63,13 +100,15 @@ describe('custom failure patterns', () => {
   it('keep the verdict within 300 characters per field, even for a long pattern', () => {
     const source = `${'x'.repeat(400)}|stalled`;
     const verdict = createDetector(configWith({}, { failurePatterns: [source] })).classifyError('stalled');
-    expect(verdict?.rule).toBe(`custom:${source}`.slice(0, 299) + '…');
+    expect(verdict?.rule).toBe(`${`custom:${source}`.slice(0, 299)}…`);
     expect(verdict?.description.length).toBe(300);
   });
 
   it('see lines without colour codes', () => {
     const detector = createDetector(configWith({}, { failurePatterns: ['^FATAL: '] }));
-    expect(detector.classifyError('\x1b[1;31mFATAL: \x1b[0mdataset shard missing')?.line).toBe('FATAL: dataset shard missing');
+    expect(detector.classifyError('\x1b[1;31mFATAL: \x1b[0mdataset shard missing')?.line).toBe(
+      'FATAL: dataset shard missing',
+    );
   });
 
   it('skip invalid patterns instead of throwing', () => {
@@ -83,11 +122,16 @@ describe('custom failure patterns', () => {
 });
 
 describe('markers', () => {
-  const detector = createDetector(configWith({}, { markerPatterns: ['^@@RESTART@@$', '/please restart the runtime/i'] }));
+  const detector = createDetector(
+    configWith({}, { markerPatterns: ['^@@RESTART@@$', '/please restart the runtime/i'] }),
+  );
 
   it('match any line of new output and name the pattern', () => {
     expect(detector.hasMarkers).toBe(true);
-    expect(detector.findMarker('epoch 3 done\n@@RESTART@@\n')).toEqual({ pattern: '^@@RESTART@@$', line: '@@RESTART@@' });
+    expect(detector.findMarker('epoch 3 done\n@@RESTART@@\n')).toEqual({
+      pattern: '^@@RESTART@@$',
+      line: '@@RESTART@@',
+    });
     expect(detector.findMarker('Please RESTART the runtime now')?.pattern).toBe('/please restart the runtime/i');
   });
 
@@ -114,14 +158,14 @@ describe('bounded work', () => {
   it('classify a 10 MB output by its last 64 KiB', () => {
     expect(createDetector(DEFAULTS).classifyError(filler(TEN_MB) + CUDA_OOM)?.rule).toBe('torch-cuda-oom');
     // An OOM followed by more than 64 KiB of output is outside the window.
-    expect(createDetector(DEFAULTS).classifyError(CUDA_OOM + '\n' + filler(MAX_TEXT_CHARS + 100))).toBeNull();
+    expect(createDetector(DEFAULTS).classifyError(`${CUDA_OOM}\n${filler(MAX_TEXT_CHARS + 100)}`)).toBeNull();
   });
 
   it('do not match the line that the 64 KiB cut went through', () => {
     // Cut just before "CUDA out of memory...", this recovered-OOM warning would read as a bare OOM message.
     const warning = '| WARNING: ran out of memory with exception: ';
     const message = 'CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 3.95 GiB total capacity)';
-    const rest = '\n' + 'step ok\n'.repeat(MAX_TEXT_CHARS / 8);
+    const rest = `\n${'step ok\n'.repeat(MAX_TEXT_CHARS / 8)}`;
     const text = warning + message + rest.slice(0, MAX_TEXT_CHARS - message.length);
     expect(text.slice(-MAX_TEXT_CHARS).startsWith('CUDA out of memory')).toBe(true);
     expect(createDetector(DEFAULTS).classifyError(text)).toBeNull();
@@ -129,20 +173,22 @@ describe('bounded work', () => {
 
   it('give user patterns only the newest 2,000 lines', () => {
     const detector = createDetector(configWith({}, { failurePatterns: ['STALLED'], markerPatterns: ['@@RESTART@@'] }));
-    const old = 'STALLED\n@@RESTART@@\n' + 'ok\n'.repeat(MAX_USER_LINES);
+    const old = `STALLED\n@@RESTART@@\n${'ok\n'.repeat(MAX_USER_LINES)}`;
     expect(detector.classifyError(old)).toBeNull();
     expect(detector.findMarker(old)).toBeNull();
-    expect(detector.findMarker('@@RESTART@@\n' + 'ok\n'.repeat(MAX_USER_LINES - 2))?.line).toBe('@@RESTART@@');
+    expect(detector.findMarker(`@@RESTART@@\n${'ok\n'.repeat(MAX_USER_LINES - 2)}`)?.line).toBe('@@RESTART@@');
   });
 
   it(`give user patterns only the first ${MAX_USER_LINE_CHARS} characters of a line`, () => {
     const detector = createDetector(configWith({}, { markerPatterns: ['@@RESTART@@'] }));
-    expect(detector.findMarker('x'.repeat(MAX_USER_LINE_CHARS) + '@@RESTART@@')).toBeNull();
-    expect(detector.findMarker('x'.repeat(MAX_USER_LINE_CHARS - 11) + '@@RESTART@@')?.pattern).toBe('@@RESTART@@');
+    expect(detector.findMarker(`${'x'.repeat(MAX_USER_LINE_CHARS)}@@RESTART@@`)).toBeNull();
+    expect(detector.findMarker(`${'x'.repeat(MAX_USER_LINE_CHARS - 11)}@@RESTART@@`)?.pattern).toBe('@@RESTART@@');
   });
 
   it('return from a 10 MB single line with a slow-ish user pattern', () => {
-    const detector = createDetector(configWith({}, { failurePatterns: ['(?:a|b)*c$'], markerPatterns: ['a.*b.*c.*d'] }));
+    const detector = createDetector(
+      configWith({}, { failurePatterns: ['(?:a|b)*c$'], markerPatterns: ['a.*b.*c.*d'] }),
+    );
     const huge = 'ab'.repeat(TEN_MB / 2);
     expect(detector.classifyError(huge)).toBeNull();
     expect(detector.findMarker(huge)).toBeNull();

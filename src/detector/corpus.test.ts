@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createDetector, testOutput } from './index';
-import { ALL_ON, DEFAULTS, WITH_FAULTS } from './test-configs';
+import { ALL_ON, configWith, DEFAULTS, WITH_FAULTS } from './test-configs';
 import type { Category } from './types';
 
 interface CorpusRecord {
@@ -12,8 +12,8 @@ interface CorpusRecord {
   text: string;
 }
 
-// The shared corpus sits beside the clone: /work/main and /work/shared locally, `../shared` in CI.
-const CORPUS = resolve(import.meta.dirname, '../../../shared/oom-corpus/corpus.jsonl');
+// A copy of the shared corpus, kept in the repository (test/fixtures/README.md says where it comes from).
+const CORPUS = resolve(import.meta.dirname, '../../test/fixtures/oom-corpus/corpus.jsonl');
 const records: CorpusRecord[] = readFileSync(CORPUS, 'utf8')
   .split('\n')
   .filter((line) => line.trim() !== '')
@@ -28,15 +28,28 @@ const CATEGORY_OF_LABEL: Record<string, Category> = {
   gpu_fatal_other: 'gpu-fault',
 };
 
+/** Labels whose records are not plain memory failures: each has its own describe block below. */
+const SPECIAL = new Set(['negative', 'colab_ram_crash', 'colab_crash_unknown', 'gpu_fatal_other']);
+
 const crashes = records.filter((r) => r.label === 'colab_ram_crash');
 const faults = records.filter((r) => r.label === 'gpu_fatal_other');
-const failures = records.filter((r) => r.label !== 'negative' && r.label !== 'colab_ram_crash' && r.label !== 'gpu_fatal_other');
+const unknownCrashes = records.filter((r) => r.label === 'colab_crash_unknown');
+const failures = records.filter((r) => !SPECIAL.has(r.label));
 const negatives = records.filter((r) => r.label === 'negative');
 
 describe('corpus', () => {
   it('is the 98-record sample with every label present', () => {
     expect(records).toHaveLength(98);
-    expect(new Set(records.map((r) => r.label)).size).toBe(7);
+    expect(new Set(records.map((r) => r.label))).toEqual(
+      new Set([...Object.keys(CATEGORY_OF_LABEL), 'colab_crash_unknown', 'negative']),
+    );
+  });
+
+  describe('Colab crashes for an unknown reason: not a RAM crash, acted on only when their own category is on', () => {
+    it.each(unknownCrashes)('$id', ({ text }) => {
+      expect(testOutput(text, DEFAULTS)).toBeNull();
+      expect(testOutput(text, configWith({ 'colab-crash-unknown': true }))?.category).toBe('colab-crash-unknown');
+    });
   });
 
   describe('memory failures: the right category by default, and still with gpu-fault on', () => {

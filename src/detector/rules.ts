@@ -1,3 +1,4 @@
+import { joinRegex } from '../lib/regex';
 import type { Candidate } from './lines';
 import type { Category } from './types';
 
@@ -135,16 +136,24 @@ export const RULES: readonly Rule[] = [
     bare: true,
   }),
   rule('cuda-no-device', 'gpu-fault', 'No CUDA-capable GPU', {
-    message:
-      /^(?:(?:CUDA error|HIP error|cuda runtime error \(\d+\) ?): )?(?:no CUDA-capable device is detected|CUDA-capable device\(s\) is\/are busy or unavailable)/,
+    message: joinRegex(
+      /^(?:(?:CUDA error|HIP error|cuda runtime error \(\d+\) ?): )?/,
+      /(?:no CUDA-capable device is detected|CUDA-capable device\(s\) is\/are busy or unavailable)/,
+    ),
     bare: true,
   }),
-  rule('torch-no-gpus', 'gpu-fault', 'No CUDA GPUs are available', { message: /^No CUDA GPUs are available/, bare: true }),
+  rule('torch-no-gpus', 'gpu-fault', 'No CUDA GPUs are available', {
+    message: /^No CUDA GPUs are available/,
+    bare: true,
+  }),
   rule('cuda-driver-init-failed', 'gpu-fault', 'CUDA driver initialization failed', {
     message: /^CUDA driver initialization failed/,
     bare: true,
   }),
-  rule('no-nvidia-driver', 'gpu-fault', 'No NVIDIA driver', { message: /^Found no NVIDIA driver on your system/, bare: true }),
+  rule('no-nvidia-driver', 'gpu-fault', 'No NVIDIA driver', {
+    message: /^Found no NVIDIA driver on your system/,
+    bare: true,
+  }),
   rule('nccl-error', 'gpu-fault', 'NCCL error', {
     message: /^NCCL (?:error|Error \d+)\b/,
     bare: true,
@@ -153,11 +162,15 @@ export const RULES: readonly Rule[] = [
   rule('dist-backend-error', 'gpu-fault', 'Distributed backend (NCCL) error', { className: /^DistBackendError$/ }),
   // Labelled gpu-fault by judgement, though NOT_SUPPORTED and "no valid algorithm" are often OOM in practice.
   rule('cudnn-error', 'gpu-fault', 'cuDNN error', {
-    message: /^cuDNN error: CUDNN_STATUS_(?:NOT_SUPPORTED|EXECUTION_FAILED|NOT_INITIALIZED|INTERNAL_ERROR|MAPPING_ERROR)\b/,
+    message:
+      /^cuDNN error: CUDNN_STATUS_(?:NOT_SUPPORTED|EXECUTION_FAILED|NOT_INITIALIZED|INTERNAL_ERROR|MAPPING_ERROR)\b/,
     bare: true,
   }),
   rule('cudnn-no-algorithm', 'gpu-fault', 'No usable cuDNN algorithm', {
-    message: /^(?:Unable to find a valid cuDNN algorithm to run convolution|GET was unable to find an engine to execute this computation)/,
+    message: joinRegex(
+      /^Unable to find a valid cuDNN algorithm to run convolution/,
+      /|^GET was unable to find an engine to execute this computation/,
+    ),
     bare: true,
   }),
   rule('tf-cudnn-handle', 'gpu-fault', 'TensorFlow could not create a cuDNN handle', {
@@ -184,7 +197,9 @@ export const RULES: readonly Rule[] = [
 
   // The exception class alone.
   rule('oom-error-class', 'gpu-oom', 'Out of memory (OutOfMemoryError)', { className: /^OutOfMemoryError$/ }),
-  rule('python-memory-error', 'host-ram', 'Python MemoryError (out of RAM)', { className: /^_?(?:Array)?MemoryError$/ }),
+  rule('python-memory-error', 'host-ram', 'Python MemoryError (out of RAM)', {
+    className: /^_?(?:Array)?MemoryError$/,
+  }),
   rule('cpp-bad-alloc', 'host-ram', 'C++ std::bad_alloc (out of RAM)', {
     className: /^bad_alloc$/,
     message: /^std::bad_alloc\b/,
@@ -211,7 +226,10 @@ export const RULES: readonly Rule[] = [
     xla: true,
   }),
   rule('tpu-allocation', 'jax-oom', 'TPU could not allocate or reserve memory', {
-    message: /^(?:Error allocating device buffer: |Error loading program '[^']*': )?Attempting to (?:allocate|reserve) \S+.*?That was not possible/,
+    message: joinRegex(
+      /^(?:Error allocating device buffer: |Error loading program '[^']*': )?/,
+      /Attempting to (?:allocate|reserve) \S+.*?That was not possible/,
+    ),
     bare: true,
     xla: true,
   }),
@@ -223,7 +241,8 @@ export const RULES: readonly Rule[] = [
   // The status alone: XLA's, and TensorFlow's inside `(N) Resource exhausted:` root errors and E-level logs. API
   // clients and gRPC reuse the status name for quotas (e.g. Gemini's 429) and message-size limits: not memory.
   rule('resource-exhausted', 'jax-oom', 'Resource exhausted (XLA/TensorFlow status)', {
-    message: /^(?:Resource exhausted|RESOURCE_EXHAUSTED):(?![^\n]*\b(?:[Qq]uota|[Rr]ate.?limit|message larger than max))/,
+    message:
+      /^(?:Resource exhausted|RESOURCE_EXHAUSTED):(?![^\n]*\b(?:[Qq]uota|[Rr]ate.?limit|message larger than max))/,
     bare: true,
     xla: true,
     unless: NOT_MEMORY,
@@ -231,8 +250,10 @@ export const RULES: readonly Rule[] = [
 ];
 
 /** Every built-in rule needs one of these words, so texts without them skip the line-by-line work. */
-export const KEYWORDS =
-  /memory|oom|resource.?exhausted|bad_alloc|alloc_failed|dst tensor|killed|cuda|hip error|cudnn|nccl|distbackend|nvidia|not possible|to allocate|posix_memalign|unable to find|\.cu:\d/i;
+export const KEYWORDS = joinRegex(
+  /memory|oom|resource.?exhausted|bad_alloc|alloc_failed|dst tensor|killed|cuda|hip error|cudnn|nccl|distbackend/i,
+  /|nvidia|not possible|to allocate|posix_memalign|unable to find|\.cu:\d/,
+);
 
 const MAX_CLASS_INDENT = 8;
 
@@ -259,7 +280,8 @@ export function firstRule(c: Candidate): Rule | null {
  * Signs that TensorFlow raised the failure: its exception class or module, its Python frames, its graph-execution
  * and eager-op wrappers. PyTorch/XLA's TF-based runtime prints root-error listings too, but none of these.
  */
-const TENSORFLOW_TEXT = /\bResourceExhaustedError\b|\berrors_impl\.|tensorflow[/\\]python|Graph execution error|\[Op:\w+\]/;
+const TENSORFLOW_TEXT =
+  /\bResourceExhaustedError\b|\berrors_impl\.|tensorflow[/\\]python|Graph execution error|\[Op:\w+\]/;
 
 export function isTensorFlowText(text: string): boolean {
   return TENSORFLOW_TEXT.test(text);
@@ -273,6 +295,7 @@ export function categoryOf(rule: Rule, c: Candidate, tensorFlowText: boolean): C
 
 export interface NoticeRule {
   readonly id: string;
+  readonly category: 'colab-crash' | 'colab-crash-unknown';
   readonly description: string;
   readonly re: RegExp;
 }
@@ -284,39 +307,46 @@ export interface NoticeRule {
 export const NOTICE_RULES: readonly NoticeRule[] = [
   {
     id: 'colab-ram-crash',
+    category: 'colab-crash',
     description: 'Colab session crashed after using all available RAM',
     re: /Your session crashed after using all available RAM/,
   },
-  // Colab gives this when it could not diagnose the crash. The corpus labels it a RAM crash: undiagnosed deaths are
-  // mostly the kernel being killed for memory, and the only other known cause (an X window) has its own wording.
+  // Every crash Colab does not diagnose as out of memory, a notebook restarting its own kernel included (§11.1).
   {
     id: 'colab-unknown-crash',
+    category: 'colab-crash-unknown',
     description: 'Colab session crashed for an unknown reason',
     re: /Your session crashed for an unknown reason/,
   },
+  // An older build's toast that names no cause either.
   {
     id: 'colab-crash-restarting',
+    category: 'colab-crash-unknown',
     description: 'Colab session crashed and is restarting',
     re: /Your session crashed\./,
   },
   {
     id: 'jupyter-kernel-died',
+    category: 'colab-crash',
     description: 'The Jupyter kernel died',
     re: /\bkernel\b.{0,200}?\bappears to have died\b/i,
   },
   {
     id: 'jupyter-kernel-restarting',
+    category: 'colab-crash',
     description: 'The Jupyter kernel died and is restarting',
     re: /^\s*Kernel Restarting\s*$/,
   },
   {
     id: 'kernel-restarter',
+    category: 'colab-crash',
     description: 'The kernel restarter restarted a dead kernel',
     re: /KernelRestarter: restarting kernel \(\d+\/\d+\)/,
   },
   // Logged when the kernel restarts after dying; a manual restart logs `Kernel restarted: <id>` instead.
   {
     id: 'kernel-restarted-log',
+    category: 'colab-crash',
     description: 'The kernel restarted after dying',
     re: /\bkernel [0-9a-f][0-9a-f-]{7,} restarted\b/,
   },

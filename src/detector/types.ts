@@ -1,16 +1,32 @@
-/** What kind of failure a verdict reports; each can be switched off in the options. */
-export type Category = 'gpu-oom' | 'tf-oom' | 'jax-oom' | 'host-ram' | 'colab-crash' | 'gpu-fault';
+/**
+ * What kind of failure a verdict reports, in display order; each can be switched off in the options. This is the one
+ * list: the storage schema validates stored verdicts and settings against it too.
+ */
+export const CATEGORIES = [
+  'gpu-oom',
+  'tf-oom',
+  'jax-oom',
+  'host-ram',
+  'colab-crash',
+  'colab-crash-unknown',
+  'gpu-fault',
+] as const;
+export type Category = (typeof CATEGORIES)[number];
 
-/** In display order. */
-export const CATEGORIES: readonly Category[] = Object.freeze(['gpu-oom', 'tf-oom', 'jax-oom', 'host-ram', 'colab-crash', 'gpu-fault']);
-
-/** Everything on except 'gpu-fault': a broken GPU context is not memory, and a restart only sometimes helps. */
-export const DEFAULT_CATEGORIES: Record<Category, boolean> = Object.freeze({
+/**
+ * Off by default:
+ * - 'colab-crash-unknown': Colab's "crashed for an unknown reason" is every crash it does not diagnose as memory,
+ *   including a notebook restarting its own kernel on purpose after `pip install`; running all cells would run that
+ *   cell again, in a loop (REFERENCE §11.1).
+ * - 'gpu-fault': a broken GPU context is not memory, and a restart only sometimes helps.
+ */
+export const DEFAULT_CATEGORIES: Readonly<Record<Category, boolean>> = Object.freeze({
   'gpu-oom': true,
   'tf-oom': true,
   'jax-oom': true,
   'host-ram': true,
   'colab-crash': true,
+  'colab-crash-unknown': false,
   'gpu-fault': false,
 });
 

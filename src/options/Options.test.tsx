@@ -6,16 +6,16 @@ import { defaultSettings } from '../state/schema';
 import { loadAllNotebooks, loadSettings } from '../state/store';
 import {
   click,
+  type FakeWorker,
   getByRole,
   getByText,
   installFakeBrowser,
+  type Mounted,
   mount,
   queryAllByRole,
   storeNotebook,
   type,
   waitFor,
-  type FakeWorker,
-  type Mounted,
 } from '../ui/test-support';
 import { Options } from './Options';
 import { checkPatterns } from './patterns';
@@ -94,13 +94,18 @@ describe('defaults', () => {
     expect(fault.checked).toBe(false);
     expect(getByText(root, /usually bugs in the code: a restart repeats them/)).toBeTruthy();
     await click(fault);
-    await vi.waitFor(async () => expect((await loadSettings()).categories).toEqual({ ...DEFAULT_CATEGORIES, 'gpu-fault': true }));
+    await vi.waitFor(async () =>
+      expect((await loadSettings()).categories).toEqual({ ...DEFAULT_CATEGORIES, 'gpu-fault': true }),
+    );
     expect(worker.sent).toEqual([{ type: 'ui-settings', patch: { categories: { 'gpu-fault': true } } }]);
     await waitFor(() => expect(fault.checked).toBe(true));
 
     const reconnect = getByRole<HTMLInputElement>(root, 'checkbox', 'Reconnect when the runtime disconnects');
     expect(reconnect.checked).toBe(false);
-    expect(getByRole<HTMLInputElement>(root, 'checkbox', "Act on Colab's crash notice").checked).toBe(true);
+    expect(getByRole<HTMLInputElement>(root, 'checkbox', "Colab's RAM crash").checked).toBe(true);
+    const unknown = getByRole<HTMLInputElement>(root, 'checkbox', /Colab's crash “for an unknown reason”/);
+    expect(unknown.checked).toBe(false);
+    expect(getByText(root, /restarts its own session on purpose/)).toBeTruthy();
   });
 
   it.each([['05'], ['5 ']])('after saving %j shows 5, and follows settings changed elsewhere again', async (typed) => {
@@ -166,7 +171,9 @@ describe('Test an output', () => {
     expect(status().getAttribute('role')).toBe('status');
 
     await type(box, CUDA_OOM, false);
-    expect(status().textContent).toMatch(/^Restart — .+, rule torch-[\w-]+: torch\.OutOfMemoryError: CUDA out of memory/);
+    expect(status().textContent).toMatch(
+      /^Restart — .+, rule torch-[\w-]+: torch\.OutOfMemoryError: CUDA out of memory/,
+    );
 
     await type(box, 'ValueError: shapes (3,4) and (5,6) not aligned', false);
     expect(status().textContent).toBe('No restart — no rule or pattern matches this text.');
@@ -177,8 +184,16 @@ describe('Test an output', () => {
 
   it('uses the patterns as typed, markers included', async () => {
     const root = await open();
-    await type(getByRole<HTMLTextAreaElement>(root, 'textbox', 'Restart marker patterns'), 'FRESH RUNTIME PLEASE', false);
-    await type(getByRole<HTMLTextAreaElement>(root, 'textbox', 'Test an output'), 'epoch 3 done\nFRESH RUNTIME PLEASE', false);
+    await type(
+      getByRole<HTMLTextAreaElement>(root, 'textbox', 'Restart marker patterns'),
+      'FRESH RUNTIME PLEASE',
+      false,
+    );
+    await type(
+      getByRole<HTMLTextAreaElement>(root, 'textbox', 'Test an output'),
+      'epoch 3 done\nFRESH RUNTIME PLEASE',
+      false,
+    );
     expect(root.querySelector('#tester-verdict')!.textContent).toBe(
       'Restart — as a restart marker, pattern FRESH RUNTIME PLEASE: FRESH RUNTIME PLEASE',
     );
@@ -192,7 +207,9 @@ describe('notifications', () => {
     const toggle = getByRole<HTMLInputElement>(root, 'switch', 'Desktop notifications');
     await click(toggle);
     expect(request).toHaveBeenCalledWith({ permissions: ['notifications'] });
-    await waitFor(() => expect(getByRole(root, 'alert').textContent).toBe('Permission was not granted, so notifications stay off.'));
+    await waitFor(() =>
+      expect(getByRole(root, 'alert').textContent).toBe('Permission was not granted, so notifications stay off.'),
+    );
     expect(toggle.checked).toBe(false);
     expect(worker.sent).toHaveLength(0);
   });
@@ -220,7 +237,8 @@ describe('data', () => {
     chooseFile(input, new File(['{"format":"something-else"}'], 'notes.json', { type: 'application/json' }));
     await waitFor(() =>
       expect(getByRole(root, 'alert').textContent).toBe(
-        'notes.json was not imported, nothing changed: This is not a Colab OOM Guard export (its "format" is not "colab-oom-guard").',
+        'notes.json was not imported, nothing changed: This is not a Colab OOM Guard export (its "format" is not ' +
+          '"colab-oom-guard").',
       ),
     );
     expect(await loadAllNotebooks()).toMatchObject([{ key: KEY, enabled: true, title: 'kept.ipynb' }]);
@@ -247,7 +265,9 @@ describe('data', () => {
       created.push(blob as Blob);
       return 'blob:test';
     });
-    const clicks = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+    const clicks = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (
+      this: HTMLAnchorElement,
+    ) {
       expect(this.download).toMatch(/^colab-oom-guard-\d{4}-\d{2}-\d{2}\.json$/);
     });
     const root = await open();
@@ -300,6 +320,8 @@ describe('testText', () => {
       markerPatterns: [],
     });
     expect(result?.restart).toBe(false);
-    expect(result?.message).toMatch(/^No restart — this is “.+”, but the failure kind “GPU out of memory” is switched off\.$/);
+    expect(result?.message).toMatch(
+      /^No restart — this is “.+”, but the failure kind “GPU out of memory” is switched off\.$/,
+    );
   });
 });

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import browser from 'webextension-polyfill';
 import { CATEGORIES, type Category } from '../detector';
-import { t, type MessageKey } from '../lib/i18n';
+import { type MessageKey, t } from '../lib/i18n';
 import { SETTING_BOUNDS, type Settings } from '../state/schema';
 import { loadAllNotebooks, loadSettings } from '../state/store';
 import { exportData, IMPORT_MAX_CHARS } from '../state/transfer';
@@ -42,11 +42,41 @@ export function Options() {
       </header>
 
       <Section id="limits" title="optionsLimits" intro="optionsLimitsIntro">
-        <NumberSetting name="maxRestarts" label="settingMaxRestarts" hint="settingMaxRestartsHint" settings={current} save={save} />
-        <NumberSetting name="backoffBaseSec" label="settingBackoffBase" hint="settingBackoffBaseHint" settings={current} save={save} />
-        <NumberSetting name="backoffMaxSec" label="settingBackoffMax" hint="settingBackoffMaxHint" settings={current} save={save} />
-        <NumberSetting name="healthyMinutes" label="settingHealthy" hint="settingHealthyHint" settings={current} save={save} />
-        <NumberSetting name="markerDailyLimit" label="settingMarkerLimit" hint="settingMarkerLimitHint" settings={current} save={save} />
+        <NumberSetting
+          name="maxRestarts"
+          label="settingMaxRestarts"
+          hint="settingMaxRestartsHint"
+          settings={current}
+          save={save}
+        />
+        <NumberSetting
+          name="backoffBaseSec"
+          label="settingBackoffBase"
+          hint="settingBackoffBaseHint"
+          settings={current}
+          save={save}
+        />
+        <NumberSetting
+          name="backoffMaxSec"
+          label="settingBackoffMax"
+          hint="settingBackoffMaxHint"
+          settings={current}
+          save={save}
+        />
+        <NumberSetting
+          name="healthyMinutes"
+          label="settingHealthy"
+          hint="settingHealthyHint"
+          settings={current}
+          save={save}
+        />
+        <NumberSetting
+          name="markerDailyLimit"
+          label="settingMarkerLimit"
+          hint="settingMarkerLimitHint"
+          settings={current}
+          save={save}
+        />
       </Section>
 
       <Section id="detection" title="optionsDetection" intro="optionsDetectionIntro">
@@ -59,19 +89,14 @@ export function Options() {
               label={categoryLabel(category)}
               hint={categoryHint(category)}
               checked={current.categories[category]}
-              onToggle={(checked) => save({ categories: { [category]: checked } as Partial<Record<Category, boolean>> })}
+              onToggle={(checked) =>
+                save({ categories: { [category]: checked } as Partial<Record<Category, boolean>> })
+              }
             />
           ))}
         </fieldset>
         <fieldset class="checks">
           <legend>{t('optionsColabEvents')}</legend>
-          <Toggle
-            id="crash-toast"
-            label={t('settingCrashToast')}
-            hint={t('settingCrashToastHint')}
-            checked={current.crashToast}
-            onToggle={(checked) => save({ crashToast: checked })}
-          />
           <Toggle
             id="reconnect"
             label={t('settingReconnect')}
@@ -335,7 +360,11 @@ function Tester(props: { settings: Settings; failureText: string; markerText: st
         aria-describedby="tester-verdict"
         onInput={(event) => setText(event.currentTarget.value)}
       />
-      <p id="tester-verdict" role="status" class={`verdict ${result ? (result.restart ? 'restart' : 'no-restart') : 'muted'}`}>
+      <p
+        id="tester-verdict"
+        role="status"
+        class={`verdict ${result ? (result.restart ? 'restart' : 'no-restart') : 'muted'}`}
+      >
         {result ? result.message : t('testerEmpty')}
       </p>
     </div>
@@ -470,7 +499,7 @@ function DataTools({ afterChange }: { afterChange: () => Promise<void> }) {
             {t('clearButton')}
           </button>
         ) : (
-          <div role="group" aria-labelledby="clear-question" class="confirm">
+          <fieldset aria-labelledby="clear-question" class="confirm">
             <p id="clear-question">{t('clearQuestion')}</p>
             <div class="row">
               <button type="button" class="danger" onClick={() => void doClear()}>
@@ -480,7 +509,7 @@ function DataTools({ afterChange }: { afterChange: () => Promise<void> }) {
                 {t('clearKeep')}
               </button>
             </div>
-          </div>
+          </fieldset>
         )}
         <Result outcome={cleared} />
       </div>
@@ -490,7 +519,11 @@ function DataTools({ afterChange }: { afterChange: () => Promise<void> }) {
 
 function Result({ outcome, id }: { outcome: Outcome; id?: string }) {
   return (
-    <p id={id} role={outcome && !outcome.ok ? 'alert' : 'status'} class={outcome ? (outcome.ok ? 'success' : 'error') : ''}>
+    <p
+      id={id}
+      role={outcome && !outcome.ok ? 'alert' : 'status'}
+      class={outcome ? (outcome.ok ? 'success' : 'error') : ''}
+    >
       {outcome?.message ?? ''}
     </p>
   );

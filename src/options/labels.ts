@@ -1,5 +1,5 @@
 import type { Category } from '../detector';
-import { t, type MessageKey } from '../lib/i18n';
+import { type MessageKey, t } from '../lib/i18n';
 
 const CATEGORY_KEYS: Record<Category, { label: MessageKey; hint: MessageKey }> = {
   'gpu-oom': { label: 'categoryGpuOom', hint: 'categoryGpuOomHint' },
@@ -7,6 +7,7 @@ const CATEGORY_KEYS: Record<Category, { label: MessageKey; hint: MessageKey }> =
   'jax-oom': { label: 'categoryJaxOom', hint: 'categoryJaxOomHint' },
   'host-ram': { label: 'categoryHostRam', hint: 'categoryHostRamHint' },
   'colab-crash': { label: 'categoryColabCrash', hint: 'categoryColabCrashHint' },
+  'colab-crash-unknown': { label: 'categoryColabCrashUnknown', hint: 'categoryColabCrashUnknownHint' },
   'gpu-fault': { label: 'categoryGpuFault', hint: 'categoryGpuFaultHint' },
 };
 

@@ -5,7 +5,7 @@
  * it never validates: the schema does that afterwards.
  */
 
-export const CURRENT_VERSION = 1;
+export const CURRENT_VERSION = 2;
 /** How many history entries a notebook record keeps. Here rather than in schema.ts, which imports this module. */
 export const HISTORY_LIMIT = 200;
 
@@ -33,9 +33,10 @@ function notebookV0toV1(raw: RawRecord): RawRecord {
     title: raw.name ?? '',
     enabled: raw.active === true,
     overrides: typeof raw.maxRestarts === 'number' ? { maxRestarts: raw.maxRestarts } : {},
-    status: raw.state === 'stopped'
-      ? { kind: 'gave-up', at: raw.lastRestart ?? 0, restarts: raw.restarts ?? 0 }
-      : { kind: 'watching' },
+    status:
+      raw.state === 'stopped'
+        ? { kind: 'gave-up', at: raw.lastRestart ?? 0, restarts: raw.restarts ?? 0 }
+        : { kind: 'watching' },
     loopCount: raw.restarts ?? 0,
     totalRestarts: raw.lifetimeRestarts ?? raw.restarts ?? 0,
     markerDay: markers.day ?? '',
@@ -74,9 +75,26 @@ function settingsV0toV1(raw: RawRecord): RawRecord {
   };
 }
 
+/**
+ * v1 had a second switch for Colab's crash notice, `crashToast`, beside the 'colab-crash' category that governs the
+ * same notice: one switch now, off when either was off. v2 also adds the 'colab-crash-unknown' category, off by
+ * default (the schema fills it in).
+ */
+function settingsV1toV2(raw: RawRecord): RawRecord {
+  const { crashToast, ...rest } = raw;
+  const categories = isObject(raw.categories) ? raw.categories : {};
+  if (crashToast !== false) return { ...rest, v: 2 };
+  return { ...rest, v: 2, categories: { ...categories, 'colab-crash': false } };
+}
+
+/** Notebook records did not change shape in v2. */
+function sameShape(version: number): Migration {
+  return (raw) => ({ ...raw, v: version });
+}
+
 const MIGRATIONS: Readonly<Record<RecordKind, Readonly<Record<number, Migration>>>> = {
-  notebook: { 0: notebookV0toV1 },
-  settings: { 0: settingsV0toV1 },
+  notebook: { 0: notebookV0toV1, 1: sameShape(2) },
+  settings: { 0: settingsV0toV1, 1: settingsV1toV2 },
 };
 
 /**

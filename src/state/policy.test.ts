@@ -7,12 +7,20 @@ import {
   effectiveMaxRestarts,
   localDay,
   loopCountAt,
-  reduce,
-  RESTART_TIMEOUT_MS,
   type PolicyContext,
   type PolicyEvent,
+  RESTART_TIMEOUT_MS,
+  reduce,
 } from './policy';
-import { defaultNotebook, defaultSettings, HISTORY_LIMIT, NotebookRecordSchema, type NotebookRecord, type Settings, type Verdict } from './schema';
+import {
+  defaultNotebook,
+  defaultSettings,
+  HISTORY_LIMIT,
+  type NotebookRecord,
+  NotebookRecordSchema,
+  type Settings,
+  type Verdict,
+} from './schema';
 
 const KEY = 'drive:1AbCdEfGhIjKlMnOpQrStUvWxYz012345';
 const T0 = new Date(2025, 2, 10, 12, 0, 0).getTime(); // local noon, so day arithmetic is timezone-independent
@@ -21,7 +29,12 @@ const MIN = 60 * SEC;
 const TAB = 7;
 const OTHER_TAB = 8;
 
-const cudaOom: Verdict = { category: 'gpu-oom', rule: 'torch-cuda-oom', description: 'CUDA out of memory', line: 'torch.OutOfMemoryError: CUDA out of memory.' };
+const cudaOom: Verdict = {
+  category: 'gpu-oom',
+  rule: 'torch-cuda-oom',
+  description: 'CUDA out of memory',
+  line: 'torch.OutOfMemoryError: CUDA out of memory.',
+};
 
 let attempts = 0;
 beforeEach(() => {
@@ -57,8 +70,18 @@ function failAndRestart(record: NotebookRecord, now: number, settings = defaultS
   const { restartAt, attempt } = pendingOf(scheduled);
   const claimed = reduce(scheduled, { type: 'claim', tabId: TAB, attempt }, ctx(restartAt, settings));
   expect(claimed.reply).toEqual({ granted: true, action: 'restart-and-run-all' });
-  const done = reduce(claimed.record, { type: 'restart-result', tabId: TAB, attempt, ok: true }, ctx(restartAt + 2 * SEC, settings));
-  return { record: done.record, effects: done.effects, delay: (restartAt - now) / SEC, startedAt: restartAt, doneAt: restartAt + 2 * SEC };
+  const done = reduce(
+    claimed.record,
+    { type: 'restart-result', tabId: TAB, attempt, ok: true },
+    ctx(restartAt + 2 * SEC, settings),
+  );
+  return {
+    record: done.record,
+    effects: done.effects,
+    delay: (restartAt - now) / SEC,
+    startedAt: restartAt,
+    doneAt: restartAt + 2 * SEC,
+  };
 }
 
 describe('failure reports', () => {
@@ -84,23 +107,41 @@ describe('failure reports', () => {
     expect(result.reply).toEqual({ outcome: 'scheduled', restartAt: T0 + 5 * SEC, attempt: 'attempt-1' });
     expect(result.record.lastFailureAt).toBe(T0);
     expect(result.record.history).toEqual([
-      { at: T0, type: 'restart-scheduled', detail: 'Restart 1 of 3 in 5 s', verdict: cudaOom, action: 'restart-and-run-all' },
+      {
+        at: T0,
+        type: 'restart-scheduled',
+        detail: 'Restart 1 of 3 in 5 s',
+        verdict: cudaOom,
+        action: 'restart-and-run-all',
+      },
     ]);
     expect(result.effects).toEqual([]);
   });
 
   it('only run all cells after a crash toast: Colab already restarted the kernel', () => {
-    const crash: Verdict = { category: 'host-ram', rule: 'colab-ram-toast', description: 'Session crashed after using all RAM', line: 'Your session crashed after using all available RAM.' };
+    const crash: Verdict = {
+      category: 'host-ram',
+      rule: 'colab-ram-toast',
+      description: 'Session crashed after using all RAM',
+      line: 'Your session crashed after using all available RAM.',
+    };
     const status = pendingOf(reduce(enabled(), failure(T0, { source: 'crash-toast', verdict: crash }), ctx(T0)).record);
     expect(status).toMatchObject({ reason: 'crash', action: 'run-all' });
   });
 
-  it('are ignored for a category switched off, or for crash toasts when those are off', () => {
+  it('are ignored for a category switched off, Colab crash notices included', () => {
     const record = enabled();
     const fault: Verdict = { ...cudaOom, category: 'gpu-fault' };
-    expect(reduce(record, failure(T0, { verdict: fault }), ctx(T0))).toMatchObject({ record, reply: { outcome: 'ignored' } });
-    const noToasts = { ...defaultSettings(), crashToast: false };
-    expect(reduce(record, failure(T0, { source: 'crash-toast' }), ctx(T0, noToasts))).toMatchObject({ record, reply: { outcome: 'ignored' } });
+    expect(reduce(record, failure(T0, { verdict: fault }), ctx(T0))).toMatchObject({
+      record,
+      reply: { outcome: 'ignored' },
+    });
+    const noCrash = { ...defaultSettings(), categories: { ...defaultSettings().categories, 'colab-crash': false } };
+    const ramCrash: Verdict = { ...cudaOom, category: 'colab-crash' };
+    expect(reduce(record, failure(T0, { source: 'crash-toast', verdict: ramCrash }), ctx(T0, noCrash))).toMatchObject({
+      record,
+      reply: { outcome: 'ignored' },
+    });
     const noGpu = { ...defaultSettings(), categories: { ...defaultSettings().categories, 'gpu-oom': false } };
     expect(reduce(record, failure(T0), ctx(T0, noGpu)).record).toBe(record);
   });
@@ -139,14 +180,20 @@ describe('failure reports', () => {
     const { record, startedAt, doneAt } = failAndRestart(enabled(), T0);
     for (const detectedAt of [T0, startedAt]) {
       const result = reduce(record, failure(detectedAt), ctx(doneAt + SEC));
-      expect(result.reply).toMatchObject({ outcome: 'ignored', reason: expect.stringMatching(/older than the last restart/) });
+      expect(result.reply).toMatchObject({
+        outcome: 'ignored',
+        reason: expect.stringMatching(/older than the last restart/),
+      });
       expect(result.record).toBe(record);
     }
     expect(reduce(record, failure(startedAt + 1), ctx(doneAt + SEC)).reply).toMatchObject({ outcome: 'scheduled' });
   });
 
   it('are ignored after giving up or a UI problem, until the user acts', () => {
-    for (const status of [{ kind: 'gave-up', at: T0, restarts: 3 }, { kind: 'ui-problem', at: T0, step: 'open-menu', detail: 'x' }] as const) {
+    for (const status of [
+      { kind: 'gave-up', at: T0, restarts: 3 },
+      { kind: 'ui-problem', at: T0, step: 'open-menu', detail: 'x' },
+    ] as const) {
       const record = enabled({ status });
       const result = reduce(record, failure(T0 + MIN), ctx(T0 + MIN));
       expect(result).toMatchObject({ record, reply: { outcome: 'ignored' } });
@@ -170,9 +217,15 @@ describe('the crash-loop limit', () => {
     const last = reduce(record, failure(now), ctx(now));
     expect(last.record.status).toEqual({ kind: 'gave-up', at: now, restarts: 3 });
     expect(last.reply).toMatchObject({ outcome: 'gave-up' });
-    expect(last.effects).toEqual([{ type: 'notify', kind: 'gave-up', key: KEY, title: 'train.ipynb', detail: expect.stringMatching(/limit 3/) }]);
+    expect(last.effects).toEqual([
+      { type: 'notify', kind: 'gave-up', key: KEY, title: 'train.ipynb', detail: expect.stringMatching(/limit 3/) },
+    ]);
     expect(last.record.history.at(-1)).toMatchObject({ type: 'gave-up', verdict: cudaOom });
-    expect(notified).toEqual(['restarted: Restart 1 of 3 done', 'restarted: Restart 2 of 3 done', 'restarted: Restart 3 of 3 done']);
+    expect(notified).toEqual([
+      'restarted: Restart 1 of 3 done',
+      'restarted: Restart 2 of 3 done',
+      'restarted: Restart 3 of 3 done',
+    ]);
 
     const after = reduce(last.record, failure(now + MIN), ctx(now + MIN));
     expect(after.record).toBe(last.record);
@@ -199,11 +252,15 @@ describe('the crash-loop limit', () => {
     expect(effectiveMaxRestarts(record, defaultSettings())).toBe(1);
     const cycle = failAndRestart(record, T0);
     expect(cycle.effects[0]?.detail).toBe('Restart 1 of 1 done');
-    expect(reduce(cycle.record, failure(cycle.doneAt + SEC), ctx(cycle.doneAt + SEC)).record.status.kind).toBe('gave-up');
+    expect(reduce(cycle.record, failure(cycle.doneAt + SEC), ctx(cycle.doneAt + SEC)).record.status.kind).toBe(
+      'gave-up',
+    );
 
     record = reduce(cycle.record, { type: 'set-max-restarts', value: null }, ctx(T0)).record;
     expect(record.overrides).toEqual({});
-    expect(reduce(record, failure(cycle.doneAt + SEC), ctx(cycle.doneAt + SEC)).reply).toMatchObject({ outcome: 'scheduled' });
+    expect(reduce(record, failure(cycle.doneAt + SEC), ctx(cycle.doneAt + SEC)).reply).toMatchObject({
+      outcome: 'scheduled',
+    });
   });
 
   it('gives up at once with a limit of 0 (notify only)', () => {
@@ -214,7 +271,10 @@ describe('the crash-loop limit', () => {
   it('refuses an invalid override and leaves an unchanged one alone', () => {
     const record = enabled({ overrides: { maxRestarts: 4 } });
     for (const value of [-1, 1.5, 1001, Number.NaN]) {
-      expect(reduce(record, { type: 'set-max-restarts', value }, ctx(T0))).toMatchObject({ record, reply: { ok: false } });
+      expect(reduce(record, { type: 'set-max-restarts', value }, ctx(T0))).toMatchObject({
+        record,
+        reply: { ok: false },
+      });
     }
     expect(reduce(record, { type: 'set-max-restarts', value: 4 }, ctx(T0)).record).toBe(record);
   });
@@ -287,7 +347,13 @@ describe('the healthy window', () => {
     const record = enabled({ loopCount: 2, lastRestartAt: T0 });
     expect(loopCountAt(record, settings, T0 + 29 * MIN)).toBe(2);
     expect(loopCountAt(record, settings, T0 + 30 * MIN)).toBe(0);
-    expect(loopCountAt(enabled({ loopCount: 3, lastRestartAt: T0, status: { kind: 'gave-up', at: T0, restarts: 3 } }), settings, T0 + 60 * MIN)).toBe(3);
+    expect(
+      loopCountAt(
+        enabled({ loopCount: 3, lastRestartAt: T0, status: { kind: 'gave-up', at: T0, restarts: 3 } }),
+        settings,
+        T0 + 60 * MIN,
+      ),
+    ).toBe(3);
   });
 });
 
@@ -342,7 +408,11 @@ describe('claims', () => {
 
   it('are granted once: a second claim (a retry, a second tab, a reload) is refused', () => {
     const { record, status } = scheduled();
-    const granted = reduce(record, { type: 'claim', tabId: TAB, attempt: status.attempt }, ctx(status.restartAt)).record;
+    const granted = reduce(
+      record,
+      { type: 'claim', tabId: TAB, attempt: status.attempt },
+      ctx(status.restartAt),
+    ).record;
     const again = reduce(granted, { type: 'claim', tabId: TAB, attempt: status.attempt }, ctx(status.restartAt + 10));
     expect(again.reply).toEqual({ granted: false, reason: 'A restart is already in progress' });
     expect(again.record).toBe(granted);
@@ -364,7 +434,10 @@ describe('claims', () => {
   });
 
   it('are refused when nothing is pending', () => {
-    expect(reduce(enabled(), { type: 'claim', tabId: TAB, attempt: 'attempt-1' }, ctx(T0)).reply).toEqual({ granted: false, reason: 'No restart is pending' });
+    expect(reduce(enabled(), { type: 'claim', tabId: TAB, attempt: 'attempt-1' }, ctx(T0)).reply).toEqual({
+      granted: false,
+      reason: 'No restart is pending',
+    });
   });
 
   it('decide a race between two tabs: exactly one restart', () => {
@@ -386,20 +459,47 @@ describe('restart results', () => {
     const record = enabled({
       loopCount: 1,
       totalRestarts: 5,
-      status: { kind: 'restarting', reason, action: 'restart-and-run-all', attempt: 'attempt-9', ownerTab: TAB, startedAt: T0 },
+      status: {
+        kind: 'restarting',
+        reason,
+        action: 'restart-and-run-all',
+        attempt: 'attempt-9',
+        ownerTab: TAB,
+        startedAt: T0,
+      },
     });
     return record;
   }
 
   it('success: back to watching, counted from when it started, notified', () => {
-    const result = reduce(restarting(), { type: 'restart-result', tabId: TAB, attempt: 'attempt-9', ok: true }, ctx(T0 + 3 * SEC));
-    expect(result.record).toMatchObject({ status: { kind: 'watching' }, loopCount: 2, totalRestarts: 6, lastRestartAt: T0 });
-    expect(result.record.history.at(-1)).toEqual({ at: T0 + 3 * SEC, type: 'restarted', detail: 'Restart 2 of 3 done', action: 'restart-and-run-all' });
-    expect(result.effects).toEqual([{ type: 'notify', kind: 'restarted', key: KEY, title: 'train.ipynb', detail: 'Restart 2 of 3 done' }]);
+    const result = reduce(
+      restarting(),
+      { type: 'restart-result', tabId: TAB, attempt: 'attempt-9', ok: true },
+      ctx(T0 + 3 * SEC),
+    );
+    expect(result.record).toMatchObject({
+      status: { kind: 'watching' },
+      loopCount: 2,
+      totalRestarts: 6,
+      lastRestartAt: T0,
+    });
+    expect(result.record.history.at(-1)).toEqual({
+      at: T0 + 3 * SEC,
+      type: 'restarted',
+      detail: 'Restart 2 of 3 done',
+      action: 'restart-and-run-all',
+    });
+    expect(result.effects).toEqual([
+      { type: 'notify', kind: 'restarted', key: KEY, title: 'train.ipynb', detail: 'Restart 2 of 3 done' },
+    ]);
   });
 
   it('a failure of the new run detected before the result arrived still counts once the restart is done', () => {
-    const done = reduce(restarting(), { type: 'restart-result', tabId: TAB, attempt: 'attempt-9', ok: true }, ctx(T0 + 3 * SEC));
+    const done = reduce(
+      restarting(),
+      { type: 'restart-result', tabId: TAB, attempt: 'attempt-9', ok: true },
+      ctx(T0 + 3 * SEC),
+    );
     const result = reduce(done.record, failure(T0 + 2 * SEC), ctx(T0 + 4 * SEC));
     expect(result.reply).toMatchObject({ outcome: 'scheduled' });
   });
@@ -411,15 +511,27 @@ describe('restart results', () => {
   });
 
   it('failure: stops with a UI problem, notified, no retry', () => {
-    const event = { type: 'restart-result', tabId: TAB, attempt: 'attempt-9', ok: false, step: 'open-runtime-menu', detail: 'Runtime menu not found' } as const;
+    const event = {
+      type: 'restart-result',
+      tabId: TAB,
+      attempt: 'attempt-9',
+      ok: false,
+      step: 'open-runtime-menu',
+      detail: 'Runtime menu not found',
+    } as const;
     const result = reduce(restarting(), event, ctx(T0 + SEC));
     expect(result.record).toMatchObject({
       status: { kind: 'ui-problem', at: T0 + SEC, step: 'open-runtime-menu', detail: 'Runtime menu not found' },
       loopCount: 1,
       totalRestarts: 5,
     });
-    expect(result.record.history.at(-1)).toMatchObject({ type: 'restart-failed', detail: 'open-runtime-menu: Runtime menu not found' });
-    expect(result.effects).toEqual([{ type: 'notify', kind: 'ui-problem', key: KEY, title: 'train.ipynb', detail: 'Runtime menu not found' }]);
+    expect(result.record.history.at(-1)).toMatchObject({
+      type: 'restart-failed',
+      detail: 'open-runtime-menu: Runtime menu not found',
+    });
+    expect(result.effects).toEqual([
+      { type: 'notify', kind: 'ui-problem', key: KEY, title: 'train.ipynb', detail: 'Runtime menu not found' },
+    ]);
     expect(reduce(result.record, failure(T0 + MIN), ctx(T0 + MIN)).reply).toMatchObject({ outcome: 'ignored' });
   });
 
@@ -442,7 +554,9 @@ describe('restart results', () => {
     expect(result.record.history.map((h) => h.type)).toEqual(['interrupted', 'restart-scheduled']);
     expect(result.record).toMatchObject({ loopCount: 2, totalRestarts: 6, lastRestartAt: T0 });
     expect(reduce(record, failure(late - 1), ctx(late - 1)).reply).toMatchObject({ outcome: 'absorbed' });
-    expect(reduce(record, { type: 'restart-result', tabId: TAB, attempt: 'attempt-9', ok: true }, ctx(late)).reply).toMatchObject({ ok: false });
+    expect(
+      reduce(record, { type: 'restart-result', tabId: TAB, attempt: 'attempt-9', ok: true }, ctx(late)).reply,
+    ).toMatchObject({ ok: false });
   });
 });
 
@@ -454,22 +568,34 @@ describe('user commands', () => {
     expect(cancelled.reply).toEqual({ ok: true });
     expect(cancelled.record.status).toEqual({ kind: 'watching' });
     expect(cancelled.record.history.at(-1)).toMatchObject({ at: T0 + SEC, type: 'cancelled' });
-    expect(reduce(cancelled.record, { type: 'claim', tabId: TAB, attempt }, ctx(restartAt)).reply).toMatchObject({ granted: false });
+    expect(reduce(cancelled.record, { type: 'claim', tabId: TAB, attempt }, ctx(restartAt)).reply).toMatchObject({
+      granted: false,
+    });
   });
 
   it('cancel is too late once the restart runs, and a no-op otherwise', () => {
-    const running = enabled({ status: { kind: 'restarting', reason: 'failure', action: 'run-all', attempt: 'a', ownerTab: TAB, startedAt: T0 } });
-    expect(reduce(running, { type: 'cancel' }, ctx(T0)).reply).toEqual({ ok: false, message: expect.stringMatching(/already started/) });
+    const running = enabled({
+      status: { kind: 'restarting', reason: 'failure', action: 'run-all', attempt: 'a', ownerTab: TAB, startedAt: T0 },
+    });
+    expect(reduce(running, { type: 'cancel' }, ctx(T0)).reply).toEqual({
+      ok: false,
+      message: expect.stringMatching(/already started/),
+    });
     const watching = enabled();
     expect(reduce(watching, { type: 'cancel' }, ctx(T0))).toMatchObject({ record: watching, reply: { ok: true } });
   });
 
   it('rearm after giving up or a UI problem: watching with a fresh counter', () => {
-    for (const status of [{ kind: 'gave-up', at: T0, restarts: 3 }, { kind: 'ui-problem', at: T0, step: 's', detail: 'd' }] as const) {
+    for (const status of [
+      { kind: 'gave-up', at: T0, restarts: 3 },
+      { kind: 'ui-problem', at: T0, step: 's', detail: 'd' },
+    ] as const) {
       const result = reduce(enabled({ status, loopCount: 3, totalRestarts: 8 }), { type: 'rearm' }, ctx(T0 + MIN));
       expect(result.record).toMatchObject({ status: { kind: 'watching' }, loopCount: 0, totalRestarts: 8 });
       expect(result.record.history.at(-1)).toMatchObject({ type: 're-armed' });
-      expect(reduce(result.record, failure(T0 + 2 * MIN), ctx(T0 + 2 * MIN)).reply).toMatchObject({ outcome: 'scheduled' });
+      expect(reduce(result.record, failure(T0 + 2 * MIN), ctx(T0 + 2 * MIN)).reply).toMatchObject({
+        outcome: 'scheduled',
+      });
     }
     const watching = enabled();
     expect(reduce(watching, { type: 'rearm' }, ctx(T0)).record).toBe(watching);
@@ -478,8 +604,15 @@ describe('user commands', () => {
   it('reset-counter: loop counter to 0, lifetime total kept, a give-up lifted', () => {
     const result = reduce(enabled({ loopCount: 2, totalRestarts: 8 }), { type: 'reset-counter' }, ctx(T0));
     expect(result.record).toMatchObject({ loopCount: 0, totalRestarts: 8, status: { kind: 'watching' } });
-    expect(result.record.history.at(-1)).toMatchObject({ type: 'counter-reset', detail: expect.stringMatching(/lifetime restarts: 8/) });
-    const gaveUp = reduce(enabled({ loopCount: 3, status: { kind: 'gave-up', at: T0, restarts: 3 } }), { type: 'reset-counter' }, ctx(T0));
+    expect(result.record.history.at(-1)).toMatchObject({
+      type: 'counter-reset',
+      detail: expect.stringMatching(/lifetime restarts: 8/),
+    });
+    const gaveUp = reduce(
+      enabled({ loopCount: 3, status: { kind: 'gave-up', at: T0, restarts: 3 } }),
+      { type: 'reset-counter' },
+      ctx(T0),
+    );
     expect(gaveUp.record).toMatchObject({ loopCount: 0, status: { kind: 'watching' } });
     const fresh = enabled();
     expect(reduce(fresh, { type: 'reset-counter' }, ctx(T0)).record).toBe(fresh);
@@ -500,7 +633,9 @@ describe('user commands', () => {
   });
 
   it('switching off during a restart lets it finish', () => {
-    const running = enabled({ status: { kind: 'restarting', reason: 'failure', action: 'run-all', attempt: 'a', ownerTab: TAB, startedAt: T0 } });
+    const running = enabled({
+      status: { kind: 'restarting', reason: 'failure', action: 'run-all', attempt: 'a', ownerTab: TAB, startedAt: T0 },
+    });
     const off = reduce(running, { type: 'set-enabled', enabled: false }, ctx(T0)).record;
     expect(off.status.kind).toBe('restarting');
     expect(describeStatus(off, defaultSettings(), T0).state).toBe('restarting');
@@ -538,7 +673,10 @@ describe('adopt (a tab opened or reloaded on the notebook)', () => {
 
   it('a second tab watches while the owner lives', () => {
     const { record } = scheduled();
-    expect(reduce(record, { type: 'adopt', tabId: OTHER_TAB, ownerAlive: true }, ctx(T0))).toMatchObject({ record, reply: { owner: false } });
+    expect(reduce(record, { type: 'adopt', tabId: OTHER_TAB, ownerAlive: true }, ctx(T0))).toMatchObject({
+      record,
+      reply: { owner: false },
+    });
   });
 
   it('a tab takes the countdown over when the owner is gone, keeping the deadline: one restart', () => {
@@ -549,38 +687,72 @@ describe('adopt (a tab opened or reloaded on the notebook)', () => {
     expect(adopted.record.history.at(-1)).toMatchObject({ type: 'resumed' });
     expect(adopted.record.loopCount).toBe(0);
 
-    const oldOwner = reduce(adopted.record, { type: 'claim', tabId: TAB, attempt: status.attempt }, ctx(status.restartAt));
+    const oldOwner = reduce(
+      adopted.record,
+      { type: 'claim', tabId: TAB, attempt: status.attempt },
+      ctx(status.restartAt),
+    );
     expect(oldOwner.reply).toMatchObject({ granted: false });
-    expect(reduce(adopted.record, { type: 'claim', tabId: OTHER_TAB, attempt: status.attempt }, ctx(status.restartAt)).reply).toMatchObject({ granted: true });
+    expect(
+      reduce(adopted.record, { type: 'claim', tabId: OTHER_TAB, attempt: status.attempt }, ctx(status.restartAt)).reply,
+    ).toMatchObject({ granted: true });
   });
 
   it('a deadline that passed while no tab was open gets the base delay, so the user can still cancel', () => {
     const { record, status } = scheduled();
     const later = status.restartAt + 3 * 60 * MIN;
     const adopted = reduce(record, { type: 'adopt', tabId: OTHER_TAB, ownerAlive: false }, ctx(later));
-    expect(pendingOf(adopted.record)).toMatchObject({ restartAt: later + 5 * SEC, attempt: status.attempt, ownerTab: OTHER_TAB });
+    expect(pendingOf(adopted.record)).toMatchObject({
+      restartAt: later + 5 * SEC,
+      attempt: status.attempt,
+      ownerTab: OTHER_TAB,
+    });
   });
 
   it('the owner reloading mid-restart: the outcome is unknown, counted, never retried', () => {
     const { record, status } = scheduled();
-    const running = reduce(record, { type: 'claim', tabId: TAB, attempt: status.attempt }, ctx(status.restartAt)).record;
+    const running = reduce(
+      record,
+      { type: 'claim', tabId: TAB, attempt: status.attempt },
+      ctx(status.restartAt),
+    ).record;
     const result = reduce(running, { type: 'adopt', tabId: TAB, ownerAlive: true }, ctx(status.restartAt + 3 * SEC));
     expect(result.reply).toEqual({ owner: false });
-    expect(result.record).toMatchObject({ status: { kind: 'watching' }, loopCount: 1, totalRestarts: 1, lastRestartAt: status.restartAt });
+    expect(result.record).toMatchObject({
+      status: { kind: 'watching' },
+      loopCount: 1,
+      totalRestarts: 1,
+      lastRestartAt: status.restartAt,
+    });
     expect(result.record.history.at(-1)).toMatchObject({ type: 'interrupted' });
-    expect(reduce(result.record, { type: 'claim', tabId: TAB, attempt: status.attempt }, ctx(status.restartAt + 4 * SEC)).reply).toMatchObject({ granted: false });
+    expect(
+      reduce(result.record, { type: 'claim', tabId: TAB, attempt: status.attempt }, ctx(status.restartAt + 4 * SEC))
+        .reply,
+    ).toMatchObject({ granted: false });
   });
 
   it('a restart owned by a closed tab is interrupted; one owned by a live tab is left alone', () => {
     const { record, status } = scheduled();
-    const running = reduce(record, { type: 'claim', tabId: TAB, attempt: status.attempt }, ctx(status.restartAt)).record;
-    expect(reduce(running, { type: 'adopt', tabId: OTHER_TAB, ownerAlive: true }, ctx(status.restartAt + SEC)).record).toBe(running);
-    expect(reduce(running, { type: 'adopt', tabId: OTHER_TAB, ownerAlive: false }, ctx(status.restartAt + SEC)).record.status.kind).toBe('watching');
+    const running = reduce(
+      record,
+      { type: 'claim', tabId: TAB, attempt: status.attempt },
+      ctx(status.restartAt),
+    ).record;
+    expect(
+      reduce(running, { type: 'adopt', tabId: OTHER_TAB, ownerAlive: true }, ctx(status.restartAt + SEC)).record,
+    ).toBe(running);
+    expect(
+      reduce(running, { type: 'adopt', tabId: OTHER_TAB, ownerAlive: false }, ctx(status.restartAt + SEC)).record.status
+        .kind,
+    ).toBe('watching');
   });
 
   it('changes nothing when no restart is under way', () => {
     const record = enabled();
-    expect(reduce(record, { type: 'adopt', tabId: TAB, ownerAlive: false }, ctx(T0))).toMatchObject({ record, reply: { owner: false } });
+    expect(reduce(record, { type: 'adopt', tabId: TAB, ownerAlive: false }, ctx(T0))).toMatchObject({
+      record,
+      reply: { owner: false },
+    });
   });
 });
 
@@ -588,7 +760,11 @@ describe('restart markers', () => {
   it('restart after the base delay, without doubling and without counting toward the loop limit', () => {
     const record = enabled({ loopCount: 2, lastRestartAt: T0 - MIN });
     const result = reduce(record, marker(T0), ctx(T0));
-    expect(pendingOf(result.record)).toMatchObject({ reason: 'marker', action: 'restart-and-run-all', restartAt: T0 + 5 * SEC });
+    expect(pendingOf(result.record)).toMatchObject({
+      reason: 'marker',
+      action: 'restart-and-run-all',
+      restartAt: T0 + 5 * SEC,
+    });
     expect(pendingOf(result.record).verdict).toMatchObject({ category: 'custom', line: 'RESTART_ME please' });
     expect(result.record).toMatchObject({ markerDay: localDay(T0), markerCount: 1, loopCount: 2 });
     expect(result.record.history.at(-1)?.detail).toBe('Marker restart 1 of 100 today in 5 s');
@@ -611,7 +787,11 @@ describe('restart markers', () => {
       if (result.record.status.kind === 'pending') {
         const { attempt, restartAt } = result.record.status;
         record = reduce(record, { type: 'claim', tabId: TAB, attempt }, ctx(restartAt, settings)).record;
-        record = reduce(record, { type: 'restart-result', tabId: TAB, attempt, ok: true }, ctx(restartAt + SEC, settings)).record;
+        record = reduce(
+          record,
+          { type: 'restart-result', tabId: TAB, attempt, ok: true },
+          ctx(restartAt + SEC, settings),
+        ).record;
         now = restartAt + SEC;
       }
       now += SEC;
@@ -658,8 +838,14 @@ describe('disconnects', () => {
   it('reconnect and run all when switched on, counting toward the loop limit', () => {
     const settings = { ...defaultSettings(), reconnectOnDisconnect: true };
     const result = reduce(enabled(), disconnect, ctx(T0, settings));
-    expect(pendingOf(result.record)).toMatchObject({ reason: 'disconnect', action: 'reconnect-and-run-all', verdict: { rule: 'runtime-disconnected' } });
-    expect(reduce(enabled({ loopCount: 3, lastRestartAt: T0 - MIN }), disconnect, ctx(T0, settings)).record.status.kind).toBe('gave-up');
+    expect(pendingOf(result.record)).toMatchObject({
+      reason: 'disconnect',
+      action: 'reconnect-and-run-all',
+      verdict: { rule: 'runtime-disconnected' },
+    });
+    expect(
+      reduce(enabled({ loopCount: 3, lastRestartAt: T0 - MIN }), disconnect, ctx(T0, settings)).record.status.kind,
+    ).toBe('gave-up');
   });
 });
 
@@ -667,17 +853,48 @@ describe('describeStatus', () => {
   const settings = defaultSettings();
 
   it('reports off, watching, pending, restarting, gave-up and ui-problem', () => {
-    expect(describeStatus(defaultNotebook(KEY), settings, T0)).toEqual({ state: 'off', used: 0, max: 3, totalRestarts: 0, markersToday: 0, markerLimit: 100 });
-    expect(describeStatus(enabled({ loopCount: 1, totalRestarts: 4, lastRestartAt: T0 }), settings, T0)).toMatchObject({ state: 'watching', used: 1, totalRestarts: 4 });
+    expect(describeStatus(defaultNotebook(KEY), settings, T0)).toEqual({
+      state: 'off',
+      used: 0,
+      max: 3,
+      totalRestarts: 0,
+      markersToday: 0,
+      markerLimit: 100,
+    });
+    expect(describeStatus(enabled({ loopCount: 1, totalRestarts: 4, lastRestartAt: T0 }), settings, T0)).toMatchObject({
+      state: 'watching',
+      used: 1,
+      totalRestarts: 4,
+    });
 
     const pending = reduce(enabled(), failure(T0), ctx(T0)).record;
-    expect(describeStatus(pending, settings, T0 + 1200)).toMatchObject({ state: 'pending', secondsLeft: 4, reason: 'failure', action: 'restart-and-run-all', verdict: cudaOom });
+    expect(describeStatus(pending, settings, T0 + 1200)).toMatchObject({
+      state: 'pending',
+      secondsLeft: 4,
+      reason: 'failure',
+      action: 'restart-and-run-all',
+      verdict: cudaOom,
+    });
     expect(describeStatus(pending, settings, T0 + 60 * SEC)).toMatchObject({ secondsLeft: 0 });
 
-    const running = enabled({ status: { kind: 'restarting', reason: 'crash', action: 'run-all', attempt: 'a', ownerTab: TAB, startedAt: T0 } });
-    expect(describeStatus(running, settings, T0)).toMatchObject({ state: 'restarting', reason: 'crash', action: 'run-all' });
-    expect(describeStatus(enabled({ loopCount: 3, status: { kind: 'gave-up', at: T0, restarts: 3 } }), settings, T0)).toMatchObject({ state: 'gave-up', used: 3, max: 3, since: T0 });
-    expect(describeStatus(enabled({ status: { kind: 'ui-problem', at: T0, step: 'confirm', detail: 'No dialog' } }), settings, T0)).toMatchObject({
+    const running = enabled({
+      status: { kind: 'restarting', reason: 'crash', action: 'run-all', attempt: 'a', ownerTab: TAB, startedAt: T0 },
+    });
+    expect(describeStatus(running, settings, T0)).toMatchObject({
+      state: 'restarting',
+      reason: 'crash',
+      action: 'run-all',
+    });
+    expect(
+      describeStatus(enabled({ loopCount: 3, status: { kind: 'gave-up', at: T0, restarts: 3 } }), settings, T0),
+    ).toMatchObject({ state: 'gave-up', used: 3, max: 3, since: T0 });
+    expect(
+      describeStatus(
+        enabled({ status: { kind: 'ui-problem', at: T0, step: 'confirm', detail: 'No dialog' } }),
+        settings,
+        T0,
+      ),
+    ).toMatchObject({
       state: 'ui-problem',
       step: 'confirm',
       detail: 'No dialog',
@@ -704,7 +921,7 @@ describe('invariants', () => {
       seed = (seed + 0x6d2b79f5) | 0;
       let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
       t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-      return (((t ^ (t >>> 14)) >>> 0) % n);
+      return ((t ^ (t >>> 14)) >>> 0) % n;
     };
     const settings = { ...defaultSettings(), reconnectOnDisconnect: true, markerDailyLimit: 5 };
     let record = enabled();
@@ -735,7 +952,8 @@ describe('invariants', () => {
       record = reduce(record, event, ctx(now, settings)).record;
       visited.add(record.status.kind);
       const check = v.safeParse(NotebookRecordSchema, record);
-      if (!check.success) throw new Error(`invalid after ${event.type}: ${JSON.stringify(check.issues[0].path?.map((p) => p.key))}`);
+      if (!check.success)
+        throw new Error(`invalid after ${event.type}: ${JSON.stringify(check.issues[0].path?.map((p) => p.key))}`);
     }
     expect(record.history.length).toBeLessThanOrEqual(HISTORY_LIMIT);
     expect(record.totalRestarts).toBeGreaterThan(0);

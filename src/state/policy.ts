@@ -2,15 +2,15 @@ import * as v from 'valibot';
 import { TITLE_MAX_LENGTH } from './notebook-key';
 import {
   HISTORY_LIMIT,
-  MaxRestartsSchema,
-  SETTING_BOUNDS,
-  TEXT_LIMITS,
   type HistoryEntry,
+  MaxRestartsSchema,
   type NotebookRecord,
   type RestartAction,
   type RestartReason,
+  SETTING_BOUNDS,
   type Settings,
   type Status,
+  TEXT_LIMITS,
   type Verdict,
 } from './schema';
 
@@ -155,7 +155,6 @@ function onFailure(record: NotebookRecord, event: EventOf<'failure'>, ctx: Polic
   if (category !== 'custom' && !settings.categories[category]) {
     return ignored(record, `Category ${category} is switched off`);
   }
-  if (event.source === 'crash-toast' && !settings.crashToast) return ignored(record, 'Crash notices are switched off');
   const blocked = blockedReport(record, event);
   if (blocked) return blocked;
   // After a crash toast Colab has already restarted the kernel: running all cells is enough.

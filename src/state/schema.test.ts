@@ -5,12 +5,12 @@ import {
   defaultNotebook,
   defaultSettings,
   HISTORY_LIMIT,
+  type NotebookRecord,
   NotebookRecordSchema,
   parseNotebook,
   parseProblems,
   parseSettings,
   SettingsSchema,
-  type NotebookRecord,
 } from './schema';
 
 const KEY = 'drive:1AbCdEfGhIjKlMnOpQrStUvWxYz012345';
@@ -37,8 +37,15 @@ describe('defaults', () => {
       backoffMaxSec: 300,
       healthyMinutes: 30,
       markerDailyLimit: 100,
-      categories: { 'gpu-oom': true, 'tf-oom': true, 'jax-oom': true, 'host-ram': true, 'colab-crash': true, 'gpu-fault': false },
-      crashToast: true,
+      categories: {
+        'gpu-oom': true,
+        'tf-oom': true,
+        'jax-oom': true,
+        'host-ram': true,
+        'colab-crash': true,
+        'colab-crash-unknown': false,
+        'gpu-fault': false,
+      },
       reconnectOnDisconnect: false,
       failurePatterns: [],
       markerPatterns: [],
@@ -89,7 +96,12 @@ describe('parseSettings', () => {
   });
 
   it('keeps valid fields and resets invalid ones, naming them', () => {
-    const result = parseSettings({ ...defaultSettings(), maxRestarts: 'three', healthyMinutes: 45, backoffBaseSec: -1 });
+    const result = parseSettings({
+      ...defaultSettings(),
+      maxRestarts: 'three',
+      healthyMinutes: 45,
+      backoffBaseSec: -1,
+    });
     expect(result.value).toEqual({ ...defaultSettings(), healthyMinutes: 45 });
     expect(result.problem).toMatch(/maxRestarts/);
     expect(result.problem).toMatch(/backoffBaseSec/);
@@ -97,7 +109,9 @@ describe('parseSettings', () => {
   });
 
   it('refuses a back-off maximum below the base', () => {
-    expect(v.safeParse(SettingsSchema, { ...defaultSettings(), backoffBaseSec: 60, backoffMaxSec: 30 }).success).toBe(false);
+    expect(v.safeParse(SettingsSchema, { ...defaultSettings(), backoffBaseSec: 60, backoffMaxSec: 30 }).success).toBe(
+      false,
+    );
     const result = parseSettings({ ...defaultSettings(), backoffBaseSec: 60, backoffMaxSec: 30 });
     expect(result.value).toEqual(defaultSettings());
     expect(result.problem).toMatch(/backoffMaxSec/);
@@ -110,17 +124,46 @@ describe('parseSettings', () => {
   });
 
   it('migrates v0 settings', () => {
-    const v0 = { maxRetries: 4, backoffSeconds: 10, backoffCapSeconds: 120, resetAfterMinutes: 60, patterns: ['Killed'], crashToast: false };
+    const v0 = {
+      maxRetries: 4,
+      backoffSeconds: 10,
+      backoffCapSeconds: 120,
+      resetAfterMinutes: 60,
+      patterns: ['Killed'],
+      crashToast: false,
+    };
     expect(parseSettings(v0)).toEqual({
-      value: { ...defaultSettings(), maxRestarts: 4, backoffBaseSec: 10, backoffMaxSec: 120, healthyMinutes: 60, failurePatterns: ['Killed'], crashToast: false },
+      value: {
+        ...defaultSettings(),
+        maxRestarts: 4,
+        backoffBaseSec: 10,
+        backoffMaxSec: 120,
+        healthyMinutes: 60,
+        failurePatterns: ['Killed'],
+        categories: { ...defaultSettings().categories, 'colab-crash': false },
+      },
     });
+  });
+
+  it('migrates v1 settings: the crash-notice switch becomes the RAM-crash category', () => {
+    const v1 = { v: 1, maxRestarts: 5, crashToast: false, categories: { 'gpu-fault': true } };
+    expect(parseSettings(v1)).toEqual({
+      value: {
+        ...defaultSettings(),
+        maxRestarts: 5,
+        categories: { ...defaultSettings().categories, 'gpu-fault': true, 'colab-crash': false },
+      },
+    });
+    const kept = parseSettings({ v: 1, crashToast: true }).value;
+    expect(kept.categories).toEqual(defaultSettings().categories);
+    expect(kept).not.toHaveProperty('crashToast');
   });
 
   it('reads settings from a newer version read-only', () => {
     const result = parseSettings({ ...defaultSettings(), v: CURRENT_VERSION + 1, maxRestarts: 6, newThing: { a: 1 } });
     expect(result.readOnly).toBe(true);
     expect(result.value.maxRestarts).toBe(6);
-    expect(result.problem).toMatch(/newer version \(v2\)/);
+    expect(result.problem).toMatch(new RegExp(`newer version \\(v${CURRENT_VERSION + 1}\\)`));
   });
 });
 
@@ -138,15 +181,30 @@ describe('parseNotebook', () => {
   });
 
   it('reads every status kind', () => {
-    const verdict = { category: 'gpu-oom' as const, rule: 'torch-cuda-oom', description: 'CUDA out of memory', line: 'torch.OutOfMemoryError' };
+    const verdict = {
+      category: 'gpu-oom' as const,
+      rule: 'torch-cuda-oom',
+      description: 'CUDA out of memory',
+      line: 'torch.OutOfMemoryError',
+    };
     const statuses: NotebookRecord['status'][] = [
       { kind: 'watching' },
-      { kind: 'pending', reason: 'failure', action: 'restart-and-run-all', restartAt: 5, attempt: 'a1', ownerTab: 3, detectedAt: 1, verdict },
+      {
+        kind: 'pending',
+        reason: 'failure',
+        action: 'restart-and-run-all',
+        restartAt: 5,
+        attempt: 'a1',
+        ownerTab: 3,
+        detectedAt: 1,
+        verdict,
+      },
       { kind: 'restarting', reason: 'crash', action: 'run-all', attempt: 'a1', ownerTab: 3, startedAt: 6 },
       { kind: 'gave-up', at: 7, restarts: 3 },
       { kind: 'ui-problem', at: 8, step: 'open-menu', detail: 'Runtime menu not found' },
     ];
-    for (const status of statuses) expect(parseNotebook(KEY, storedRecord({ status }))).toEqual({ value: storedRecord({ status }) });
+    for (const status of statuses)
+      expect(parseNotebook(KEY, storedRecord({ status }))).toEqual({ value: storedRecord({ status }) });
   });
 
   it('salvages the fields that validate and reports the others', () => {
@@ -158,7 +216,10 @@ describe('parseNotebook', () => {
 
   it('drops only the invalid history entries', () => {
     const good = { at: 5, type: 'cancelled' as const };
-    const result = parseNotebook(KEY, { ...storedRecord(), history: [good, { at: 'yesterday', type: 'cancelled' }, { at: 6, type: 'exploded' }] });
+    const result = parseNotebook(KEY, {
+      ...storedRecord(),
+      history: [good, { at: 'yesterday', type: 'cancelled' }, { at: 6, type: 'exploded' }],
+    });
     expect(result.value.history).toEqual([good]);
     expect(result.problem).toMatch(/dropped 2 invalid entries/);
   });
@@ -255,7 +316,9 @@ describe('migrations', () => {
   });
 
   it('migrates a minimal v0 record', () => {
-    expect(parseNotebook(KEY, { restarts: 1 })).toEqual({ value: { ...defaultNotebook(KEY), loopCount: 1, totalRestarts: 1 } });
+    expect(parseNotebook(KEY, { restarts: 1 })).toEqual({
+      value: { ...defaultNotebook(KEY), loopCount: 1, totalRestarts: 1 },
+    });
   });
 
   it('keeps the newest entries of a v0 log longer than the history, silently', () => {
@@ -281,7 +344,11 @@ describe('migrations', () => {
     expect(migrate('settings', { v: 99 })).toEqual({ ok: false, reason: 'newer', version: 99 });
     expect(migrate('settings', { v: -1 })).toMatchObject({ ok: false, reason: 'invalid' });
     expect(migrate('settings', { v: 0.5 })).toMatchObject({ ok: false, reason: 'invalid' });
-    expect(migrate('settings', { v: null })).toEqual({ ok: false, reason: 'invalid', message: 'unreadable version null' });
+    expect(migrate('settings', { v: null })).toEqual({
+      ok: false,
+      reason: 'invalid',
+      message: 'unreadable version null',
+    });
   });
 });
 

@@ -1,10 +1,11 @@
 import * as v from 'valibot';
+import { CATEGORIES, type Category, DEFAULT_CATEGORIES } from '../detector/types';
 import {
   CURRENT_VERSION,
   HISTORY_LIMIT,
   isObject,
-  migrate,
   type MigrationResult,
+  migrate,
   type RawRecord,
   type RecordKind,
 } from './migrations';
@@ -23,9 +24,9 @@ export const SETTINGS_KEY = 'settings';
 export const PROBLEMS_KEY = 'problems';
 export const PROBLEMS_LIMIT = 50;
 
-export { HISTORY_LIMIT };
 // In storage-keys.ts (no validation code), so the small Colab page script can name a record without the schema.
 export { isNotebookKey, NOTEBOOK_PREFIX, notebookStorageKey } from './storage-keys';
+export { HISTORY_LIMIT };
 
 /** Epoch milliseconds. */
 export const TimeSchema = v.pipe(v.number(), v.finite(), v.minValue(0));
@@ -50,8 +51,7 @@ export const NotebookKeySchema = v.pipe(
   v.regex(NOTEBOOK_KEY_PATTERN, 'Invalid notebook key'),
 );
 
-export const CATEGORIES = ['gpu-oom', 'tf-oom', 'jax-oom', 'host-ram', 'colab-crash', 'gpu-fault'] as const;
-export type Category = (typeof CATEGORIES)[number];
+export { CATEGORIES, type Category } from '../detector/types';
 
 /** What the detector matched. 'custom' is a user failure pattern; restart markers use it too. */
 export const VerdictSchema = v.object({
@@ -74,7 +74,8 @@ export const SETTING_BOUNDS = {
 export const MAX_PATTERNS = 100;
 export const MAX_PATTERN_CHARS = 500;
 
-const Bounded = ([min, max]: readonly [number, number]) => v.pipe(v.number(), v.integer(), v.minValue(min), v.maxValue(max));
+const Bounded = ([min, max]: readonly [number, number]) =>
+  v.pipe(v.number(), v.integer(), v.minValue(min), v.maxValue(max));
 /** The crash-loop limit, in the settings and in a notebook's override alike. */
 export const MaxRestartsSchema = Bounded(SETTING_BOUNDS.maxRestarts);
 const Patterns = v.pipe(v.array(Text(MAX_PATTERN_CHARS)), v.maxLength(MAX_PATTERNS));
@@ -87,19 +88,16 @@ const SettingsEntries = {
   backoffMaxSec: v.optional(Bounded(SETTING_BOUNDS.backoffMaxSec), 300),
   healthyMinutes: v.optional(Bounded(SETTING_BOUNDS.healthyMinutes), 30),
   markerDailyLimit: v.optional(Bounded(SETTING_BOUNDS.markerDailyLimit), 100),
+  // One switch per detector category, defaulting as the detector does (DEFAULT_CATEGORIES says why some are off).
   categories: v.optional(
-    v.object({
-      'gpu-oom': v.optional(v.boolean(), true),
-      'tf-oom': v.optional(v.boolean(), true),
-      'jax-oom': v.optional(v.boolean(), true),
-      'host-ram': v.optional(v.boolean(), true),
-      'colab-crash': v.optional(v.boolean(), true),
-      // An illegal memory access or device-side assert is usually a bug: re-running only repeats it.
-      'gpu-fault': v.optional(v.boolean(), false),
-    }),
+    v.object(
+      Object.fromEntries(CATEGORIES.map((c) => [c, v.optional(v.boolean(), DEFAULT_CATEGORIES[c])])) as Record<
+        Category,
+        v.OptionalSchema<v.BooleanSchema<undefined>, boolean>
+      >,
+    ),
     {},
   ),
-  crashToast: v.optional(v.boolean(), true),
   reconnectOnDisconnect: v.optional(v.boolean(), false),
   failurePatterns: v.optional(Patterns, () => []),
   markerPatterns: v.optional(Patterns, () => []),
@@ -147,7 +145,12 @@ export const StatusSchema = v.variant('kind', [
     startedAt: TimeSchema,
   }),
   v.object({ kind: v.literal('gave-up'), at: TimeSchema, restarts: Count }),
-  v.object({ kind: v.literal('ui-problem'), at: TimeSchema, step: Text(TEXT_LIMITS.uiStep), detail: Text(TEXT_LIMITS.detail) }),
+  v.object({
+    kind: v.literal('ui-problem'),
+    at: TimeSchema,
+    step: Text(TEXT_LIMITS.uiStep),
+    detail: Text(TEXT_LIMITS.detail),
+  }),
 ]);
 export type Status = v.InferOutput<typeof StatusSchema>;
 
