@@ -1,6 +1,7 @@
 /** Reading cells and outputs (REFERENCE.md §4). */
 
-import { MAX_TEXT_CHARS, tailOf } from '../detector/text';
+import { tailOf } from '../detector/text';
+import { MAX_TEXT_CHARS } from '../limits';
 import { CELL, OUTPUT } from './selectors';
 
 export type RunState = 'idle' | 'pending' | 'running' | 'error';

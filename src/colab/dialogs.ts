@@ -3,6 +3,7 @@
  * extension gives: the restart confirmation that follows its own menu action.
  */
 
+import { cut, TEXT_LIMITS } from '../limits';
 import { deepQuery, deepQueryAll, deepText, dispatchMouseSequence, isVisible, squash, waitFor } from './dom';
 import { type Fail, fail } from './result';
 import { DANGEROUS_LABEL, DIALOG, DIALOG_MARKERS, DIALOG_TEXT } from './selectors';
@@ -84,7 +85,7 @@ export function classifyOpenDialogs(doc: Document): Array<{ kind: DialogKind; di
   return openDialogs(doc).map((dialog) => ({
     kind: classifyDialog(dialog),
     dialog,
-    text: dialogText(dialog).slice(0, 300),
+    text: cut(dialogText(dialog), TEXT_LIMITS.dialog),
   }));
 }
 
@@ -179,7 +180,8 @@ export async function confirmRestartDialog(doc: Document, opts: ConfirmOptions =
 function decide(dialog: Element, elapsedMs: number, englishUi: boolean, immediateMs: number): ConfirmOutcome {
   const text = dialogText(dialog);
   const kind = classify(dialog, text);
-  const saw = `${dialog.localName}${dialog.id ? `#${dialog.id}` : ''} after ${elapsedMs} ms: "${text.slice(0, 300)}"`;
+  const name = `${dialog.localName}${dialog.id ? `#${dialog.id}` : ''}`;
+  const saw = `${name} after ${elapsedMs} ms: "${cut(text, TEXT_LIMITS.dialog)}"`;
   const refuse = (reason: RefuseReason): ConfirmOutcome => ({
     outcome: 'refused',
     reason,

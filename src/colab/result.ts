@@ -1,3 +1,5 @@
+import { cut, TEXT_LIMITS } from '../limits';
+
 /** A failed step: a machine-readable reason and what the step saw, for the report shown to the user. */
 export interface Fail<R extends string> {
   ok: false;
@@ -6,5 +8,5 @@ export interface Fail<R extends string> {
 }
 
 export function fail<R extends string>(reason: R, saw = ''): Fail<R> {
-  return { ok: false, reason, saw: saw.slice(0, 1000) };
+  return { ok: false, reason, saw: cut(saw, TEXT_LIMITS.detail) };
 }

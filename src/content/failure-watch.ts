@@ -9,6 +9,7 @@ import {
 } from '../colab';
 import { createDetector, DEFAULT_CATEGORIES, type Detector, type MarkerMatch, type Verdict } from '../detector';
 import { createExecutionGate, LATE_OUTPUT_MS } from '../detector/execution-gate';
+import { cut, TEXT_LIMITS } from '../limits';
 import type { Settings } from '../state/schema';
 
 /**
@@ -106,7 +107,7 @@ export function createFailureWatch(doc: Document, reports: WatchReports): Failur
           if (verdict) reports.failure(verdict, 'crash-toast');
         },
         dialogOpened(kind, dialog) {
-          if (kind === 'disconnected') reports.disconnect((dialog.textContent ?? '').trim().slice(0, 300));
+          if (kind === 'disconnected') reports.disconnect(cut((dialog.textContent ?? '').trim(), TEXT_LIMITS.dialog));
           else if (kind === 'recaptcha' || kind === 'usage-limit') reports.needsPerson(kind);
         },
       },

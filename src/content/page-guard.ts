@@ -1,7 +1,8 @@
 import { checkUi } from '../colab';
 import { t } from '../lib/i18n';
+import { cut, TEXT_LIMITS } from '../limits';
 import type { CheckUiReply, ClaimReply, PageMessage } from '../messaging/protocol';
-import { type NotebookRecord, TEXT_LIMITS } from '../state/schema';
+import type { NotebookRecord } from '../state/schema';
 import { loadNotebook, loadSettings, watchNotebook, watchSettings } from '../state/store';
 import { createFailureWatch } from './failure-watch';
 import { listenToOutputFrames } from './frame-reports';
@@ -151,7 +152,7 @@ function clipOutcome(outcome: Outcome): Outcome {
   if (outcome.ok) return outcome;
   return {
     ok: false,
-    step: outcome.step.slice(0, TEXT_LIMITS.uiStep),
-    detail: outcome.detail.slice(0, TEXT_LIMITS.detail),
+    step: cut(outcome.step, TEXT_LIMITS.uiStep),
+    detail: cut(outcome.detail, TEXT_LIMITS.detail),
   };
 }

@@ -1,4 +1,5 @@
 import { type ActionResult, findDisconnectDialog, reconnect, restartAndRunAll, runAll, waitFor } from '../colab';
+import { cut, TEXT_LIMITS } from '../limits';
 import type { ClaimReply } from '../messaging/protocol';
 import type { NotebookRecord, RestartAction, Status } from '../state/schema';
 
@@ -114,7 +115,7 @@ async function performReporting(doc: Document, action: RestartAction): Promise<O
   try {
     return await perform(doc, action);
   } catch (error) {
-    return { ok: false, step: 'exception', detail: String(error).slice(0, 900) };
+    return { ok: false, step: 'exception', detail: cut(String(error), TEXT_LIMITS.detail) };
   }
 }
 

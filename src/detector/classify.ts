@@ -1,8 +1,9 @@
+import { MAX_RULE_LINE_CHARS } from '../limits';
 import { candidatesOf } from './lines';
 import { findMarkerLine } from './markers';
 import type { CompiledPattern } from './patterns';
 import { categoryOf, firstRule, isTensorFlowText, KEYWORDS, NOTICE_RULES } from './rules';
-import { clip, limit, MAX_RULE_LINE_CHARS, splitLines, stripAnsi, tailOf } from './text';
+import { clip, limit, splitLines, stripAnsi, tailOf } from './text';
 import type { Category, Verdict } from './types';
 
 export type IsEnabled = (category: Category) => boolean;

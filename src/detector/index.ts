@@ -3,10 +3,10 @@ import { findMarkerLine } from './markers';
 import { compilePatterns } from './patterns';
 import type { Category, Detector, DetectorConfig, Verdict } from './types';
 
+export { MAX_TEXT_CHARS, MAX_USER_LINE_CHARS, MAX_USER_LINES } from '../limits';
 export type { PatternCheck } from './patterns';
 export { validatePattern } from './patterns';
 export { NOTICE_RULES, RULES } from './rules';
-export { MAX_TEXT_CHARS, MAX_USER_LINE_CHARS, MAX_USER_LINES } from './text';
 export type { Category, Detector, DetectorConfig, MarkerMatch, Verdict } from './types';
 export { CATEGORIES, DEFAULT_CATEGORIES } from './types';
 

@@ -1,15 +1,4 @@
-/**
- * Work bounds. Classification reads only the last 64 KiB (65,536 UTF-16 code units) of a text: tracebacks can be
- * megabytes long, but the failure is in their last lines, and a bound keeps a huge output from freezing the page.
- */
-export const MAX_TEXT_CHARS = 64 * 1024;
-/** User patterns see at most this many lines (the newest), each cut to MAX_USER_LINE_CHARS: no pattern runs long. */
-export const MAX_USER_LINES = 2000;
-export const MAX_USER_LINE_CHARS = 1000;
-/** Built-in rules only look at the start of a line: every message they know starts near the line start. */
-export const MAX_RULE_LINE_CHARS = 4096;
-/** Every verdict field fits the stored record's 300-character limit, even with a long user pattern in it. */
-const MAX_VERDICT_FIELD_CHARS = 300;
+import { MAX_TEXT_CHARS, MAX_USER_LINE_CHARS, MAX_USER_LINES, TEXT_LIMITS } from '../limits';
 
 /** The last `maxChars` of `text`, without the line the cut went through. */
 export function tailOf(text: string, maxChars = MAX_TEXT_CHARS): string {
@@ -37,12 +26,12 @@ export function stripAnsi(line: string): string {
   return line.replace(ANSI, '');
 }
 
-/** At most 300 characters, an ellipsis marking a cut. */
+/** At most TEXT_LIMITS.verdictField characters, an ellipsis marking a cut. */
 export function limit(text: string): string {
-  return text.length <= MAX_VERDICT_FIELD_CHARS ? text : `${text.slice(0, MAX_VERDICT_FIELD_CHARS - 1)}…`;
+  return text.length <= TEXT_LIMITS.verdictField ? text : `${text.slice(0, TEXT_LIMITS.verdictField - 1)}…`;
 }
 
-/** The line as a verdict shows it: trimmed and at most 300 characters. */
+/** The line as a verdict shows it: trimmed and at most TEXT_LIMITS.verdictField characters. */
 export function clip(line: string): string {
   return limit(line.trim());
 }

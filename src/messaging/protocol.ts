@@ -1,19 +1,12 @@
 import * as v from 'valibot';
 import type { PatternParts } from '../detector/patterns';
-import {
-  MaxRestartsSchema,
-  NotebookKeySchema as NotebookKey,
-  TEXT_LIMITS,
-  TimeSchema,
-  VerdictSchema,
-} from '../state/schema';
-import { IMPORT_MAX_CHARS } from '../state/transfer';
+import { IMPORT_MAX_CHARS, MAX_TEXT_CHARS, TEXT_LIMITS } from '../limits';
+import { MaxRestartsSchema, NotebookKeySchema as NotebookKey, TimeSchema, VerdictSchema } from '../state/schema';
 import { FRAME_CHANNEL } from './frame-channel';
 
 /** Messages between the extension's contexts. Every receiver parses with these schemas before acting. */
 
-// The stored records' time rule (schema.ts does not export it): a time the record would refuse must not get that far.
-const Line = v.pipe(v.string(), v.maxLength(2000));
+const Line = v.pipe(v.string(), v.maxLength(TEXT_LIMITS.line));
 
 /** What the user (popup, options, the in-page notice) can ask of a notebook. */
 export const CommandSchema = v.variant('type', [
@@ -31,7 +24,7 @@ export const PageMessageSchema = v.variant('type', [
   v.object({
     type: v.literal('page-hello'),
     key: v.nullable(NotebookKey),
-    title: v.pipe(v.string(), v.maxLength(500)),
+    title: v.pipe(v.string(), v.maxLength(TEXT_LIMITS.title)),
     arrived: v.boolean(),
   }),
   v.object({
@@ -49,7 +42,7 @@ export const PageMessageSchema = v.variant('type', [
     key: NotebookKey,
     attempt: v.string(),
     ok: v.boolean(),
-    step: v.optional(v.pipe(v.string(), v.maxLength(100))),
+    step: v.optional(v.pipe(v.string(), v.maxLength(TEXT_LIMITS.uiStep))),
     detail: v.optional(v.pipe(v.string(), v.maxLength(TEXT_LIMITS.detail))),
   }),
   /** The in-page notice's Cancel button: the only command a page gives. */
@@ -87,7 +80,7 @@ export const FrameReportSchema = v.object({
   channel: v.literal(FRAME_CHANNEL),
   token: v.pipe(v.string(), v.minLength(16), v.maxLength(100)),
   report: v.variant('kind', [
-    v.object({ kind: v.literal('error-output'), text: v.pipe(v.string(), v.maxLength(70_000)) }),
+    v.object({ kind: v.literal('error-output'), text: v.pipe(v.string(), v.maxLength(MAX_TEXT_CHARS)) }),
     v.object({ kind: v.literal('marker'), pattern: Line, line: Line }),
   ]),
 });

@@ -1,7 +1,7 @@
 import { validatePattern } from '../detector';
 import { t } from '../lib/i18n';
 
-import { MAX_PATTERN_CHARS, MAX_PATTERNS } from '../state/schema';
+import { MAX_PATTERN_CHARS, MAX_PATTERNS } from '../limits';
 
 export interface LineProblem {
   /** 1-based, counting blank lines too, so it matches what the user sees in the box. */

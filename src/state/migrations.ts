@@ -5,9 +5,9 @@
  * it never validates: the schema does that afterwards.
  */
 
+import { HISTORY_LIMIT } from '../limits';
+
 export const CURRENT_VERSION = 2;
-/** How many history entries a notebook record keeps. Here rather than in schema.ts, which imports this module. */
-export const HISTORY_LIMIT = 200;
 
 export type RawRecord = Record<string, unknown>;
 type Migration = (raw: RawRecord) => RawRecord;

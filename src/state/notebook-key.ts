@@ -1,3 +1,4 @@
+import { cut, TEXT_LIMITS } from '../limits';
 import { isNotebookKey } from './storage-keys';
 
 /**
@@ -108,7 +109,6 @@ function safeDecode(text: string): string {
 
 const TITLE_SUFFIX = /\s+[-–—|]\s+(?:google\s+)?colab(?:oratory)?\s*$/i;
 const BARE_PRODUCT_NAME = /^(?:google\s+)?colab(?:oratory)?$/i;
-export const TITLE_MAX_LENGTH = 500;
 
 /**
  * The notebook's name from `document.title`: "<name> - Colab" (older "<name> - Colaboratory"). Titles without the
@@ -117,5 +117,5 @@ export const TITLE_MAX_LENGTH = 500;
 export function notebookTitleFromDocumentTitle(title: string): string {
   const name = title.trim().replace(TITLE_SUFFIX, '').trim();
   if (BARE_PRODUCT_NAME.test(name)) return '';
-  return name.slice(0, TITLE_MAX_LENGTH);
+  return cut(name, TEXT_LIMITS.title);
 }

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { TITLE_MAX_LENGTH } from './notebook-key';
+import { cut, TEXT_LIMITS } from '../limits';
 import {
   HISTORY_LIMIT,
   type HistoryEntry,
@@ -10,7 +10,6 @@ import {
   SETTING_BOUNDS,
   type Settings,
   type Status,
-  TEXT_LIMITS,
   type Verdict,
 } from './schema';
 
@@ -348,11 +347,11 @@ function onRestartResult(record: NotebookRecord, event: RestartResult, ctx: Poli
 
 /** The UI operation failed: stop and tell the user. Retrying blindly could click the wrong thing again and again. */
 function restartFailed(record: NotebookRecord, event: Extract<RestartResult, { ok: false }>, now: number): Reduction {
-  const step = clip(event.step, TEXT_LIMITS.uiStep);
-  const detail = clip(event.detail, TEXT_LIMITS.detail);
+  const step = cut(event.step, TEXT_LIMITS.uiStep);
+  const detail = cut(event.detail, TEXT_LIMITS.detail);
   const next = addHistory(
     { ...record, status: { kind: 'ui-problem', at: now, step, detail } },
-    { at: now, type: 'restart-failed', detail: clip(`${step}: ${detail}`, TEXT_LIMITS.detail) },
+    { at: now, type: 'restart-failed', detail: cut(`${step}: ${detail}`, TEXT_LIMITS.detail) },
   );
   return { record: next, effects: [notify(next, 'ui-problem', detail)], reply: { ok: true } };
 }
@@ -485,7 +484,7 @@ function onSetMaxRestarts(record: NotebookRecord, value: number | null): Reducti
 }
 
 function onSetTitle(record: NotebookRecord, title: string): Reduction {
-  const clipped = clip(title.trim(), TITLE_MAX_LENGTH);
+  const clipped = cut(title.trim(), TEXT_LIMITS.title);
   return ok(clipped === record.title ? record : { ...record, title: clipped });
 }
 
@@ -597,16 +596,11 @@ function reply(record: NotebookRecord, answer: AnyReply): Reduction {
   return { record, effects: [], reply: answer };
 }
 
-/** Stored strings have length limits; clipping here keeps every record the reducer writes valid on the next read. */
-function clip(text: string, max: number): string {
-  return text.length > max ? text.slice(0, max) : text;
-}
-
 function clipVerdict(verdict: Verdict): Verdict {
   return {
     category: verdict.category,
-    rule: clip(verdict.rule, TEXT_LIMITS.verdictRule),
-    description: clip(verdict.description, TEXT_LIMITS.verdictDescription),
-    line: clip(verdict.line, TEXT_LIMITS.verdictLine),
+    rule: cut(verdict.rule, TEXT_LIMITS.verdictField),
+    description: cut(verdict.description, TEXT_LIMITS.verdictField),
+    line: cut(verdict.line, TEXT_LIMITS.line),
   };
 }

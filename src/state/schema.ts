@@ -1,16 +1,22 @@
 import * as v from 'valibot';
 import { CATEGORIES, type Category, DEFAULT_CATEGORIES } from '../detector/types';
 import {
-  CURRENT_VERSION,
   HISTORY_LIMIT,
+  MAX_PATTERN_CHARS,
+  MAX_PATTERNS,
+  NOTEBOOK_KEY_MAX_LENGTH,
+  PROBLEMS_LIMIT,
+  TEXT_LIMITS,
+} from '../limits';
+import {
+  CURRENT_VERSION,
   isObject,
   type MigrationResult,
   migrate,
   type RawRecord,
   type RecordKind,
 } from './migrations';
-import { TITLE_MAX_LENGTH } from './notebook-key';
-import { isNotebookKey, NOTEBOOK_KEY_MAX_LENGTH, NOTEBOOK_KEY_PATTERN } from './storage-keys';
+import { isNotebookKey, NOTEBOOK_KEY_PATTERN } from './storage-keys';
 
 /**
  * The storage layout in `storage.local`, validated on every read:
@@ -22,11 +28,11 @@ import { isNotebookKey, NOTEBOOK_KEY_MAX_LENGTH, NOTEBOOK_KEY_PATTERN } from './
 
 export const SETTINGS_KEY = 'settings';
 export const PROBLEMS_KEY = 'problems';
-export const PROBLEMS_LIMIT = 50;
 
 // In storage-keys.ts (no validation code), so the small Colab page script can name a record without the schema.
 export { isNotebookKey, NOTEBOOK_PREFIX, notebookStorageKey } from './storage-keys';
-export { HISTORY_LIMIT };
+// The bounds live in limits.ts with every other one; re-exported for the state modules' callers.
+export { HISTORY_LIMIT, MAX_PATTERN_CHARS, MAX_PATTERNS, PROBLEMS_LIMIT, TEXT_LIMITS };
 
 /** Epoch milliseconds. */
 export const TimeSchema = v.pipe(v.number(), v.finite(), v.minValue(0));
@@ -34,16 +40,6 @@ const Count = v.pipe(v.number(), v.integer(), v.minValue(0));
 const TabId = v.pipe(v.number(), v.integer());
 const AttemptId = v.pipe(v.string(), v.minLength(1), v.maxLength(100));
 const Text = (max: number) => v.pipe(v.string(), v.maxLength(max));
-
-/** The longest text each stored field takes; whoever writes one (the reducer, the problem list) cuts to these. */
-export const TEXT_LIMITS = {
-  verdictRule: 300,
-  verdictDescription: 300,
-  verdictLine: 2000,
-  uiStep: 100,
-  detail: 1000,
-  problem: 2000,
-} as const;
 
 export const NotebookKeySchema = v.pipe(
   v.string(),
@@ -56,9 +52,9 @@ export { CATEGORIES, type Category } from '../detector/types';
 /** What the detector matched. 'custom' is a user failure pattern; restart markers use it too. */
 export const VerdictSchema = v.object({
   category: v.picklist([...CATEGORIES, 'custom']),
-  rule: Text(TEXT_LIMITS.verdictRule),
-  description: Text(TEXT_LIMITS.verdictDescription),
-  line: Text(TEXT_LIMITS.verdictLine),
+  rule: Text(TEXT_LIMITS.verdictField),
+  description: Text(TEXT_LIMITS.verdictField),
+  line: Text(TEXT_LIMITS.line),
 });
 export type Verdict = v.InferOutput<typeof VerdictSchema>;
 
@@ -70,9 +66,6 @@ export const SETTING_BOUNDS = {
   healthyMinutes: [1, 10_080],
   markerDailyLimit: [0, 10_000],
 } as const satisfies Record<string, readonly [number, number]>;
-/** At most this many custom patterns of each kind, each at most this long. */
-export const MAX_PATTERNS = 100;
-export const MAX_PATTERN_CHARS = 500;
 
 const Bounded = ([min, max]: readonly [number, number]) =>
   v.pipe(v.number(), v.integer(), v.minValue(min), v.maxValue(max));
@@ -182,7 +175,7 @@ export type HistoryEntry = v.InferOutput<typeof HistoryEntrySchema>;
 const NotebookEntries = {
   v: v.literal(CURRENT_VERSION),
   key: NotebookKeySchema,
-  title: v.optional(Text(TITLE_MAX_LENGTH), ''),
+  title: v.optional(Text(TEXT_LIMITS.title), ''),
   enabled: v.optional(v.boolean(), false),
   overrides: v.optional(v.object({ maxRestarts: v.optional(MaxRestartsSchema) }), {}),
   status: v.optional(StatusSchema, { kind: 'watching' }),

@@ -1,3 +1,5 @@
+import { NOTEBOOK_KEY_MAX_LENGTH } from '../limits';
+
 /** Where each notebook's record lives in `storage.local`: `nb:<notebook key>`. */
 export const NOTEBOOK_PREFIX = 'nb:';
 
@@ -6,7 +8,6 @@ export function notebookStorageKey(key: string): string {
 }
 
 /** What a notebook key looks like. The schema's NotebookKeySchema is built from these. */
-export const NOTEBOOK_KEY_MAX_LENGTH = 2048;
 export const NOTEBOOK_KEY_PATTERN = /^(?:drive|github|gist|notebooks|url):./;
 
 /** The same rule as NotebookKeySchema, without the validation library (the small Colab page script uses it). */

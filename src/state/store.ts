@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import browser from 'webextension-polyfill';
+import { cut } from '../limits';
 import { CURRENT_VERSION, isObject, recordVersion } from './migrations';
 import { type PolicyContext, type PolicyEvent, type Reduction, type ReplyFor, reduce } from './policy';
 import {
@@ -81,7 +82,7 @@ let problemChain: Promise<unknown> = Promise.resolve();
  */
 function reportProblem(storageKey: string, message: string): Promise<void> {
   const task = problemChain.then(async () => {
-    const stored = message.slice(0, TEXT_LIMITS.problem);
+    const stored = cut(message, TEXT_LIMITS.problem);
     const problems = await loadProblems();
     if (problems.some((p) => p.key === storageKey && p.message === stored)) return;
     const next = [...problems, { at: Date.now(), key: storageKey, message: stored }];

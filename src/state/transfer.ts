@@ -5,8 +5,6 @@ import { migrateAndParse, type NotebookRecord, NotebookRecordSchema, type Settin
 /** Export files: settings and every notebook record, in the current storage shapes. */
 
 export const EXPORT_FORMAT = 'colab-oom-guard';
-/** The largest import file accepted, in characters (the options page checks it before sending the file). */
-export const IMPORT_MAX_CHARS = 20_000_000;
 
 export interface ExportFile {
   format: typeof EXPORT_FORMAT;

@@ -1,0 +1,48 @@
+/**
+ * Every bound on text and counts, in one place. The detector cuts to these, pages cut what they send to these,
+ * messages are validated against them, and the storage schema stores them: a mismatch between two of those once
+ * left a restart hanging (a result refused for a text longer than the store takes), so nobody writes a number of
+ * their own.
+ */
+
+/** Output text the detector reads: the last 64 KiB (UTF-16 code units) of an output. Tracebacks can be megabytes. */
+export const MAX_TEXT_CHARS = 64 * 1024;
+/** User patterns see at most this many lines (the newest), each cut to MAX_USER_LINE_CHARS: no pattern runs long. */
+export const MAX_USER_LINES = 2000;
+export const MAX_USER_LINE_CHARS = 1000;
+/** Built-in rules only look at the start of a line: every message they know starts near the line start. */
+export const MAX_RULE_LINE_CHARS = 4096;
+
+/** The longest text of each kind that is sent between contexts and stored. */
+export const TEXT_LIMITS = {
+  /** A verdict's rule id and description, and the matched line as the detector quotes it. */
+  verdictField: 300,
+  /** A line as stored: a verdict's line, a marker's or a disconnect dialog's line. */
+  line: 2000,
+  /** The name of a failed UI step. */
+  uiStep: 100,
+  /** What a failed step saw, a history entry's detail. */
+  detail: 1000,
+  /** A storage problem's message. */
+  problem: 2000,
+  /** A notebook's title. */
+  title: 500,
+  /** A Colab dialog's text quoted in a report. */
+  dialog: 300,
+} as const;
+
+/** Notebook keys longer than this are no keys (storage keys stay small). */
+export const NOTEBOOK_KEY_MAX_LENGTH = 2048;
+/** How many history entries a notebook record keeps, and storage problems the problem list keeps. */
+export const HISTORY_LIMIT = 200;
+export const PROBLEMS_LIMIT = 50;
+/** At most this many custom patterns of each kind, each at most this long. */
+export const MAX_PATTERNS = 100;
+export const MAX_PATTERN_CHARS = 500;
+/** The largest import file accepted, in characters (the options page checks it before sending the file). */
+export const IMPORT_MAX_CHARS = 20_000_000;
+
+/** Cuts `text` to `max` characters (no marker): what every sender does before a receiver checks the length. */
+export function cut(text: string, max: number): string {
+  return text.length > max ? text.slice(0, max) : text;
+}
