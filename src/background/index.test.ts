@@ -42,7 +42,14 @@ async function openTab(): Promise<number> {
 /** A tab on the notebook that owns a countdown. */
 async function ownerTab(): Promise<number> {
   const id = await openTab();
-  await fromPage(id, { type: 'page-failure', key: KEY, detectedAt: Date.now(), source: 'error-output', verdict });
+  await fromPage(id, {
+    type: 'page-failure',
+    key: KEY,
+    detectedAt: Date.now(),
+    startedAt: Date.now(),
+    source: 'error-output',
+    verdict,
+  });
   expect((await loadNotebook(KEY)).status).toMatchObject({ kind: 'pending', ownerTab: id });
   return id;
 }

@@ -32,7 +32,7 @@ const outputFrame = {
 const popup = { id: fakeBrowser.runtime.id, url: `${ORIGIN}src/popup/index.html` };
 
 function failure(detectedAt = Date.now()) {
-  return { type: 'page-failure', key: KEY, detectedAt, source: 'error-output', verdict };
+  return { type: 'page-failure', key: KEY, detectedAt, startedAt: detectedAt, source: 'error-output', verdict };
 }
 
 function hello(key: string | null = KEY, arrived = true) {

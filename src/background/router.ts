@@ -41,6 +41,7 @@ export function createRouter(writer: NotebookWriter) {
           type: 'failure',
           tabId,
           detectedAt: message.detectedAt,
+          startedAt: message.startedAt,
           verdict: message.verdict,
           source: message.source,
         });

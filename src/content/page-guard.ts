@@ -61,7 +61,11 @@ export function createPageGuard(doc: Document): PageGuard {
   };
 
   const watch = createFailureWatch(doc, {
-    failure: (verdict, source) => key && report({ type: 'page-failure', key, detectedAt: Date.now(), source, verdict }),
+    failure: (verdict, source) => {
+      const now = Date.now();
+      // The page does not track execution starts yet: the report's own time stands in for its execution's start.
+      if (key) report({ type: 'page-failure', key, detectedAt: now, startedAt: now, source, verdict });
+    },
     marker: (match) =>
       key && report({ type: 'page-marker', key, detectedAt: Date.now(), pattern: match.pattern, line: match.line }),
     disconnect: (line) => key && report({ type: 'page-disconnect', key, detectedAt: Date.now(), line }),

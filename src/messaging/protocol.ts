@@ -31,6 +31,8 @@ export const PageMessageSchema = v.variant('type', [
     type: v.literal('page-failure'),
     key: NotebookKey,
     detectedAt: TimeSchema,
+    /** When the failed execution started, as this page saw it (for a crash notice: when the notice showed). */
+    startedAt: TimeSchema,
     source: v.picklist(['error-output', 'crash-toast']),
     verdict: VerdictSchema,
   }),

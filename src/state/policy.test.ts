@@ -52,7 +52,15 @@ function enabled(overrides: Partial<NotebookRecord> = {}): NotebookRecord {
 type FailureEvent = Extract<PolicyEvent, { type: 'failure' }>;
 
 function failure(detectedAt: number, extra: Partial<FailureEvent> = {}): FailureEvent {
-  return { type: 'failure', tabId: TAB, detectedAt, verdict: cudaOom, source: 'error-output', ...extra };
+  return {
+    type: 'failure',
+    tabId: TAB,
+    detectedAt,
+    startedAt: detectedAt,
+    verdict: cudaOom,
+    source: 'error-output',
+    ...extra,
+  };
 }
 
 function marker(detectedAt: number, tabId = TAB): Extract<PolicyEvent, { type: 'marker' }> {

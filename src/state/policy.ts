@@ -29,7 +29,7 @@ export const RESTART_TIMEOUT_MS = 2 * 60_000;
 export type FailureSource = 'error-output' | 'crash-toast';
 
 export type PolicyEvent =
-  | { type: 'failure'; tabId: number; detectedAt: number; verdict: Verdict; source: FailureSource }
+  | { type: 'failure'; tabId: number; detectedAt: number; startedAt: number; verdict: Verdict; source: FailureSource }
   | { type: 'marker'; tabId: number; detectedAt: number; pattern: string; line: string }
   | { type: 'disconnect'; tabId: number; detectedAt: number; line: string }
   | { type: 'claim'; tabId: number; attempt: string }

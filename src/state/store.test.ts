@@ -157,7 +157,7 @@ describe('the writer', () => {
     await storage.set({ [`nb:${KEY}`]: stored(KEY) });
     const result = await writer.update(
       KEY,
-      { type: 'failure', tabId: TAB, detectedAt: T0, verdict, source: 'error-output' },
+      { type: 'failure', tabId: TAB, detectedAt: T0, startedAt: T0, verdict, source: 'error-output' },
       ctx(),
     );
     expect(result.reply).toEqual({ outcome: 'scheduled', restartAt: T0 + 5000, attempt: 'attempt-1' });
@@ -169,7 +169,7 @@ describe('the writer', () => {
     const set = vi.spyOn(storage, 'set');
     const result = await writer.update(
       KEY,
-      { type: 'failure', tabId: TAB, detectedAt: T0, verdict, source: 'error-output' },
+      { type: 'failure', tabId: TAB, detectedAt: T0, startedAt: T0, verdict, source: 'error-output' },
       ctx(),
     );
     expect(result.reply).toMatchObject({ outcome: 'off' });
@@ -207,7 +207,7 @@ describe('the writer', () => {
   function interleavedEvents(): PolicyEvent[] {
     return Array.from({ length: 40 }, (_, i): PolicyEvent[] => [
       { type: 'set-enabled', enabled: i % 2 === 0 },
-      { type: 'failure', tabId: TAB, detectedAt: T0 + i, verdict, source: 'error-output' },
+      { type: 'failure', tabId: TAB, detectedAt: T0 + i, startedAt: T0 + i, verdict, source: 'error-output' },
       { type: 'set-title', title: `title ${i}` },
       { type: 'cancel' },
     ]).flat();
@@ -254,7 +254,11 @@ describe('the writer', () => {
     const scheduled = await writer
       .update(KEY, { type: 'set-enabled', enabled: true }, ctx())
       .then(() =>
-        writer.update(KEY, { type: 'failure', tabId: TAB, detectedAt: T0, verdict, source: 'error-output' }, ctx()),
+        writer.update(
+          KEY,
+          { type: 'failure', tabId: TAB, detectedAt: T0, startedAt: T0, verdict, source: 'error-output' },
+          ctx(),
+        ),
       );
     const { reply } = scheduled;
     if (reply.outcome !== 'scheduled') throw new Error('not scheduled');
