@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { RunSpec } from '../../e2e/colab-sim/scenario';
+import { type ShellEnding, shellRun } from '../../e2e/colab-sim/texts';
 import { MAX_SHELL_TAIL_CHARS } from '../limits';
 import { createDetector } from './index';
 import { classifyShellEnd } from './shell-tail';
@@ -310,5 +312,24 @@ describe('how tracebacks really look', () => {
   it('reads the tail only, so a megabyte of output costs what 16 KiB does', () => {
     const stream = `${'step 1/10 loss=0.5\n'.repeat(60_000)}${childTraceback()}`;
     expect(classifyShellEnd({ stream, error: null }, () => true)?.category).toBe('gpu-oom');
+  });
+});
+
+describe("the simulator's shell endings read as the page will read them", () => {
+  const ended = (run: RunSpec) => {
+    const stream = (run.outputs ?? []).map((out) => (out.type === 'stream' ? out.text : '')).join('');
+    const fail = run.fail;
+    const error = typeof fail === 'object' && fail.traceback ? [fail.traceback].flat().join('\n') : null;
+    return { stream, error };
+  };
+  const expected: Record<ShellEnding, Category | null> = {
+    'accelerate-oom': 'gpu-oom',
+    'bash-oom': 'gpu-oom',
+    'python-killed': 'host-ram',
+    'logged-oom-finished': null,
+  };
+  it.each(Object.entries(expected))('%s: %s', (ending, category) => {
+    const verdict = createDetector(DEFAULTS).classifyShellEnd(ended(shellRun(ending as ShellEnding)));
+    expect(verdict?.category ?? null).toBe(category);
   });
 });
