@@ -12,6 +12,12 @@ export const MAX_USER_LINES = 2000;
 export const MAX_USER_LINE_CHARS = 1000;
 /** Built-in rules only look at the start of a line: every message they know starts near the line start. */
 export const MAX_RULE_LINE_CHARS = 4096;
+/**
+ * The end of a shell-launched process's stream output that is read when its cell's execution ends (16 KiB): the
+ * launcher's own epilogue (accelerate's traceback, torchrun's failure box, DeepSpeed's exit line: up to about 6 KiB in
+ * rich-formatted form) plus the final exception and the frames above it.
+ */
+export const MAX_SHELL_TAIL_CHARS = 16 * 1024;
 
 /** The longest text of each kind that is sent between contexts and stored. */
 export const TEXT_LIMITS = {

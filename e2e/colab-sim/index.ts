@@ -19,7 +19,8 @@ export type * from './log';
 export { entriesOf } from './log';
 export type * from './scenario';
 export { RUNTIME_COMMANDS } from './scenario';
-export { ansi, CUDA_OOM_MESSAGE, caughtOomOutputs, failureOutput, keyboardInterrupt, plain } from './texts';
+export type { ShellEnding } from './texts';
+export { ansi, CUDA_OOM_MESSAGE, caughtOomOutputs, failureOutput, keyboardInterrupt, plain, shellRun } from './texts';
 
 export interface ColabSim {
   /**

@@ -2,7 +2,7 @@
  * Ready-made cell outputs: IPython-style tracebacks (with the ANSI colours IPython emits) whose final lines follow
  * the message formats catalogued in test/fixtures/oom-corpus/README.md, and an OOM that user code catches and prints.
  */
-import type { ErrorOutputSpec, FailPreset, StreamOutputSpec } from './scenario';
+import type { ErrorOutputSpec, FailPreset, RunSpec, StreamOutputSpec } from './scenario';
 
 const ESC = '\u001b';
 const paint = (code: string) => (text: string) => `${ESC}[${code}m${text}${ESC}[0m`;
@@ -238,4 +238,102 @@ export function failureOutput(preset: Exclude<FailPreset, 'caught-oom'>): ErrorO
 /** A minimal traceback for a custom error given without one. */
 export function defaultTraceback(ename: string, evalue: string): string[] {
   return [...header(ename), frame(CELL(2), '<cell line: 0>()', [[1, 'main()']], 1), finalLine(ename, evalue)];
+}
+
+/**
+ * How a process started from a shell cell ends (issue 20), as ready-made runs for `cells[i].runs[n]`. Their shapes
+ * come from test/fixtures/oom-corpus/launcher-tails.jsonl and the launchers' sources: the child's uncaught traceback
+ * (shell-005), the bar tqdm redraws when it closes (Colab's non-terminal form, bmaltais/kohya_ss#3300), accelerate's
+ * own traceback (shell-001; accelerate raises `subprocess.CalledProcessError(returncode, cmd)`), bash's job line for a
+ * killed command on Colab (shell-002), and IPython's `%%bash` error (shell-neg-005).
+ * - `accelerate-oom`: `!accelerate launch train.py` whose child died of CUDA OOM; the cell ends without an error.
+ * - `bash-oom`: a `%%bash` cell running `python train.py`, which died of CUDA OOM; the cell's error is a
+ *   CalledProcessError.
+ * - `python-killed`: `!python train.py` killed by the kernel's OOM killer (host RAM); no error.
+ * - `logged-oom-finished`: a run that logs a CUDA OOM with its traceback, skips the batch and finishes; no error.
+ */
+export type ShellEnding = 'accelerate-oom' | 'bash-oom' | 'python-killed' | 'logged-oom-finished';
+
+const SHELL_PROGRESS = 'epoch 1/3: step 100/2300 loss=0.8421\nepoch 1/3: step 200/2300 loss=0.7315\n';
+
+/** The child's traceback as Python prints it to stderr (no IPython colours: it is a plain subprocess). */
+function childOomTraceback(): string {
+  return [
+    'Traceback (most recent call last):',
+    '  File "/content/train.py", line 88, in <module>',
+    '    main()',
+    '  File "/content/train.py", line 61, in main',
+    '    loss = model(**batch).loss',
+    '           ^^^^^^^^^^^^^^^^^^',
+    `  File "${TORCH}/nn/modules/linear.py", line 125, in forward`,
+    '    return F.linear(input, self.weight, self.bias)',
+    '           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^',
+    `torch.OutOfMemoryError: ${CUDA_OOM_MESSAGE}`,
+    '',
+  ].join('\n');
+}
+
+const ACCELERATE = '/usr/local/lib/python3.12/dist-packages/accelerate/commands';
+
+function accelerateFailure(): string {
+  return [
+    'Traceback (most recent call last):',
+    '  File "/usr/local/bin/accelerate", line 10, in <module>',
+    '    sys.exit(main())',
+    '             ^^^^^^',
+    `  File "${ACCELERATE}/accelerate_cli.py", line 50, in main`,
+    '    args.func(args)',
+    `  File "${ACCELERATE}/launch.py", line 1199, in launch_command`,
+    '    simple_launcher(args)',
+    `  File "${ACCELERATE}/launch.py", line 785, in simple_launcher`,
+    '    raise subprocess.CalledProcessError(returncode=process.returncode, cmd=cmd)',
+    "subprocess.CalledProcessError: Command '['/usr/bin/python3', 'train.py']' returned non-zero exit status 1.",
+    '',
+  ].join('\n');
+}
+
+const stream = (text: string, name: 'stdout' | 'stderr' = 'stdout'): StreamOutputSpec => ({
+  type: 'stream',
+  text,
+  name,
+});
+
+function bashError(): ErrorOutputSpec {
+  return error('CalledProcessError', "Command 'b'python train.py\\n'' returned non-zero exit status 1.", [
+    frame(CELL(3), '<cell line: 0>()', [[1, "get_ipython().run_cell_magic('bash', '', 'python train.py\\n')"]], 1),
+  ]);
+}
+
+const SHELL_RUNS: Record<ShellEnding, () => RunSpec> = {
+  'accelerate-oom': () => ({
+    outputs: [
+      stream(SHELL_PROGRESS),
+      stream(childOomTraceback()),
+      stream('steps:   4% 200/2300 [01:40<17:30,  2.00it/s]\n'),
+      stream(accelerateFailure()),
+    ],
+  }),
+  'bash-oom': () => ({
+    outputs: [stream(SHELL_PROGRESS), stream(childOomTraceback(), 'stderr')],
+    fail: bashError(),
+  }),
+  'python-killed': () => ({
+    outputs: [
+      stream(`${SHELL_PROGRESS}loading the validation set into RAM\n`),
+      stream('/bin/bash: line 1:  2292 Killed                  python3 train.py\n'),
+    ],
+  }),
+  'logged-oom-finished': () => ({
+    outputs: [
+      stream(SHELL_PROGRESS),
+      stream(`CUDA OOM in batch 250, skipping it:\n${childOomTraceback()}`),
+      stream('epoch 1/3: step 300/2300 loss=0.6904\nepoch 3/3: step 2300/2300 loss=0.2113\n'),
+      stream('Training complete. Model saved to /content/output\n'),
+    ],
+  }),
+};
+
+/** A ready-made run of a shell cell (a fresh object each call). */
+export function shellRun(ending: ShellEnding): RunSpec {
+  return SHELL_RUNS[ending]();
 }

@@ -9,5 +9,6 @@ export * from './output-frame-reader';
 export type { Fail } from './result';
 export * from './runtime-menu';
 export * from './selectors';
+export * from './stream-tail';
 export * from './toolbar-menu';
 export * from './verify';

@@ -1,13 +1,14 @@
 import { classifyBuiltIn, classifyCustom, classifyNoticeText } from './classify';
 import { findMarkerLine } from './markers';
 import { compilePatterns } from './patterns';
+import { classifyShellEnd } from './shell-tail';
 import type { Category, Detector, DetectorConfig, Verdict } from './types';
 
 export { MAX_TEXT_CHARS, MAX_USER_LINE_CHARS, MAX_USER_LINES } from '../limits';
 export type { PatternCheck } from './patterns';
 export { validatePattern } from './patterns';
 export { NOTICE_RULES, RULES } from './rules';
-export type { Category, Detector, DetectorConfig, MarkerMatch, Verdict } from './types';
+export type { Category, Detector, DetectorConfig, MarkerMatch, ShellEnd, Verdict } from './types';
 export { CATEGORIES, DEFAULT_CATEGORIES } from './types';
 
 /**
@@ -22,6 +23,7 @@ export function createDetector(config: DetectorConfig): Detector {
     classifyError: (text) => classifyBuiltIn(text, enabled) ?? classifyCustom(text, failures),
     classifyNotice: (text) => classifyNoticeText(text, enabled),
     findMarker: (text) => findMarkerLine(text, markers),
+    classifyShellEnd: (end) => classifyShellEnd(end, enabled),
     hasMarkers: markers.length > 0,
   };
 }

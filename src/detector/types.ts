@@ -54,6 +54,14 @@ export interface MarkerMatch {
   line: string;
 }
 
+/** What a shell cell left when its execution ended (see shell-tail.ts). */
+export interface ShellEnd {
+  /** The cell's stream output: its last MAX_SHELL_TAIL_CHARS are read. */
+  stream: string;
+  /** The cell's error output when it ended with one, else null. */
+  error: string | null;
+}
+
 export interface Detector {
   /** `text` is the error output (traceback) of a cell that failed. */
   classifyError(text: string): Verdict | null;
@@ -61,6 +69,8 @@ export interface Detector {
   classifyNotice(text: string): Verdict | null;
   /** `text` is any new output text, stream chunks included. */
   findMarker(text: string): MarkerMatch | null;
+  /** A shell-launched process's out-of-memory death, read when its cell's execution ended. */
+  classifyShellEnd(end: ShellEnd): Verdict | null;
   /** Lets callers skip stream text entirely when there are no marker patterns. */
   readonly hasMarkers: boolean;
 }

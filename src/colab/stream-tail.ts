@@ -1,0 +1,75 @@
+/**
+ * The end of a cell's stream output, read from the DOM without reading all of it (REFERENCE.md §4.2: stdout streams
+ * into the main document's static renderer, or into the cell's output frame). A training run's stream can hold
+ * megabytes; when its execution ends, only its last few KiB say how it ended (detector/shell-tail.ts).
+ */
+
+import { tailOf } from '../detector/text';
+import { MAX_SHELL_TAIL_CHARS } from '../limits';
+import { outputKind } from './cells';
+import { OUTPUT } from './selectors';
+
+const TEXT_NODE = 3;
+
+/**
+ * The last `maxChars` of the text of `outputs` (stream output elements in page order, stdout and stderr alike),
+ * without the line the cut went through. Walks text nodes from the last one backwards and stops once it has enough:
+ * the cost is O(maxChars) however long the stream, never a whole element's textContent. Separate outputs are
+ * separate lines.
+ */
+export function streamTail(outputs: readonly Element[], maxChars = MAX_SHELL_TAIL_CHARS): string {
+  const chunks: string[] = [];
+  // One character more than the bound tells tailOf that the text was cut.
+  let wanted = maxChars + 1;
+  for (let i = outputs.length - 1; i >= 0 && wanted > 0; i--) {
+    if (i < outputs.length - 1) {
+      chunks.push('\n');
+      wanted--;
+    }
+    const root = outputs[i];
+    if (root) wanted = readBackwards(root, wanted, chunks);
+  }
+  return tailOf(chunks.reverse().join(''), maxChars);
+}
+
+/** Pushes the text of `root`'s last text nodes onto `chunks`, newest first, until `wanted` characters are taken. */
+function readBackwards(root: Node, wanted: number, chunks: string[]): number {
+  let left = wanted;
+  for (let node = lastDescendant(root); node !== root && left > 0; node = previousInTree(node, root)) {
+    if (node.nodeType !== TEXT_NODE) continue;
+    const data = (node as Text).data;
+    const taken = data.length <= left ? data : data.slice(data.length - left);
+    chunks.push(taken);
+    left -= taken.length;
+  }
+  return left;
+}
+
+function lastDescendant(node: Node): Node {
+  let last = node;
+  while (last.lastChild) last = last.lastChild;
+  return last;
+}
+
+/** The node before `node` in document order, staying inside `root` (`root` itself when there is none). */
+function previousInTree(node: Node, root: Node): Node {
+  if (node.previousSibling) return lastDescendant(node.previousSibling);
+  return node.parentNode ?? root;
+}
+
+/**
+ * The stream outputs under `scope` (a cell's output area, or an output frame's #output-body), in page order: the
+ * outermost output elements whose kind is 'stream'.
+ */
+export function streamOutputsIn(scope: Element): Element[] {
+  return [...scope.querySelectorAll(OUTPUT.element)].filter(
+    (el) => outputKind(el) === 'stream' && isOutermost(el, scope),
+  );
+}
+
+function isOutermost(el: Element, scope: Element): boolean {
+  for (let parent = el.parentElement; parent && parent !== scope; parent = parent.parentElement) {
+    if (parent.matches(OUTPUT.element)) return false;
+  }
+  return true;
+}
