@@ -169,12 +169,10 @@ export async function restartAndRunAll(doc: Document, opts: ActionOptions = {}):
   const note = await tidyMenu(doc, chosen);
   if (confirm.outcome === 'refused')
     return failure('confirm', `${confirm.reason}: ${confirm.kind}${note}`, confirm.saw);
-  if (confirm.outcome === 'stayed-open')
-    return failure(
-      'confirm',
-      `dialog-stayed-open: ${confirm.kind} (the click was lost; not clicked again)`,
-      confirm.saw,
-    );
+  if (confirm.outcome === 'stayed-open') {
+    const detail = `dialog-stayed-open: ${confirm.kind} (the click was lost; not clicked again)${note}`;
+    return failure('confirm', detail, confirm.saw);
+  }
   return verify(doc, chosen, snapshot, confirm.outcome, note, opts.verifyTimeoutMs ?? RESTART_VERIFY_MS);
 }
 
