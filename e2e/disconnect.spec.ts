@@ -1,4 +1,14 @@
-import { runAll, showDialog, showDisconnect, triggerCrash, waitForKernel, waitForRun } from './colab-sim';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import {
+  type DialogKind,
+  runAll,
+  showDialog,
+  showDisconnect,
+  triggerCrash,
+  waitForKernel,
+  waitForRun,
+} from './colab-sim';
 import { expect, test } from './harness/extension';
 import { resetStorage, setSettings } from './harness/guard';
 import { commandsChosen, EPOCH_DONE, historyOf, logOf, openNotebook, record, trainNotebook } from './harness/matrix';
@@ -6,8 +16,14 @@ import { commandsChosen, EPOCH_DONE, historyOf, logOf, openNotebook, record, tra
 /**
  * Issue 4's optional disconnect handling on the simulated Colab: with "Reconnect and run all" switched on, the
  * "Runtime disconnected" dialog gets Reconnect and then Runtime → Run all; switched off (the default), nothing is
- * touched. Dialogs only a person may answer (usage limits) are never clicked: the guard says so in the page.
+ * touched. Dialogs only a person may answer (usage limits, and those of 2025-26: issue 14.3) are never clicked: the
+ * guard says so in the page, and a restart due meanwhile stops at a UI problem that names the dialog.
  */
+
+const MESSAGES: Record<string, { message: string }> = JSON.parse(
+  readFileSync(resolve(import.meta.dirname, '../public/_locales/en/messages.json'), 'utf8'),
+);
+const words = (key: string) => MESSAGES[key]!.message;
 
 test.beforeEach(async ({ serviceWorker }) => {
   await resetStorage(serviceWorker);
@@ -72,4 +88,44 @@ test('a usage-limit dialog is never clicked; the page notice asks for a person',
   expect(await logOf(page, 'dangerous')).toEqual([]);
   expect(historyOf(await record(serviceWorker, key), 'restart-scheduled')).toEqual([]);
   await sim.dispose();
+});
+
+test.describe('the dialogs of 2025-26 (REFERENCE 11.2) are left to the user, who is told what waits', () => {
+  const cases: Array<[DialogKind, string | null, string]> = [
+    ['drive-permission', 'noticeDrivePermission', 'Permit this notebook to access your Google Drive files?'],
+    ['new-runtime-required', 'noticeNewRuntime', 'New runtime required'],
+    ['disallowed-code', 'noticeDisallowedCode', 'You may be executing code that is disallowed'],
+    ['cannot-save', 'noticeCannotSave', 'Cannot save changes'],
+    ['pip-restart', 'noticePipRestart', 'previously imported in this runtime'],
+    // Opened by a person, who is there to answer it: no notice, but never touched either.
+    ['change-runtime-type', null, 'Changing runtime attributes may terminate your current session'],
+  ];
+  for (const [kind, key, text] of cases) {
+    test(`${kind}`, async ({ context, page, serviceWorker }) => {
+      await setSettings(serviceWorker, { backoffBaseSec: 1 });
+      const { sim, key: nb } = await openNotebook(
+        { context, page, serviceWorker },
+        trainNotebook({ default: EPOCH_DONE }),
+      );
+      const notice = page.locator('colab-oom-guard-notice .box');
+      await showDialog(page, kind);
+      if (key) await expect(notice).toContainText(words(key));
+      else await expect(notice).toHaveCount(0);
+      // A crash behind the dialog: when the restart is due, the guard finds the dialog open and acts on nothing.
+      await triggerCrash(page);
+      await expect.poll(async () => (await record(serviceWorker, nb))?.status.kind).toBe('ui-problem');
+      const rec = (await record(serviceWorker, nb))!;
+      expect(rec.status.step).toBe('precheck');
+      expect(rec.status.detail).toContain(`dialog-open: ${kind}`);
+      await expect(notice).toContainText(`dialog-open: ${kind}`);
+      await expect(notice).toContainText(text);
+      await expect(page.locator('mwc-dialog[open]')).toBeVisible();
+      expect(await logOf(page, 'dialog-confirm')).toEqual([]);
+      expect(await logOf(page, 'dialog-cancel')).toEqual([]);
+      expect(await logOf(page, 'dangerous')).toEqual([]);
+      expect(await commandsChosen(page)).toEqual([]);
+      expect(await logOf(page, 'menu-open')).toEqual([]);
+      await sim.dispose();
+    });
+  }
 });

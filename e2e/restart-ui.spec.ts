@@ -1,4 +1,4 @@
-import { type Place, runAll, triggerCrash, type UiOptions, waitForRun } from './colab-sim';
+import { openConnectMenu, type Place, runAll, triggerCrash, type UiOptions, waitForRun } from './colab-sim';
 import { expect, test } from './harness/extension';
 import { resetStorage, setSettings } from './harness/guard';
 import {
@@ -10,14 +10,17 @@ import {
   historyOf,
   logOf,
   openNotebook,
+  pageTimeOrigin,
   record,
   trainNotebook,
 } from './harness/matrix';
 
 /**
- * Issue 4 on the simulated Colab with the built extension: "Restart session and run all" through Colab's own UI,
- * exactly once per failure, in every dialog form and label set; the dangerous items and dialogs never accepted; a
- * clear failure state (no loop) when the item is missing or disabled; the "Check Colab UI" dry run.
+ * Issues 4 and 14 on the simulated Colab with the built extension: "Restart session and run all" through Colab's own
+ * UI, exactly once per failure, in every dialog form and label set; the dangerous items and dialogs never accepted; a
+ * clear failure state (no loop) when the item is missing or disabled; the "Check Colab UI" dry run. Issue 14: a ready
+ * kernel and real proof of a run, the dialogs of 2025-26 and dialogs still opening, the connect button's menu, a
+ * collapsed or missing header.
  */
 
 test.beforeEach(async ({ serviceWorker }) => {
@@ -253,6 +256,222 @@ test.describe('Check Colab UI (dry run)', () => {
     expect((await logOf(page, 'menu-close')).map((e) => e.menu)).toEqual(['runtime']);
     expect(await commandsChosen(page)).toEqual([]);
     await expectNothingDangerous(fx);
+    await sim.dispose();
+  });
+});
+
+test.describe('a ready kernel, and proof that the run started (issue 14.2)', () => {
+  test('after a RAM crash, Run all waits until the connect button shows the kernel back, and the run starts', async ({
+    context,
+    page,
+    serviceWorker,
+  }) => {
+    const fx = { context, page, serviceWorker };
+    // Colab takes 4 s to bring the kernel back, longer than the 1 s back-off; a Run all before that is ignored.
+    const { sim, key } = await openNotebook(
+      fx,
+      trainNotebook({ 1: { crash: 'ram' }, default: EPOCH_DONE }, { timing: { crashRestartMs: 4000 } }),
+    );
+    await runAll(page);
+    expect(await waitForRun(page, 1)).toMatchObject({ ok: false, reason: 'crash' });
+    expect(await waitForRun(page, 2)).toMatchObject({ ok: true });
+    await expect.poll(async () => historyOf(await record(serviceWorker, key), 'restarted').length).toBe(1);
+    expect(await logOf(page, 'run-ignored')).toEqual([]);
+    expect(await commandsChosen(page)).toEqual(['runall@toolbar', 'runall@runtime-menu']);
+    const [crash] = await logOf(page, 'crash');
+    const back = (await logOf(page, 'kernel', crash!.t)).find((e) => e.state === 'idle');
+    const guardRunAll = (await logOf(page, 'menu-item')).at(-1);
+    expect(guardRunAll!.t).toBeGreaterThan(back!.t);
+    expect((await record(serviceWorker, key))?.status.kind).toBe('watching');
+    await expectNothingDangerous(fx);
+    await sim.dispose();
+  });
+
+  test('"Restart session and run all" counts as done only once cells went pending, not when the restart began', async ({
+    context,
+    page,
+    serviceWorker,
+  }) => {
+    const fx = { context, page, serviceWorker };
+    // A slow restart: the connect button is busy for 3 s before Colab queues the cells.
+    const { sim, key } = await openNotebook(fx, trainNotebook(OOM_ONCE, { timing: { restartMs: 3000 } }));
+    await runAll(page);
+    expect(await waitForRun(page, 1)).toMatchObject({ ok: false, failedCell: 1 });
+    expect(await waitForRun(page, 2)).toMatchObject({ ok: true });
+    await expect.poll(async () => historyOf(await record(serviceWorker, key), 'restarted').length).toBe(1);
+    const [restarted] = historyOf(await record(serviceWorker, key), 'restarted');
+    const started = (await logOf(page, 'run-start')).find((e) => e.run === 2);
+    expect(restarted!.at).toBeGreaterThanOrEqual(Math.floor((await pageTimeOrigin(page)) + started!.t));
+    await expectNothingDangerous(fx);
+    await sim.dispose();
+  });
+});
+
+test.describe('the dialogs of 2025-26 (issue 14.3)', () => {
+  for (const kind of ['pip-restart', 'new-runtime-required', 'drive-permission'] as const) {
+    test(`${kind} where the restart confirmation would be: refused, never clicked, the page names it`, async ({
+      context,
+      page,
+      serviceWorker,
+    }) => {
+      const fx = { context, page, serviceWorker };
+      const { sim, key } = await openNotebook(fx, trainNotebook(OOM_ONCE, { ui: { restartDialog: kind } }));
+      await runAll(page);
+      expect(await waitForRun(page, 1)).toMatchObject({ ok: false, failedCell: 1 });
+      await expect.poll(async () => (await record(serviceWorker, key))?.status.kind).toBe('ui-problem');
+      const rec = (await record(serviceWorker, key))!;
+      expect(rec.status.step).toBe('confirm');
+      expect(rec.status.detail).toContain(`other-dialog: ${kind}`);
+      expect(await commandsChosen(page)).toEqual(['runall@toolbar', 'restart-and-run-all@runtime-menu']);
+      expect((await logOf(page, 'dialog-open')).map((e) => e.kind)).toEqual([kind]);
+      expect(await logOf(page, 'dialog-confirm')).toEqual([]);
+      expect(await logOf(page, 'dialog-cancel')).toEqual([]);
+      expect(await logOf(page, 'restart')).toEqual([]);
+      await expect(page.locator('mwc-dialog[open]')).toBeVisible();
+      await expect(page.locator('colab-oom-guard-notice .box')).toContainText(kind);
+      await expectNothingDangerous(fx);
+      await sim.dispose();
+    });
+  }
+
+  test('a confirmation still opening (colab-dialog-opening) is clicked once its animation ends', async ({
+    context,
+    page,
+    serviceWorker,
+  }) => {
+    const fx = { context, page, serviceWorker };
+    const { sim, key } = await openNotebook(fx, trainNotebook(OOM_ONCE, { ui: { dialogOpeningMs: 1500 } }));
+    await runAll(page);
+    expect(await waitForRun(page, 1)).toMatchObject({ ok: false, failedCell: 1 });
+    expect(await waitForRun(page, 2)).toMatchObject({ ok: true });
+    await expect.poll(async () => historyOf(await record(serviceWorker, key), 'restarted').length).toBe(1);
+    expect(await logOf(page, 'dialog-click-lost')).toEqual([]);
+    expect((await logOf(page, 'dialog-confirm')).map((e) => e.kind)).toEqual(['restart-confirm']);
+    expect(await logOf(page, 'restart')).toHaveLength(1);
+    await expectNothingDangerous(fx);
+    await sim.dispose();
+  });
+
+  test('the high-RAM offer still opening is declined once it has opened; then Run all', async ({
+    context,
+    page,
+    serviceWorker,
+  }) => {
+    const fx = { context, page, serviceWorker };
+    const { sim, key } = await openNotebook(
+      fx,
+      trainNotebook(
+        { 1: { crash: 'ram' }, default: EPOCH_DONE },
+        { ui: { highRamOffer: true, dialogOpeningMs: 2000 } },
+      ),
+    );
+    await runAll(page);
+    expect(await waitForRun(page, 1)).toMatchObject({ ok: false, reason: 'crash' });
+    expect(await waitForRun(page, 2)).toMatchObject({ ok: true });
+    await expect.poll(async () => historyOf(await record(serviceWorker, key), 'restarted').length).toBe(1);
+    expect(await logOf(page, 'dialog-click-lost')).toEqual([]);
+    expect((await logOf(page, 'dialog-cancel')).map((e) => e.kind)).toEqual(['high-ram']);
+    expect(await logOf(page, 'dialog-confirm')).toEqual([]);
+    await expectNothingDangerous(fx);
+    await sim.dispose();
+  });
+});
+
+test.describe("the connect button's menu (issue 14.4)", () => {
+  for (const runtimeMenuId of [true, false]) {
+    const name = `left open by the user, nothing in it is activated${runtimeMenuId ? '' : ' (no #runtime-menu id)'}`;
+    test(name, async ({ context, page, serviceWorker }) => {
+      const fx = { context, page, serviceWorker };
+      // The failing run lasts 1.5 s: long enough to open the connect menu before the OOM.
+      const runs = { 1: { durationMs: 1500, fail: 'cuda-oom' as const }, default: EPOCH_DONE };
+      const { sim, key } = await openNotebook(fx, trainNotebook(runs, { ui: { runtimeMenuId } }));
+      await runAll(page);
+      const menu = await openConnectMenu(page);
+      expect(await waitForRun(page, 1)).toMatchObject({ ok: false, failedCell: 1 });
+      expect(await waitForRun(page, 2)).toMatchObject({ ok: true });
+      await expect.poll(async () => historyOf(await record(serviceWorker, key), 'restarted').length).toBe(1);
+      expect(await commandsChosen(page)).toEqual(['runall@toolbar', 'restart-and-run-all@runtime-menu']);
+      // Closure closed the connect menu when the guard pressed the Runtime button, as it does for a person.
+      expect((await logOf(page, 'menu-close')).filter((e) => e.menu === 'connect').map((e) => e.reason)).toEqual([
+        'outside',
+      ]);
+      await expect(menu).toBeHidden();
+      expect((await logOf(page, 'dialog-open')).map((e) => e.kind)).toEqual(['restart-confirm']);
+      await expectNothingDangerous(fx);
+      await sim.dispose();
+    });
+  }
+});
+
+test.describe('a collapsed or missing header (issue 14.5)', () => {
+  for (const header of ['collapsed', 'missing'] as const) {
+    test(`${header}: the toolbar's "Restart session and run all"; the header is left as it is`, async ({
+      context,
+      page,
+      serviceWorker,
+    }) => {
+      const fx = { context, page, serviceWorker };
+      const { sim, key } = await openNotebook(fx, trainNotebook(OOM_ONCE, { ui: { header } }));
+      await runAll(page);
+      expect(await waitForRun(page, 1)).toMatchObject({ ok: false, failedCell: 1 });
+      expect(await waitForRun(page, 2)).toMatchObject({ ok: true });
+      await expect.poll(async () => historyOf(await record(serviceWorker, key), 'restarted').length).toBe(1);
+      expect(await commandsChosen(page)).toEqual(['runall@toolbar', 'restart-and-run-all@toolbar']);
+      expect(await logOf(page, 'menu-open')).toEqual([]);
+      expect(await logOf(page, 'header-toggle')).toEqual([]);
+      expect((await logOf(page, 'dialog-confirm')).map((e) => e.kind)).toEqual(['restart-confirm']);
+      await expectNothingDangerous(fx);
+      await sim.dispose();
+    });
+  }
+
+  test('collapsed, after a RAM crash: Run all from the toolbar', async ({ context, page, serviceWorker }) => {
+    const fx = { context, page, serviceWorker };
+    const runs = { 1: { crash: 'ram' as const }, default: EPOCH_DONE };
+    const { sim, key } = await openNotebook(fx, trainNotebook(runs, { ui: { header: 'collapsed' } }));
+    await runAll(page);
+    expect(await waitForRun(page, 1)).toMatchObject({ ok: false, reason: 'crash' });
+    expect(await waitForRun(page, 2)).toMatchObject({ ok: true });
+    await expect.poll(async () => historyOf(await record(serviceWorker, key), 'restarted').length).toBe(1);
+    expect(await commandsChosen(page)).toEqual(['runall@toolbar', 'runall@toolbar']);
+    expect(await logOf(page, 'menu-open')).toEqual([]);
+    await sim.dispose();
+  });
+
+  test('collapsed, and no toolbar split button: a UI problem that names the collapsed header', async ({
+    context,
+    page,
+    serviceWorker,
+  }) => {
+    const fx = { context, page, serviceWorker };
+    const ui: UiOptions = { header: 'collapsed', toolbarRunButton: false };
+    const { sim, key } = await openNotebook(fx, trainNotebook(OOM_ONCE, { ui }));
+    await page.keyboard.press('Control+F9');
+    expect(await waitForRun(page, 1)).toMatchObject({ ok: false, failedCell: 1 });
+    await expect.poll(async () => (await record(serviceWorker, key))?.status.kind).toBe('ui-problem');
+    const rec = (await record(serviceWorker, key))!;
+    expect(rec.status.step).toBe('open-menu');
+    expect(rec.status.detail).toContain('header-collapsed; toolbar fallback: toolbar-missing');
+    await expect(page.locator('colab-oom-guard-notice .box')).toContainText("Colab's header is collapsed");
+    expect(await logOf(page, 'menu-open')).toEqual([]);
+    expect(await logOf(page, 'header-toggle')).toEqual([]);
+    expect(await commandsChosen(page)).toEqual(['runall@shortcut']);
+    await expectNothingDangerous(fx);
+    await sim.dispose();
+  });
+
+  test('Check Colab UI with the header collapsed: ready through the toolbar, nothing chosen', async ({
+    context,
+    page,
+    serviceWorker,
+  }) => {
+    const fx = { context, page, serviceWorker };
+    const { sim, tabId } = await openNotebook(fx, trainNotebook(OOM_ONCE, { ui: { header: 'collapsed' } }));
+    const reply = await checkUi(serviceWorker, tabId);
+    expect(reply).toMatchObject({ ready: true });
+    expect(reply.detail).toContain('header-collapsed: "Restart session and run all" found by command in the toolbar');
+    expect(await commandsChosen(page)).toEqual([]);
+    expect(await logOf(page, 'menu-open')).toEqual([]);
     await sim.dispose();
   });
 });

@@ -13,6 +13,7 @@ import {
   entriesOf,
   installColabSim,
   type LogEntry,
+  openConnectMenu,
   openRuntimeMenu,
   runAll,
   type Scenario,
@@ -649,6 +650,157 @@ test.describe('confirmation dialogs (§2)', () => {
     await scriptClick('md-dialog[open] md-filled-button[value="ok"]');
     const dangerous = entriesOf(await simLog(page), 'dangerous').map((e) => e.what);
     expect(dangerous).toEqual(['connect-without-gpu', 'change-runtime-type', 'powerwash-current-vm', 'run-anyway']);
+  });
+});
+
+// --------------------------------------------------------------------------------------------------------------
+test.describe('the dialogs of 2025-26 (§11.2)', () => {
+  const dialogs = [
+    ['pip-restart', 'Restart session', 'Restart session', 'Cancel', 'pip-restart'],
+    [
+      'drive-permission',
+      'Permit this notebook to access your Google Drive files?',
+      'Connect to Google Drive',
+      'No, thanks',
+      'drive-access',
+    ],
+    ['new-runtime-required', 'New runtime required', 'Assign new runtime', 'Cancel', 'assign-new-runtime'],
+    ['disallowed-code', 'Warning', 'Cancel execution', 'Continue anyway', 'cancel-execution'],
+    ['change-runtime-type', 'Change runtime type', 'Save', 'Cancel', 'change-runtime-type'],
+    ['cannot-save', 'Cannot save changes', 'OK', null, 'dismiss-cannot-save'],
+  ] as const;
+  for (const [kind, title, ok, cancel, dangerous] of dialogs) {
+    test(`${kind}: an mwc-dialog titled "${title}", whose "${ok}" is logged as dangerous`, async () => {
+      await open({ ...TWO_CELLS, ui: { dialog: 'paper' } }); // the 2025-26 dialogs stay mwc in every era
+      await showDialog(page, kind);
+      const dialog = page.locator('mwc-dialog[open]');
+      await expect(dialog).toHaveAttribute('heading', title);
+      await expect(dialog.locator('> md-text-button[slot="primaryAction"][dialogaction="ok"]')).toHaveText(ok);
+      const secondary = dialog.locator('> md-text-button[slot="secondaryAction"]');
+      if (cancel) await expect(secondary).toHaveText(cancel);
+      else await expect(secondary).toHaveCount(0);
+      await scriptClick('mwc-dialog[open] [slot="primaryAction"]');
+      await expect(dialog).toHaveCount(0);
+      expect(entriesOf(await simLog(page), 'dangerous').map((e) => e.what)).toEqual([dangerous]);
+    });
+  }
+
+  test('the pip warning names the imported packages; the disallowed-code warning has no safe answer', async () => {
+    await open({ ...TWO_CELLS, ui: { dialog: 'md' } });
+    await showDialog(page, 'pip-restart');
+    await expect(page.locator('mwc-dialog[open].yes-no-dialog')).toContainText(
+      'previously imported in this runtime: [numpy] You must restart the runtime in order to use newly installed',
+    );
+    await scriptClick('mwc-dialog[open] [slot="secondaryAction"]');
+    await showDialog(page, 'disallowed-code');
+    await scriptClick('mwc-dialog[open] [slot="secondaryAction"]');
+    const log = await simLog(page);
+    expect(entriesOf(log, 'dialog-cancel').map((e) => e.kind)).toEqual(['pip-restart', 'disallowed-code']);
+    expect(entriesOf(log, 'dangerous').map((e) => e.what)).toEqual(['continue-disallowed']);
+  });
+
+  test('a dialog still opening (colab-dialog-opening) loses clicks; once the class is gone, they act', async () => {
+    await open({ ...TWO_CELLS, ui: { dialogOpeningMs: 400 } });
+    await chooseRuntimeItem(page, 'restart-and-run-all');
+    const dialog = page.locator('mwc-dialog[open]');
+    await expect(dialog).toHaveClass(/colab-dialog-opening/);
+    await scriptClick('mwc-dialog[open] [slot="primaryAction"]');
+    expect(entriesOf(await simLog(page), 'dialog-click-lost')).toEqual([
+      expect.objectContaining({ kind: 'restart-confirm' }),
+    ]);
+    await expect(dialog).toHaveClass('yes-no-dialog');
+    await scriptClick('mwc-dialog[open] [slot="primaryAction"]');
+    expect(await waitForRun(page, 1)).toMatchObject({ ok: true });
+    expect(entriesOf(await simLog(page), 'dialog-confirm').map((e) => e.kind)).toEqual(['restart-confirm']);
+  });
+
+  test("'restartDialog': a restart shows a look-alike instead of its confirmation, and does not restart", async () => {
+    await open({ ...TWO_CELLS, ui: { restartDialog: 'pip-restart' } });
+    await chooseRuntimeItem(page, 'restart-and-run-all');
+    await expect(page.locator('mwc-dialog[open]')).toHaveAttribute('heading', 'Restart session');
+    await scriptClick('mwc-dialog[open] [slot="secondaryAction"]');
+    await expect(page.locator('mwc-dialog[open]')).toHaveCount(0);
+    const log = types(await simLog(page));
+    expect(log).not.toContain('restart');
+    expect(log).not.toContain('run-start');
+  });
+});
+
+// --------------------------------------------------------------------------------------------------------------
+test.describe('header, connect menu and connect button (§11.3, §11.5)', () => {
+  test("header 'collapsed': the menubar hides behind its caret, the toolbar stays; 'missing': no menubar", async () => {
+    await open({ ...TWO_CELLS, ui: { header: 'collapsed' } });
+    await expect(page.locator('#runtime-menu-button')).toBeHidden();
+    await expect(page.locator('#toolbar-run-button')).toBeVisible();
+    await page.locator('#header-toggle').click();
+    await expect(page.locator('#runtime-menu-button')).toBeVisible();
+    expect(entriesOf(await simLog(page), 'header-toggle')).toEqual([expect.objectContaining({ collapsed: false })]);
+
+    await open({ ...TWO_CELLS, ui: { header: 'missing' } }, '/drive/no-header');
+    expect(await page.locator('#top-menubar, #runtime-menu-button, #header-toggle').count()).toBe(0);
+    await runAll(page);
+    expect(await waitForRun(page, 1)).toMatchObject({ ok: true });
+  });
+
+  test('the connect menu: a second Closure menu with no id; "Disconnect and delete runtime" asks first', async () => {
+    await open(TWO_CELLS);
+    const menu = await openConnectMenu(page);
+    expect(await menu.getAttribute('id')).toMatch(/^:[0-9a-z]+$/);
+    await expect(menu).toHaveAttribute('role', 'menu');
+    await expect(menu.locator('[command="powerwash-current-vm"]')).toHaveText('Disconnect and delete runtime');
+    // Closure semantics: .click() does nothing, a mousedown outside closes it.
+    await scriptClick('.goog-menu-vertical [command="powerwash-current-vm"]');
+    expect(await menuItems()).toEqual([]);
+    await page.mouse.click(5, 400);
+    await expect(menu).toBeHidden();
+
+    await openConnectMenu(page);
+    await menu.locator('[command="powerwash-current-vm"]').click();
+    await expect(page.locator('mwc-dialog[open]')).toHaveAttribute('heading', 'Disconnect and delete runtime');
+    await confirmDialog(page);
+    await waitForKernel(page, 'disconnected');
+    const log = await simLog(page);
+    expect((await menuItems()).map((e) => `${e.command}@${e.via}`)).toEqual(['powerwash-current-vm@connect-menu']);
+    expect(entriesOf(log, 'dangerous').map((e) => e.what)).toEqual(['powerwash-current-vm']);
+  });
+
+  test("'runtimeMenuId: false': the Runtime menu has a Closure auto-id only", async () => {
+    await open({ ...TWO_CELLS, ui: { runtimeMenuId: false } });
+    await page.locator('#runtime-menu-button').click();
+    const menu = page.locator('body > .goog-menu:not(.goog-menu-vertical)');
+    await expect(menu).toBeVisible();
+    expect(await menu.getAttribute('id')).toMatch(/^:[0-9a-z]+$/);
+    expect(await page.locator('#runtime-menu').count()).toBe(0);
+  });
+
+  test("the connect button: 'done' idle, 'more_horiz' with Connecting while it comes back, #reconnect", async () => {
+    await open({ ...TWO_CELLS, ui: { connectButtonId: 'reconnect' }, timing: { crashRestartMs: 1500 } });
+    const icon = page.locator('colab-connect-button #connect-icon md-icon');
+    await expect(icon).toHaveText('done');
+    await triggerCrash(page);
+    await expect(icon).toHaveText('more_horiz');
+    // The light-DOM label, as automation reads it (the shadow tooltip repeats it).
+    await expect
+      .poll(() => page.locator('colab-connect-button #reconnect').evaluate((e) => e.textContent))
+      .toBe('Connecting');
+    await waitForKernel(page, 'idle');
+    await expect(icon).toHaveText('done');
+  });
+
+  test('a Run all while Colab brings a crashed kernel back is ignored (§11.5); once idle it runs', async () => {
+    await open({ ...TWO_CELLS, timing: { crashRestartMs: 1500 } });
+    await triggerCrash(page);
+    await waitForKernel(page, 'connecting');
+    await runAll(page);
+    await runAll(page, 'menu');
+    const ignored = entriesOf(await simLog(page), 'run-ignored');
+    expect(ignored.map((e) => [e.command, e.reason])).toEqual([
+      ['runall', 'kernel-restarting'],
+      ['runall', 'kernel-restarting'],
+    ]);
+    await waitForKernel(page, 'idle');
+    await runAll(page);
+    expect(await waitForRun(page, 1)).toMatchObject({ ok: true });
   });
 });
 

@@ -3,7 +3,7 @@
  * the element's centre and presses there), i.e. exactly what a user does; page events a test needs to provoke
  * (a crash, a disconnect, a dialog) go through `window.__colabSim`.
  */
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import type { KernelState, LogEntry } from './log';
 import type { CrashKind, DialogKind, RuntimeCommand } from './scenario';
 
@@ -85,6 +85,17 @@ export async function openRuntimeMenu(page: Page): Promise<void> {
   const button = page.locator('#runtime-menu-button');
   if ((await button.getAttribute('aria-expanded')) !== 'true') await button.click();
   await page.locator('#runtime-menu').waitFor({ state: 'visible' });
+}
+
+/**
+ * Opens the connect button's "Additional connection options" menu (§11.3) with a real click, and returns the
+ * locator of that second Closure menu (`.goog-menu.goog-menu-vertical`, no id).
+ */
+export async function openConnectMenu(page: Page): Promise<Locator> {
+  await page.locator('colab-connect-button #connect-dropdown').click();
+  const menu = page.locator('.goog-menu.goog-menu-vertical');
+  await menu.waitFor({ state: 'visible' });
+  return menu;
 }
 
 /**

@@ -10,9 +10,8 @@
  * ```
  */
 import type { BrowserContext, Route } from '@playwright/test';
-import { resolveScenario } from './resolve';
-import type { ResolvedScenario, Scenario } from './scenario';
-import { ASSET_PREFIX, asset, COLAB_ORIGIN, NOT_FOUND, notebookPage, outputFramePage, type Response } from './serve';
+import type { Scenario } from './scenario';
+import { COLAB_ORIGIN, NOT_FOUND, type Response, SimServer } from './serve';
 
 export * from './helpers';
 export type * from './log';
@@ -38,44 +37,25 @@ export interface ColabSim {
  * for the lookup; a trailing slash too); everything else on Colab's origin is a 404.
  */
 export async function installColabSim(context: BrowserContext): Promise<ColabSim> {
-  const notebooks = new Map<string, ResolvedScenario>();
-
-  const colab = (route: Route) => {
-    const url = new URL(route.request().url());
-    if (url.pathname.startsWith(ASSET_PREFIX)) return fulfil(route, asset(url.pathname));
-    const scenario = route.request().method() === 'GET' ? notebooks.get(normalisePath(url.pathname)) : undefined;
-    return fulfil(route, scenario ? notebookPage(scenario) : NOT_FOUND);
+  const server = new SimServer();
+  const handle = (route: Route) => {
+    const request = route.request();
+    return fulfil(route, server.respond(new URL(request.url()), request.method()) ?? NOT_FOUND);
   };
-  const userContent = (route: Route) => {
-    const url = new URL(route.request().url());
-    if (url.pathname.startsWith(ASSET_PREFIX)) return fulfil(route, asset(url.pathname));
-    if (url.pathname === '/outputframe.html') return fulfil(route, outputFramePage());
-    return fulfil(route, NOT_FOUND);
-  };
-  await context.route(COLAB_PATTERN, colab);
-  await context.route(USER_CONTENT_PATTERN, userContent);
+  await context.route(COLAB_PATTERN, handle);
+  await context.route(USER_CONTENT_PATTERN, handle);
 
   return {
-    notebook(path, scenario) {
-      if (!path.startsWith('/') || path.startsWith(ASSET_PREFIX))
-        throw new Error(`colab-sim: bad notebook path ${path}`);
-      const key = normalisePath(new URL(path, COLAB_ORIGIN).pathname);
-      notebooks.set(key, resolveScenario(key, scenario));
-      return new URL(path, COLAB_ORIGIN).href;
-    },
+    notebook: (path, scenario) => server.notebook(path, scenario),
     async dispose() {
-      await context.unroute(COLAB_PATTERN, colab);
-      await context.unroute(USER_CONTENT_PATTERN, userContent);
+      await context.unroute(COLAB_PATTERN, handle);
+      await context.unroute(USER_CONTENT_PATTERN, handle);
     },
   };
 }
 
 const COLAB_PATTERN = `${COLAB_ORIGIN}/**`;
 const USER_CONTENT_PATTERN = 'https://*.googleusercontent.com/**';
-
-function normalisePath(pathname: string): string {
-  return pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
-}
 
 function fulfil(route: Route, response: Response): Promise<void> {
   return route.fulfill({

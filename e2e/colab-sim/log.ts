@@ -17,7 +17,13 @@ export type DangerousAction =
   | 'switch-high-ram' // "Switch to a high-RAM runtime?" accepted
   | 'run-anyway' // "not authored by Google" accepted
   | 'recaptcha' // the reCAPTCHA dialog confirmed
-  | 'get-more-ram'; // the crash toast's "Get more RAM" link
+  | 'get-more-ram' // the crash toast's "Get more RAM" link
+  | 'pip-restart' // the pip warning's "Restart session" (not the guard's restart)
+  | 'drive-access' // "Connect to Google Drive"
+  | 'assign-new-runtime' // "New runtime required" accepted: the VM is given away
+  | 'cancel-execution' // the disallowed-code warning's "Cancel execution"
+  | 'continue-disallowed' // the disallowed-code warning's "Continue anyway"
+  | 'dismiss-cannot-save'; // "Cannot save changes" dismissed before the user saw it
 
 /** Where a command came from: a menu (`runtime-menu`, `edit-menu`, …), the toolbar split button, or a key press. */
 export type CommandSource = `${string}-menu` | 'toolbar' | 'shortcut';
@@ -53,6 +59,12 @@ export type LogEvent =
     }
   | { type: 'dialog-confirm'; kind: DialogKind }
   | { type: 'dialog-cancel'; kind: DialogKind; how: 'cancel' | 'close' }
+  /** A click on a dialog still opening (`colab-dialog-opening`), swallowed (§11.2). */
+  | { type: 'dialog-click-lost'; kind: DialogKind }
+  /** A run command while Colab brings a crashed kernel back: ignored (§11.5). */
+  | { type: 'run-ignored'; command: string; reason: 'kernel-restarting' }
+  /** The header's caret was clicked. */
+  | { type: 'header-toggle'; collapsed: boolean }
   | { type: 'dangerous'; what: DangerousAction }
   | { type: 'restart' }
   | { type: 'run-start'; run: number; kind: RunKind; cells: number[] }

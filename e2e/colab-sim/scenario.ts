@@ -48,7 +48,15 @@ export type DialogKind =
   | 'usage-limit'
   | 'high-ram'
   | 'not-authored'
-  | 'recaptcha';
+  | 'recaptcha'
+  // The dialogs of 2025-26 (§11.2), all mwc-dialog:
+  | 'pip-restart'
+  | 'drive-permission'
+  | 'new-runtime-required'
+  | 'disallowed-code'
+  | 'change-runtime-type'
+  | 'cannot-save'
+  | 'delete-runtime';
 
 /** `command` attributes of the Runtime menu (§1.1, 2026 order). */
 export const RUNTIME_COMMANDS = [
@@ -235,6 +243,25 @@ export interface UiOptions {
   notAuthoredWarning?: boolean;
   /** Render cells this many ms after the page script starts (Colab renders progressively). Default 0. */
   renderDelayMs?: number;
+  /**
+   * How long a dialog keeps `colab-dialog-opening` after it opens (§11.2); a click meanwhile is lost. Default 0 (no
+   * class).
+   */
+  dialogOpeningMs?: number;
+  /**
+   * The dialog a restart shows where its confirmation would be (look-alike tests: `pip-restart`, whose title and yes
+   * button say "Restart session"; `new-runtime-required`…). Default `'restart-confirm'`.
+   */
+  restartDialog?: DialogKind;
+  /**
+   * The menubar (§11.3): `'shown'` (default); `'collapsed'` behind the header's caret (ColabFold#542); `'missing'`
+   * from the DOM (colabtools#5376). The toolbar stays in every case.
+   */
+  header?: 'shown' | 'collapsed' | 'missing';
+  /** The Runtime menu popup has its `#runtime-menu` id (default true); false: only a Closure auto-id. */
+  runtimeMenuId?: boolean;
+  /** The connect button's id: `'connect'` (default) or `'reconnect'` (§11.5). */
+  connectButtonId?: 'connect' | 'reconnect';
   /** Google-style strict CSP (no eval in the main world, §7). Default true. */
   csp?: boolean;
   /** Provide `window.colab.global.notebook` (§7); calls are logged as `api-call`. Default true. */

@@ -6,7 +6,8 @@
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ResolvedScenario } from './scenario';
+import { resolveScenario } from './resolve';
+import type { ResolvedScenario, Scenario } from './scenario';
 
 export const COLAB_ORIGIN = 'https://colab.research.google.com';
 /** Where page assets live on both origins. Real Colab serves its bundles from elsewhere; no notebook path starts so. */
@@ -29,6 +30,41 @@ export const NOT_FOUND: Response = {
   contentType: 'text/html; charset=utf-8',
   body: '<!doctype html><title>404</title><p>Not Found</p>',
 };
+
+/**
+ * The notebooks one simulator serves, and its answer to any request, whatever carries requests to it (Playwright's
+ * routes, Puppeteer's request interception): the notebook page for a registered path (query strings, fragments and a
+ * trailing slash do not matter), the page assets, the output frame page; a 404 for anything else on Colab's and
+ * googleusercontent's origins, and null for other hosts (the transport lets those through).
+ */
+export class SimServer {
+  readonly #notebooks = new Map<string, ResolvedScenario>();
+
+  /** Registers a scenario for a path such as '/drive/abc123'; returns its https://colab.research.google.com URL. */
+  notebook(path: string, scenario: Scenario): string {
+    if (!path.startsWith('/') || path.startsWith(ASSET_PREFIX)) throw new Error(`colab-sim: bad notebook path ${path}`);
+    const key = normalisePath(new URL(path, COLAB_ORIGIN).pathname);
+    this.#notebooks.set(key, resolveScenario(key, scenario));
+    return new URL(path, COLAB_ORIGIN).href;
+  }
+
+  respond(url: URL, method: string): Response | null {
+    const colab = url.origin === COLAB_ORIGIN;
+    if (!colab && !isUserContent(url)) return null;
+    if (url.pathname.startsWith(ASSET_PREFIX)) return asset(url.pathname);
+    if (!colab) return url.pathname === '/outputframe.html' ? outputFramePage() : NOT_FOUND;
+    const scenario = method === 'GET' ? this.#notebooks.get(normalisePath(url.pathname)) : undefined;
+    return scenario ? notebookPage(scenario) : NOT_FOUND;
+  }
+}
+
+function isUserContent(url: URL): boolean {
+  return url.protocol === 'https:' && url.hostname.endsWith('.googleusercontent.com');
+}
+
+function normalisePath(pathname: string): string {
+  return pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+}
 
 /** A page asset by its path under ASSET_PREFIX, or 404. Read on each request so edits show up on reload. */
 export function asset(pathname: string): Response {

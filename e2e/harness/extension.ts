@@ -6,6 +6,16 @@ import { findChromium } from './browser-path';
 
 export const DIST = resolve(import.meta.dirname, '../../dist');
 
+/** Chromium flags of every e2e browser: no network chatter, no first-run UI, no QUIC (routes see every request). */
+export const CHROMIUM_FLAGS = [
+  '--no-sandbox',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
+
 export interface ExtensionWorkerFixtures {
   /** One Chromium with the built extension, shared by the tests of a worker. */
   sharedContext: BrowserContext;
@@ -24,16 +34,7 @@ export async function launchWithExtension(): Promise<{ context: BrowserContext; 
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: findChromium(),
     headless: true,
-    args: [
-      `--disable-extensions-except=${DIST}`,
-      `--load-extension=${DIST}`,
-      '--no-sandbox',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-quic',
-    ],
+    args: [`--disable-extensions-except=${DIST}`, `--load-extension=${DIST}`, ...CHROMIUM_FLAGS],
   });
   return {
     context,

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ActionOptions, checkUi, restartAndRunAll, runAll } from './actions';
 import { deepQuery } from './dom';
-import { fakeClosureMenu, mount, recordEvents, setRunState, snippet } from './test-support';
+import { fakeClosureMenu, mount, recordEvents, setRunState, snippet, tick } from './test-support';
 import { takeRunSnapshot, verifyRunStarted } from './verify';
 
 const FAST: ActionOptions = { menuTimeoutMs: 100, dialogTimeoutMs: 150, verifyTimeoutMs: 150 };
@@ -15,10 +15,26 @@ afterEach(() => {
 const cell = () => document.getElementById(`cell-${CELL}`)!;
 const startRun = (classes = 'pending') => setTimeout(() => setRunState(cell(), classes), 5);
 
-function page(opts: { menubar?: boolean; toolbar?: boolean } = {}) {
+/** The captured page parts: menubar, toolbar split button, connect button (connected and idle), one cell. */
+function page(opts: { menubar?: boolean; toolbar?: boolean; connect?: boolean } = {}) {
   if (opts.toolbar) mount(snippet('toolbar-run-all-split-button-2026-03.html'));
+  if (opts.connect !== false) mount(snippet('connect-button-connected-2026-03.html'));
   if (opts.menubar !== false) mount(snippet('menubar-and-runtime-menu-2026-03.html'));
   mount(snippet('code-cell-with-static-output-2026-03.html'));
+}
+
+const connectRoot = () => deepQuery(document, 'colab-connect-button')!.shadowRoot!;
+
+/** The connect button as Colab shows it while it brings a crashed kernel back (§11.5). */
+function connecting() {
+  connectRoot().querySelector('#connect-icon md-icon')!.textContent = 'more_horiz';
+  connectRoot().querySelector('#connect')!.append('Connecting');
+}
+
+function connectedAndIdle() {
+  connectRoot().querySelector('#connect-icon md-icon')!.textContent = 'done';
+  const button = connectRoot().querySelector('#connect')!;
+  for (const node of [...button.childNodes]) if (node.nodeType === Node.TEXT_NODE) node.remove();
 }
 
 const RESTART_DIALOG =
@@ -117,6 +133,46 @@ describe('restartAndRunAll through the Runtime menu', () => {
     expect(fake.isOpen()).toBe(false);
   });
 
+  it('is not verified by the restart alone: the connect button busy, no cell pending (§11.5)', async () => {
+    page();
+    fakeClosureMenu(document, { onCommand: () => setTimeout(connecting, 5) });
+    const result = await restartAndRunAll(document, FAST);
+    expect(result).toMatchObject({ ok: false, step: 'verify', detail: 'no-run-started (dialog: no-dialog)' });
+    expect(!result.ok && result.saw).toContain('runtime connecting');
+  });
+
+  it('reports a confirmation that did not close after its click, and clicks it only once', async () => {
+    page();
+    const pressed: string[] = [];
+    fakeClosureMenu(document, {
+      onCommand: () => {
+        const [dialog] = mount(RESTART_DIALOG);
+        dialog!.addEventListener('click', (e) => pressed.push((e.target as Element).textContent ?? ''));
+      },
+    });
+    const result = await restartAndRunAll(document, { ...FAST, dialogSettleMs: 50 });
+    expect(result).toMatchObject({ ok: false, step: 'confirm' });
+    expect(!result.ok && result.detail).toBe(
+      'dialog-stayed-open: restart-confirm (the click was lost; not clicked again)',
+    );
+    expect(pressed).toEqual(['Yes']);
+  });
+
+  it('never touches the connect menu left open, even with the Runtime menu lacking its id (§11.3)', async () => {
+    page();
+    const [connectMenu] = mount(
+      '<div class="goog-menu goog-menu-vertical" role="menu" style="visibility: visible"><div class="goog-menuitem" ' +
+        'role="menuitem" command="restart-and-run-all"><div class="goog-menuitem-content">Restart session and run all' +
+        '</div></div></div>',
+    );
+    document.getElementById('runtime-menu')!.id = ':2k';
+    const fake = fakeClosureMenu(document, { menuId: ':2k', onCommand: () => showConfirmation() });
+    const touched = recordEvents(connectMenu!);
+    expect(await restartAndRunAll(document, FAST)).toMatchObject({ ok: true, path: 'menu', dialog: 'confirmed' });
+    expect(fake.commands).toEqual(['restart-and-run-all']);
+    expect(touched).toEqual([]);
+  });
+
   it('does nothing while another dialog is open', async () => {
     page();
     const fake = fakeClosureMenu(document);
@@ -151,6 +207,41 @@ function fakeToolbar(onCommand: (command: string) => void) {
 }
 
 describe('toolbar fallback', () => {
+  it("takes the toolbar path while Colab's header is collapsed (§11.3): the hidden menu is not pressed", async () => {
+    page({ toolbar: true });
+    const fake = fakeClosureMenu(document);
+    document.querySelector<HTMLElement>('.menubar-wrapper')!.style.display = 'none';
+    const commands: string[] = [];
+    fakeToolbar((c) => {
+      commands.push(c);
+      showConfirmation();
+    });
+    const log = recordEvents(document.getElementById('runtime-menu-button')!);
+    expect(await restartAndRunAll(document, FAST)).toMatchObject({ ok: true, path: 'toolbar', dialog: 'confirmed' });
+    expect(commands).toEqual(['restart-and-run-all']);
+    expect(log).toEqual([]);
+    expect(fake.isOpen()).toBe(false);
+  });
+
+  it('names the collapsed or missing header when there is no toolbar path either', async () => {
+    page();
+    fakeClosureMenu(document);
+    document.querySelector<HTMLElement>('.menubar-wrapper')!.style.display = 'none';
+    const collapsed = await restartAndRunAll(document, FAST);
+    expect(collapsed).toMatchObject({
+      ok: false,
+      step: 'open-menu',
+      detail: 'header-collapsed; toolbar fallback: toolbar-missing',
+    });
+    expect(!collapsed.ok && collapsed.saw).toContain("Colab's header is collapsed");
+    document.querySelector('.menubar-wrapper')!.remove();
+    expect(await runAll(document, FAST)).toMatchObject({
+      ok: false,
+      step: 'open-menu',
+      detail: 'menubar-missing; toolbar fallback: toolbar-missing',
+    });
+  });
+
   it('restarts through the split button when the menubar is missing', async () => {
     page({ menubar: false, toolbar: true });
     const commands: string[] = [];
@@ -247,7 +338,7 @@ describe('runAll (after a RAM crash)', () => {
     document.addEventListener('click', (e) => clicks.push((e.target as Element).localName), true);
     const result = await runAll(document, FAST);
     expect(result).toMatchObject({ ok: false, step: 'verify' });
-    expect(!result.ok && result.saw).toContain('open dialogs: unknown');
+    expect(!result.ok && result.saw).toContain('open dialogs: not-authored');
     expect(clicks).not.toContain('md-filled-button');
   });
 
@@ -255,6 +346,56 @@ describe('runAll (after a RAM crash)', () => {
     page({ menubar: false, toolbar: true });
     fakeToolbar(() => startRun());
     expect(await runAll(document, FAST)).toMatchObject({ ok: true, path: 'toolbar' });
+  });
+
+  it('waits for the connect button to show the runtime connected and idle, then runs all (§11.5)', async () => {
+    page();
+    connecting();
+    const fake = fakeClosureMenu(document, { onCommand: () => startRun() });
+    const log = recordEvents(document);
+    const result = runAll(document, { ...FAST, readyTimeoutMs: 2000 });
+    await tick(50);
+    expect(log).toEqual([]);
+    connectedAndIdle();
+    expect(await result).toMatchObject({ ok: true, evidence: `cell ${CELL} pending` });
+    expect(fake.commands).toEqual(['runall']);
+  });
+
+  it('clicks nothing when the runtime is not back within the bound, and says what the button showed', async () => {
+    page({ toolbar: true });
+    connecting();
+    const fake = fakeClosureMenu(document);
+    const log = recordEvents(document);
+    expect(await runAll(document, { ...FAST, readyTimeoutMs: 50 })).toEqual({
+      ok: false,
+      step: 'runtime-ready',
+      detail: 'runtime-not-ready',
+      saw: 'the connect button still showed "connecting" after 50 ms',
+    });
+    expect(log).toEqual([]);
+    expect(fake.commands).toEqual([]);
+  });
+
+  it('fails when there is no connect button to tell whether the runtime is ready', async () => {
+    page({ connect: false });
+    const fake = fakeClosureMenu(document);
+    expect(await runAll(document, FAST)).toMatchObject({
+      ok: false,
+      step: 'runtime-ready',
+      detail: 'connect-button-missing',
+    });
+    expect(fake.commands).toEqual([]);
+  });
+
+  it('reports a Run all that Colab ignored: nothing is clicked again', async () => {
+    page({ toolbar: true });
+    const fake = fakeClosureMenu(document);
+    const toolbar: string[] = [];
+    fakeToolbar((c) => toolbar.push(c));
+    const result = await runAll(document, FAST);
+    expect(result).toMatchObject({ ok: false, step: 'verify', detail: 'no-run-started (dialog: none)' });
+    expect(fake.commands).toEqual(['runall']);
+    expect(toolbar).toEqual([]);
   });
 });
 
@@ -298,33 +439,59 @@ describe('checkUi (dry run)', () => {
     expect(await checkUi(document, FAST)).toMatchObject({
       ready: false,
       step: 'open-menu',
-      detail: 'menu-button-missing',
+      detail: 'menubar-missing',
     });
+  });
+
+  it("with the header collapsed, checks the toolbar's menu instead, the path a restart takes then", async () => {
+    page({ toolbar: true });
+    const fake = fakeClosureMenu(document);
+    document.querySelector<HTMLElement>('.menubar-wrapper')!.style.display = 'none';
+    const menu = fakeToolbar(() => {});
+    const result = await checkUi(document, FAST);
+    expect(result).toMatchObject({ ready: true, path: 'toolbar', via: 'command', toolbar: true });
+    expect(result.detail).toBe('header-collapsed: "Restart session and run all" found by command in the toolbar menu');
+    expect(menu.hasAttribute('open')).toBe(false);
+    expect(fake.isOpen()).toBe(false);
   });
 });
 
 describe('verifyRunStarted', () => {
-  it('sees an execution count change and the connect button turning busy', async () => {
+  const counter = () => cell().querySelector('colab-run-button')!.shadowRoot!.querySelector('.execution-count')!;
+
+  it('takes a new execution number as proof (the cell ran between two looks)', async () => {
     page();
-    mount(snippet('connect-button-connected-2026-03.html'));
     const since = takeRunSnapshot(document);
-    const counter = cell().querySelector('colab-run-button')!.shadowRoot!.querySelector('.execution-count')!;
     setTimeout(() => {
-      counter.textContent = '[1]';
+      counter().textContent = '[1]';
     }, 5);
     expect(await verifyRunStarted(document, { since, timeoutMs: 200 })).toEqual({
       ok: true,
       evidence: `cell ${CELL} execution count 11 -> 1`,
     });
+  });
 
-    const again = takeRunSnapshot(document);
-    const icon = deepQuery(document, '#connect-icon md-icon')!;
+  it('does not take a busy connect button or a cleared count as proof: a restart alone does both (§11.5)', async () => {
+    page();
+    const since = takeRunSnapshot(document);
     setTimeout(() => {
-      icon.textContent = 'more_horiz';
+      connecting();
+      counter().textContent = '[ ]';
     }, 5);
-    expect(await verifyRunStarted(document, { since: again, timeoutMs: 200 })).toEqual({
+    const result = await verifyRunStarted(document, { since, timeoutMs: 100 });
+    expect(result).toMatchObject({ ok: false, reason: 'no-run-started' });
+    expect(!result.ok && result.saw).toBe('1 cells, none pending/running; runtime connecting');
+  });
+
+  it('sees a cell that was running go idle and then pending again', async () => {
+    page();
+    setRunState(cell(), 'running animating');
+    const since = takeRunSnapshot(document);
+    setTimeout(() => setRunState(cell(), 'stale'), 5);
+    setTimeout(() => setRunState(cell(), 'pending'), 20);
+    expect(await verifyRunStarted(document, { since, timeoutMs: 300 })).toEqual({
       ok: true,
-      evidence: 'connect button busy',
+      evidence: `cell ${CELL} pending`,
     });
   });
 });

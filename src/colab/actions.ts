@@ -1,7 +1,8 @@
 /**
- * The operations a person would do after an OOM failure, through Colab's own UI (REFERENCE.md §1, §2, §8):
- * Runtime → "Restart session and run all" → confirm → verify, with the toolbar split button as the fallback.
- * Never retried blindly: every failure reports which step failed and what it saw, and leaves no menu open.
+ * The operations a person would do after an OOM failure, through Colab's own UI (REFERENCE.md §1, §2, §8, §11):
+ * Runtime → "Restart session and run all" → confirm → verify, with the toolbar split button as the fallback (and the
+ * only path while Colab's header is collapsed or missing). Never retried blindly: every failure reports which step
+ * failed and what it saw, and leaves no menu open.
  */
 
 import { classifyOpenDialogs, confirmRestartDialog, declineHighRamOffer, openDialogs } from './dialogs';
@@ -15,21 +16,28 @@ import {
   openRuntimeMenu,
 } from './runtime-menu';
 import { COMMAND, LABELS } from './selectors';
-import { chooseToolbarCommand, clickToolbarRunAll, hasToolbarMenu } from './toolbar-menu';
-import { type RunSnapshot, runEvidence, takeRunSnapshot, verifyRunStarted } from './verify';
+import { checkToolbarCommand, chooseToolbarCommand, clickToolbarRunAll, hasToolbarMenu } from './toolbar-menu';
+import { type RunSnapshot, runStartCheck, takeRunSnapshot, verifyRunStarted, waitForReadyRuntime } from './verify';
 
 export interface ActionOptions {
   /** Wait for a menu to open (default 3000 ms). */
   menuTimeoutMs?: number;
   /** Wait for the confirmation dialog (default 5000 ms; none is fine). */
   dialogTimeoutMs?: number;
-  /** Wait for evidence that the run started (default 15000 ms). */
+  /** Wait for a dialog's opening animation, then for it to close after the click (default 3000 ms each). */
+  dialogSettleMs?: number;
+  /**
+   * Wait for evidence that the run started (default 60000 ms after a restart, which takes the kernel seconds to tens
+   * of seconds before the cells queue; 15000 ms after Run all on a ready kernel).
+   */
   verifyTimeoutMs?: number;
+  /** Wait for the runtime to be connected and idle before Run all (default 60000 ms, §11.5). */
+  readyTimeoutMs?: number;
   /** Try the toolbar split button when the Runtime menu path fails before acting (default true). */
   toolbarFallback?: boolean;
 }
 
-export type ActionStep = 'precheck' | 'open-menu' | 'find-item' | 'confirm' | 'verify';
+export type ActionStep = 'precheck' | 'runtime-ready' | 'open-menu' | 'find-item' | 'confirm' | 'verify';
 
 export type ActionFailure = { ok: false; step: ActionStep; detail: string; saw: string };
 
@@ -43,8 +51,9 @@ export type ActionResult =
     }
   | ActionFailure;
 
-/** The command was chosen; what the later steps need to know. */
+/** The command was chosen (and activated); what the later steps need to know. */
 interface Chosen {
+  ok: true;
   path: 'menu' | 'toolbar';
   via: 'command' | 'label';
   englishUi: boolean;
@@ -58,6 +67,9 @@ interface Chosen {
 type Fallback = () => Promise<
   { ok: true; via: 'command' | 'label'; label: string } | { ok: false; reason: string; saw: string }
 >;
+
+const RESTART_VERIFY_MS = 60_000;
+const RUN_ALL_VERIFY_MS = 15_000;
 
 const failure = (step: ActionStep, detail: string, saw = ''): ActionFailure => ({ ok: false, step, detail, saw });
 
@@ -83,7 +95,8 @@ async function chooseViaMenu(doc: Document, command: string, opts: ActionOptions
   const since = Date.now();
   activateMenuItem(found.item);
   const menu = opened.openedByUs ? opened.menu : null;
-  return { path: 'menu', via: found.via, englishUi: isEnglishLabel(command, found.label), before, since, menu };
+  const englishUi = isEnglishLabel(command, found.label);
+  return { ok: true, path: 'menu', via: found.via, englishUi, before, since, menu };
 }
 
 /** Menu path first; the fallback only when the menu path failed before anything was activated. */
@@ -94,25 +107,19 @@ async function choose(
   fallback: Fallback,
 ): Promise<Chosen | ActionFailure> {
   const viaMenu = await chooseViaMenu(doc, command, opts);
-  if (!('ok' in viaMenu) || opts.toolbarFallback === false) return viaMenu;
+  if (viaMenu.ok || opts.toolbarFallback === false) return viaMenu;
   const before = openDialogs(doc);
   const since = Date.now();
   const viaToolbar = await fallback();
-  if (viaToolbar.ok) {
-    return {
-      path: 'toolbar',
-      via: viaToolbar.via,
-      englishUi: isEnglishLabel(command, viaToolbar.label),
-      before,
-      since,
-      menu: null,
-    };
+  if (!viaToolbar.ok) {
+    return failure(
+      viaMenu.step,
+      `${viaMenu.detail}; toolbar fallback: ${viaToolbar.reason}`,
+      `${viaMenu.saw}; toolbar: ${viaToolbar.saw}`,
+    );
   }
-  return failure(
-    viaMenu.step,
-    `${viaMenu.detail}; toolbar fallback: ${viaToolbar.reason}`,
-    `${viaMenu.saw}; toolbar: ${viaToolbar.saw}`,
-  );
+  const englishUi = isEnglishLabel(command, viaToolbar.label);
+  return { ok: true, path: 'toolbar', via: viaToolbar.via, englishUi, before, since, menu: null };
 }
 
 /** A Closure menu hides itself when an item acts; one still shown means the activation did not take. */
@@ -130,14 +137,17 @@ async function verify(
   snapshot: RunSnapshot,
   dialog: 'confirmed' | 'no-dialog' | 'none',
   note: string,
-  opts: ActionOptions,
+  timeoutMs: number,
 ): Promise<ActionResult> {
-  const verified = await verifyRunStarted(doc, { since: snapshot, timeoutMs: opts.verifyTimeoutMs });
+  const verified = await verifyRunStarted(doc, { since: snapshot, timeoutMs });
   if (!verified.ok) return failure('verify', `${verified.reason} (dialog: ${dialog})${note}`, verified.saw);
   return { ok: true, path: chosen.path, via: chosen.via, dialog, evidence: verified.evidence };
 }
 
-/** Runtime → "Restart session and run all" → confirm → verify (§1.2 steps 1-4, §8). */
+/**
+ * Runtime → "Restart session and run all" → confirm → verify (§1.2 steps 1-4, §8). Verified only by cells that went
+ * pending or running (or were numbered anew): the connect button turning busy is the restart alone (§11.5).
+ */
 export async function restartAndRunAll(doc: Document, opts: ActionOptions = {}): Promise<ActionResult> {
   const blocked = precheck(doc);
   if (blocked) return blocked;
@@ -146,55 +156,81 @@ export async function restartAndRunAll(doc: Document, opts: ActionOptions = {}):
   const chosen = await choose(doc, command, opts, () =>
     chooseToolbarCommand(doc, command, { timeoutMs: opts.menuTimeoutMs }),
   );
-  if ('ok' in chosen) return chosen;
+  if (!chosen.ok) return chosen;
+  const started = runStartCheck(doc, snapshot);
   const confirm = await confirmRestartDialog(doc, {
     timeoutMs: opts.dialogTimeoutMs,
+    settleMs: opts.dialogSettleMs,
     before: chosen.before,
     since: chosen.since,
     englishUi: chosen.englishUi,
-    runStarted: () => runEvidence(doc, snapshot) !== null,
+    runStarted: () => started() !== null,
   });
   const note = await tidyMenu(doc, chosen);
   if (confirm.outcome === 'refused')
     return failure('confirm', `${confirm.reason}: ${confirm.kind}${note}`, confirm.saw);
-  return verify(doc, chosen, snapshot, confirm.outcome, note, opts);
+  if (confirm.outcome === 'stayed-open') {
+    const detail = `dialog-stayed-open: ${confirm.kind} (the click was lost; not clicked again)${note}`;
+    return failure('confirm', detail, confirm.saw);
+  }
+  return verify(doc, chosen, snapshot, confirm.outcome, note, opts.verifyTimeoutMs ?? RESTART_VERIFY_MS);
 }
 
 /**
  * Runtime → "Run all", for Colab's own RAM crash ("Your session crashed after using all available RAM", §5.1).
- * There the kernel process was killed and Colab has already started a fresh one, so "Restart session and run all"
+ * There the kernel process was killed and Colab starts a fresh one by itself, so "Restart session and run all"
  * would only restart that fresh kernel again behind a confirmation; Run all re-runs the notebook on it with no
  * dialog. (A Python-level OOM leaves the old kernel alive with its memory held: that case uses restartAndRunAll.)
+ * A Run all sent while Colab still brings the kernel back is ignored (§11.5), so it waits, bounded, for the connect
+ * button to show the runtime connected and idle, and then requires cells to go pending or running.
  * Fallback: the toolbar's "Run all" button (same command, §1.3), never a restart. No dialog is confirmed here; the
  * high-RAM offer that may follow the crash is declined ("No": the runtime stays as it is).
  */
 export async function runAll(doc: Document, opts: ActionOptions = {}): Promise<ActionResult> {
-  await declineHighRamOffer(doc);
+  await declineHighRamOffer(doc, opts.dialogSettleMs);
   const blocked = precheck(doc);
   if (blocked) return blocked;
+  const ready = await waitForReadyRuntime(doc, { timeoutMs: opts.readyTimeoutMs });
+  if (!ready.ok) return failure('runtime-ready', ready.reason, ready.saw);
+  // A dialog may have opened while the kernel came back (new runtime required, usage limits).
+  const blockedNow = precheck(doc);
+  if (blockedNow) return blockedNow;
   const snapshot = takeRunSnapshot(doc);
   const chosen = await choose(doc, COMMAND.runAll, opts, async () =>
     clickToolbarRunAll(doc)
       ? { ok: true, via: 'command', label: 'Run all' }
-      : { ok: false, reason: 'toolbar-missing', saw: '' },
+      : { ok: false, reason: 'toolbar-missing', saw: 'no toolbar Run all button' },
   );
-  if ('ok' in chosen) return chosen;
+  if (!chosen.ok) return chosen;
   const note = await tidyMenu(doc, chosen);
-  return verify(doc, chosen, snapshot, 'none', note, opts);
+  return verify(doc, chosen, snapshot, 'none', note, opts.verifyTimeoutMs ?? RUN_ALL_VERIFY_MS);
 }
 
 export type CheckUiResult =
-  | { ready: true; via: 'command' | 'label'; label: string; disabled: boolean; toolbar: boolean; detail: string }
+  | {
+      ready: true;
+      path: 'menu' | 'toolbar';
+      via: 'command' | 'label';
+      label: string;
+      disabled: boolean;
+      toolbar: boolean;
+      detail: string;
+    }
   | { ready: false; step: 'open-menu' | 'find-item' | 'close-menu'; detail: string; saw: string; toolbar: boolean };
 
 /**
  * The "Check Colab UI" dry run: opens the Runtime menu, finds the restart item (by command or label, noting
  * whether Colab disables it, as it does while no runtime is connected), and closes the menu without choosing it.
+ * With Colab's header collapsed or missing, the same on the toolbar split button's menu, the path a restart takes then.
  */
 export async function checkUi(doc: Document, opts: ActionOptions = {}): Promise<CheckUiResult> {
   const toolbar = hasToolbarMenu(doc);
   const opened = await openRuntimeMenu(doc, { timeoutMs: opts.menuTimeoutMs });
-  if (!opened.ok) return { ready: false, step: 'open-menu', detail: opened.reason, saw: opened.saw, toolbar };
+  if (!opened.ok) {
+    const headerGone = opened.reason === 'menubar-missing' || opened.reason === 'header-collapsed';
+    if (headerGone && toolbar) return checkToolbar(doc, opened.reason, opts);
+    return { ready: false, step: 'open-menu', detail: opened.reason, saw: opened.saw, toolbar };
+  }
   const found = locateMenuItem(opened.menu, COMMAND.restartAndRunAll);
   const items = describeItems(opened.menu);
   const closed = opened.openedByUs ? await closeMenu(doc, opened.menu) : true;
@@ -207,13 +243,36 @@ export async function checkUi(doc: Document, opts: ActionOptions = {}): Promise<
       saw: `"${found.label}" found by ${found.via}`,
       toolbar,
     };
-  const state = found.disabled ? ' (disabled now: Colab disables it while no runtime is connected)' : '';
   return {
     ready: true,
+    path: 'menu',
     via: found.via,
     label: found.label,
     disabled: found.disabled,
     toolbar,
-    detail: `"${found.label}" found by ${found.via}${state}; toolbar fallback ${toolbar ? 'present' : 'absent'}`,
+    detail:
+      `"${found.label}" found by ${found.via}${disabledNote(found.disabled)}; ` +
+      `toolbar fallback ${toolbar ? 'present' : 'absent'}`,
+  };
+}
+
+function disabledNote(disabled: boolean): string {
+  return disabled ? ' (disabled now: Colab disables it while no runtime is connected)' : '';
+}
+
+async function checkToolbar(doc: Document, menuProblem: string, opts: ActionOptions): Promise<CheckUiResult> {
+  const found = await checkToolbarCommand(doc, COMMAND.restartAndRunAll, { timeoutMs: opts.menuTimeoutMs });
+  if (!found.ok) {
+    const detail = `${menuProblem}; toolbar fallback: ${found.reason}`;
+    return { ready: false, step: 'open-menu', detail, saw: found.saw, toolbar: true };
+  }
+  return {
+    ready: true,
+    path: 'toolbar',
+    via: found.via,
+    label: found.label,
+    disabled: found.disabled,
+    toolbar: true,
+    detail: `${menuProblem}: "${found.label}" found by ${found.via} in the toolbar menu${disabledNote(found.disabled)}`,
   };
 }

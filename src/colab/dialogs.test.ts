@@ -3,15 +3,25 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   classifyDialog,
   classifyOpenDialogs,
+  clickDialogButton,
   confirmButtonOf,
   confirmRestartDialog,
+  type DialogKind,
+  declineHighRamOffer,
+  dialogHost,
   findDisconnectDialog,
+  isDialogOpening,
   openDialogs,
+  personOnlyDialog,
   reconnect,
 } from './dialogs';
 import { mount, tick } from './test-support';
 
+let listeners = new AbortController();
+
 afterEach(() => {
+  listeners.abort();
+  listeners = new AbortController();
   document.body.innerHTML = '';
   document.documentElement.removeAttribute('lang');
 });
@@ -60,12 +70,23 @@ const ERAS = {
     `<button id="confirm" data-mdc-dialog-action="accept">OK</button></div>`,
 };
 
-function clicks(): string[] {
+const DIALOG_ELEMENTS = 'mwc-dialog, md-dialog, colab-dialog, paper-dialog, .mdc-dialog';
+
+/**
+ * Records the clicks in the page. Like Colab's dialog components, a click on a dialog's button closes that dialog
+ * (unless `closes` is false, for a dialog that swallows the click).
+ */
+function clicks({ closes = true } = {}): string[] {
   const log: string[] = [];
   document.addEventListener(
     'click',
-    (e) => log.push((e.target as Element).id || (e.target as Element).localName),
-    true,
+    (e) => {
+      const target = e.target as Element;
+      log.push(target.id || target.localName);
+      const dialog = target.closest(DIALOG_ELEMENTS);
+      if (closes && dialog && dialog !== target) dialogHost(dialog).remove();
+    },
+    { capture: true, signal: listeners.signal },
   );
   return log;
 }
@@ -90,6 +111,7 @@ describe('confirmRestartDialog in every dialog era', () => {
   });
 
   it('reads the title that Lit renders into the shadow root after opening', async () => {
+    clicks();
     const [dialog] = mount(
       '<mwc-dialog open><md-text-button id="confirm" slot="primaryAction">Yes</md-text-button></mwc-dialog>',
     );
@@ -152,30 +174,61 @@ const OTHERS = {
     `<mwc-dialog class="change-runtime-type" open heading="Change runtime ` +
     `type"><md-text-button slot="primaryAction">Save</md-text-button></mwc-dialog>`,
   'pip restart warning':
-    `<mwc-dialog open heading="Restart session?">` +
-    `<div>WARNING: The following packages were previously imported in this runtime. ` +
+    `<mwc-dialog class="yes-no-dialog" open heading="Restart session">` +
+    `<div>WARNING: The following packages were previously imported in this runtime: [numpy] ` +
     `You must restart the runtime in order to use newly installed versions.</div>
-      <md-text-button slot="primaryAction">Restart session</md-text-button></mwc-dialog>`,
+      <md-text-button slot="secondaryAction" dialogaction="cancel">Cancel</md-text-button>` +
+    `<md-text-button slot="primaryAction" dialogaction="ok">Restart session</md-text-button></mwc-dialog>`,
+  'drive permission':
+    `<mwc-dialog class="yes-no-dialog" open heading="Permit this notebook to access your Google Drive files?">` +
+    `<div>This notebook is requesting access to your Google Drive files.</div>
+      <md-text-button slot="secondaryAction" dialogaction="cancel">No, thanks</md-text-button>` +
+    `<md-text-button slot="primaryAction" dialogaction="ok">Connect to Google Drive</md-text-button></mwc-dialog>`,
+  'new runtime required':
+    `<mwc-dialog class="yes-no-dialog" open heading="New runtime required">` +
+    `<md-text-button slot="primaryAction" dialogaction="ok">Assign new runtime</md-text-button></mwc-dialog>`,
+  'disallowed code':
+    `<mwc-dialog class="yes-no-dialog" open heading="Warning"><div>You may be executing code that is disallowed, ` +
+    `and this may restrict your ability to use Colab in the future.</div>
+      <md-text-button slot="secondaryAction" dialogaction="cancel">Continue anyway</md-text-button>` +
+    `<md-text-button slot="primaryAction" dialogaction="ok">Cancel execution</md-text-button></mwc-dialog>`,
+  'runtime attributes':
+    `<mwc-dialog class="change-runtime-type" open heading="Change runtime type"><div>Changing runtime attributes ` +
+    `may terminate your current session.</div><md-text-button slot="primaryAction">Save</md-text-button></mwc-dialog>`,
+  'cannot save':
+    `<mwc-dialog class="yes-no-dialog" open heading="Cannot save changes">` +
+    `<md-text-button slot="primaryAction" dialogaction="ok">OK</md-text-button></mwc-dialog>`,
+  'high-RAM offer':
+    `<mwc-dialog class="yes-no-dialog" open heading="Switch to a high-RAM runtime?"><div>Your session crashed ` +
+    `after using all available RAM.</div><md-text-button slot="primaryAction">Yes</md-text-button></mwc-dialog>`,
 };
 
+type Other = keyof typeof OTHERS;
+
 describe('dialogs that are not the restart confirmation are refused, never clicked', () => {
-  const expected: Record<string, string> = {
+  const expected: Record<keyof typeof OTHERS, DialogKind> = {
     'gpu-quota': 'gpu-quota',
     disconnected: 'disconnected',
     'old disconnected': 'disconnected',
     recaptcha: 'recaptcha',
     'usage-limit': 'usage-limit',
-    'not authored': 'unknown',
-    'delete runtime': 'unknown',
-    'change runtime type': 'unknown',
-    'pip restart warning': 'unknown',
+    'not authored': 'not-authored',
+    'delete runtime': 'delete-runtime',
+    'change runtime type': 'change-runtime-type',
+    'pip restart warning': 'pip-restart',
+    'drive permission': 'drive-permission',
+    'new runtime required': 'new-runtime-required',
+    'disallowed code': 'disallowed-code',
+    'runtime attributes': 'change-runtime-type',
+    'cannot save': 'cannot-save',
+    'high-RAM offer': 'high-ram-offer',
   };
   for (const [name, html] of Object.entries(OTHERS)) {
     it(name, async () => {
       const log = clicks();
       mount(html);
       const outcome = await confirmRestartDialog(document, { timeoutMs: 100 });
-      expect(outcome).toMatchObject({ outcome: 'refused', reason: 'other-dialog', kind: expected[name] });
+      expect(outcome).toMatchObject({ outcome: 'refused', reason: 'other-dialog', kind: expected[name as Other] });
       expect(log).toEqual([]);
     });
   }
@@ -249,6 +302,7 @@ describe('non-English UI', () => {
   });
 
   it('takes the UI language from <html lang> by default', async () => {
+    clicks();
     document.documentElement.lang = 'ja';
     mount(JA);
     expect(await confirmRestartDialog(document, { timeoutMs: 100 })).toMatchObject({ outcome: 'confirmed' });
@@ -321,10 +375,16 @@ describe('finding and classifying open dialogs', () => {
       'disconnected',
       'recaptcha',
       'usage-limit',
-      'unknown',
-      'unknown',
-      'unknown',
-      'unknown',
+      'not-authored',
+      'delete-runtime',
+      'change-runtime-type',
+      'pip-restart',
+      'drive-permission',
+      'new-runtime-required',
+      'disallowed-code',
+      'change-runtime-type',
+      'cannot-save',
+      'high-ram-offer',
     ]);
   });
 
@@ -366,5 +426,119 @@ describe('reconnect', () => {
     expect(reconnect(document)).toEqual({ ok: true });
     expect(log).toEqual(['ok']);
     await tick();
+  });
+});
+
+describe('the pip warning, whose title and button say "Restart session" (§11.2)', () => {
+  it('is refused right after our action, in every form its text takes', async () => {
+    const log = clicks();
+    const variants = [
+      OTHERS['pip restart warning'],
+      OTHERS['pip restart warning'].replace('heading="Restart session"', 'heading="Restart session?"'),
+      // The body in the shadow root only, as Lit may render it.
+      '<mwc-dialog open heading="Restart session"><template shadowmode="open"><div>The following packages were ' +
+        'previously imported in this runtime</div></template><md-text-button slot="primaryAction" ' +
+        'dialogaction="ok">Restart session</md-text-button></mwc-dialog>',
+    ];
+    for (const html of variants) {
+      mount(html);
+      expect(await confirmRestartDialog(document, { timeoutMs: 100, since: Date.now() })).toMatchObject({
+        outcome: 'refused',
+        reason: 'other-dialog',
+        kind: 'pip-restart',
+      });
+      document.body.innerHTML = '';
+    }
+    expect(log).toEqual([]);
+  });
+});
+
+describe('dialogs only a person may answer', () => {
+  it('names the words for each, and none for the restart confirmation or the dialogs a person opens', () => {
+    const words = (html: string) => {
+      document.body.innerHTML = '';
+      const [dialog] = mount(html);
+      return personOnlyDialog(classifyDialog(dialog!));
+    };
+    expect(words(OTHERS['drive permission'])).toBe('noticeDrivePermission');
+    expect(words(OTHERS['new runtime required'])).toBe('noticeNewRuntime');
+    expect(words(OTHERS['disallowed code'])).toBe('noticeDisallowedCode');
+    expect(words(OTHERS['cannot save'])).toBe('noticeCannotSave');
+    expect(words(OTHERS.recaptcha)).toBe('noticeRecaptcha');
+    expect(words(OTHERS['usage-limit'])).toBe('noticeUsageLimit');
+    expect(words(OTHERS['gpu-quota'])).toBe('noticeGpuQuota');
+    expect(words(OTHERS['not authored'])).toBe('noticeNotAuthored');
+    expect(words(OTHERS['pip restart warning'])).toBe('noticePipRestart');
+    for (const mine of ['restart-confirm', 'disconnected', 'change-runtime-type', 'delete-runtime'] as const) {
+      expect(personOnlyDialog(mine), mine).toBeNull();
+    }
+    expect(personOnlyDialog('high-ram-offer')).toBeNull();
+    expect(personOnlyDialog('unknown')).toBeNull();
+  });
+});
+
+describe('a dialog still in its opening animation (colab-dialog-opening, §11.2)', () => {
+  /** A dialog that loses clicks while it carries the opening class, and closes on a click otherwise. */
+  function openingDialog(openingMs: number | null) {
+    const [dialog] = mount(ERAS['mwc-dialog + md-text-button (2024-12 →)']);
+    dialog!.classList.add('colab-dialog-opening');
+    if (openingMs !== null) setTimeout(() => dialog!.classList.remove('colab-dialog-opening'), openingMs);
+    const seen = { lost: 0, taken: 0 };
+    dialog!.addEventListener('click', () => {
+      if (dialog!.classList.contains('colab-dialog-opening')) seen.lost++;
+      else {
+        seen.taken++;
+        dialog!.removeAttribute('open');
+      }
+    });
+    return { dialog: dialog!, seen };
+  }
+
+  it('waits for the class to go (observed), clicks once, and sees the dialog close', async () => {
+    const { seen } = openingDialog(60);
+    const outcome = await confirmRestartDialog(document, { timeoutMs: 100, settleMs: 1000 });
+    expect(outcome).toMatchObject({ outcome: 'confirmed', rule: 'english-text' });
+    expect(seen).toEqual({ lost: 0, taken: 1 });
+  });
+
+  it('clicks once at the bound when the animation never ends, and reports a dialog that stayed open', async () => {
+    const { dialog, seen } = openingDialog(null);
+    expect(isDialogOpening(dialog)).toBe(true);
+    const outcome = await confirmRestartDialog(document, { timeoutMs: 100, settleMs: 80 });
+    expect(outcome).toMatchObject({ outcome: 'stayed-open', kind: 'restart-confirm' });
+    expect(seen).toEqual({ lost: 1, taken: 0 });
+    expect(dialog.hasAttribute('open')).toBe(true);
+  });
+
+  it('sees the class inside the dialog too, and a dialog that closes by leaving the page', async () => {
+    const [dialog] = mount(
+      '<mwc-dialog open heading="Restart session?"><template shadowmode="open"><div class="mdc-dialog ' +
+        'colab-dialog-opening"></div></template><md-text-button slot="primaryAction">Yes</md-text-button></mwc-dialog>',
+    );
+    expect(isDialogOpening(dialog!)).toBe(true);
+    const button = dialog!.querySelector('md-text-button')!;
+    button.addEventListener('click', () => dialog!.remove());
+    setTimeout(() => dialog!.shadowRoot!.firstElementChild!.classList.remove('colab-dialog-opening'), 30);
+    expect(await clickDialogButton(dialog!, button, 1000)).toBe(true);
+  });
+
+  it('declines the high-RAM offer only once it has opened', async () => {
+    const [offer] = mount(
+      OTHERS['high-RAM offer'].replace(
+        '<md-text-button slot="primaryAction">',
+        '<md-text-button slot="secondaryAction" dialogaction="cancel">No</md-text-button><md-text-button ' +
+          'slot="primaryAction">',
+      ),
+    );
+    offer!.classList.add('colab-dialog-opening');
+    setTimeout(() => offer!.classList.remove('colab-dialog-opening'), 40);
+    const pressed: string[] = [];
+    offer!.addEventListener('click', (e) => {
+      if (offer!.classList.contains('colab-dialog-opening')) return;
+      pressed.push((e.target as Element).textContent ?? '');
+      offer!.removeAttribute('open');
+    });
+    expect(await declineHighRamOffer(document, 1000)).toBe(true);
+    expect(pressed).toEqual(['No']);
   });
 });

@@ -1,6 +1,6 @@
 /**
- * Colab's dialogs in every form REFERENCE.md §2 lists, how to tell them apart, and the one confirmation this
- * extension gives: the restart confirmation that follows its own menu action.
+ * Colab's dialogs in every form REFERENCE.md §2 and §11.2 list, how to tell them apart, which of them only a person
+ * may answer, and the one confirmation this extension gives: the restart confirmation that follows its own action.
  */
 
 import { cut, TEXT_LIMITS } from '../limits';
@@ -8,7 +8,75 @@ import { deepQuery, deepQueryAll, deepText, dispatchMouseSequence, isVisible, sq
 import { type Fail, fail } from './result';
 import { DANGEROUS_LABEL, DIALOG, DIALOG_MARKERS, DIALOG_TEXT } from './selectors';
 
-export type DialogKind = 'restart-confirm' | 'disconnected' | 'gpu-quota' | 'recaptcha' | 'usage-limit' | 'unknown';
+export type DialogKind =
+  | 'restart-confirm'
+  | 'disconnected'
+  | 'gpu-quota'
+  | 'recaptcha'
+  | 'usage-limit'
+  | 'pip-restart'
+  | 'drive-permission'
+  | 'new-runtime-required'
+  | 'disallowed-code'
+  | 'change-runtime-type'
+  | 'cannot-save'
+  | 'delete-runtime'
+  | 'not-authored'
+  | 'high-ram-offer'
+  | 'unknown';
+
+/**
+ * The known dialogs other than the restart confirmation, in the order they are tried: by non-text markers (any UI
+ * language), else by English text. 'other' = known, refused, with no kind of its own. The pip warning comes before
+ * the restart confirmation is tried: its title and button say "Restart session" too (§11.2).
+ */
+const DIALOG_CHECKS: ReadonlyArray<{
+  kind: Exclude<DialogKind, 'restart-confirm' | 'unknown'> | 'other';
+  text: RegExp;
+  marker?: string;
+}> = [
+  { kind: 'recaptcha', text: DIALOG_TEXT.recaptcha, marker: DIALOG_MARKERS.recaptcha },
+  { kind: 'gpu-quota', text: DIALOG_TEXT.gpuQuota },
+  { kind: 'disconnected', text: DIALOG_TEXT.disconnected },
+  { kind: 'usage-limit', text: DIALOG_TEXT.usageLimit },
+  { kind: 'pip-restart', text: DIALOG_TEXT.pipRestart },
+  { kind: 'drive-permission', text: DIALOG_TEXT.drivePermission },
+  { kind: 'new-runtime-required', text: DIALOG_TEXT.newRuntime },
+  { kind: 'disallowed-code', text: DIALOG_TEXT.disallowedCode },
+  { kind: 'change-runtime-type', text: DIALOG_TEXT.runtimeType, marker: DIALOG_MARKERS.runtimeType },
+  { kind: 'cannot-save', text: DIALOG_TEXT.cannotSave },
+  { kind: 'delete-runtime', text: DIALOG_TEXT.deleteRuntime },
+  { kind: 'not-authored', text: DIALOG_TEXT.notAuthored, marker: DIALOG_MARKERS.notAuthored },
+  { kind: 'high-ram-offer', text: DIALOG_TEXT.highRamOffer },
+  { kind: 'other', text: DIALOG_TEXT.other, marker: DIALOG_MARKERS.other },
+];
+
+/**
+ * Dialogs only a person may answer, with the `_locales` key of the words the in-page notice names each with. The
+ * guard never answers them; what they ask (access to Drive, giving the VM away, running disallowed code, an
+ * untrusted notebook, a paid or slower runtime, a robot check) is the user's decision, or (cannot save) news the user
+ * must have. Not listed: the restart confirmation (ours), the disconnect dialog (its own setting), the high-RAM offer
+ * (declined by the guard), and the dialogs a person opens themselves (change runtime type, delete runtime).
+ */
+const PERSON_ONLY_WORDS = {
+  recaptcha: 'noticeRecaptcha',
+  'usage-limit': 'noticeUsageLimit',
+  'gpu-quota': 'noticeGpuQuota',
+  'pip-restart': 'noticePipRestart',
+  'drive-permission': 'noticeDrivePermission',
+  'new-runtime-required': 'noticeNewRuntime',
+  'disallowed-code': 'noticeDisallowedCode',
+  'cannot-save': 'noticeCannotSave',
+  'not-authored': 'noticeNotAuthored',
+} as const satisfies Partial<Record<DialogKind, string>>;
+
+export type PersonOnlyWords = (typeof PERSON_ONLY_WORDS)[keyof typeof PERSON_ONLY_WORDS];
+const PERSON_ONLY: Partial<Record<DialogKind, PersonOnlyWords>> = PERSON_ONLY_WORDS;
+
+/** Whether only a person may answer a dialog of this kind: the `_locales` key of the notice's words for it, or null. */
+export function personOnlyDialog(kind: DialogKind): PersonOnlyWords | null {
+  return PERSON_ONLY[kind] ?? null;
+}
 
 const WRAPPERS = 'colab-dialog, colab-recaptcha-dialog';
 
@@ -58,24 +126,14 @@ function isDisabled(el: Element): boolean {
   return el.hasAttribute('disabled') || el.hasAttribute('soft-disabled') || el.getAttribute('aria-disabled') === 'true';
 }
 
-/** Known dialogs that are not the restart confirmation, by markers any UI language keeps, or English text. */
-function isKnownOther(dialog: Element, text: string): boolean {
-  return (
-    dialog.matches(DIALOG_MARKERS.other) || !!deepQuery(dialog, DIALOG_MARKERS.other) || DIALOG_TEXT.other.test(text)
-  );
-}
-
 function classify(dialog: Element, text: string): DialogKind | 'other' {
-  const recaptcha = DIALOG_MARKERS.recaptcha;
-  if (dialog.matches(recaptcha) || deepQuery(dialog, recaptcha) || DIALOG_TEXT.recaptcha.test(text)) return 'recaptcha';
-  if (DIALOG_TEXT.gpuQuota.test(text)) return 'gpu-quota';
-  if (DIALOG_TEXT.disconnected.test(text)) return 'disconnected';
-  if (DIALOG_TEXT.usageLimit.test(text)) return 'usage-limit';
-  if (isKnownOther(dialog, text)) return 'other';
+  const marked = (marker?: string) => !!marker && (dialog.matches(marker) || !!deepQuery(dialog, marker));
+  const known = DIALOG_CHECKS.find((check) => marked(check.marker) || check.text.test(text));
+  if (known) return known.kind;
   return DIALOG_TEXT.restartConfirm.test(text) ? 'restart-confirm' : 'unknown';
 }
 
-/** What an open dialog is (English texts and markers, §2, §5.2, §5.3); 'unknown' when it cannot tell. */
+/** What an open dialog is (English texts and markers, §2, §5.2, §5.3, §11.2); 'unknown' when it cannot tell. */
 export function classifyDialog(dialog: Element): DialogKind {
   const kind = classify(dialog, dialogText(dialog));
   return kind === 'other' ? 'unknown' : kind;
@@ -125,6 +183,8 @@ export interface ConfirmOptions {
   immediateMs?: number;
   /** Stops waiting with 'no-dialog' once this is true: a run that started needs no confirmation. */
   runStarted?: () => boolean;
+  /** How long a click waits for the dialog's opening animation, and then for the dialog to close (default 3000 ms). */
+  settleMs?: number;
 }
 
 export type RefuseReason =
@@ -139,26 +199,48 @@ export type RefuseReason =
 export type ConfirmOutcome =
   | { outcome: 'confirmed'; dialog: Element; rule: 'english-text' | 'right-after-action'; saw: string }
   | { outcome: 'no-dialog' }
-  | { outcome: 'refused'; reason: RefuseReason; kind: DialogKind; saw: string };
+  | { outcome: 'refused'; reason: RefuseReason; kind: DialogKind; saw: string }
+  /** Confirmed, but the dialog did not close: the click was lost. Never clicked again. */
+  | { outcome: 'stayed-open'; kind: DialogKind; saw: string };
 
 export function isEnglishUi(doc: Document): boolean {
   const lang = doc.documentElement.lang;
   return !lang || /^en\b/i.test(lang);
 }
 
+/** Still in its opening animation (§11.2): `colab-dialog-opening` on the dialog or an element of it. */
+export function isDialogOpening(dialog: Element): boolean {
+  const opening = `.${DIALOG.openingClass}`;
+  return dialog.matches(opening) || !!deepQuery(dialog, opening);
+}
+
+/**
+ * Clicks a button of an open dialog so that the click sticks, and tells whether the dialog closed (§11.2): a click
+ * during the opening animation can be lost, so it waits for `colab-dialog-opening` to go (observed, bounded; a
+ * hidden tab may never run the animation, and then the click is given anyway), clicks once, and waits for the dialog
+ * to close. Never an animation frame or a transition's end: a background tab has neither.
+ */
+export async function clickDialogButton(dialog: Element, button: Element, settleMs = 3000): Promise<boolean> {
+  const doc = dialog.ownerDocument;
+  await waitFor(() => !isDialogOpening(dialog), { root: dialog, timeoutMs: settleMs, observeShadowRoots: true });
+  dispatchMouseSequence(button, 'click');
+  return !!(await waitFor(() => !isOpenDialog(dialog) || !dialog.isConnected, { root: doc, timeoutMs: settleMs }));
+}
+
 /**
  * Confirms the restart dialog that our menu action opened, if one opens within the timeout. The rule (the
- * confirmation itself was never captured, §2, so it is judged by exclusion plus timing):
+ * confirmation itself was never captured, §2, §11.2, so it is judged by exclusion plus timing):
  * 1. Only a dialog that was not open before our action (`before`) is considered.
- * 2. A dialog recognisable as anything else is refused: reCAPTCHA, GPU quota, disconnected, usage limits, and the
- *    known others (delete runtime, change runtime type, "not authored by Google", pip restart warning, sessions…),
- *    by markers and English text.
+ * 2. A dialog recognisable as anything else is refused: reCAPTCHA, GPU quota, disconnected, usage limits, the pip
+ *    warning (titled "Restart session" too), Drive permission, new runtime required, disallowed code, runtime type,
+ *    cannot save, delete runtime, "not authored by Google", the high-RAM offer, sessions…, by markers and English text.
  * 3. English UI with readable text: it must read like a restart confirmation ("restart", "local variables will be
  *    lost"); otherwise refused as unrecognised.
  * 4. Non-English UI or unreadable text: refused when it names GPU/TPU/RAM/Google/Colab Pro/reCAPTCHA (untranslated
  *    names that only the other dialogs use); otherwise accepted only when it appeared within `immediateMs` of our
  *    action (a confirmation is shown at once by the menu action; the others come later or from a server reply).
  * 5. The confirming button is found by attributes, must not be labelled like a cancel, and must be enabled.
+ * 6. It is clicked once its opening animation is over, and the dialog must close.
  */
 export async function confirmRestartDialog(doc: Document, opts: ConfirmOptions = {}): Promise<ConfirmOutcome> {
   const before = new Set(opts.before ?? []);
@@ -174,36 +256,42 @@ export async function confirmRestartDialog(doc: Document, opts: ConfirmOptions =
   const elapsed = Date.now() - since;
   // Lit renders a new dialog's title into its shadow root a moment after `open` is set.
   await waitFor(() => dialogText(dialog), { root: dialog, timeoutMs: 300, observeShadowRoots: true });
-  return decide(dialog, elapsed, opts.englishUi ?? isEnglishUi(doc), opts.immediateMs ?? 2000);
+  const decision = decide(dialog, elapsed, opts.englishUi ?? isEnglishUi(doc), opts.immediateMs ?? 2000);
+  if (decision.outcome !== 'confirmed') return decision;
+  if (await clickDialogButton(dialog, decision.button, opts.settleMs)) {
+    return { outcome: 'confirmed', dialog, rule: decision.rule, saw: decision.saw };
+  }
+  return { outcome: 'stayed-open', kind: decision.kind, saw: decision.saw };
 }
 
-function decide(dialog: Element, elapsedMs: number, englishUi: boolean, immediateMs: number): ConfirmOutcome {
+type Decision =
+  | Extract<ConfirmOutcome, { outcome: 'refused' }>
+  | {
+      outcome: 'confirmed';
+      button: Element;
+      kind: DialogKind;
+      rule: 'english-text' | 'right-after-action';
+      saw: string;
+    };
+
+function decide(dialog: Element, elapsedMs: number, englishUi: boolean, immediateMs: number): Decision {
   const text = dialogText(dialog);
-  const kind = classify(dialog, text);
+  const found = classify(dialog, text);
+  const kind = found === 'other' ? 'unknown' : found;
   const name = `${dialog.localName}${dialog.id ? `#${dialog.id}` : ''}`;
   const saw = `${name} after ${elapsedMs} ms: "${cut(text, TEXT_LIMITS.dialog)}"`;
-  const refuse = (reason: RefuseReason): ConfirmOutcome => ({
-    outcome: 'refused',
-    reason,
-    kind: kind === 'other' ? 'unknown' : kind,
-    saw,
-  });
-  if (kind !== 'restart-confirm' && kind !== 'unknown') return refuse('other-dialog');
-  if (kind === 'unknown' && englishUi && text) return refuse('unrecognised-dialog');
-  if (kind === 'unknown' && DIALOG_TEXT.foreignTokens.test(text)) return refuse('other-dialog');
-  if (kind === 'unknown' && elapsedMs > immediateMs) return refuse('late-dialog');
+  const refuse = (reason: RefuseReason): Decision => ({ outcome: 'refused', reason, kind, saw });
+  if (found !== 'restart-confirm' && found !== 'unknown') return refuse('other-dialog');
+  if (found === 'unknown' && englishUi && text) return refuse('unrecognised-dialog');
+  if (found === 'unknown' && DIALOG_TEXT.foreignTokens.test(text)) return refuse('other-dialog');
+  if (found === 'unknown' && elapsedMs > immediateMs) return refuse('late-dialog');
   const button = confirmButtonOf(dialog);
   if (!button) return refuse('no-confirm-button');
   if (DIALOG_TEXT.cancelLabel.test(buttonLabel(button))) return refuse('confirm-looks-like-cancel');
   if (DANGEROUS_LABEL.test(buttonLabel(button))) return refuse('confirm-looks-dangerous');
   if (isDisabled(button)) return refuse('confirm-disabled');
-  dispatchMouseSequence(button, 'click');
-  return {
-    outcome: 'confirmed',
-    dialog,
-    rule: kind === 'restart-confirm' ? 'english-text' : 'right-after-action',
-    saw,
-  };
+  const rule = found === 'restart-confirm' ? 'english-text' : 'right-after-action';
+  return { outcome: 'confirmed', button, kind, rule, saw };
 }
 
 /**
@@ -211,14 +299,13 @@ function decide(dialog: Element, elapsedMs: number, englishUi: boolean, immediat
  * keeps the runtime as it is. Only that dialog (English text), only a button both marked and labelled as the cancel.
  * Resolves true once the offer is closed, false when there was none or it stayed open.
  */
-export async function declineHighRamOffer(doc: Document, timeoutMs = 3000): Promise<boolean> {
-  const offer = openDialogs(doc).find((d) => DIALOG_TEXT.highRamOffer.test(dialogText(d)));
+export async function declineHighRamOffer(doc: Document, settleMs = 3000): Promise<boolean> {
+  const offer = openDialogs(doc).find((d) => classifyDialog(d) === 'high-ram-offer');
   const no =
     offer &&
     deepQueryAll(offer, DIALOG.cancel).find((el) => !isDisabled(el) && DIALOG_TEXT.cancelLabel.test(buttonLabel(el)));
   if (!offer || !no) return false;
-  dispatchMouseSequence(no, 'click');
-  return !!(await waitFor(() => !isOpenDialog(offer), { root: doc, timeoutMs }));
+  return clickDialogButton(offer, no, settleMs);
 }
 
 /** The open "Runtime disconnected" dialog (§5.2), or null. */

@@ -32,10 +32,20 @@ describe('finding the Runtime menu on the real capture', () => {
     expect(findRuntimeButton(document)?.textContent).toContain('Runtime');
   });
 
-  it('finds the menu by id, or by the run commands it holds', () => {
-    expect(findRuntimeMenu(document)).toBe(menu());
-    menu().removeAttribute('id');
-    expect(findRuntimeMenu(document)?.querySelector('[command=runall]')).not.toBeNull();
+  it('finds the menu by id, or as the popup the button names; never a Closure menu by what it holds', () => {
+    const runtimeMenu = menu();
+    expect(findRuntimeMenu(document)).toBe(runtimeMenu);
+    runtimeMenu.id = ':2k';
+    expect(findRuntimeMenu(document)).toBeNull();
+    const button = document.getElementById('runtime-menu-button')!;
+    for (const attr of ['aria-controls', 'aria-owns']) {
+      button.setAttribute(attr, ':2k');
+      expect(findRuntimeMenu(document), attr).toBe(runtimeMenu);
+      button.removeAttribute(attr);
+    }
+    // A name that is not a popup menu is no Runtime menu.
+    button.setAttribute('aria-controls', 'top-menubar');
+    expect(findRuntimeMenu(document)).toBeNull();
   });
 });
 
@@ -148,8 +158,63 @@ describe('openRuntimeMenu', () => {
     document.querySelector('#top-menubar')!.remove();
     expect(await openRuntimeMenu(document, { timeoutMs: 30 })).toMatchObject({
       ok: false,
-      reason: 'menu-button-missing',
+      reason: 'menubar-missing',
+      saw: "no Runtime menu button: Colab's menu bar is not on the page",
     });
+  });
+
+  it('presses nothing while the header is collapsed (§11.3): the menu button is hidden', async () => {
+    const fake = fakeClosureMenu(document);
+    document.querySelector<HTMLElement>('.menubar-wrapper')!.style.display = 'none';
+    const log = recordEvents(document);
+    const opened = await openRuntimeMenu(document, { timeoutMs: 30 });
+    expect(opened).toMatchObject({ ok: false, reason: 'header-collapsed' });
+    expect(!opened.ok && opened.saw).toContain('collapsed');
+    expect(log).toEqual([]);
+    expect(fake.isOpen()).toBe(false);
+  });
+});
+
+/**
+ * The connect button's dropdown, a second Closure menu holding "Disconnect and delete runtime" (§11.3), left open;
+ * and a Runtime menu without its id (Closure auto-ids only), which the Runtime button shows on mousedown.
+ */
+function connectMenuAndIdlessRuntimeMenu() {
+  const [connectMenu] = mount(
+    '<div class="goog-menu goog-menu-vertical" role="menu" id=":3f" style="visibility: visible; left: 900px">' +
+      '<div class="goog-menuitem" role="menuitem" command="powerwash-current-vm"><div class="goog-menuitem-content">' +
+      'Disconnect and delete runtime</div></div><div class="goog-menuitem" role="menuitem" command="runall">' +
+      '<div class="goog-menuitem-content">Run all</div></div></div>',
+  );
+  const runtimeMenu = menu();
+  runtimeMenu.id = ':2k';
+  const button = document.getElementById('runtime-menu-button')!;
+  button.addEventListener('mousedown', () => {
+    runtimeMenu.setAttribute('style', 'visibility: visible; left: 300px; top: 32px;');
+    button.setAttribute('aria-expanded', 'true');
+  });
+  return { connectMenu: connectMenu!, runtimeMenu };
+}
+
+describe('the connect menu, a second Closure menu (§11.3)', () => {
+  it('is never taken for the Runtime menu: without an id, the Runtime menu is the popup our press showed', async () => {
+    const { connectMenu, runtimeMenu } = connectMenuAndIdlessRuntimeMenu();
+    const log = recordEvents(connectMenu);
+    const opened = await openRuntimeMenu(document, { timeoutMs: 100 });
+    expect(opened.ok && opened.menu).toBe(runtimeMenu);
+    expect(log).toEqual([]);
+  });
+
+  it('with the Runtime menu already open and no id to know it by, no menu is chosen', async () => {
+    const { connectMenu, runtimeMenu } = connectMenuAndIdlessRuntimeMenu();
+    runtimeMenu.setAttribute('style', 'visibility: visible;');
+    document.getElementById('runtime-menu-button')!.setAttribute('aria-expanded', 'true');
+    const log = recordEvents(connectMenu);
+    expect(await openRuntimeMenu(document, { timeoutMs: 30 })).toMatchObject({
+      ok: false,
+      reason: 'menu-did-not-open',
+    });
+    expect(log).toEqual([]);
   });
 });
 

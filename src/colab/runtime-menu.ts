@@ -12,7 +12,7 @@ export interface MenuOptions {
 
 export type OpenMenuResult =
   | { ok: true; menu: HTMLElement; button: HTMLElement; openedByUs: boolean }
-  | Fail<'menu-button-missing' | 'menu-did-not-open'>;
+  | Fail<'menubar-missing' | 'header-collapsed' | 'menu-did-not-open'>;
 
 export interface LocatedItem {
   item: Element;
@@ -34,35 +34,67 @@ export function findRuntimeButton(doc: Document): HTMLElement | null {
   );
 }
 
-/** `#runtime-menu`, else the Closure menu holding the run commands (#3). Null until first opened (lazy). */
-export function findRuntimeMenu(doc: Document): HTMLElement | null {
+const RUN_COMMANDS = `[command="${COMMAND.runAll}"], [command="${COMMAND.restartAndRunAll}"]`;
+
+/**
+ * The Runtime menu: `#runtime-menu` (#3), else the popup the Runtime button names (`aria-controls`/`aria-owns`).
+ * Never just "a Closure menu": the connect button's dropdown is one too, holding "Disconnect and delete runtime"
+ * (§11.3). Null until first opened (Closure renders menus lazily).
+ */
+export function findRuntimeMenu(doc: Document, button = findRuntimeButton(doc)): HTMLElement | null {
   const byId = doc.querySelector<HTMLElement>(MENU.runtimeMenu);
   if (byId) return byId;
-  const marker = `[command="${COMMAND.runAll}"], [command="${COMMAND.restartAndRunAll}"]`;
-  return [...doc.querySelectorAll<HTMLElement>('.goog-menu, [role=menu]')].find((m) => m.querySelector(marker)) ?? null;
+  for (const attr of MENU.popupRefs) {
+    const named = button?.getAttribute(attr)?.trim();
+    const popup = named ? doc.getElementById(named) : null;
+    if (popup?.matches(MENU.popup)) return popup;
+  }
+  return null;
 }
 
-function visibleRuntimeMenu(doc: Document): HTMLElement | null {
-  const menu = findRuntimeMenu(doc);
-  return menu && isVisible(menu) ? menu : null;
+function visiblePopups(doc: Document): HTMLElement[] {
+  return [...doc.querySelectorAll<HTMLElement>(MENU.popup)].filter(isVisible);
+}
+
+/**
+ * The Runtime menu, shown. Without an id or ARIA link to know it by, the one popup holding the run commands that
+ * became visible after our own press on the Runtime button (`shownBefore`: the popups visible before it, such as a
+ * connect menu left open); null when that cannot be told.
+ */
+function shownRuntimeMenu(doc: Document, button: HTMLElement, shownBefore: Set<Element> | null): HTMLElement | null {
+  const known = findRuntimeMenu(doc, button);
+  if (known) return isVisible(known) ? known : null;
+  if (!shownBefore) return null;
+  const fresh = visiblePopups(doc).filter((m) => !shownBefore.has(m) && m.querySelector(RUN_COMMANDS));
+  return fresh.length === 1 ? (fresh[0] ?? null) : null;
 }
 
 /**
  * Opens the Runtime menu the way a person does: Closure's MenuButton toggles on mousedown/mouseup, so a press is
- * dispatched only when `aria-expanded` is not already "true" (a second press would close it, §1.2).
+ * dispatched only when `aria-expanded` is not already "true" (a second press would close it, §1.2). A menu button
+ * that is not shown (the header collapsed with its caret, §11.3) is not pressed: the caller takes the toolbar path.
  */
 export async function openRuntimeMenu(doc: Document, opts: MenuOptions = {}): Promise<OpenMenuResult> {
   const button = findRuntimeButton(doc);
-  if (!button) return fail('menu-button-missing', 'no #runtime-menu-button in the menubar');
+  if (!button) return fail('menubar-missing', "no Runtime menu button: Colab's menu bar is not on the page");
+  if (!isVisible(button)) {
+    return fail('header-collapsed', "the Runtime menu button is hidden: Colab's header is collapsed (its ^ caret)");
+  }
   const wasExpanded = button.getAttribute('aria-expanded') === 'true';
+  const shownBefore = wasExpanded ? null : new Set<Element>(visiblePopups(doc));
   if (!wasExpanded) dispatchMouseSequence(button, 'press');
-  const menu = await waitFor(() => visibleRuntimeMenu(doc), { root: doc, timeoutMs: opts.timeoutMs ?? 3000 });
+  const menu = await waitFor(() => shownRuntimeMenu(doc, button, shownBefore), {
+    root: doc,
+    timeoutMs: opts.timeoutMs ?? 3000,
+  });
   if (menu) return { ok: true, menu, button, openedByUs: !wasExpanded };
-  const present = findRuntimeMenu(doc);
+  const present = findRuntimeMenu(doc, button);
   const saw =
     `aria-expanded=${button.getAttribute('aria-expanded')}; menu ` +
-    `${present ? `present, display=${present.style.display || 'default'}` : 'absent'}`;
-  if (present && !wasExpanded) await closeMenu(doc, present);
+    `${present ? `present, display=${present.style.display || 'default'}` : 'not found'}`;
+  // Pressed open but not known as the Runtime menu: Closure's MenuButton closes it on a second press.
+  if (!wasExpanded && present) await closeMenu(doc, present);
+  else if (!wasExpanded && button.getAttribute('aria-expanded') === 'true') dispatchMouseSequence(button, 'press');
   return fail('menu-did-not-open', saw);
 }
 

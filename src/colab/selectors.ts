@@ -17,6 +17,13 @@ export const MENU = {
   runtimeCaption: /^Runtime$/i,
   /** #3, same snippet (a child of <body>, `display:none` while closed; may be created on first open). High/Med. */
   runtimeMenu: '#runtime-menu',
+  /**
+   * Any Closure popup menu. Not only the Runtime menu: the connect button's dropdown is one too, holding "Disconnect
+   * and delete runtime" (§11.3), so a popup is the Runtime menu only by its id or as the Runtime button's own popup.
+   */
+  popup: '.goog-menu, [role=menu]',
+  /** ARIA links from a menu button to its popup, should a Closure build set them. */
+  popupRefs: ['aria-controls', 'aria-owns'],
   /** #4: items; role covers a Closure build without the class. High. */
   item: '.goog-menuitem, [role=menuitem]',
   itemContent: '.goog-menuitem-content',
@@ -107,12 +114,14 @@ export const DIALOG = {
     'paper-button, button',
   /** The emphasised action of an md-dialog ("Run anyway" is an md-filled-button, §2 table). */
   filledButton: 'md-filled-button',
+  /** §11.2 (ColabSDK 2026-06): on an `[open]` dialog during its opening animation; a click then can be lost. */
+  openingClass: 'colab-dialog-opening',
 } as const;
 
 /**
- * Texts that identify dialogs (English UI only; §2, §5.2, §5.3, #20, #21). High for the texts, no capture for the
- * restart confirmation itself: it is expected to be a yes/no dialog mentioning a restart (§2, "Restart session",
- * "… local variables will be lost"). Order of checks: recaptcha, GPU quota, disconnected, usage limit, other.
+ * Texts that identify dialogs (English UI only; §2, §5.2, §5.3, §11.2, #20, #21). High for the texts, no capture for
+ * the restart confirmation itself: it is expected to be a yes/no dialog mentioning a restart (§2, "Restart session",
+ * "… local variables will be lost"). The order of the checks is `DIALOG_CHECKS` in dialogs.ts.
  */
 export const DIALOG_TEXT = {
   recaptcha: /recaptcha|not a robot/i,
@@ -123,36 +132,50 @@ export const DIALOG_TEXT = {
   disconnected: /runtime disconnected|runtime has been disconnected|runtime disconnected due to/i,
   usageLimit: /usage limit|too many sessions|compute units|reached your .*limit/i,
   /**
-   * Known non-restart dialogs (§2 "Other dialogs", §5.1 high-RAM offer, §5.3, §1.1 dangerous items) and the pip
-   * "restart needed" warning (§2: its yes button is "Restart session"; it may pop up while run-all executes). Refused.
+   * §11.2: the pip warning after installing packages that were already imported. Its title and yes button both say
+   * "Restart session", so it is told apart from the restart confirmation by its body, before that one is tried.
    */
-  other: joinRegex(
-    /disconnect and delete|delete (the )?runtime|factory reset|change runtime type|not authored by google|run anyway/i,
-    /|still there\?|high-ram runtime|active sessions|manage sessions|failed to assign a backend|unable to connect/,
-    /|previously imported|newly installed/,
-  ),
+  pipRestart: /previously imported|newly installed|restart the runtime in order to use/i,
+  /** §11.2: "Permit this notebook to access your Google Drive files?" ("Connect to Google Drive" / "No, thanks"). */
+  drivePermission: /access your google drive|connect to google drive|permit this notebook/i,
+  /** §11.2: "New runtime required"; its "Assign new runtime" gives the VM away. */
+  newRuntime: /new runtime required|assign new runtime/i,
+  /** §11.2: titled only "Warning", with "Cancel execution" / "Continue anyway"; the body speaks of disallowed code. */
+  disallowedCode: /disallowed|prohibited|cancel execution|continue anyway/i,
+  /** §11.2, §1.1: "Changing runtime attributes may terminate your current session…" (Save). */
+  runtimeType: /change runtime type|changing runtime attributes|runtime attributes/i,
+  /** §11.2: "Cannot save changes". */
+  cannotSave: /cannot save changes|can't save changes|unable to save/i,
+  /** §11.2, §1.1: the confirmation of "Disconnect and delete runtime" (formerly "Factory reset runtime"). */
+  deleteRuntime: /disconnect and delete|delete (the )?runtime|factory reset/i,
+  /** §2: "Warning: This notebook was not authored by Google" ("Run anyway"). */
+  notAuthored: /not authored by google|run anyway/i,
+  /** §5.1, §11.1: "Switch to a high-RAM runtime?" (Yes/No), opened from the crash toast's "Get more RAM". */
+  highRamOffer: /switch to a high-ram runtime|use a high-ram runtime/i,
+  /** Other known non-restart dialogs (§2 "Other dialogs", §5.3): refused without a kind of their own. */
+  other: /still there\?|active sessions|manage sessions|failed to assign a backend|unable to connect/i,
   restartConfirm: /\brestart|local variables will be lost|runtime state/i,
   /** The attribute-chosen confirm is really a cancel when its label says so (defence in depth). */
   cancelLabel: /^(cancel|close|no|dismiss)$/i,
   /**
    * Names that stay untranslated in every UI language and never occur in a restart confirmation: GPU/TPU (quota),
-   * RAM (high-RAM offer), Google (not authored by Google), Colab Pro (usage limits), reCAPTCHA. Used to refuse
-   * dialogs whose text cannot be read as English.
+   * RAM (high-RAM offer), Google (not authored by Google, Drive permission), Colab Pro (usage limits), reCAPTCHA.
+   * Used to refuse dialogs whose text cannot be read as English.
    */
   foreignTokens: /\b(GPU|TPU|RAM|Google|Colab Pro|reCAPTCHA)\b/,
   /**
    * The disconnect dialog's primary button (§5.2, English like its title). Never "Disconnect", "Connect without GPU".
    */
   reconnectLabel: /^re-?connect\b/i,
-  /** §5.1: "Switch to a high-RAM runtime?" (Yes/No), offered after a RAM crash. */
-  highRamOffer: /switch to a high-ram runtime|use a high-ram runtime/i,
 } as const;
 
-/** Non-text markers of known non-restart dialogs (§2 table classes and ids, tdulcet). Med. */
+/** Non-text markers of known non-restart dialogs (§2 table classes and ids, tdulcet, §11.2), any UI language. Med. */
 export const DIALOG_MARKERS = {
   /** tdulcet's host element, plus the standard reCAPTCHA widget (class `g-recaptcha`, its iframe). */
   recaptcha: 'colab-recaptcha-dialog, .g-recaptcha, iframe[src*="recaptcha"]',
-  other: '.change-runtime-type, #sessions-dialog, .dismiss-runtime-warning, #external-notebook-authored-dialog',
+  runtimeType: '.change-runtime-type',
+  notAuthored: '#external-notebook-authored-dialog',
+  other: '#sessions-dialog, .dismiss-runtime-warning',
 } as const;
 
 /** Cells (§4.1, #13, #14; snippets code-cell-with-static-output-2026-03, code-cell-static-output-2025). */
@@ -218,11 +241,20 @@ export const TOAST = {
   notText: '[slot=dismiss], md-icon',
 } as const;
 
-/** Connect button (#19, §5.4; snippet connect-button-connected-2026-03). High (structure), Med (busy states). */
+/**
+ * Connect button (#19, §5.4, §11.5; snippet connect-button-connected-2026-03). High (structure), Med (states).
+ * `#connect-icon`'s ligature tells the state in any UI language: `done` = connected and idle, `more_horiz` = busy or
+ * connecting. The button's own light-DOM text is empty while connected and names the state otherwise (English:
+ * "Connect", "Reconnect", "Connecting", "Allocating"). `#connect` may be `#reconnect` (§11.5).
+ */
 export const CONNECT = {
   host: 'colab-connect-button',
   icon: '#connect-icon',
-  button: '#connect',
-  busyIcon: 'more_horiz',
-  busyText: /connecting|allocating|initializing|reconnecting/i,
+  button: '#connect, #reconnect',
+  /** "Additional connection options": opens a second Closure menu (§11.3). */
+  dropdown: '#connect-dropdown',
+  idleIcon: /\bdone\b/,
+  busyIcon: /\bmore_horiz\b/,
+  connectingText: /connecting|allocating|initializing|reconnecting/i,
+  disconnectedText: /^(re)?connect\b/i,
 } as const;

@@ -104,7 +104,7 @@ export interface FakeMenu {
 /**
  * A goog.ui.MenuButton/Menu stand-in with the behaviour §1.2 describes: the button toggles on a left mousedown
  * (click does nothing), an item acts on mouseup only after a mousedown on it, and not at the opening coordinates;
- * acting or Escape hides the menu. With `lazy`, #runtime-menu is created on first open.
+ * acting or Escape hides the menu. With `lazy`, the menu is created on first open.
  */
 export function fakeClosureMenu(
   doc: Document,
@@ -114,18 +114,21 @@ export function fakeClosureMenu(
     /** Lay the items out at the button's own coordinates (no layout), where Closure ignores the mouseup. */
     itemsAtButton?: boolean;
     onCommand?: (command: string) => void;
+    /** The popup's id (default `runtime-menu`; Colab could ship it with a Closure auto-id only). */
+    menuId?: string;
   } = {},
 ): FakeMenu {
+  const menuId = opts.menuId ?? 'runtime-menu';
   const button = doc.getElementById('runtime-menu-button')!;
   setRect(button, 300, 10, 60, 20);
-  let template: Element | null = doc.getElementById('runtime-menu');
+  let template: Element | null = doc.getElementById(menuId);
   if (opts.lazy && template) template.remove();
   else template = null;
   let opening: { x: number; y: number } | null = null;
   let active: Element | null = null;
   const commands: string[] = [];
   const labels: string[] = [];
-  const menu = (): Element | null => doc.getElementById('runtime-menu');
+  const menu = (): Element | null => doc.getElementById(menuId);
   const setOpen = (open: boolean) => {
     let m = menu();
     if (open && !m && template) {

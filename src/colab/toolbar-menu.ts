@@ -6,7 +6,7 @@
 
 import { deepQuery, pressEscape, waitFor } from './dom';
 import { type Fail, fail } from './result';
-import { findMenuItem, type LocatedItem } from './runtime-menu';
+import { findMenuItem, type LocatedItem, locateMenuItem } from './runtime-menu';
 import { TOOLBAR } from './selectors';
 
 export interface ToolbarOptions {
@@ -49,6 +49,30 @@ export async function chooseToolbarCommand(
   }
   clickInnermost(found.item);
   return found;
+}
+
+export type ToolbarCheck =
+  | ({ ok: true } & Omit<LocatedItem, 'item'>)
+  | Fail<'toolbar-missing' | 'toolbar-menu-did-not-open' | 'item-missing'>;
+
+/** The dry run of `chooseToolbarCommand`: opens the md-menu, finds the item, closes the menu without choosing it. */
+export async function checkToolbarCommand(
+  doc: Document,
+  command: string,
+  opts: ToolbarOptions = {},
+): Promise<ToolbarCheck> {
+  const root = toolbarRoot(doc);
+  const more = root?.querySelector<HTMLElement>(TOOLBAR.moreActions);
+  const menu = root?.querySelector(TOOLBAR.menu);
+  if (!root || !more || !menu) return fail('toolbar-missing', `no ${TOOLBAR.host} with a More actions menu`);
+  const wasOpen = menu.hasAttribute('open');
+  if (!wasOpen) clickInnermost(more);
+  const opened = await waitFor(() => menu.hasAttribute('open'), { root, timeoutMs: opts.timeoutMs ?? 3000 });
+  if (!opened) return fail('toolbar-menu-did-not-open', 'md-menu has no [open]');
+  const found = locateMenuItem(menu, command);
+  if (!wasOpen) await closeToolbarMenu(menu);
+  if (!found) return fail('item-missing', 'not in the toolbar menu');
+  return { ok: true, via: found.via, label: found.label, disabled: found.disabled };
 }
 
 /** The split button's main half, "Run all" (`#toolbar-run-button`); true when it was there to click. */

@@ -1,26 +1,65 @@
-/** Did the run start? Evidence read from the page (REFERENCE.md §4.1, §5.4). */
+/** Is the runtime ready, and did the run start? Evidence read from the page (REFERENCE.md §4.1, §5.4, §11.5). */
 
 import { cellId, cellRunState, executionCount, findCells } from './cells';
 import { classifyOpenDialogs } from './dialogs';
-import { deepQuery, waitFor } from './dom';
+import { deepQuery, squash, waitFor } from './dom';
 import { type Fail, fail } from './result';
 import { CONNECT } from './selectors';
+
+export type RuntimeState = 'idle' | 'busy' | 'connecting' | 'disconnected' | 'unknown';
+
+/**
+ * What the connect button shows (§5.4, §11.5), or null without one. Its English label wins when it names a state
+ * ("Connecting", "Reconnect"); otherwise `#connect-icon`'s ligature, which no translation changes, tells idle
+ * (`done`) from busy or connecting (`more_horiz`).
+ */
+export function runtimeState(doc: Document): RuntimeState | null {
+  const host = deepQuery(doc, CONNECT.host);
+  return host ? readConnectButton(host) : null;
+}
+
+function readConnectButton(host: Element): RuntimeState {
+  const root = host.shadowRoot ?? host;
+  const label = squash(root.querySelector(CONNECT.button)?.textContent);
+  if (CONNECT.connectingText.test(label)) return 'connecting';
+  if (CONNECT.disconnectedText.test(label)) return 'disconnected';
+  const icon = root.querySelector(CONNECT.icon);
+  const ligature = icon && !icon.closest('[hidden]') ? squash(icon.textContent) : '';
+  if (CONNECT.busyIcon.test(ligature)) return 'busy';
+  return CONNECT.idleIcon.test(ligature) ? 'idle' : 'unknown';
+}
+
+export interface ReadyOptions {
+  /** Default 60000 ms: Colab brings a crashed kernel back within seconds, a slow VM in tens of seconds. */
+  timeoutMs?: number;
+}
+
+/**
+ * Waits until the connect button shows the runtime connected and idle (§11.5: right after a crash Colab is still
+ * bringing the kernel back, and a Run all sent then is ignored). Observes the button's shadow roots, no polling.
+ */
+export async function waitForReadyRuntime(
+  doc: Document,
+  opts: ReadyOptions = {},
+): Promise<{ ok: true } | Fail<'connect-button-missing' | 'runtime-not-ready'>> {
+  const host = deepQuery(doc, CONNECT.host);
+  if (!host) return fail('connect-button-missing', `no ${CONNECT.host}: cannot tell whether the runtime is ready`);
+  const timeoutMs = opts.timeoutMs ?? 60_000;
+  const ready = await waitFor(() => readConnectButton(host) === 'idle', {
+    root: host.shadowRoot ?? host,
+    timeoutMs,
+    observeShadowRoots: true,
+  });
+  if (ready) return { ok: true };
+  return fail(
+    'runtime-not-ready',
+    `the connect button still showed "${readConnectButton(host)}" after ${timeoutMs} ms`,
+  );
+}
 
 export interface RunSnapshot {
   counts: Map<string, number | null>;
   active: Set<string>;
-  connectBusy: boolean;
-}
-
-/** The connect button shows busy: icon ligature `more_horiz`, or "Connecting"/"Allocating" (§5.4). */
-export function connectBusy(doc: Document): boolean {
-  const host = deepQuery(doc, CONNECT.host);
-  const root = host?.shadowRoot ?? host;
-  if (!root) return false;
-  const icon = root.querySelector(CONNECT.icon)?.textContent ?? '';
-  return (
-    icon.includes(CONNECT.busyIcon) || CONNECT.busyText.test(root.querySelector(CONNECT.button)?.textContent ?? '')
-  );
 }
 
 const isActive = (cell: Element) => {
@@ -37,29 +76,35 @@ export function takeRunSnapshot(doc: Document): RunSnapshot {
     counts.set(id, executionCount(cell));
     if (isActive(cell)) active.add(id);
   }
-  return { counts, active, connectBusy: connectBusy(doc) };
+  return { counts, active };
 }
 
 /**
- * Evidence that a run started since the snapshot, or null: a cell became pending/running, a cell's execution
- * count changed (restart resets the counter; a re-run renumbers), or the connect button turned busy.
+ * A check for proof that a run started since the snapshot, to call on every DOM change: a cell turned pending or
+ * running (a cell already active in the snapshot counts once it was seen settled and active again), or a cell's
+ * execution count changed to another number (only an execution numbers a cell; it may have run between two looks).
+ * Not proof: the connect button turning busy, which a restart alone does (§11.5), and a count that was cleared.
  */
-export function runEvidence(doc: Document, since: RunSnapshot): string | null {
-  for (const cell of findCells(doc)) {
-    const id = cellId(cell) ?? '';
-    if (isActive(cell) && !since.active.has(id)) return `cell ${id} ${cellRunState(cell)}`;
-    const before = since.counts.get(id);
-    const now = executionCount(cell);
-    if (before !== undefined && before !== now)
-      return `cell ${id} execution count ${before ?? '[ ]'} -> ${now ?? '[ ]'}`;
-  }
-  return connectBusy(doc) && !since.connectBusy ? 'connect button busy' : null;
+export function runStartCheck(doc: Document, since: RunSnapshot): () => string | null {
+  const active = new Set(since.active);
+  return () => {
+    for (const cell of findCells(doc)) {
+      const id = cellId(cell) ?? '';
+      if (!isActive(cell)) active.delete(id);
+      else if (!active.has(id)) return `cell ${id} ${cellRunState(cell)}`;
+      const before = since.counts.get(id);
+      const now = executionCount(cell);
+      if (before !== undefined && now !== null && now !== before)
+        return `cell ${id} execution count ${before ?? '[ ]'} -> ${now}`;
+    }
+    return null;
+  };
 }
 
 export interface VerifyOptions {
   /** The snapshot taken before the action (default: now, which only sees changes from here on). */
   since?: RunSnapshot;
-  /** Default 15000 ms: a restart takes a few seconds before run-all queues the cells. */
+  /** Default 15000 ms. */
   timeoutMs?: number;
 }
 
@@ -67,8 +112,7 @@ export async function verifyRunStarted(
   doc: Document,
   opts: VerifyOptions = {},
 ): Promise<{ ok: true; evidence: string } | Fail<'no-run-started'>> {
-  const since = opts.since ?? takeRunSnapshot(doc);
-  const evidence = await waitFor(() => runEvidence(doc, since), {
+  const evidence = await waitFor(runStartCheck(doc, opts.since ?? takeRunSnapshot(doc)), {
     root: doc,
     timeoutMs: opts.timeoutMs ?? 15000,
     observeShadowRoots: true,
@@ -77,8 +121,10 @@ export async function verifyRunStarted(
   const dialogs = classifyOpenDialogs(doc)
     .map((d) => `${d.kind}: "${d.text.slice(0, 120)}"`)
     .join('; ');
+  const runtime = runtimeState(doc);
   return fail(
     'no-run-started',
-    `${findCells(doc).length} cells, none pending/running${dialogs ? `; open dialogs: ${dialogs}` : ''}`,
+    `${findCells(doc).length} cells, none pending/running${runtime ? `; runtime ${runtime}` : ''}` +
+      `${dialogs ? `; open dialogs: ${dialogs}` : ''}`,
   );
 }

@@ -5,6 +5,8 @@ import {
   observeColabPage,
   outputText,
   type PageObserver,
+  type PersonOnlyWords,
+  personOnlyDialog,
   type RunState,
 } from '../colab';
 import { createDetector, DEFAULT_CATEGORIES, type Detector, type MarkerMatch, type Verdict } from '../detector';
@@ -20,8 +22,8 @@ export interface WatchReports {
   failure(verdict: Verdict, source: 'error-output' | 'crash-toast'): void;
   marker(match: MarkerMatch): void;
   disconnect(line: string): void;
-  /** A dialog only a person may answer (reCAPTCHA, usage limit) opened. */
-  needsPerson(kind: 'recaptcha' | 'usage-limit'): void;
+  /** A dialog only a person may answer opened (reCAPTCHA, usage limit, Drive permission…; colab/dialogs.ts). */
+  needsPerson(words: PersonOnlyWords): void;
 }
 
 export interface FailureWatch {
@@ -107,8 +109,9 @@ export function createFailureWatch(doc: Document, reports: WatchReports): Failur
           if (verdict) reports.failure(verdict, 'crash-toast');
         },
         dialogOpened(kind, dialog) {
+          const words = personOnlyDialog(kind);
           if (kind === 'disconnected') reports.disconnect(cut((dialog.textContent ?? '').trim(), TEXT_LIMITS.dialog));
-          else if (kind === 'recaptcha' || kind === 'usage-limit') reports.needsPerson(kind);
+          else if (words) reports.needsPerson(words);
         },
       },
       { wantStreamText: detector.hasMarkers },

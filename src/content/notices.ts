@@ -1,3 +1,4 @@
+import type { PersonOnlyWords } from '../colab';
 import { t } from '../lib/i18n';
 import type { NotebookRecord, RestartAction, RestartReason } from '../state/schema';
 import type { NoticeContent } from './notice';
@@ -63,7 +64,12 @@ export function unclaimedNotice(reason: string, cancel: () => void): NoticeConte
   };
 }
 
-export function needsPersonNotice(kind: 'recaptcha' | 'usage-limit'): NoticeContent {
-  const what = kind === 'recaptcha' ? t('noticeRecaptcha') : t('noticeUsageLimit');
-  return { tone: 'warning', title: t('noticeNeedsPersonTitle'), body: t('noticeNeedsPersonBody', what), actions: [] };
+/** A dialog only a person may answer is open; `words` names it (colab/dialogs.ts `personOnlyDialog`). */
+export function needsPersonNotice(words: PersonOnlyWords): NoticeContent {
+  return {
+    tone: 'warning',
+    title: t('noticeNeedsPersonTitle'),
+    body: t('noticeNeedsPersonBody', t(words)),
+    actions: [],
+  };
 }

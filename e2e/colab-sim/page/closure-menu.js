@@ -29,7 +29,7 @@ const MENU_IDS = ['file', 'edit', 'view', 'insert', 'runtime', 'tools', 'help'];
  * @param {(item: object) => boolean} options.isDisabled  re-evaluated at every open
  * @param {(command: string, item: object, menuId: string) => void} options.onAction
  */
-export function createMenubar({ captions, itemsFor, isDisabled, onAction }) {
+export function createMenubar({ captions, itemsFor, isDisabled, onAction, runtimeMenuId = true }) {
   const menubar = h('div', {
     id: 'top-menubar',
     class: 'goog-menubar format-lightborder',
@@ -40,9 +40,24 @@ export function createMenubar({ captions, itemsFor, isDisabled, onAction }) {
   for (const menuId of MENU_IDS) {
     const button = menuButtonElement(menuId, captions[menuId]);
     menubar.append(button);
-    new MenuButton(button, menuId, { itemsFor, isDisabled, onAction });
+    // Without `runtimeMenuId` the Runtime menu carries only a Closure auto-id, like any other popup.
+    const popupId = menuId === 'runtime' && !runtimeMenuId ? closureId() : `${menuId}-menu`;
+    new MenuButton(button, menuId, { itemsFor, isDisabled, onAction, popupId });
   }
   return h('div', { class: 'menubar-wrapper' }, h('div', {}, menubar));
+}
+
+/**
+ * Makes any element a Closure MenuButton with a lazily created popup menu, as Colab does for the connect button's
+ * "Additional connection options" dropdown (§11.3): a second `.goog-menu.goog-menu-vertical` on <body>, with a
+ * Closure auto-id. Same semantics as the menubar's menus.
+ * @param {Element} element
+ * @param {string} menuId  the name used in the log ('connect' → 'connect-menu')
+ * @param {{itemsFor: (menuId: string) => Array<object|'sep'>, isDisabled: (item: object) => boolean,
+ *   onAction: (command: string, item: object, menuId: string) => void}} options
+ */
+export function attachClosureMenu(element, menuId, options) {
+  new MenuButton(element, menuId, { ...options, popupId: closureId(), popupClass: 'goog-menu goog-menu-vertical' });
 }
 
 function menuButtonElement(menuId, caption) {
@@ -159,7 +174,7 @@ class MenuButton {
 }
 
 class Menu {
-  constructor(menuId, { itemsFor, isDisabled }, onAction) {
+  constructor(menuId, { itemsFor, isDisabled, popupId, popupClass = 'goog-menu' }, onAction) {
     this.menuId = menuId;
     this.isDisabled = isDisabled;
     this.visible = false;
@@ -167,8 +182,8 @@ class Menu {
     this.mouseButtonPressed = false;
     this.highlighted = null;
     this.element = h('div', {
-      class: 'goog-menu',
-      id: `${menuId}-menu`,
+      class: popupClass,
+      id: popupId,
       role: 'menu',
       'aria-haspopup': 'true',
       style: 'user-select: none; display: none;',

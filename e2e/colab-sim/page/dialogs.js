@@ -1,6 +1,9 @@
-// Colab dialogs (§2, §5.2, §5.3), in the implementation chosen by the scenario (`ui.dialog`). Each dialog is appended
-// to <body>, resolves to 'ok' | 'cancel' | 'close' once closed through its own component logic, and leaves the DOM
-// after a short close animation. Confirming a dialog the extension must never accept is logged as `dangerous`.
+// Colab dialogs (§2, §5.2, §5.3, §11.2), in the implementation chosen by the scenario (`ui.dialog`). Each dialog is
+// appended to <body>, resolves to 'ok' | 'cancel' | 'close' once closed through its own component logic, and leaves
+// the DOM after a short close animation. Answering a dialog the extension must never answer is logged as `dangerous`.
+// With `openingMs`, a dialog carries `colab-dialog-opening` for that long after it opens (§11.2, ColabSDK), and a
+// click on it meanwhile is lost (logged as `dialog-click-lost`). The class goes on a timer, as a script's would:
+// a hidden tab runs timers, not animation frames.
 
 import { record } from './log.js';
 import { h, sleep } from './util.js';
@@ -73,24 +76,107 @@ function contentFor(kind, d) {
         cls: 'recaptcha-dialog',
         dangerous: 'recaptcha',
       };
+    // The dialogs of 2025-26 (§11.2): all mwc-dialog, mostly .yes-no-dialog; only their texts tell them apart.
+    case 'pip-restart':
+      return {
+        title: d.pipTitle,
+        body: d.pipBody,
+        ok: d.pipOk,
+        cancel: d.cancel,
+        cls: 'yes-no-dialog',
+        dangerous: 'pip-restart',
+      };
+    case 'drive-permission':
+      return {
+        title: d.driveTitle,
+        body: d.driveBody,
+        ok: d.driveOk,
+        cancel: d.driveNo,
+        cls: 'yes-no-dialog',
+        dangerous: 'drive-access',
+      };
+    case 'new-runtime-required':
+      return {
+        title: d.newRuntimeTitle,
+        body: d.newRuntimeBody,
+        ok: d.newRuntimeOk,
+        cancel: d.cancel,
+        cls: 'yes-no-dialog',
+        dangerous: 'assign-new-runtime',
+      };
+    case 'disallowed-code':
+      return {
+        title: d.disallowedTitle,
+        body: d.disallowedBody,
+        ok: d.disallowedOk,
+        cancel: d.disallowedNo,
+        cls: 'yes-no-dialog',
+        dangerous: 'cancel-execution',
+        dangerousCancel: 'continue-disallowed',
+      };
+    case 'change-runtime-type':
+      return {
+        title: d.runtimeTypeTitle,
+        body: d.runtimeTypeBody,
+        ok: d.save,
+        cancel: d.cancel,
+        cls: 'change-runtime-type',
+        dangerous: 'change-runtime-type',
+      };
+    case 'cannot-save':
+      return {
+        title: d.cannotSaveTitle,
+        body: d.cannotSaveBody,
+        ok: d.ok,
+        cancel: null,
+        cls: 'yes-no-dialog',
+        dangerous: 'dismiss-cannot-save',
+      };
+    case 'delete-runtime':
+      return {
+        title: d.deleteRuntimeTitle,
+        body: d.deleteRuntimeBody,
+        ok: d.yes,
+        cancel: d.no,
+        cls: 'yes-no-dialog',
+        dangerous: 'powerwash-current-vm',
+      };
     default:
       throw new Error(`colab-sim: unknown dialog kind ${kind}`);
   }
 }
 
+/** The 2025-26 dialogs: seen only as mwc-dialog with md-text-button (§11.2), whatever the restart dialog's era. */
+const MWC_ONLY = new Set([
+  'pip-restart',
+  'drive-permission',
+  'new-runtime-required',
+  'disallowed-code',
+  'change-runtime-type',
+  'cannot-save',
+  'delete-runtime',
+]);
+
 /**
  * Shows a dialog and resolves with how it was closed.
  * @param {string} kind  DialogKind
- * @param {{variant: string, dialogs: object, dialogMs: number}} options
+ * @param {{variant: string, dialogs: object, dialogMs: number, openingMs?: number}} options
  */
-export async function showDialog(kind, { variant, dialogs, dialogMs }) {
+export async function showDialog(kind, { variant, dialogs, dialogMs, openingMs = 0 }) {
   const content = contentFor(kind, dialogs);
   // "Run anyway" is an md-dialog with a form (frontend form id `external-notebook-authored-dialog`, §2); the
   // recaptcha dialog is its own host. Everything else follows the scenario's variant ('none' only drops the restart
   // confirmation, so other dialogs fall back to the current mwc-dialog).
   const effective =
-    kind === 'not-authored' ? 'md' : kind === 'recaptcha' ? 'recaptcha' : variant === 'none' ? 'mwc' : variant;
+    kind === 'not-authored'
+      ? 'md'
+      : kind === 'recaptcha'
+        ? 'recaptcha'
+        : variant === 'none' || MWC_ONLY.has(kind)
+          ? 'mwc'
+          : variant;
   const { element, result } = BUILDERS[effective](content, kind);
+  if (openingMs > 0) animateOpening(element, kind, openingMs);
   document.body.append(element);
   record('dialog-open', { kind, variant: effective, title: content.title });
   const outcome = await result;
@@ -99,9 +185,29 @@ export async function showDialog(kind, { variant, dialogs, dialogMs }) {
     if (content.dangerous) record('dangerous', { what: content.dangerous });
   } else {
     record('dialog-cancel', { kind, how: outcome });
+    if (outcome === 'cancel' && content.dangerousCancel) record('dangerous', { what: content.dangerousCancel });
   }
   sleep(dialogMs).then(() => element.remove());
   return outcome;
+}
+
+/**
+ * `colab-dialog-opening` on the host for `ms` after it opens; clicks inside it meanwhile are swallowed before the
+ * dialog or its buttons see them (a capture listener on the host runs first for its light and shadow children).
+ */
+function animateOpening(element, kind, ms) {
+  element.classList.add('colab-dialog-opening');
+  element.addEventListener(
+    'click',
+    (event) => {
+      if (!element.classList.contains('colab-dialog-opening')) return;
+      event.stopPropagation();
+      event.preventDefault();
+      record('dialog-click-lost', { kind });
+    },
+    true,
+  );
+  sleep(ms).then(() => element.classList.remove('colab-dialog-opening'));
 }
 
 const BUILDERS = {
@@ -118,7 +224,7 @@ function mwcDialog(c, buttonTag) {
     'mwc-dialog',
     { class: c.cls, heading: c.title, open: true },
     h('div', {}, c.body),
-    h(buttonTag, { slot: 'secondaryAction', dialogaction: 'cancel' }, c.cancel),
+    c.cancel === null ? null : h(buttonTag, { slot: 'secondaryAction', dialogaction: 'cancel' }, c.cancel),
     h(buttonTag, { slot: 'primaryAction', dialogaction: 'ok', dialoginitialfocus: '' }, c.ok),
   );
   const result = new Promise((resolve) => {

@@ -19,6 +19,7 @@ export class Kernel {
     this.counter = 0;
     this.session = new AbortController();
     this.transition = null;
+    this.crashRecovery = null;
   }
 
   get connected() {
@@ -63,11 +64,17 @@ export class Kernel {
     return this.#transition(() => sleep(this.timing.restartMs).then(() => true));
   }
 
-  /** The kernel died (§5.1); Colab restarts it by itself. */
+  /** The kernel died (§5.1); Colab restarts it by itself, which takes `crashRestartMs`. */
   crash(kind) {
     record('crash', { kind });
     this.#newProcess('crash');
-    return this.#transition(() => sleep(this.timing.crashRestartMs).then(() => true));
+    this.crashRecovery = this.#transition(() => sleep(this.timing.crashRestartMs).then(() => true));
+    return this.crashRecovery;
+  }
+
+  /** Colab is still bringing a crashed kernel back: a Run all sent now is ignored (§11.5). */
+  get recoveringFromCrash() {
+    return !!this.transition && this.transition === this.crashRecovery;
   }
 
   /** 'connecting' while `work` runs, then 'idle' (work resolved true) or 'disconnected'. */

@@ -68,6 +68,8 @@ const EN_2026 = {
     focusLast: 'Focus the last run cell',
     moreOptions: 'Additional connection options',
   },
+  /** The caret that collapses and shows the header (§11.3, ColabFold#542); the label is invented. */
+  headerToggle: 'Toggle header visibility',
   runCell: 'Run cell',
   dialogs: {
     yes: 'Yes',
@@ -100,6 +102,37 @@ const EN_2026 = {
     // Invented wording (tdulcet only shows the element and its mwc-button).
     recaptchaTitle: 'Please confirm you are not a robot',
     ok: 'OK',
+    // §11.2 (2025-26). Captured texts: the pip warning's title/buttons and "previously imported … newly installed",
+    // the Drive question and its buttons, "New runtime required"/"Assign new runtime", "Warning"/"Cancel execution"/
+    // "Continue anyway", "Changing runtime attributes may terminate your current session", "Cannot save changes".
+    // The bodies' other words are invented.
+    save: 'Save',
+    pipTitle: 'Restart session',
+    pipBody:
+      'WARNING: The following packages were previously imported in this runtime: [numpy] You must restart the ' +
+      'runtime in order to use newly installed versions.',
+    pipOk: 'Restart session',
+    driveTitle: 'Permit this notebook to access your Google Drive files?',
+    driveBody:
+      'This notebook is requesting access to your Google Drive files. Granting access to Google Drive will permit ' +
+      'code executed in the notebook to modify files in your Google Drive.',
+    driveOk: 'Connect to Google Drive',
+    driveNo: 'No, thanks',
+    newRuntimeTitle: 'New runtime required',
+    newRuntimeBody: 'The runtime this notebook was using is no longer available to it.',
+    newRuntimeOk: 'Assign new runtime',
+    disallowedTitle: 'Warning',
+    disallowedBody:
+      'You may be executing code that is disallowed, and this may restrict your ability to use Colab in the future. ' +
+      'Please note the prohibited actions specified in our FAQ.',
+    disallowedOk: 'Cancel execution',
+    disallowedNo: 'Continue anyway',
+    runtimeTypeTitle: 'Change runtime type',
+    runtimeTypeBody: 'Changing runtime attributes may terminate your current session.',
+    cannotSaveTitle: 'Cannot save changes',
+    cannotSaveBody: 'This notebook could not be saved. Changes made from now on may be lost.',
+    deleteRuntimeTitle: 'Disconnect and delete runtime',
+    deleteRuntimeBody: 'Delete this runtime and all files on it?',
   },
   crash: {
     ram: 'Your session crashed after using all available RAM.',
@@ -231,6 +264,29 @@ const DE = merge(EN_2026, {
     runAnyway: 'Trotzdem ausführen',
     recaptchaTitle: 'Bitte bestätigen Sie, dass Sie kein Roboter sind',
     ok: 'OK',
+    save: 'Speichern',
+    pipTitle: 'Sitzung neu starten',
+    pipBody:
+      'WARNUNG: Die folgenden Pakete wurden zuvor in dieser Laufzeit importiert: [numpy] Sie müssen die Laufzeit ' +
+      'neu starten, um die neu installierten Versionen zu verwenden.',
+    pipOk: 'Sitzung neu starten',
+    driveTitle: 'Diesem Notebook Zugriff auf Ihre Google Drive-Dateien erlauben?',
+    driveBody: 'Dieses Notebook fordert Zugriff auf Ihre Google Drive-Dateien an.',
+    driveOk: 'Mit Google Drive verbinden',
+    driveNo: 'Nein danke',
+    newRuntimeTitle: 'Neue Laufzeit erforderlich',
+    newRuntimeBody: 'Die Laufzeit dieses Notebooks ist nicht mehr verfügbar.',
+    newRuntimeOk: 'Neue Laufzeit zuweisen',
+    disallowedTitle: 'Warnung',
+    disallowedBody: 'Möglicherweise führen Sie Code aus, der nicht zulässig ist.',
+    disallowedOk: 'Ausführung abbrechen',
+    disallowedNo: 'Trotzdem fortfahren',
+    runtimeTypeTitle: 'Laufzeittyp ändern',
+    runtimeTypeBody: 'Wenn Sie die Laufzeitattribute ändern, wird Ihre aktuelle Sitzung möglicherweise beendet.',
+    cannotSaveTitle: 'Änderungen können nicht gespeichert werden',
+    cannotSaveBody: 'Dieses Notebook konnte nicht gespeichert werden.',
+    deleteRuntimeTitle: 'Verbindung trennen und Laufzeit löschen',
+    deleteRuntimeBody: 'Diese Laufzeit und alle Dateien darauf löschen?',
   },
   crash: {
     ram: 'Ihre Sitzung ist abgestürzt, nachdem der gesamte verfügbare RAM belegt war.',
@@ -334,6 +390,29 @@ const JA = merge(EN_2026, {
     runAnyway: 'このまま実行',
     recaptchaTitle: 'ロボットではないことを確認してください',
     ok: 'OK',
+    save: '保存',
+    pipTitle: 'セッションを再起動する',
+    pipBody:
+      '警告: 次のパッケージはこのランタイムで以前にインポートされています: [numpy] 新しくインストールしたバージョンを' +
+      '使用するには、ランタイムを再起動する必要があります。',
+    pipOk: 'セッションを再起動する',
+    driveTitle: 'このノートブックに Google ドライブのファイルへのアクセスを許可しますか？',
+    driveBody: 'このノートブックは Google ドライブのファイルへのアクセスをリクエストしています。',
+    driveOk: 'Google ドライブに接続',
+    driveNo: '許可しない',
+    newRuntimeTitle: '新しいランタイムが必要です',
+    newRuntimeBody: 'このノートブックのランタイムは使用できなくなりました。',
+    newRuntimeOk: '新しいランタイムを割り当てる',
+    disallowedTitle: '警告',
+    disallowedBody: '許可されていないコードを実行している可能性があります。',
+    disallowedOk: '実行をキャンセル',
+    disallowedNo: 'このまま続行',
+    runtimeTypeTitle: 'ランタイムのタイプを変更',
+    runtimeTypeBody: 'ランタイムの属性を変更すると、現在のセッションが終了する場合があります。',
+    cannotSaveTitle: '変更を保存できません',
+    cannotSaveBody: 'このノートブックを保存できませんでした。',
+    deleteRuntimeTitle: 'ランタイムを接続解除して削除',
+    deleteRuntimeBody: 'このランタイムと、その中のすべてのファイルを削除しますか？',
   },
   crash: {
     ram: '使用可能な RAM をすべて使用した後で、セッションがクラッシュしました。',

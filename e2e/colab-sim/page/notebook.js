@@ -3,7 +3,7 @@
 // shortcuts and the main-world API into kernel and runner actions.
 
 import { CodeCellView, TextCellView } from './cells.js';
-import { createMenubar } from './closure-menu.js';
+import { attachClosureMenu, createMenubar } from './closure-menu.js';
 import { showDialog } from './dialogs.js';
 import { Kernel } from './kernel.js';
 import { LABEL_SETS, LEGACY_ACCELS } from './labels.js';
@@ -42,6 +42,10 @@ const MENUS = {
   tools: ['show-command-palette', 'sep', 'preferences', 'shortcuts', 'sep', 'open-differ'],
   help: ['faq', 'release-notes'],
 };
+/** The connect button's dropdown (§11.3): a second Closure menu, with the runtime's most destructive item. */
+const CONNECT_MENU = ['change-runtime-type', 'manage-sessions', 'open-resource-viewer', 'sep', 'powerwash-current-vm'];
+/** Commands that start a run: ignored while Colab brings a crashed kernel back (§11.5). */
+const RUN_COMMANDS = new Set(['runall', 'runbefore', 'runfocused', 'runselected', 'runafter']);
 /** Accelerators outside the Runtime menu (the File menu's `Ctrl+O` is captured). */
 const ACCELS = {
   open: 'Ctrl+O',
@@ -94,7 +98,8 @@ export class Notebook {
   mount() {
     document.title = `${this.scenario.title} - Colab`;
     this.snackbars = { primary: new Snackbar('primary'), secondary: new Snackbar('secondary') };
-    this.connectButton = new ConnectButton(this.labels.connect, () => this.#connectClick());
+    this.connectButton = new ConnectButton(this.labels.connect, () => this.#connectClick(), this.ui.connectButtonId);
+    this.#connectMenu();
     this.statusBar = new StatusBar();
     this.cellList = h('div', { class: 'notebook-cell-list' });
     const toolbar = h(
@@ -109,7 +114,7 @@ export class Notebook {
       h(
         'div',
         { class: 'notebook-vertical' },
-        h('div', { id: 'header', class: 'header' }, this.#menubar(), toolbar),
+        this.#header(toolbar),
         h(
           'div',
           { class: 'notebook-horizontal' },
@@ -129,6 +134,60 @@ export class Notebook {
     if (this.ui.renderDelayMs > 0) sleep(this.ui.renderDelayMs).then(renderCells);
     else renderCells();
     this.#installShortcuts();
+  }
+
+  /**
+   * The header: menubar and toolbar (§1.1, §1.3). `ui.header` 'collapsed' hides the menubar behind its caret, as the
+   * "toggle header visibility" caret does (§11.3, ColabFold#542); 'missing' leaves it out of the DOM (colabtools#5376).
+   * The toolbar stays either way.
+   */
+  #header(toolbar) {
+    const header = h('div', { id: 'header', class: 'header' });
+    if (this.ui.header === 'missing') {
+      header.append(toolbar);
+      return header;
+    }
+    const menubar = this.#menubar();
+    const caret = h(
+      'md-icon-button',
+      { id: 'header-toggle', 'data-aria-label': this.labels.headerToggle, value: '' },
+      h('md-icon', { 'aria-hidden': 'true' }, 'expand_less'),
+    );
+    const setCollapsed = (collapsed) => {
+      menubar.style.display = collapsed ? 'none' : '';
+      caret.querySelector('md-icon').textContent = collapsed ? 'expand_more' : 'expand_less';
+    };
+    caret.addEventListener('click', () => {
+      const collapsed = menubar.style.display !== 'none';
+      record('header-toggle', { collapsed });
+      setCollapsed(collapsed);
+    });
+    setCollapsed(this.ui.header === 'collapsed');
+    header.append(menubar, toolbar, caret);
+    return header;
+  }
+
+  #connectMenu() {
+    const label = (command) => this.labels.items[command];
+    attachClosureMenu(this.connectButton.dropdown, 'connect', {
+      itemsFor: () =>
+        CONNECT_MENU.map((command) =>
+          command === 'sep'
+            ? 'sep'
+            : { menu: 'connect', command, label: label(command), hasCommandAttribute: !this.ui.noCommandAttributes },
+        ),
+      isDisabled: () => false,
+      onAction: (command, item) => this.#connectMenuCommand(command, item.spec.label),
+    });
+  }
+
+  /** The connect menu's items; "Disconnect and delete runtime" asks first here (§11.2 table). */
+  async #connectMenuCommand(command, label) {
+    record('menu-item', { command, via: 'connect-menu', label });
+    if (command === 'change-runtime-type') await this.dialog('change-runtime-type');
+    if (command === 'powerwash-current-vm' && (await this.dialog('delete-runtime')) === 'ok') {
+      this.kernel.disconnect('powerwash');
+    }
   }
 
   #menubar() {
@@ -154,6 +213,7 @@ export class Notebook {
         item.menu === 'runtime' &&
         (this.ui.disableItems.includes(item.command) || (item.command === 'restart' && !this.kernel.connected)),
       onAction: (command, item, menuId) => this.command(command, `${menuId}-menu`, item.spec.label),
+      runtimeMenuId: this.ui.runtimeMenuId,
     });
   }
 
@@ -223,6 +283,10 @@ export class Notebook {
   /** One entry point for every UI command (menus, toolbar, shortcuts). */
   command(command, via, label) {
     record('menu-item', { command, via, label });
+    if (RUN_COMMANDS.has(command) && this.kernel.recoveringFromCrash) {
+      record('run-ignored', { command, reason: 'kernel-restarting' });
+      return undefined;
+    }
     const focusedIndex = this.focused ? this.codeViews.indexOf(this.focused) : 0;
     switch (command) {
       case 'runall':
@@ -259,6 +323,11 @@ export class Notebook {
     const connected = this.kernel.connected;
     if (!connected && !runAll) return;
     const ask = this.ui.dialog !== 'none' && (this.ui.confirm === 'always' || connected);
+    // A test of look-alikes: the restart shows another dialog (the pip warning, "New runtime required"…) instead.
+    if (ask && this.ui.restartDialog !== 'restart-confirm') {
+      await this.dialog(this.ui.restartDialog);
+      return;
+    }
     if (ask && (await this.dialog('restart-confirm')) !== 'ok') return;
     if (this.kernel.connected) await this.kernel.restart();
     if (runAll) await this.runner.run(this.codeViews, 'all');
@@ -323,6 +392,7 @@ export class Notebook {
       variant: this.ui.dialog,
       dialogs: this.labels.dialogs,
       dialogMs: this.scenario.timing.dialogMs,
+      openingMs: this.ui.dialogOpeningMs,
     });
   }
 

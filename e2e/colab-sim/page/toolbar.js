@@ -100,12 +100,14 @@ function setExpanded(iconButton, expanded) {
 }
 
 /**
- * `colab-connect-button` (§5.4). States: 'disconnected' ("Connect"/"Reconnect"), 'connecting' ("Connecting",
+ * `colab-connect-button` (§5.4, §11.5). States: 'disconnected' ("Connect"/"Reconnect"), 'connecting' ("Connecting",
  * icon more_horiz), 'idle' (icon `done`, class icon-okay, RAM/Disk display, tooltip "Connected to…"), 'busy' (icon
- * `more_horiz`). Only the connected+idle state is captured; the others follow the automation notes in §5.4.
+ * `more_horiz`). Only the connected+idle state is captured; the others follow the automation notes in §5.4, §11.5.
+ * `buttonId` is `connect` or, as one 2026 driver saw it, `reconnect` (§11.5). `dropdown` ("Additional connection
+ * options") is the anchor of the connect menu (§11.3), which the notebook attaches.
  */
 export class ConnectButton {
-  constructor(labels, onConnectClick) {
+  constructor(labels, onConnectClick, buttonId = 'connect') {
     this.labels = labels;
     this.host = document.createElement('colab-connect-button');
     const root = this.host.attachShadow({ mode: 'open' });
@@ -122,7 +124,7 @@ export class ConnectButton {
       message: labels.focusLast,
     });
     this.connect = h('colab-toolbar-button', {
-      id: 'connect',
+      id: buttonId,
       class: 'split-button',
       tooltipid: 'colab-connect-tooltip',
     });
@@ -140,6 +142,7 @@ export class ConnectButton {
       },
       h('md-icon', { 'aria-hidden': 'true' }, 'arrow_drop_down'),
     );
+    this.dropdown = dropdown;
     root.append(
       this.iconButton,
       this.iconTooltip,
