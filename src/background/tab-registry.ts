@@ -8,42 +8,33 @@ import { notebookKeyFromUrl } from '../state/notebook-key';
  */
 
 const PREFIX = 'tab:';
-
-interface Entry {
-  key: string;
-  title: string;
-}
+const TITLE_PREFIX = 'title:';
 
 export async function setTabNotebook(tabId: number, key: string | null, title = ''): Promise<void> {
-  if (key === null) await browser.storage.session.remove(PREFIX + tabId);
-  else await browser.storage.session.set({ [PREFIX + tabId]: { key, title } satisfies Entry });
+  if (key === null) await browser.storage.session.remove([PREFIX + tabId, TITLE_PREFIX + tabId]);
+  else await browser.storage.session.set({ [PREFIX + tabId]: key, [TITLE_PREFIX + tabId]: title });
 }
 
 export async function notebookOfTab(tabId: number): Promise<string | null> {
-  return entryOf((await browser.storage.session.get(PREFIX + tabId))[PREFIX + tabId])?.key ?? null;
+  const value = (await browser.storage.session.get(PREFIX + tabId))[PREFIX + tabId];
+  return typeof value === 'string' ? value : null;
 }
 
 export async function tabsOfNotebook(key: string): Promise<number[]> {
-  return (await entriesOf(key)).map(([tabId]) => tabId);
+  const items = await browser.storage.session.get(null);
+  return Object.entries(items)
+    .filter(([name, value]) => name.startsWith(PREFIX) && value === key)
+    .map(([name]) => Number(name.slice(PREFIX.length)));
 }
 
 /** The name a tab last showed for the notebook ('' if none did). */
 export async function titleOfNotebook(key: string): Promise<string> {
-  return (await entriesOf(key)).find(([, entry]) => entry.title !== '')?.[1].title ?? '';
-}
-
-async function entriesOf(key: string): Promise<Array<[number, Entry]>> {
   const items = await browser.storage.session.get(null);
-  return Object.entries(items).flatMap(([name, value]): Array<[number, Entry]> => {
-    const entry = entryOf(value);
-    return name.startsWith(PREFIX) && entry?.key === key ? [[Number(name.slice(PREFIX.length)), entry]] : [];
-  });
-}
-
-function entryOf(value: unknown): Entry | null {
-  if (typeof value !== 'object' || value === null) return null;
-  const { key, title } = value as Partial<Entry>;
-  return typeof key === 'string' && typeof title === 'string' ? { key, title } : null;
+  for (const tabId of await tabsOfNotebook(key)) {
+    const title = items[TITLE_PREFIX + tabId];
+    if (typeof title === 'string' && title !== '') return title;
+  }
+  return '';
 }
 
 /**
