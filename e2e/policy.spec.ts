@@ -1,3 +1,4 @@
+import type { Worker } from '@playwright/test';
 import { runAll, simLog, waitForKernel, waitForRun } from './colab-sim';
 import { expect, test } from './harness/extension';
 import { resetStorage, setSettings, waitForGuard } from './harness/guard';
@@ -16,6 +17,7 @@ import {
 /**
  * Issue 5 on the simulated Colab with the built extension: the crash-loop limit and back-off, the guard switched off,
  * a reload during the back-off, two tabs on one notebook, the in-page countdown and its Cancel button, the badge.
+ * Issue 14.1: a countdown carried into a new page starts again, shown; one nobody carried out in time is skipped.
  * Back-off base 1 s (so 1, 2, 4 s) unless a test says otherwise.
  */
 
@@ -25,6 +27,24 @@ test.beforeEach(async ({ serviceWorker }) => {
 });
 
 const OOM_EVERY_RUN = { default: { fail: 'cuda-oom' as const } };
+
+/** Moves a pending countdown's deadline, as time passing with nobody carrying it out would. */
+async function moveDeadline(serviceWorker: Worker, key: string, restartAt: number): Promise<void> {
+  await serviceWorker.evaluate(
+    async ({ name, restartAt }) => {
+      const rec = (await chrome.storage.local.get(name))[name] as { status: object };
+      await chrome.storage.local.set({ [name]: { ...rec, status: { ...rec.status, restartAt } } });
+    },
+    { name: `nb:${key}`, restartAt },
+  );
+}
+
+/** The service worker has forgotten a closed tab (its registration is gone). */
+async function waitForSessionKeyGone(serviceWorker: Worker, name: string): Promise<void> {
+  await expect
+    .poll(() => serviceWorker.evaluate(async (name) => (await chrome.storage.session.get(name))[name], name))
+    .toBeUndefined();
+}
 
 test(
   'a notebook that runs out of memory on every run is restarted 3 times, backed off 1, 2, 4 s, then left ' + 'alone',
@@ -93,7 +113,7 @@ test('a notebook with the guard off is never restarted', async ({ context, page,
   await sim.dispose();
 });
 
-test('a reload during the back-off resumes the countdown: one restart at the stored deadline, counts kept', async ({
+test('a reload during the back-off starts the countdown again, shown, from the first delay: one restart', async ({
   context,
   page,
   serviceWorker,
@@ -117,18 +137,23 @@ test('a reload during the back-off resumes the countdown: one restart at the sto
       { timeout: 20_000, intervals: [50] },
     )
     .toBe(true);
-  const pending = (await record(serviceWorker, key))!.status;
+  const stored = (await record(serviceWorker, key))!.status;
   const firstPage = await simLog(page);
   expect(firstPage.filter((e) => e.type === 'restart')).toHaveLength(1);
-  expect(Date.now(), 'the reload starts within the back-off').toBeLessThan(pending.restartAt! - 1000);
+  expect(Date.now(), 'the reload starts within the back-off').toBeLessThan(stored.restartAt! - 1000);
   await page.reload();
   expect(await waitForGuard(serviceWorker, page)).toBe(tabId);
   await waitForHelloDone(serviceWorker, tabId);
-  await waitForKernel(page, 'idle');
 
-  // The reloaded page shows the countdown it resumed…
+  // The new page got a whole new countdown of the first delay, its own attempt, and shows it…
+  const carried = (await record(serviceWorker, key))!;
+  expect(carried.status).toMatchObject({ kind: 'pending', ownerTab: tabId });
+  expect(carried.status.attempt).not.toBe(stored.attempt);
+  const resumed = historyOf(carried, 'resumed');
+  expect(resumed).toHaveLength(1);
+  expect(carried.status.restartAt! - resumed[0]!.at).toBe(2000);
   await expect(page.locator('colab-oom-guard-notice .box')).toHaveAttribute('data-tone', 'warning');
-  // …and performs the pending restart once, at the stored deadline.
+  // …and performs the pending restart once, at that new deadline.
   expect(await waitForRun(page, 1)).toMatchObject({ ok: true });
   await expect.poll(async () => historyOf(await record(serviceWorker, key), 'restarted').length).toBe(2);
   const log = await simLog(page);
@@ -136,8 +161,8 @@ test('a reload during the back-off resumes the countdown: one restart at the sto
   expect(log.filter((e) => e.type === 'menu-item').map((e) => e.command)).toEqual(['restart-and-run-all']);
   const opened = log.find((e) => e.type === 'menu-open')!;
   const openedAt = (await pageTimeOrigin(page)) + opened.t;
-  expect(openedAt).toBeGreaterThanOrEqual(pending.restartAt! - 500); // the claim tolerance, never earlier
-  expect(openedAt).toBeLessThan(pending.restartAt! + 1500);
+  expect(openedAt).toBeGreaterThanOrEqual(carried.status.restartAt! - 500); // the claim tolerance, never earlier
+  expect(openedAt).toBeLessThan(carried.status.restartAt! + 1500);
 
   const rec = (await record(serviceWorker, key))!;
   expect(rec.status.kind).toBe('watching');
@@ -148,6 +173,86 @@ test('a reload during the back-off resumes the countdown: one restart at the sto
   expect(historyOf(rec, 'restart-failed')).toEqual([]);
   // Nothing else happens afterwards: the OOM output saved before the reload is history.
   expect(await logOf(page, 'dangerous')).toEqual([]);
+  await sim.dispose();
+});
+
+test('a countdown that ended while its notebook was closed is skipped when the notebook opens again', async ({
+  context,
+  page,
+  serviceWorker,
+  openPopup,
+}) => {
+  await setSettings(serviceWorker, { backoffBaseSec: 3 });
+  const first = await context.newPage();
+  const { sim, key, url, tabId } = await openNotebook(
+    { context, page: first, serviceWorker },
+    trainNotebook({ 1: { fail: 'cuda-oom' }, default: EPOCH_DONE }),
+  );
+  await runAll(first);
+  await expect.poll(async () => (await record(serviceWorker, key))?.status.kind).toBe('pending');
+  await first.close();
+  await waitForSessionKeyGone(serviceWorker, `tab:${tabId}`);
+  // Nobody had the notebook open when its countdown ended, 3 minutes ago.
+  await moveDeadline(serviceWorker, key, Date.now() - 3 * 60_000);
+
+  await page.goto(url);
+  const again = await waitForGuard(serviceWorker, page);
+  await waitForHelloDone(serviceWorker, again);
+  const rec = (await record(serviceWorker, key))!;
+  expect(rec.status.kind).toBe('watching');
+  expect(rec.history.at(-1)).toMatchObject({
+    type: 'skipped',
+    action: 'restart-and-run-all',
+    verdict: { category: 'gpu-oom' },
+  });
+  expect(rec.totalRestarts).toBe(0);
+  await expect(page.locator('colab-oom-guard-notice')).toHaveCount(0);
+  // Nothing is due, so there is no state to wait on: a bounded wait past the first delay (3 s) with margin.
+  await page.waitForTimeout(4500);
+  expect(await logOf(page, 'menu-open')).toEqual([]);
+  expect(await logOf(page, 'restart')).toEqual([]);
+  expect((await record(serviceWorker, key))!.status.kind).toBe('watching');
+
+  const popup = await openPopup(again);
+  await expect(popup.locator('.headline')).toHaveText('Watching');
+  await expect(popup.locator('.events li').first()).toContainText('Restart skipped: the notebook was not open');
+  await popup.close();
+  await sim.dispose();
+});
+
+test('a tab back on its notebook after the deadline gets a new countdown, shown before anything restarts', async ({
+  context,
+  page,
+  serviceWorker,
+}) => {
+  await setSettings(serviceWorker, { backoffBaseSec: 3 });
+  const { sim, key, url, tabId } = await openNotebook(
+    { context, page, serviceWorker },
+    trainNotebook({ 1: { fail: 'cuda-oom' }, default: EPOCH_DONE }),
+  );
+  await runAll(page);
+  await expect.poll(async () => (await record(serviceWorker, key))?.status.kind).toBe('pending');
+  const stored = (await record(serviceWorker, key))!.status;
+  await page.goto('about:blank');
+  // Its deadline passed 30 s ago while the tab was elsewhere (within the 2 minutes a countdown may be carried).
+  await moveDeadline(serviceWorker, key, Date.now() - 30_000);
+
+  await page.goto(url);
+  expect(await waitForGuard(serviceWorker, page)).toBe(tabId);
+  await waitForHelloDone(serviceWorker, tabId);
+  const carried = (await record(serviceWorker, key))!;
+  expect(carried.status).toMatchObject({ kind: 'pending', ownerTab: tabId });
+  expect(carried.status.attempt).not.toBe(stored.attempt);
+  expect(carried.status.restartAt! - historyOf(carried, 'resumed')[0]!.at).toBe(3000);
+  const body = page.locator('colab-oom-guard-notice .body');
+  await expect(body).toContainText(/in [1-3] s\b/);
+  expect(await logOf(page, 'menu-open'), 'nothing fired at load').toEqual([]);
+
+  expect(await waitForRun(page, 1)).toMatchObject({ ok: true });
+  const opened = (await logOf(page, 'menu-open'))[0]!;
+  expect((await pageTimeOrigin(page)) + opened.t).toBeGreaterThanOrEqual(carried.status.restartAt! - 500);
+  await expect.poll(async () => (await record(serviceWorker, key))?.totalRestarts).toBe(1);
+  expect(await logOf(page, 'restart')).toHaveLength(1);
   await sim.dispose();
 });
 

@@ -45,8 +45,17 @@ export const PROBLEMS_LIMIT = 50;
 /** At most this many custom patterns of each kind, each at most this long. */
 export const MAX_PATTERNS = 100;
 export const MAX_PATTERN_CHARS = 500;
-/** The largest import file accepted, in characters (the options page checks it before sending the file). */
+/**
+ * The largest import file accepted. The options page compares the file's size in bytes with it before reading it (a
+ * file of n bytes decodes to at most n characters), and the message schema its length in characters.
+ */
 export const IMPORT_MAX_CHARS = 20_000_000;
+/** At most this many notebooks in an import file. */
+export const IMPORT_MAX_NOTEBOOKS = 1000;
+/** History entries older than this, and notebook records switched off and untouched for this long, are removed. */
+export const RETENTION_DAYS = 90;
+/** How many failed storage writes the worker keeps for the popup and the options page to show. */
+export const STORAGE_ERRORS_LIMIT = 20;
 
 /** Cuts `text` to `max` characters (no marker): what every sender does before a receiver checks the length. */
 export function cut(text: string, max: number): string {

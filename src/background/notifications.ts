@@ -2,6 +2,7 @@ import browser from 'webextension-polyfill';
 import { t } from '../lib/i18n';
 import type { Effect, NotifyEffect } from '../state/policy';
 import type { Settings } from '../state/schema';
+import { withoutUnsafeText } from '../state/storage-keys';
 
 const TITLES = {
   restarted: 'notify_restarted',
@@ -17,8 +18,9 @@ export async function notify(effects: Effect[], settings: Settings): Promise<voi
     await browser.notifications.create(`${effect.kind}:${effect.key}:${Date.now()}`, {
       type: 'basic',
       iconUrl: browser.runtime.getURL('icons/icon-128.png'),
-      title: t(TITLES[effect.kind], effect.title),
-      message: effect.detail,
+      // The name and what a failed step saw come from the page: nothing in them may reorder what is shown.
+      title: withoutUnsafeText(t(TITLES[effect.kind], effect.title)),
+      message: withoutUnsafeText(effect.detail),
     });
   }
 }

@@ -1,10 +1,12 @@
 import { fakeBrowser } from '@webext-core/fake-browser';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { STORAGE_ERRORS_KEY } from '../state/schema';
 import { createNotebookWriter, loadNotebook } from '../state/store';
 import { createRouter } from './router';
 import { chromeChanges } from './test-support';
 
 vi.mock('webextension-polyfill', async () => ({ default: (await import('@webext-core/fake-browser')).fakeBrowser }));
+vi.mock('../lib/i18n', () => ({ t: (key: string, ...subs: string[]) => [key, ...subs].join(' ') }));
 
 const KEY = 'drive:abc';
 const ORIGIN = fakeBrowser.runtime.getURL('');
@@ -223,5 +225,156 @@ describe('service-worker router', () => {
       const late = await openTab();
       expect((await loadNotebook(KEY)).status).toMatchObject({ kind: 'pending', ownerTab: late });
     });
+  });
+
+  describe('storage holds only what the user chose', () => {
+    const NEW = 'drive:neverGuarded';
+    const newPage = { ...colabPage(), url: 'https://colab.research.google.com/drive/neverGuarded' };
+
+    it('a notebook opened, renamed and failing, but never switched on, leaves nothing in storage', async () => {
+      await route({ type: 'page-hello', key: NEW, title: 'secret.ipynb', arrived: true }, newPage);
+      await route({ type: 'page-hello', key: NEW, title: 'renamed.ipynb', arrived: false }, newPage);
+      expect(await route({ ...failure(), key: NEW }, newPage)).toMatchObject({ outcome: 'off' });
+      expect(Object.keys(await fakeBrowser.storage.local.get(null))).toEqual([`nb:${KEY}`]);
+    });
+
+    it('switching it on creates its record, named as its page showed, without spoofing characters', async () => {
+      await route({ type: 'page-hello', key: NEW, title: 'train\u202E.ipynb', arrived: true }, newPage);
+      const on = { type: 'ui-command', key: NEW, command: { type: 'set-enabled', enabled: true } };
+      expect(await route(on, popup)).toEqual({ ok: true });
+      expect(await loadNotebook(NEW)).toMatchObject({ enabled: true, title: 'train.ipynb' });
+      await route({ type: 'page-hello', key: NEW, title: 'v2.ipynb', arrived: false }, newPage);
+      expect((await loadNotebook(NEW)).title).toBe('v2.ipynb');
+    });
+
+    it('refuses notebook keys with control or bidirectional characters', async () => {
+      const spoof = 'drive:abc\u202Egnp';
+      expect(route({ type: 'page-hello', key: spoof, title: '', arrived: true }, colabPage())).toBeUndefined();
+      const command = { type: 'ui-command', key: spoof, command: { type: 'set-enabled', enabled: true } };
+      expect(route(command, popup)).toBeUndefined();
+    });
+  });
+
+  describe('a failed write (storage full)', () => {
+    function fillStorage() {
+      vi.spyOn(fakeBrowser.storage.local, 'set').mockRejectedValue(new Error('Resource::kQuotaBytes quota exceeded'));
+    }
+    const errors = async () => (await fakeBrowser.storage.session.get(STORAGE_ERRORS_KEY))[STORAGE_ERRORS_KEY];
+
+    afterEach(() => vi.restoreAllMocks());
+
+    it('of a failure report is listed with what was lost, and the page still gets its guard', async () => {
+      await route(hello(), colabPage());
+      fillStorage();
+      await expect(route(failure(), colabPage())).rejects.toThrow(/storage: it is full/);
+      expect(await errors()).toEqual([
+        {
+          at: expect.any(Number),
+          message: expect.stringContaining('kQuotaBytes quota exceeded'),
+          lost: `lostFailure ${KEY} CUDA out of memory`,
+        },
+      ]);
+      const reply = await route({ type: 'page-hello', key: KEY, title: 'renamed', arrived: true }, colabPage());
+      expect(reply).toMatchObject({ tabId: 7, token: expect.any(String) });
+      expect(await errors()).toHaveLength(2);
+    });
+
+    it('of a command or settings is answered with the message; the user can dismiss the list', async () => {
+      fillStorage();
+      const off = { type: 'ui-command', key: KEY, command: { type: 'set-enabled', enabled: false } };
+      expect(await route(off, popup)).toEqual({ ok: false, message: expect.stringMatching(/storage: it is full/) });
+      expect(await route({ type: 'ui-settings', patch: { maxRestarts: 4 } }, popup)).toMatchObject({ ok: false });
+      expect(await errors()).toHaveLength(2);
+      vi.restoreAllMocks();
+      expect(await route({ type: 'ui-clear-storage-errors' }, popup)).toEqual({ ok: true });
+      expect(await errors()).toBeUndefined();
+    });
+  });
+
+  describe('countdowns and browser sessions', () => {
+    const pendingStatus = (ownerTab: number, restartAt: number, session?: string) => ({
+      kind: 'pending',
+      reason: 'failure',
+      action: 'restart-and-run-all',
+      restartAt,
+      attempt: 'old-attempt',
+      ownerTab,
+      detectedAt: restartAt - 5000,
+      verdict,
+      ...(session ? { session } : {}),
+    });
+
+    it('a countdown left by a previous browser session starts again in the restored tab of the same id', async () => {
+      const now = Date.now();
+      await fakeBrowser.storage.local.set({
+        [`nb:${KEY}`]: { v: 2, key: KEY, enabled: true, status: pendingStatus(7, now - 10_000, 'gone-session') },
+      });
+      await route(hello(), colabPage(7));
+      const { status } = await loadNotebook(KEY);
+      expect(status).toMatchObject({ kind: 'pending', ownerTab: 7 });
+      if (status.kind !== 'pending') throw new Error('not pending');
+      expect(status.attempt).not.toBe('old-attempt');
+      expect(status.restartAt).toBeGreaterThanOrEqual(now + 5000);
+      const old = await route({ type: 'page-claim', key: KEY, attempt: 'old-attempt' }, colabPage(7));
+      expect(old).toMatchObject({ granted: false });
+    });
+
+    it('one that ended over 2 min ago while the notebook was closed is skipped when it opens', async () => {
+      const now = Date.now();
+      await fakeBrowser.storage.local.set({
+        [`nb:${KEY}`]: { v: 2, key: KEY, enabled: true, status: pendingStatus(99, now - 3 * 60_000, 'gone-session') },
+      });
+      await route(hello(), colabPage(7));
+      const record = await loadNotebook(KEY);
+      expect(record.status.kind).toBe('watching');
+      expect(record.history.at(-1)).toMatchObject({ type: 'skipped', verdict });
+    });
+  });
+
+  describe("the order of a tab's messages", () => {
+    beforeEach(() => fakeBrowser.windows.create({ focused: true }));
+
+    it('a claim sent after the tab opened another notebook is refused and touches neither notebook', async () => {
+      const { id } = await fakeBrowser.tabs.create({ url: 'https://colab.research.google.com/drive/abc' });
+      if (id === undefined) throw new Error('no tab id');
+      await route(hello(), colabPage(id));
+      await route(failure(), colabPage(id));
+      const before = await loadNotebook(KEY);
+      if (before.status.kind !== 'pending') throw new Error('not pending');
+      vi.useFakeTimers({ now: before.status.restartAt, toFake: ['Date'] });
+      try {
+        // Sent in this order by the page at the deadline, and handled concurrently by the worker.
+        const switched = route(hello('drive:other'), colabPage(id));
+        const claim = route({ type: 'page-claim', key: KEY, attempt: before.status.attempt }, colabPage(id));
+        await switched;
+        expect(await claim).toMatchObject({ granted: false });
+      } finally {
+        vi.useRealTimers();
+      }
+      expect((await loadNotebook(KEY)).status).toEqual(before.status);
+      expect(await fakeBrowser.storage.local.get('nb:drive:other')).toEqual({});
+    });
+  });
+
+  it('a worker restarted between schedule, claim and result still gives one restart', async () => {
+    const worker = () => createRouter(createNotebookWriter()).route;
+    await worker()(hello(), colabPage());
+    await worker()(failure(), colabPage());
+    const { status } = await loadNotebook(KEY);
+    if (status.kind !== 'pending') throw new Error('not pending');
+    vi.useFakeTimers({ now: status.restartAt, toFake: ['Date'] });
+    try {
+      const claim = { type: 'page-claim', key: KEY, attempt: status.attempt };
+      expect(await worker()(claim, colabPage())).toEqual({ granted: true, action: 'restart-and-run-all' });
+      expect(await worker()(claim, colabPage())).toMatchObject({ granted: false });
+      const result = { type: 'page-result', key: KEY, attempt: status.attempt, ok: true };
+      expect(await worker()(result, colabPage())).toEqual({ ok: true });
+      expect(await worker()(result, colabPage())).toMatchObject({ ok: false });
+    } finally {
+      vi.useRealTimers();
+    }
+    const record = await loadNotebook(KEY);
+    expect(record).toMatchObject({ totalRestarts: 1, status: { kind: 'watching' } });
+    expect(record.history.map((e) => e.type)).toEqual(['restart-scheduled', 'restarted']);
   });
 });

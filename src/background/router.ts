@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import browser from 'webextension-polyfill';
 import { patternParts } from '../detector/patterns';
+import { t } from '../lib/i18n';
 import {
   type FrameHelloReply,
   FrameMessageSchema,
@@ -12,21 +13,31 @@ import {
 } from '../messaging/protocol';
 import { type SenderLike, senderKind } from '../messaging/sender';
 import type { ClaimReply, CommandReply, PolicyEvent, Reduction, ReplyFor, ReportReply } from '../state/policy';
-import { loadNotebook, loadSettings, type NotebookWriter } from '../state/store';
+import { loadNotebook, loadSettings, type NotebookWriter, StorageWriteError } from '../state/store';
 import { refreshTabBadge } from './badge';
 import { tokenForTab } from './frame-tokens';
 import { notify } from './notifications';
-import { notebookOfTab, setTabNotebook, tabShowsNotebook, tabsOfNotebook } from './tab-registry';
+import { applyRetentionDaily } from './retention';
+import { browserSession } from './session';
+import { clearStorageErrors, recordStorageError } from './storage-errors';
+import { notebookOfTab, setTabNotebook, tabShowsNotebook, tabsOfNotebook, titleOfNotebook } from './tab-registry';
 
 /**
  * Every runtime message comes through here: checked for who sent it, validated against its schema, then applied as
  * one policy event to one notebook by the (serialised) writer. Anything else is dropped without an answer.
  */
 export function createRouter(writer: NotebookWriter) {
-  async function apply<E extends PolicyEvent>(key: string, event: E): Promise<ReplyFor<E>> {
-    const settings = await loadSettings();
-    const ctx = { now: Date.now(), settings, newAttemptId: () => crypto.randomUUID() };
-    const result: Reduction<ReplyFor<E>> = await writer.update(key, event, ctx);
+  /** `title`: the name a record created by this event starts with (only the user's commands create one). */
+  async function apply<E extends PolicyEvent>(key: string, event: E, title?: string): Promise<ReplyFor<E>> {
+    const [settings, session] = await Promise.all([loadSettings(), browserSession()]);
+    const ctx = { now: Date.now(), settings, session, newAttemptId: () => crypto.randomUUID() };
+    let result: Reduction<ReplyFor<E>>;
+    try {
+      result = await writer.update(key, event, ctx, title);
+    } catch (error) {
+      if (error instanceof StorageWriteError) await recordStorageError(error.message, lostBy(event, key));
+      throw error;
+    }
     await notify(result.effects, settings);
     return result.reply;
   }
@@ -84,17 +95,19 @@ export function createRouter(writer: NotebookWriter) {
    */
   async function hello(key: string | null, title: string, arrived: boolean, tabId: number): Promise<HelloReply> {
     const previous = await notebookOfTab(tabId);
-    await setTabNotebook(tabId, key);
+    await setTabNotebook(tabId, key, title);
     if (previous !== null && previous !== key) await handOver(previous, tabId);
-    if (key && title) await apply(key, { type: 'set-title', title });
+    // Renames a stored record; a notebook without one keeps its name in the tab registry only.
+    if (key && title) await apply(key, { type: 'set-title', title }).catch(unlessStorageFull);
     if (key && arrived) {
       const record = await loadNotebook(key);
       const owner =
         record.status.kind === 'pending' || record.status.kind === 'restarting' ? record.status.ownerTab : null;
       const ownerAlive = owner !== null && owner !== tabId && (await tabShowsNotebook(owner, key));
-      await apply(key, { type: 'adopt', tabId, ownerAlive });
+      await apply(key, { type: 'adopt', tabId, ownerAlive }).catch(unlessStorageFull);
     }
     await refreshTabBadge(tabId);
+    void applyRetentionDaily(writer).catch(() => undefined);
     return { tabId, token: await tokenForTab(tabId) };
   }
 
@@ -116,18 +129,46 @@ export function createRouter(writer: NotebookWriter) {
     return { token, markers: patternParts(settings.markerPatterns) };
   }
 
+  /** A write the browser refused is answered with its message (and listed, as every refused write is). */
   async function onUi(message: UiMessage): Promise<unknown> {
+    try {
+      return await uiAction(message);
+    } catch (error) {
+      if (!(error instanceof StorageWriteError)) throw error;
+      if (message.type !== 'ui-command') await recordStorageError(error.message, t('lostChange'));
+      return { ok: false, message: error.message };
+    }
+  }
+
+  async function uiAction(message: UiMessage): Promise<unknown> {
     switch (message.type) {
       case 'ui-command':
-        return apply(message.key, message.command);
+        return apply(message.key, message.command, await titleOfNotebook(message.key));
       case 'ui-settings':
         return writer.updateSettings(message.patch);
       case 'ui-import':
         return writer.importData(message.text);
       case 'ui-clear':
-        await writer.clearAll();
+        await Promise.all([writer.clearAll(), clearStorageErrors()]);
+        return { ok: true };
+      case 'ui-clear-storage-errors':
+        await clearStorageErrors();
         return { ok: true };
     }
+  }
+
+  const tabTails = new Map<number, Promise<unknown>>();
+
+  /**
+   * A tab's messages are applied in the order its page sent them: a claim sent after the hello for another notebook
+   * must find the tab on that notebook, or it could be granted for a notebook the page already left.
+   */
+  function inTabOrder<T>(tabId: number, task: () => Promise<T>): Promise<T> {
+    const result = (tabTails.get(tabId) ?? Promise.resolve()).then(task);
+    const tail = result.then(noop, noop);
+    tabTails.set(tabId, tail);
+    void tail.then(() => tabTails.get(tabId) === tail && tabTails.delete(tabId));
+    return result;
   }
 
   /** Returns undefined for messages it does not take, so that no answer is sent. */
@@ -136,7 +177,7 @@ export function createRouter(writer: NotebookWriter) {
     const tabId = sender.tab?.id;
     if (kind === 'colab-page' && tabId !== undefined) {
       const parsed = v.safeParse(PageMessageSchema, message);
-      return parsed.success ? onPage(parsed.output, tabId) : undefined;
+      return parsed.success ? inTabOrder(tabId, () => onPage(parsed.output, tabId)) : undefined;
     }
     if (kind === 'output-frame' && tabId !== undefined) {
       return v.is(FrameMessageSchema, message) ? frameHello(tabId) : undefined;
@@ -157,6 +198,33 @@ async function firstTabShowing(key: string): Promise<number | undefined> {
     if (await tabShowsNotebook(tabId, key)) return tabId;
   }
   return undefined;
+}
+
+function noop(): void {}
+
+/** A full storage (already listed for the user) must not also keep the page from getting its guard. */
+function unlessStorageFull(error: unknown): void {
+  if (!(error instanceof StorageWriteError)) throw error;
+}
+
+/** What the user lost when the write of `event` failed: listed with the error in the popup and options. */
+function lostBy(event: PolicyEvent, key: string): string {
+  switch (event.type) {
+    case 'failure':
+      return t('lostFailure', key, event.verdict.description);
+    case 'marker':
+    case 'disconnect':
+      return t('lostFailure', key, event.type === 'marker' ? event.pattern : event.line);
+    case 'claim':
+    case 'restart-result':
+    case 'adopt':
+    case 'tab-closed':
+      return t('lostRestart', key);
+    case 'set-title':
+      return t('lostTitle', key);
+    default:
+      return t('lostChange');
+  }
 }
 
 /** A refusal in the shape each page message expects as its answer. */

@@ -2,14 +2,17 @@ import browser from 'webextension-polyfill';
 import { notebookKeyFromUrl } from '../state/notebook-key';
 
 /**
- * Which notebook each Colab tab shows, as its content script last said. Kept in storage.session: the service worker
- * is stopped when idle, and tab ids mean nothing after a browser restart.
+ * Which notebook each Colab tab shows, and its name, as its content script last said. Kept in storage.session: the
+ * service worker is stopped when idle, and tab ids mean nothing after a browser restart. The name waits here, in
+ * memory only, until the user switches the guard on for the notebook and its record is created.
  */
-const PREFIX = 'tab:';
 
-export async function setTabNotebook(tabId: number, key: string | null): Promise<void> {
-  if (key === null) await browser.storage.session.remove(PREFIX + tabId);
-  else await browser.storage.session.set({ [PREFIX + tabId]: key });
+const PREFIX = 'tab:';
+const TITLE_PREFIX = 'title:';
+
+export async function setTabNotebook(tabId: number, key: string | null, title = ''): Promise<void> {
+  if (key === null) await browser.storage.session.remove([PREFIX + tabId, TITLE_PREFIX + tabId]);
+  else await browser.storage.session.set({ [PREFIX + tabId]: key, [TITLE_PREFIX + tabId]: title });
 }
 
 export async function notebookOfTab(tabId: number): Promise<string | null> {
@@ -22,6 +25,16 @@ export async function tabsOfNotebook(key: string): Promise<number[]> {
   return Object.entries(items)
     .filter(([name, value]) => name.startsWith(PREFIX) && value === key)
     .map(([name]) => Number(name.slice(PREFIX.length)));
+}
+
+/** The name a tab last showed for the notebook ('' if none did). */
+export async function titleOfNotebook(key: string): Promise<string> {
+  const items = await browser.storage.session.get(null);
+  for (const tabId of await tabsOfNotebook(key)) {
+    const title = items[TITLE_PREFIX + tabId];
+    if (typeof title === 'string' && title !== '') return title;
+  }
+  return '';
 }
 
 /**

@@ -52,6 +52,13 @@ function store(record: NotebookRecord): Promise<void> {
   return fakeBrowser.storage.local.set({ [notebookStorageKey(record.key)]: record });
 }
 
+/** The notebook the page's address shows (Colab changes it in place when the tab opens another notebook). */
+function showing(key: string): void {
+  (window as unknown as { happyDOM: { setURL(url: string): void } }).happyDOM.setURL(
+    `https://colab.research.google.com/drive/${key.slice('drive:'.length)}`,
+  );
+}
+
 const sentOfType = (type: PageMessage['type']) =>
   page.sent.filter((m) => (m as PageMessage).type === type) as PageMessage[];
 
@@ -66,6 +73,7 @@ describe('page guard', () => {
       if (message.type === 'page-claim') return { granted: true, action: 'restart-and-run-all' };
       return { ok: true };
     });
+    showing(A);
     guard = createPageGuard(document);
   });
 
@@ -85,6 +93,23 @@ describe('page guard', () => {
     await vi.waitFor(() => expect(sentOfType('page-result')).toHaveLength(1));
     expect(sentOfType('page-claim')[0]).toMatchObject({ key: A, attempt: `attempt-${A}` });
     expect(sentOfType('page-result')[0]).toMatchObject({ key: A, attempt: `attempt-${A}`, ok: true });
+  });
+
+  it('restarts neither notebook when the claim is granted after the tab opened another notebook', async () => {
+    let grant: (reply: unknown) => void = () => {};
+    page.restartAndRunAll.mockClear();
+    page.sendToWorker.mockImplementation(async (message: PageMessage) => {
+      page.sent.push(message);
+      return message.type === 'page-claim' ? new Promise((resolve) => (grant = resolve)) : { ok: true };
+    });
+    await store(pending(A));
+    guard.setNotebook({ key: A, tabId: TAB, token: 't' });
+    await vi.waitFor(() => expect(sentOfType('page-claim')).toHaveLength(1));
+    showing(B);
+    grant({ granted: true, action: 'restart-and-run-all' });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(page.restartAndRunAll).not.toHaveBeenCalled();
+    expect(sentOfType('page-result')).toEqual([]);
   });
 
   it('sends a failed step with a long "saw" cut to what the service worker accepts', async () => {

@@ -2,6 +2,7 @@ import { checkUi } from '../colab';
 import { t } from '../lib/i18n';
 import { cut, TEXT_LIMITS } from '../limits';
 import type { CheckUiReply, ClaimReply, PageMessage } from '../messaging/protocol';
+import { notebookKeyFromUrl } from '../state/notebook-key';
 import type { NotebookRecord } from '../state/schema';
 import { loadNotebook, loadSettings, watchNotebook, watchSettings } from '../state/store';
 import { createFailureWatch } from './failure-watch';
@@ -94,11 +95,15 @@ export function createPageGuard(doc: Document): PageGuard {
     createRestartRunner({
       doc,
       tabId,
-      claim: async (attemptKey, attempt) =>
-        (await send<ClaimReply>({ type: 'page-claim', key: attemptKey, attempt })) ?? {
+      claim: async (attemptKey, attempt) => {
+        const reply = (await send<ClaimReply>({ type: 'page-claim', key: attemptKey, attempt })) ?? {
           granted: false,
           reason: 'no answer',
-        },
+        };
+        // The tab may have opened another notebook while the claim was on its way: restart neither.
+        if (!reply.granted || notebookKeyFromUrl(doc.location.href) === attemptKey) return reply;
+        return { granted: false, reason: 'The tab shows another notebook now' };
+      },
       result: async (attemptKey, attempt, outcome) => {
         await send({ type: 'page-result', key: attemptKey, attempt, ...clipOutcome(outcome) });
       },

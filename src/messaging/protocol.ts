@@ -61,6 +61,8 @@ export const UiMessageSchema = v.variant('type', [
   v.object({ type: v.literal('ui-settings'), patch: v.record(v.string(), v.unknown()) }),
   v.object({ type: v.literal('ui-import'), text: v.pipe(v.string(), v.maxLength(IMPORT_MAX_CHARS)) }),
   v.object({ type: v.literal('ui-clear') }),
+  /** The user dismissed the list of failed storage writes. */
+  v.object({ type: v.literal('ui-clear-storage-errors') }),
 ]);
 export type UiMessage = v.InferOutput<typeof UiMessageSchema>;
 

@@ -244,6 +244,22 @@ describe('data', () => {
     expect(await loadAllNotebooks()).toMatchObject([{ key: KEY, enabled: true, title: 'kept.ipynb' }]);
   });
 
+  it('refuses a file over the size limit without reading it', async () => {
+    const root = await open();
+    const file = new File(['{}'], 'huge.json');
+    Object.defineProperty(file, 'size', { value: 20_000_001 });
+    const read = vi.spyOn(file, 'text');
+    chooseFile(getByRole(root, 'file', 'Import from a file'), file);
+    await waitFor(() =>
+      expect(getByRole(root, 'alert').textContent).toBe(
+        'huge.json is too large (20.0 MB; an export of this extension is at most 20.0 MB), so it was not read. ' +
+          'Nothing changed.',
+      ),
+    );
+    expect(read).not.toHaveBeenCalled();
+    expect(worker.sent).toEqual([]);
+  });
+
   it('imports a valid export and shows the new settings', async () => {
     const root = await open();
     const file = {
@@ -292,6 +308,14 @@ describe('data', () => {
     await waitFor(() => expect(getByText(root, 'All data cleared. Settings are back to their defaults.')).toBeTruthy());
     expect(worker.sent).toEqual([{ type: 'ui-clear' }]);
     expect(await loadAllNotebooks()).toEqual([]);
+  });
+
+  it('shows the writes the browser refused at the top, until dismissed', async () => {
+    const lost = 'Your change was not saved.';
+    await fakeBrowser.storage.session.set({ storageErrors: [{ at: Date.now(), message: 'full', lost }] });
+    const root = await open();
+    await waitFor(() => expect(getByRole(root, 'alert').textContent).toContain(`${lost} — full`));
+    expect(root.querySelector('main > header + .storage-errors')).toBeTruthy();
   });
 
   it('lists storage problems when there are any', async () => {

@@ -8,6 +8,7 @@ import { loadAllNotebooks, loadSettings } from '../state/store';
 import { exportData } from '../state/transfer';
 import { parseWholeNumber, useDraft } from '../ui/fields';
 import { useProblems, useSettings } from '../ui/hooks';
+import { StorageErrors } from '../ui/StorageErrors';
 import { errorText, sendUi } from '../ui/send';
 import { formatTime } from '../ui/text';
 import { categoryHint, categoryLabel } from './labels';
@@ -41,6 +42,8 @@ export function Options() {
         <h1>{t('optionsTitle')}</h1>
         <p class="muted">{t('optionsIntro')}</p>
       </header>
+
+      <StorageErrors />
 
       <Section id="limits" title="optionsLimits" intro="optionsLimitsIntro">
         <NumberSetting
@@ -441,6 +444,15 @@ function DataTools({ afterChange }: { afterChange: () => Promise<void> }) {
     const file = input.files?.[0];
     if (!file) return;
     setImported(null);
+    // Checked before reading: a huge file would be read whole into memory first.
+    if (file.size > IMPORT_MAX_CHARS) {
+      input.value = '';
+      setImported({
+        ok: false,
+        message: t('importTooLarge', file.name, megabytes(file.size), megabytes(IMPORT_MAX_CHARS)),
+      });
+      return;
+    }
     let text: string;
     try {
       text = await file.text();
@@ -449,10 +461,6 @@ function DataTools({ afterChange }: { afterChange: () => Promise<void> }) {
       return;
     } finally {
       input.value = '';
-    }
-    if (text.length > IMPORT_MAX_CHARS) {
-      setImported({ ok: false, message: t('importTooLarge') });
-      return;
     }
     const reply = await sendUi({ type: 'ui-import', text });
     if (reply.ok) {
@@ -516,6 +524,10 @@ function DataTools({ afterChange }: { afterChange: () => Promise<void> }) {
       </div>
     </div>
   );
+}
+
+function megabytes(bytes: number): string {
+  return (bytes / 1_000_000).toFixed(1);
 }
 
 function Result({ outcome, id }: { outcome: Outcome; id?: string }) {

@@ -77,6 +77,28 @@ describe('popup over a Colab notebook', () => {
     expect(root.querySelector('.headline')?.textContent).toBe('Watching');
   });
 
+  it('names a notebook without a record (never switched on) from its tab, storing nothing', async () => {
+    // The page sets a tab's title; the fake's update() stores what it is given.
+    await fakeBrowser.tabs.update(tabId, { title: 'draft\u202E.ipynb - Colab' } as never);
+    const root = await open();
+    await waitFor(() => getByRole(root, 'heading', 'draft.ipynb'));
+    expect(await fakeBrowser.storage.local.get(null)).toEqual({});
+  });
+
+  it('shows the writes the browser refused, with what was lost, until dismissed', async () => {
+    await storeNotebook(KEY, { enabled: true });
+    const lost = 'A failure in drive:x (CUDA out of memory) was not saved, so no restart was scheduled for it.';
+    const message = "Could not save to the extension's storage: it is full (quota exceeded)";
+    await fakeBrowser.storage.session.set({ storageErrors: [{ at: Date.now(), message, lost }] });
+    const root = await open();
+    const box = await waitFor(() => getByRole(root, 'alert'));
+    expect(box.textContent).toContain(`${lost} — ${message}`);
+    await click(getByRole(root, 'button', 'Dismiss'));
+    await waitFor(() => expect(queryAllByRole(root, 'alert')).toHaveLength(0));
+    expect(worker.sent).toEqual([{ type: 'ui-clear-storage-errors' }]);
+    expect(await fakeBrowser.storage.session.get('storageErrors')).toEqual({});
+  });
+
   it('follows storage changes made elsewhere while open', async () => {
     await storeNotebook(KEY, { enabled: false });
     const root = await open();

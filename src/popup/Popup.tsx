@@ -2,11 +2,12 @@ import { useEffect, useState } from 'preact/hooks';
 import browser from 'webextension-polyfill';
 import { t } from '../lib/i18n';
 import type { CheckUiReply, Command } from '../messaging/protocol';
-import { notebookKeyFromUrl } from '../state/notebook-key';
+import { notebookKeyFromUrl, notebookTitleFromDocumentTitle } from '../state/notebook-key';
 import { describeStatus } from '../state/policy';
 import { type HistoryEntry, SETTING_BOUNDS } from '../state/schema';
 import { parseWholeNumber, useDraft } from '../ui/fields';
 import { useNotebook, useNow, useSettings } from '../ui/hooks';
+import { StorageErrors } from '../ui/StorageErrors';
 import { sendCommand } from '../ui/send';
 import { Timeline } from '../ui/Timeline';
 import { eventText, formatTime, statusText } from '../ui/text';
@@ -24,9 +25,10 @@ export function Popup({ search }: { search: string }) {
         <span class="brand">{t('extName')}</span>
         <OptionsLink />
       </header>
+      <StorageErrors />
       {target.kind === 'loading' && <p class="muted pad">{t('loading')}</p>}
       {target.kind === 'error' && <p class="error pad">{t('popupNoTab', target.message)}</p>}
-      {target.kind === 'tab' && <TabPanel tabId={target.tabId} url={target.url} />}
+      {target.kind === 'tab' && <TabPanel tabId={target.tabId} url={target.url} tabTitle={target.title} />}
     </div>
   );
 }
@@ -46,10 +48,10 @@ function OptionsLink() {
   );
 }
 
-function TabPanel({ tabId, url }: { tabId: number; url: string | undefined }) {
+function TabPanel({ tabId, url, tabTitle }: { tabId: number; url: string | undefined; tabTitle: string }) {
   const key = url ? notebookKeyFromUrl(url) : null;
   if (key === null) return <NotColab onColab={url?.startsWith('https://colab.research.google.com/') ?? false} />;
-  return <NotebookPanel key={key} notebookKey={key} tabId={tabId} />;
+  return <NotebookPanel key={key} notebookKey={key} tabId={tabId} tabTitle={tabTitle} />;
 }
 
 function NotColab({ onColab }: { onColab: boolean }) {
@@ -61,7 +63,7 @@ function NotColab({ onColab }: { onColab: boolean }) {
   );
 }
 
-function NotebookPanel({ notebookKey, tabId }: { notebookKey: string; tabId: number }) {
+function NotebookPanel({ notebookKey, tabId, tabTitle }: { notebookKey: string; tabId: number; tabTitle: string }) {
   const notebook = useNotebook(notebookKey);
   const settings = useSettings();
   const pending = notebook.value?.enabled === true && notebook.value.status.kind === 'pending';
@@ -96,7 +98,8 @@ function NotebookPanel({ notebookKey, tabId }: { notebookKey: string; tabId: num
   }
 
   const checked = wantEnabled ?? record.enabled;
-  const title = record.title || notebookKey;
+  // A notebook never guarded has no record, so no stored name: the tab's title gives it.
+  const title = record.title || notebookTitleFromDocumentTitle(tabTitle) || notebookKey;
   return (
     <main class="pad notebook" data-state={view.state}>
       <h1 class="nb-title" title={notebookKey}>

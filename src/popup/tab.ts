@@ -5,7 +5,7 @@ import { errorText } from '../ui/send';
 /** The tab the popup acts on: the one it was opened over, or `?tab=<id>` when opened as a page. */
 export type Target =
   | { kind: 'loading' }
-  | { kind: 'tab'; tabId: number; url: string | undefined }
+  | { kind: 'tab'; tabId: number; url: string | undefined; title: string }
   | { kind: 'error'; message: string };
 
 export function requestedTabId(search: string): number | null | 'invalid' {
@@ -28,8 +28,9 @@ export function useTargetTab(search: string): Target {
   useEffect(() => {
     let alive = true;
     let tabId: number | undefined;
-    const onUpdated = (id: number, change: browser.Tabs.OnUpdatedChangeInfoType) => {
-      if (alive && id === tabId && change.url !== undefined) setTarget({ kind: 'tab', tabId: id, url: change.url });
+    const onUpdated = (id: number, change: browser.Tabs.OnUpdatedChangeInfoType, tab: browser.Tabs.Tab) => {
+      if (!alive || id !== tabId || (change.url === undefined && change.title === undefined)) return;
+      setTarget({ kind: 'tab', tabId: id, url: tab.url, title: tab.title ?? '' });
     };
     findTab(search).then(
       (tab) => {
@@ -39,7 +40,7 @@ export function useTargetTab(search: string): Target {
           return;
         }
         tabId = tab.id;
-        setTarget({ kind: 'tab', tabId: tab.id, url: tab.url });
+        setTarget({ kind: 'tab', tabId: tab.id, url: tab.url, title: tab.title ?? '' });
       },
       (error: unknown) => alive && setTarget({ kind: 'error', message: errorText(error) }),
     );

@@ -97,6 +97,8 @@ describe('notebookKeyFromUrl', () => {
     ['a #fileId= too long to store', `${C}/#fileId=https%3A%2F%2Fexample.com%2F${'a'.repeat(2100)}.ipynb`],
     ['a decoded control character', `${C}/github/%0Aowner/r/blob/main/nb.ipynb`],
     ['a decoded control character in a gist id', `${C}/gist/someone/%0D0123`],
+    ['a decoded right-to-left override', `${C}/github/o/r/blob/main/%E2%80%AEbnpi.ipynb`],
+    ['a decoded isolate in #fileId=', `${C}/#fileId=https%3A%2F%2Fexample.com%2F%E2%81%A6nb.ipynb`],
   ])('gives no key for %s (storage would refuse it)', (_, url) => {
     expect(notebookKeyFromUrl(url)).toBeNull();
   });
@@ -130,6 +132,8 @@ describe('notebookTitleFromDocumentTitle', () => {
     ['Google Colaboratory', ''],
     ['', ''],
     ['   ', ''],
+    ['\u202Egnp.ipynb\u202C - Colab', 'gnp.ipynb'],
+    ['a\u0000b\u2067c\u200F.ipynb - Colab', 'abc.ipynb'],
   ])('%j → %j', (title, name) => {
     expect(notebookTitleFromDocumentTitle(title)).toBe(name);
   });

@@ -1,5 +1,5 @@
 import { cut, TEXT_LIMITS } from '../limits';
-import { isNotebookKey } from './storage-keys';
+import { isNotebookKey, withoutUnsafeText } from './storage-keys';
 
 /**
  * Stable notebook identity from a Colab URL (REFERENCE.md §6). The key names one notebook however the user reached it:
@@ -29,7 +29,7 @@ export function notebookKeyFromUrl(url: string): string | null {
     .filter((s) => s !== '')
     .map(safeDecode);
   const key = keyFromPath(segments) ?? keyFromFragment(parsed.hash);
-  // Decoding can give what storage would refuse (a control character, an over-long #fileId=): no notebook, then.
+  // Decoding can give what storage refuses (a control or bidirectional character, an over-long #fileId=): no notebook.
   return key !== null && isNotebookKey(key) ? key : null;
 }
 
@@ -113,9 +113,10 @@ const BARE_PRODUCT_NAME = /^(?:google\s+)?colab(?:oratory)?$/i;
 /**
  * The notebook's name from `document.title`: "<name> - Colab" (older "<name> - Colaboratory"). Titles without the
  * suffix (seen with some locales) are taken whole. A page still loading shows only the product name: that gives ''.
+ * Control and bidirectional characters are removed: the name is shown in the popup and in notifications.
  */
 export function notebookTitleFromDocumentTitle(title: string): string {
-  const name = title.trim().replace(TITLE_SUFFIX, '').trim();
+  const name = withoutUnsafeText(title).trim().replace(TITLE_SUFFIX, '').trim();
   if (BARE_PRODUCT_NAME.test(name)) return '';
   return cut(name, TEXT_LIMITS.title);
 }

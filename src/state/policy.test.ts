@@ -3,6 +3,9 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import {
   backoffSeconds,
   CLAIM_TOLERANCE_MS,
+  COUNTDOWN_GRACE_MS,
+  cleanTitle,
+  createsRecord,
   describeStatus,
   effectiveMaxRestarts,
   localDay,
@@ -41,8 +44,10 @@ beforeEach(() => {
   attempts = 0;
 });
 
-function ctx(now: number, settings: Settings = defaultSettings()): PolicyContext {
-  return { now, settings, newAttemptId: () => `attempt-${++attempts}` };
+const SESSION = 'session-1';
+
+function ctx(now: number, settings: Settings = defaultSettings(), session = SESSION): PolicyContext {
+  return { now, settings, session, newAttemptId: () => `attempt-${++attempts}` };
 }
 
 function enabled(overrides: Partial<NotebookRecord> = {}): NotebookRecord {
@@ -111,6 +116,7 @@ describe('failure reports', () => {
       ownerTab: TAB,
       detectedAt: T0 - SEC,
       verdict: cudaOom,
+      session: SESSION,
     });
     expect(result.reply).toEqual({ outcome: 'scheduled', restartAt: T0 + 5 * SEC, attempt: 'attempt-1' });
     expect(result.record.lastFailureAt).toBe(T0);
@@ -462,6 +468,53 @@ describe('claims', () => {
   });
 });
 
+describe('claims long after the deadline or from another session', () => {
+  function scheduled() {
+    const record = reduce(enabled(), failure(T0), ctx(T0)).record;
+    return { record, status: pendingOf(record) };
+  }
+
+  it('are granted up to 2 min late: hidden tabs run timers up to a minute late', () => {
+    const { record, status } = scheduled();
+    const claim = { type: 'claim' as const, tabId: TAB, attempt: status.attempt };
+    expect(reduce(record, claim, ctx(status.restartAt + COUNTDOWN_GRACE_MS)).reply).toMatchObject({ granted: true });
+  });
+
+  it('later (a computer waking from sleep): refused, and the countdown starts again in the same tab', () => {
+    const { record, status } = scheduled();
+    const woke = status.restartAt + 3 * 60 * MIN;
+    const result = reduce(record, { type: 'claim', tabId: TAB, attempt: status.attempt }, ctx(woke));
+    expect(result.reply).toEqual({ granted: false, reason: expect.stringContaining('180 min ago') });
+    const carried = pendingOf(result.record);
+    expect(carried).toMatchObject({ ownerTab: TAB, restartAt: woke + 5 * SEC, verdict: cudaOom });
+    expect(carried.attempt).not.toBe(status.attempt);
+    expect(result.record.history.at(-1)).toMatchObject({ type: 'resumed', at: woke });
+    const next = { type: 'claim' as const, tabId: TAB, attempt: carried.attempt };
+    expect(reduce(result.record, next, ctx(woke + 5 * SEC)).reply).toMatchObject({ granted: true });
+  });
+
+  it('from a page of another browser session with a reused tab id: refused, the countdown shown again', () => {
+    const { record, status } = scheduled();
+    const restarted = ctx(status.restartAt + SEC, defaultSettings(), 'session-2');
+    const result = reduce(record, { type: 'claim', tabId: TAB, attempt: status.attempt }, restarted);
+    expect(result.reply).toMatchObject({ granted: false });
+    expect(pendingOf(result.record)).toMatchObject({ restartAt: status.restartAt + 6 * SEC, session: 'session-2' });
+    const late = ctx(status.restartAt + COUNTDOWN_GRACE_MS + SEC, defaultSettings(), 'session-2');
+    const skipped = reduce(record, { type: 'claim', tabId: TAB, attempt: status.attempt }, late);
+    expect(skipped.reply).toMatchObject({ granted: false });
+    expect(skipped.record.history.at(-1)?.type).toBe('skipped');
+  });
+
+  it('a report or command on a countdown nobody claimed for over 2 min skips it first', () => {
+    const { record, status } = scheduled();
+    const later = status.restartAt + COUNTDOWN_GRACE_MS + SEC;
+    const reported = reduce(record, failure(later, { tabId: OTHER_TAB }), ctx(later));
+    expect(reported.reply).toMatchObject({ outcome: 'scheduled' });
+    expect(reported.record.history.map((e) => e.type).slice(-2)).toEqual(['skipped', 'restart-scheduled']);
+    expect(reduce(record, { type: 'cancel' }, ctx(later)).record.history.at(-1)?.type).toBe('skipped');
+  });
+});
+
 describe('restart results', () => {
   function restarting(reason: 'failure' | 'crash' | 'marker' = 'failure') {
     const record = enabled({
@@ -667,16 +720,34 @@ describe('user commands', () => {
   });
 });
 
-describe('adopt (a tab opened or reloaded on the notebook)', () => {
+describe('adopt (a page arrived on the notebook)', () => {
   function scheduled() {
     const record = reduce(enabled(), failure(T0), ctx(T0)).record;
     return { record, status: pendingOf(record) };
   }
 
-  it('the owner reloading keeps its countdown, deadline and attempt', () => {
-    const { record } = scheduled();
-    const result = reduce(record, { type: 'adopt', tabId: TAB, ownerAlive: true }, ctx(T0 + 2 * SEC));
-    expect(result).toMatchObject({ record, reply: { owner: true } });
+  it('the owner reloading starts its countdown again from the base delay, with a new attempt', () => {
+    // Restart 2 of a loop: a 10 s back-off, reloaded 2 s in. The stored deadline would fire unseen after a late load.
+    const { record, status } = (() => {
+      const first = failAndRestart(enabled(), T0).record;
+      const again = reduce(first, failure(T0 + MIN), ctx(T0 + MIN)).record;
+      return { record: again, status: pendingOf(again) };
+    })();
+    expect(status.restartAt).toBe(T0 + MIN + 10 * SEC);
+    const now = T0 + MIN + 2 * SEC;
+    const result = reduce(record, { type: 'adopt', tabId: TAB, ownerAlive: true }, ctx(now));
+    expect(result.reply).toEqual({ owner: true });
+    const carried = pendingOf(result.record);
+    expect(carried).toMatchObject({ ownerTab: TAB, restartAt: now + 5 * SEC, session: SESSION });
+    expect(carried.attempt).not.toBe(status.attempt);
+    expect(result.record.history.at(-1)).toMatchObject({ type: 'resumed', at: now });
+    expect(result.record.loopCount).toBe(1);
+    // The old page's attempt is void; the new one is claimed at the new deadline.
+    const old = reduce(result.record, { type: 'claim', tabId: TAB, attempt: status.attempt }, ctx(status.restartAt));
+    expect(old.reply).toMatchObject({ granted: false });
+    const claim = { type: 'claim' as const, tabId: TAB, attempt: carried.attempt };
+    expect(reduce(result.record, claim, ctx(now + 3 * SEC)).reply).toMatchObject({ granted: false });
+    expect(reduce(result.record, claim, ctx(now + 5 * SEC)).reply).toMatchObject({ granted: true });
   });
 
   it('a second tab watches while the owner lives', () => {
@@ -687,34 +758,81 @@ describe('adopt (a tab opened or reloaded on the notebook)', () => {
     });
   });
 
-  it('a tab takes the countdown over when the owner is gone, keeping the deadline: one restart', () => {
+  it('a tab takes the countdown over when the owner is gone, from the base delay: one restart', () => {
     const { record, status } = scheduled();
     const adopted = reduce(record, { type: 'adopt', tabId: OTHER_TAB, ownerAlive: false }, ctx(T0 + 2 * SEC));
     expect(adopted.reply).toEqual({ owner: true });
-    expect(adopted.record.status).toEqual({ ...status, ownerTab: OTHER_TAB });
+    const carried = pendingOf(adopted.record);
+    expect(carried).toMatchObject({ ownerTab: OTHER_TAB, restartAt: T0 + 7 * SEC, verdict: cudaOom });
     expect(adopted.record.history.at(-1)).toMatchObject({ type: 'resumed' });
     expect(adopted.record.loopCount).toBe(0);
 
-    const oldOwner = reduce(
-      adopted.record,
-      { type: 'claim', tabId: TAB, attempt: status.attempt },
-      ctx(status.restartAt),
-    );
+    const oldOwner = reduce(adopted.record, { type: 'claim', tabId: TAB, attempt: status.attempt }, ctx(T0 + 7 * SEC));
     expect(oldOwner.reply).toMatchObject({ granted: false });
-    expect(
-      reduce(adopted.record, { type: 'claim', tabId: OTHER_TAB, attempt: status.attempt }, ctx(status.restartAt)).reply,
-    ).toMatchObject({ granted: true });
+    const heir = { type: 'claim' as const, tabId: OTHER_TAB, attempt: carried.attempt };
+    expect(reduce(adopted.record, heir, ctx(T0 + 7 * SEC)).reply).toMatchObject({ granted: true });
   });
 
-  it('a deadline that passed while no tab was open gets the base delay, so the user can still cancel', () => {
+  it('a tab returning within 2 min of the deadline gets a whole new countdown, so nothing fires at load', () => {
     const { record, status } = scheduled();
-    const later = status.restartAt + 3 * 60 * MIN;
-    const adopted = reduce(record, { type: 'adopt', tabId: OTHER_TAB, ownerAlive: false }, ctx(later));
-    expect(pendingOf(adopted.record)).toMatchObject({
-      restartAt: later + 5 * SEC,
-      attempt: status.attempt,
-      ownerTab: OTHER_TAB,
-    });
+    const back = status.restartAt + COUNTDOWN_GRACE_MS;
+    const adopted = reduce(record, { type: 'adopt', tabId: TAB, ownerAlive: true }, ctx(back));
+    expect(adopted.reply).toEqual({ owner: true });
+    expect(pendingOf(adopted.record).restartAt).toBe(back + 5 * SEC);
+  });
+
+  it('a countdown whose deadline passed more than 2 min ago with no page is skipped, not carried', () => {
+    const { record, status } = scheduled();
+    const later = status.restartAt + COUNTDOWN_GRACE_MS + 1;
+    for (const event of [
+      { type: 'adopt', tabId: OTHER_TAB, ownerAlive: false },
+      { type: 'adopt', tabId: TAB, ownerAlive: true },
+      { type: 'adopt', tabId: OTHER_TAB, ownerAlive: true },
+    ] as const) {
+      const result = reduce(record, event, ctx(later));
+      expect(result.reply).toEqual({ owner: false });
+      expect(result.record.status).toEqual({ kind: 'watching' });
+      expect(result.record.history.at(-1)).toMatchObject({
+        type: 'skipped',
+        at: later,
+        verdict: cudaOom,
+        action: 'restart-and-run-all',
+        detail: expect.stringMatching(/^Restart skipped: the notebook was not open when it was due 2 min ago/),
+      });
+      expect(result.record).toMatchObject({ loopCount: 0, totalRestarts: 0 });
+    }
+    const claim = { type: 'claim' as const, tabId: OTHER_TAB, attempt: status.attempt };
+    expect(reduce(record, claim, ctx(later)).reply).toMatchObject({ granted: false });
+  });
+
+  it('a week-old countdown never runs on the next visit; a new failure there starts a new one', () => {
+    const { record } = scheduled();
+    const visit = T0 + 7 * 24 * 60 * MIN;
+    const opened = reduce(record, { type: 'adopt', tabId: OTHER_TAB, ownerAlive: false }, ctx(visit)).record;
+    expect(opened.status.kind).toBe('watching');
+    const again = reduce(opened, failure(visit + MIN, { tabId: OTHER_TAB }), ctx(visit + MIN));
+    expect(again.reply).toMatchObject({ outcome: 'scheduled', restartAt: visit + MIN + 5 * SEC });
+  });
+
+  it('a countdown of another browser session has no live owner, whatever its tab id', () => {
+    const { record, status } = scheduled();
+    const restarted = ctx(T0 + 2 * SEC, defaultSettings(), 'session-2');
+    const same = reduce(record, { type: 'adopt', tabId: TAB, ownerAlive: true }, restarted);
+    expect(same.reply).toEqual({ owner: true });
+    expect(pendingOf(same.record)).toMatchObject({ ownerTab: TAB, restartAt: T0 + 7 * SEC, session: 'session-2' });
+    const other = reduce(record, { type: 'adopt', tabId: OTHER_TAB, ownerAlive: true }, restarted);
+    expect(pendingOf(other.record)).toMatchObject({ ownerTab: OTHER_TAB, session: 'session-2' });
+    // After the 2-minute bound it is gone for good.
+    const late = ctx(status.restartAt + COUNTDOWN_GRACE_MS + SEC, defaultSettings(), 'session-2');
+    expect(reduce(record, { type: 'adopt', tabId: TAB, ownerAlive: true }, late).record.status.kind).toBe('watching');
+  });
+
+  it('a countdown stored before sessions were kept belongs to no live page', () => {
+    const { record } = scheduled();
+    const { session: _, ...legacy } = pendingOf(record);
+    const old: NotebookRecord = { ...record, status: legacy };
+    const result = reduce(old, { type: 'adopt', tabId: OTHER_TAB, ownerAlive: true }, ctx(T0 + SEC));
+    expect(pendingOf(result.record)).toMatchObject({ ownerTab: OTHER_TAB, restartAt: T0 + 6 * SEC });
   });
 
   it('the owner reloading mid-restart: the outcome is unknown, counted, never retried', () => {
@@ -761,6 +879,49 @@ describe('adopt (a tab opened or reloaded on the notebook)', () => {
       record,
       reply: { owner: false },
     });
+  });
+});
+
+describe('what the reducer leaves for storage', () => {
+  it('only a switch or a limit of its own creates a record', () => {
+    const creating: PolicyEvent[] = [
+      { type: 'set-enabled', enabled: true },
+      { type: 'set-max-restarts', value: 4 },
+    ];
+    const others: PolicyEvent[] = [
+      { type: 'set-title', title: 'train.ipynb' },
+      { type: 'adopt', tabId: TAB, ownerAlive: false },
+      failure(T0),
+      { type: 'cancel' },
+    ];
+    expect(creating.map(createsRecord)).toEqual([true, true]);
+    expect(others.map(createsRecord)).toEqual([false, false, false, false]);
+  });
+
+  it('stamps touchedAt on every change but a new title, and leaves an unchanged record the same object', () => {
+    const record = enabled({ touchedAt: T0 - MIN });
+    expect(reduce(record, failure(T0), ctx(T0)).record.touchedAt).toBe(T0);
+    expect(reduce(record, { type: 'set-title', title: 'other' }, ctx(T0)).record.touchedAt).toBe(T0 - MIN);
+    expect(reduce(record, { type: 'cancel' }, ctx(T0)).record).toBe(record);
+  });
+
+  it('drops history entries older than 90 days whenever one is added', () => {
+    const day = 24 * 60 * MIN;
+    const record = enabled({
+      history: [
+        { at: T0 - 91 * day, type: 'enabled' },
+        { at: T0 - 89 * day, type: 'cancelled' },
+      ],
+    });
+    const next = reduce(record, failure(T0), ctx(T0)).record;
+    expect(next.history.map((e) => e.type)).toEqual(['cancelled', 'restart-scheduled']);
+  });
+
+  it('removes control and bidirectional characters from titles', () => {
+    expect(cleanTitle('  \u202Egnp.ipynb\u202C\u0007 ')).toBe('gnp.ipynb');
+    expect(cleanTitle('a\u2066b\u2069\u200Fc\nd')).toBe('abcd');
+    const record = enabled();
+    expect(reduce(record, { type: 'set-title', title: '\u202Etrain' }, ctx(T0)).record.title).toBe('train');
   });
 });
 
@@ -935,8 +1096,11 @@ describe('invariants', () => {
     let record = enabled();
     let now = T0;
     const visited = new Set<string>();
+    let skipped = 0;
     for (let i = 0; i < 3000; i++) {
-      now += random(90) * SEC;
+      // Now and then a long gap (a computer asleep) or an event from another browser session.
+      now += random(20) * SEC + (random(40) === 0 ? 10 * MIN : 0);
+      const session = random(20) === 0 ? 'session-2' : SESSION;
       const tabId = random(2) === 0 ? TAB : OTHER_TAB;
       const status = record.status;
       const attempt = status.kind === 'pending' || status.kind === 'restarting' ? status.attempt : 'none';
@@ -957,7 +1121,8 @@ describe('invariants', () => {
         { type: 'adopt', tabId, ownerAlive: random(2) === 0 },
       ];
       const event = events[random(events.length)]!;
-      record = reduce(record, event, ctx(now, settings)).record;
+      record = reduce(record, event, ctx(now, settings, session)).record;
+      if (record.history.at(-1)?.type === 'skipped') skipped++;
       visited.add(record.status.kind);
       const check = v.safeParse(NotebookRecordSchema, record);
       if (!check.success)
@@ -965,6 +1130,13 @@ describe('invariants', () => {
     }
     expect(record.history.length).toBeLessThanOrEqual(HISTORY_LIMIT);
     expect(record.totalRestarts).toBeGreaterThan(0);
-    expect([...visited].sort()).toEqual(['gave-up', 'pending', 'restarting', 'ui-problem', 'watching']);
+    expect([...visited].sort(), `skipped ${skipped}`).toEqual([
+      'gave-up',
+      'pending',
+      'restarting',
+      'ui-problem',
+      'watching',
+    ]);
+    expect(skipped).toBeGreaterThan(0);
   });
 });

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { cut, TEXT_LIMITS } from '../limits';
+import { RETENTION_MS } from './retention';
 import {
   HISTORY_LIMIT,
   type HistoryEntry,
@@ -12,6 +13,7 @@ import {
   type Status,
   type Verdict,
 } from './schema';
+import { withoutUnsafeText } from './storage-keys';
 
 /**
  * The restart policy as a pure reducer. The service worker applies it one event at a time per notebook and stores the
@@ -25,6 +27,12 @@ import {
 export const CLAIM_TOLERANCE_MS = 500;
 /** A restart not reported back within this time is treated as interrupted (the tab was closed or reloaded). */
 export const RESTART_TIMEOUT_MS = 2 * 60_000;
+/**
+ * How late a countdown may still be carried out. Hidden tabs run timers up to a minute late (REFERENCE.md §11.6), so
+ * a claim later than this comes from a page that was not running (a computer asleep); a countdown unclaimed for
+ * longer had no page to carry it out (the notebook was closed). Neither may restart unseen.
+ */
+export const COUNTDOWN_GRACE_MS = 2 * 60_000;
 
 export type FailureSource = 'error-output' | 'crash-toast';
 
@@ -90,6 +98,8 @@ export interface Reduction<R = AnyReply> {
 export interface PolicyContext {
   now: number;
   settings: Settings;
+  /** This browser session (background/session.ts): the pages of another session are gone, whatever their tab ids. */
+  session: string;
   newAttemptId: () => string;
 }
 
@@ -98,9 +108,20 @@ export function reduce<E extends PolicyEvent>(
   event: E,
   ctx: PolicyContext,
 ): Reduction<ReplyFor<E>> {
-  const current = expireStaleRestart(record, ctx);
+  const current = expireStale(record, event, ctx);
   // The map ties each event type to its reply type; the handlers below each return the matching one.
-  return dispatch(current, event, ctx) as Reduction<ReplyFor<E>>;
+  const result = dispatch(current, event, ctx) as Reduction<ReplyFor<E>>;
+  // A new title is no activity: a notebook merely opened again must not keep an idle record alive.
+  if (result.record === record || event.type === 'set-title') return result;
+  return { ...result, record: { ...result.record, touchedAt: ctx.now } };
+}
+
+/**
+ * Only a user's choice creates a record (switching the guard on, a notebook's own limit): a notebook the guard never
+ * watched leaves nothing in storage. Every other event changes a record only once it exists.
+ */
+export function createsRecord(event: PolicyEvent): boolean {
+  return event.type === 'set-enabled' || event.type === 'set-max-restarts';
 }
 
 function dispatch(record: NotebookRecord, event: PolicyEvent, ctx: PolicyContext): Reduction {
@@ -273,6 +294,7 @@ function schedule(
     ownerTab: request.tabId,
     detectedAt: request.detectedAt,
     verdict: request.verdict,
+    session: ctx.session,
   };
   const entry: HistoryEntry = {
     at: ctx.now,
@@ -311,8 +333,18 @@ function onClaim(record: NotebookRecord, event: EventOf<'claim'>, ctx: PolicyCon
   if (status.kind !== 'pending') return refuse(record, 'No restart is pending');
   if (status.attempt !== event.attempt) return refuse(record, 'This restart was cancelled or replaced');
   if (status.ownerTab !== event.tabId) return refuse(record, 'Another tab owns this restart');
+  if (status.session !== ctx.session) {
+    const detail = `The countdown dates from before the browser restarted; tab ${event.tabId} starts it again`;
+    return refuseAndCarry(record, status, event.tabId, detail, ctx);
+  }
   if (ctx.now < status.restartAt - CLAIM_TOLERANCE_MS) {
     return refuse(record, `Too early: ${secondsUntil(status.restartAt, ctx.now)} s left`);
+  }
+  // The page was not running at the deadline (a computer waking from sleep): nobody saw the countdown end.
+  if (ctx.now - status.restartAt > COUNTDOWN_GRACE_MS) {
+    const ago = minutesSince(status.restartAt, ctx.now);
+    const why = `The countdown ended ${ago} min ago while its page was not running; it starts again`;
+    return refuseAndCarry(record, status, event.tabId, why, ctx);
   }
   const restarting: Status = {
     kind: 'restarting',
@@ -329,7 +361,13 @@ function refuse(record: NotebookRecord, reason: string): Reduction {
   return reply(record, { granted: false, reason });
 }
 
+function refuseAndCarry(record: NotebookRecord, status: Pending, tabId: number, why: string, ctx: PolicyContext) {
+  const carried = carryCountdown(record, status, tabId, why, ctx);
+  return refuse(carried, `${why}: a new countdown is shown before any restart`);
+}
+
 type RestartResult = EventOf<'restart-result'>;
+type Pending = Extract<Status, { kind: 'pending' }>;
 type Restarting = Extract<Status, { kind: 'restarting' }>;
 
 function onRestartResult(record: NotebookRecord, event: RestartResult, ctx: PolicyContext): Reduction {
@@ -384,28 +422,73 @@ function interruptRestart(record: NotebookRecord, status: Restarting, now: numbe
   return addHistory(countRestart(record, status, status.startedAt), entry);
 }
 
-function expireStaleRestart(record: NotebookRecord, ctx: PolicyContext): NotebookRecord {
+/** A restart that never reported back, and a countdown that nobody carried out in time, end before any event. */
+function expireStale(record: NotebookRecord, event: PolicyEvent, ctx: PolicyContext): NotebookRecord {
   const { status } = record;
-  if (status.kind !== 'restarting' || ctx.now - status.startedAt < RESTART_TIMEOUT_MS) return record;
-  return interruptRestart(record, status, ctx.now);
+  if (status.kind === 'restarting' && ctx.now - status.startedAt >= RESTART_TIMEOUT_MS) {
+    return interruptRestart(record, status, ctx.now);
+  }
+  if (status.kind !== 'pending' || ctx.now - status.restartAt <= COUNTDOWN_GRACE_MS) return record;
+  // Its own page claiming late is alive after all: onClaim shows the countdown again instead.
+  const ownClaim =
+    event.type === 'claim' &&
+    event.tabId === status.ownerTab &&
+    event.attempt === status.attempt &&
+    status.session === ctx.session;
+  return ownClaim ? record : skipCountdown(record, status, ctx.now);
+}
+
+/** Nothing restarts a notebook nobody had open: the countdown ends unperformed, with the failure it answered. */
+function skipCountdown(record: NotebookRecord, status: Pending, now: number): NotebookRecord {
+  const detail =
+    `Restart skipped: the notebook was not open when it was due ${minutesSince(status.restartAt, now)} min ago, ` +
+    'and a countdown nobody could see never restarts';
+  const entry: HistoryEntry = { at: now, type: 'skipped', detail, verdict: status.verdict, action: status.action };
+  return addHistory({ ...record, status: { kind: 'watching' } }, entry);
 }
 
 /**
- * A tab opened or reloaded on this notebook (or one that sees a countdown owned by another tab, which may be gone).
- * A reload keeps its tab id, so the owner simply resumes its countdown from the stored deadline. If the owner is gone,
- * this tab takes the countdown over with the same attempt and deadline; a deadline already past (the notebook reopened
- * later) gets the base delay, so the user sees the countdown and can cancel it before anything restarts.
+ * The countdown starts again, whole, in the page that carries it: `tabId` owns it with a new attempt and the base
+ * delay, so its notice shows before anything restarts. A new attempt also makes any older claim void.
+ */
+function carryCountdown(
+  record: NotebookRecord,
+  status: Pending,
+  tabId: number,
+  why: string,
+  ctx: PolicyContext,
+): NotebookRecord {
+  const delay = ctx.settings.backoffBaseSec;
+  const carried: Pending = {
+    ...status,
+    ownerTab: tabId,
+    restartAt: ctx.now + delay * 1000,
+    attempt: ctx.newAttemptId(),
+    session: ctx.session,
+  };
+  const detail = `${why}: restarting in ${delay} s unless cancelled`;
+  return addHistory({ ...record, status: carried }, { at: ctx.now, type: 'resumed', detail });
+}
+
+/**
+ * A page arrived on this notebook: a tab opened, reloaded or navigated back to it, Chrome reloaded a discarded tab,
+ * the browser restored its tabs, or a tab inherits the countdown of one that left. A countdown is carried into the new
+ * page only from the start (carryCountdown): a stored deadline would fire the moment the page loads, unseen. One that
+ * ended long ago was skipped already (expireStale). A live owner in another tab keeps its countdown.
  */
 function onAdopt(record: NotebookRecord, event: EventOf<'adopt'>, ctx: PolicyContext): Reduction {
   const { status } = record;
   if (status.kind === 'pending') {
-    if (status.ownerTab === event.tabId) return reply(record, { owner: true });
-    if (event.ownerAlive) return reply(record, { owner: false });
-    const restartAt = status.restartAt > ctx.now ? status.restartAt : ctx.now + ctx.settings.backoffBaseSec * 1000;
-    const detail = `The tab that owned the countdown is gone; tab ${event.tabId} resumes it`;
-    const moved: NotebookRecord = { ...record, status: { ...status, ownerTab: event.tabId, restartAt } };
-    const next = addHistory(moved, { at: ctx.now, type: 'resumed', detail });
-    return reply(next, { owner: true });
+    const reload = status.ownerTab === event.tabId;
+    const liveOwner = !reload && event.ownerAlive && status.session === ctx.session;
+    if (liveOwner) return reply(record, { owner: false });
+    const why =
+      status.session !== ctx.session
+        ? `The countdown dates from before the browser restarted; tab ${event.tabId} starts it again`
+        : reload
+          ? `The notebook was loaded again in tab ${event.tabId}`
+          : `The tab that owned the countdown is gone; tab ${event.tabId} takes it over`;
+    return reply(carryCountdown(record, status, event.tabId, why, ctx), { owner: true });
   }
   // The owner reloading mid-restart also loses the result: its content script that would report it is gone.
   if (status.kind === 'restarting' && (status.ownerTab === event.tabId || !event.ownerAlive)) {
@@ -484,8 +567,13 @@ function onSetMaxRestarts(record: NotebookRecord, value: number | null): Reducti
 }
 
 function onSetTitle(record: NotebookRecord, title: string): Reduction {
-  const clipped = cut(title.trim(), TEXT_LIMITS.title);
-  return ok(clipped === record.title ? record : { ...record, title: clipped });
+  const clean = cleanTitle(title);
+  return ok(clean === record.title ? record : { ...record, title: clean });
+}
+
+/** A notebook's name as stored: what a page sends is never trusted to be short or free of spoofing characters. */
+export function cleanTitle(title: string): string {
+  return cut(withoutUnsafeText(title).trim(), TEXT_LIMITS.title);
 }
 
 function ok(record: NotebookRecord): Reduction {
@@ -584,8 +672,14 @@ function secondsUntil(deadline: number, now: number): number {
   return Math.max(0, Math.ceil((deadline - now) / 1000));
 }
 
+function minutesSince(time: number, now: number): number {
+  return Math.floor((now - time) / 60_000);
+}
+
+/** Entries older than the retention period go whenever one is added (idle records are swept by retention.ts). */
 function addHistory(record: NotebookRecord, entry: HistoryEntry): NotebookRecord {
-  return { ...record, history: [...record.history, entry].slice(-HISTORY_LIMIT) };
+  const kept = record.history.filter((old) => entry.at - old.at < RETENTION_MS);
+  return { ...record, history: [...kept, entry].slice(-HISTORY_LIMIT) };
 }
 
 function notify(record: NotebookRecord, kind: NotifyEffect['kind'], detail: string): NotifyEffect {

@@ -207,6 +207,18 @@ describe('parseNotebook', () => {
       expect(parseNotebook(KEY, storedRecord({ status }))).toEqual({ value: storedRecord({ status }) });
   });
 
+  it('reads a title stored with control or bidirectional characters without them', () => {
+    expect(parseNotebook(KEY, { ...storedRecord(), title: '\u202Egnp\u0000.ipynb' })).toEqual({
+      value: { ...storedRecord(), title: 'gnp.ipynb' },
+    });
+  });
+
+  it('treats a key with a bidirectional override as no notebook key', () => {
+    expect(parseNotebook('drive:a\u202Eb', storedRecord())).toMatchObject({
+      problem: expect.stringMatching(/invalid/),
+    });
+  });
+
   it('salvages the fields that validate and reports the others', () => {
     const result = parseNotebook(KEY, { ...storedRecord(), loopCount: -3, status: { kind: 'exploded' } });
     expect(result.value).toEqual({ ...storedRecord(), loopCount: 0, status: { kind: 'watching' } });

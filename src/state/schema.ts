@@ -16,7 +16,7 @@ import {
   type RawRecord,
   type RecordKind,
 } from './migrations';
-import { isNotebookKey, NOTEBOOK_KEY_PATTERN } from './storage-keys';
+import { hasUnsafeText, isNotebookKey, NOTEBOOK_KEY_PATTERN, withoutUnsafeText } from './storage-keys';
 
 /**
  * The storage layout in `storage.local`, validated on every read:
@@ -24,10 +24,13 @@ import { isNotebookKey, NOTEBOOK_KEY_PATTERN } from './storage-keys';
  * - `nb:<notebookKey>` → NotebookRecord (one key per notebook: a corrupt record never affects another, and writes
  *   stay small)
  * - `problems` → Problem[] (records that were corrupt and fell back to defaults)
+ * and in `storage.session` (in memory, gone when the browser quits):
+ * - `storageErrors` → StorageError[] (writes that failed, e.g. storage full, for the popup and options to show)
  */
 
 export const SETTINGS_KEY = 'settings';
 export const PROBLEMS_KEY = 'problems';
+export const STORAGE_ERRORS_KEY = 'storageErrors';
 
 // In storage-keys.ts (no validation code), so the small Colab page script can name a record without the schema.
 export { isNotebookKey, NOTEBOOK_PREFIX, notebookStorageKey } from './storage-keys';
@@ -45,7 +48,12 @@ export const NotebookKeySchema = v.pipe(
   v.string(),
   v.maxLength(NOTEBOOK_KEY_MAX_LENGTH),
   v.regex(NOTEBOOK_KEY_PATTERN, 'Invalid notebook key'),
+  v.check((key) => !hasUnsafeText(key), 'A notebook key must not contain control or bidirectional characters'),
 );
+/** A notebook's name as shown in the popup and notifications: characters that could spoof it are removed. */
+const TitleSchema = v.pipe(v.string(), v.maxLength(TEXT_LIMITS.title), v.transform(withoutUnsafeText));
+/** The browser session a countdown belongs to (background/session.ts): a browser restart starts another. */
+const SessionId = v.pipe(v.string(), v.minLength(1), v.maxLength(100));
 
 export { CATEGORIES, type Category } from '../detector/types';
 
@@ -128,6 +136,8 @@ export const StatusSchema = v.variant('kind', [
     ownerTab: TabId,
     detectedAt: TimeSchema,
     verdict: VerdictSchema,
+    /** Absent in records from before sessions were kept: such a countdown belongs to no live page. */
+    session: v.optional(SessionId),
   }),
   v.object({
     kind: v.literal('restarting'),
@@ -161,6 +171,7 @@ export const HISTORY_TYPES = [
   'healthy-reset',
   'ignored',
   'resumed',
+  'skipped',
 ] as const;
 
 export const HistoryEntrySchema = v.object({
@@ -175,7 +186,7 @@ export type HistoryEntry = v.InferOutput<typeof HistoryEntrySchema>;
 const NotebookEntries = {
   v: v.literal(CURRENT_VERSION),
   key: NotebookKeySchema,
-  title: v.optional(Text(TEXT_LIMITS.title), ''),
+  title: v.optional(TitleSchema, ''),
   enabled: v.optional(v.boolean(), false),
   overrides: v.optional(v.object({ maxRestarts: v.optional(MaxRestartsSchema) }), {}),
   status: v.optional(StatusSchema, { kind: 'watching' }),
@@ -185,6 +196,8 @@ const NotebookEntries = {
   markerCount: v.optional(Count, 0),
   lastRestartAt: v.optional(TimeSchema),
   lastFailureAt: v.optional(TimeSchema),
+  /** When the user or the guard last changed the record (a title aside): what idle records are pruned by. */
+  touchedAt: v.optional(TimeSchema),
   history: v.optional(v.pipe(v.array(HistoryEntrySchema), v.maxLength(HISTORY_LIMIT)), () => []),
 };
 
@@ -194,6 +207,14 @@ export type NotebookRecord = v.InferOutput<typeof NotebookRecordSchema>;
 
 export const ProblemSchema = v.object({ at: TimeSchema, key: v.string(), message: Text(TEXT_LIMITS.problem) });
 export type Problem = v.InferOutput<typeof ProblemSchema>;
+
+/** A write to storage that failed: what the browser said, and what was not saved because of it. */
+export const StorageErrorSchema = v.object({
+  at: TimeSchema,
+  message: Text(TEXT_LIMITS.problem),
+  lost: Text(TEXT_LIMITS.detail),
+});
+export type StorageError = v.InferOutput<typeof StorageErrorSchema>;
 
 export function defaultSettings(): Settings {
   return v.parse(SettingsSchema, { v: CURRENT_VERSION });
@@ -235,6 +256,10 @@ export function parseNotebook(key: string, raw: unknown): ParseResult<NotebookRe
 /** Keeps the valid entries: one damaged report should not hide the others. */
 export function parseProblems(raw: unknown): Problem[] {
   return Array.isArray(raw) ? raw.filter((entry): entry is Problem => v.is(ProblemSchema, entry)) : [];
+}
+
+export function parseStorageErrors(raw: unknown): StorageError[] {
+  return Array.isArray(raw) ? raw.filter((entry): entry is StorageError => v.is(StorageErrorSchema, entry)) : [];
 }
 
 type Salvageable<T> = v.GenericSchema<unknown, T>;

@@ -2,14 +2,17 @@ import { fakeBrowser } from '@webext-core/fake-browser';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { CURRENT_VERSION } from './migrations';
 import { type PolicyContext, type PolicyEvent, reduce } from './policy';
+import { RETENTION_MS } from './retention';
 import { defaultNotebook, defaultSettings, type NotebookRecord, PROBLEMS_LIMIT, TEXT_LIMITS } from './schema';
 import {
+  bytesOf,
   createNotebookWriter,
   loadAllNotebooks,
   loadNotebook,
   loadProblems,
   loadSettings,
   ReadOnlyRecordError,
+  StorageWriteError,
   watchNotebook,
   watchSettings,
 } from './store';
@@ -30,9 +33,10 @@ const verdict = {
   line: 'OutOfMemoryError',
 };
 
+const SESSION = 'session-1';
 let attempts = 0;
 function ctx(now = T0): PolicyContext {
-  return { now, settings: defaultSettings(), newAttemptId: () => `attempt-${++attempts}` };
+  return { now, settings: defaultSettings(), session: SESSION, newAttemptId: () => `attempt-${++attempts}` };
 }
 
 function stored(key: string, overrides: Partial<NotebookRecord> = {}): NotebookRecord {
@@ -340,6 +344,106 @@ describe('the writer', () => {
   });
 });
 
+describe('records only for notebooks the user chose', () => {
+  const failure: PolicyEvent = {
+    type: 'failure',
+    tabId: TAB,
+    detectedAt: T0,
+    startedAt: T0,
+    verdict,
+    source: 'error-output',
+  };
+
+  it('no event but switching on or a limit of its own creates a record', async () => {
+    const writer = createNotebookWriter();
+    const events: PolicyEvent[] = [
+      { type: 'set-title', title: 'seen.ipynb' },
+      { type: 'adopt', tabId: TAB, ownerAlive: false },
+      { type: 'set-enabled', enabled: false },
+      failure,
+      { type: 'cancel' },
+    ];
+    for (const event of events) await writer.update(KEY, event, ctx(), 'seen.ipynb');
+    expect(await dump()).toEqual({});
+    await writer.update(OTHER, { type: 'set-max-restarts', value: 6 }, ctx(), 'other.ipynb');
+    await writer.update(KEY, { type: 'set-enabled', enabled: true }, ctx(), '\u202Eseen.ipynb');
+    expect(await loadNotebook(KEY)).toMatchObject({ enabled: true, title: 'seen.ipynb', touchedAt: T0 });
+    expect(await loadNotebook(OTHER)).toMatchObject({
+      enabled: false,
+      title: 'other.ipynb',
+      overrides: { maxRestarts: 6 },
+    });
+  });
+
+  it('once a record exists, every event updates it', async () => {
+    const writer = createNotebookWriter();
+    await writer.update(KEY, { type: 'set-enabled', enabled: true }, ctx());
+    await writer.update(KEY, { type: 'set-title', title: 'named later' }, ctx());
+    await writer.update(KEY, failure, ctx());
+    expect(await loadNotebook(KEY)).toMatchObject({ title: 'named later', status: { kind: 'pending' } });
+  });
+});
+
+describe('retention', () => {
+  const DAY = 24 * 60 * 60_000;
+  const now = T0 + 200 * DAY;
+
+  it('removes records off and idle for 90 days and blank ones, trims old history, keeps the rest', async () => {
+    const old = now - RETENTION_MS - DAY;
+    const recent = now - DAY;
+    await storage.set({
+      [`nb:${KEY}`]: stored(KEY, { enabled: false, history: [{ at: old, type: 'disabled' }] }),
+      [`nb:${OTHER}`]: stored(OTHER, {
+        history: [
+          { at: old, type: 'enabled' },
+          { at: recent, type: 'cancelled' },
+        ],
+      }),
+      'nb:drive:blank': { ...defaultNotebook('drive:blank'), title: 'opened once by an old version' },
+      'nb:drive:offRecent': stored('drive:offRecent', {
+        enabled: false,
+        touchedAt: recent,
+        overrides: { maxRestarts: 2 },
+      }),
+      'nb:drive:undated': stored('drive:undated'),
+      'nb:drive:damaged': { v: 2, key: 'drive:damaged', enabled: 'yes' },
+      settings: defaultSettings(),
+    });
+    expect(await createNotebookWriter().applyRetention(now)).toEqual({ removed: 2, rewritten: 2 });
+    const after = await dump();
+    expect(Object.keys(after).sort()).toEqual(
+      ['nb:drive:damaged', 'nb:drive:offRecent', 'nb:drive:undated', `nb:${OTHER}`, 'settings'].sort(),
+    );
+    expect((await loadNotebook(OTHER)).history.map((e) => e.type)).toEqual(['cancelled']);
+    // Nothing dated in it: its idle time starts now.
+    expect((await loadNotebook('drive:undated')).touchedAt).toBe(now);
+  });
+
+  it('keeps a notebook switched on however long it has been idle', async () => {
+    await storage.set({ [`nb:${KEY}`]: stored(KEY, { touchedAt: now - 3 * RETENTION_MS }) });
+    expect(await createNotebookWriter().applyRetention(now)).toEqual({ removed: 0, rewritten: 0 });
+    expect(Object.keys(await dump())).toEqual([`nb:${KEY}`]);
+  });
+});
+
+describe('a write the browser refuses', () => {
+  it('throws a StorageWriteError that says the storage is full, and a damaged record still reads', async () => {
+    vi.spyOn(storage, 'set').mockRejectedValue(new Error('Resource::kQuotaBytes quota exceeded'));
+    const writer = createNotebookWriter();
+    const error = await writer.update(KEY, { type: 'set-enabled', enabled: true }, ctx()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StorageWriteError);
+    expect((error as Error).message).toBe(
+      "Could not save to the extension's storage: it is full (Resource::kQuotaBytes quota exceeded)",
+    );
+    vi.mocked(storage.set).mockRestore();
+    await storage.set({ [`nb:${OTHER}`]: 'garbage' });
+    vi.spyOn(storage, 'set').mockRejectedValue(new Error('Resource::kQuotaBytes quota exceeded'));
+    // Its problem cannot be written to the list, but the read gives the defaults all the same.
+    expect(await loadNotebook(OTHER)).toEqual(defaultNotebook(OTHER));
+    vi.mocked(storage.set).mockRestore();
+  });
+});
+
 describe('settings updates', () => {
   it('store a valid patch, merging categories', async () => {
     const writer = createNotebookWriter();
@@ -434,6 +538,33 @@ describe('import and clear', () => {
     const after = writer.update(KEY, { type: 'set-enabled', enabled: false }, ctx());
     await Promise.all([before, imported, after]);
     expect(await loadNotebook(KEY)).toMatchObject({ title: 'imported', enabled: false });
+  });
+
+  it('an import that would pass the storage quota is refused with a message and changes nothing', async () => {
+    await storage.set({ [`nb:${KEY}`]: stored(KEY), filler: 'x'.repeat(5000) });
+    const before = await dump();
+    const file = exportData(defaultSettings(), [
+      stored(OTHER, { history: Array.from({ length: 20 }, (_, i) => ({ at: T0 + i, type: 'enabled' as const })) }),
+    ]);
+    const items = { ...before, settings: defaultSettings(), [`nb:${OTHER}`]: file.notebooks[0] };
+    Object.assign(storage, { QUOTA_BYTES: bytesOf(items) - 1 });
+    try {
+      const writer = createNotebookWriter();
+      expect(await writer.importData(JSON.stringify(file))).toEqual({
+        ok: false,
+        message: expect.stringMatching(/^It would take 0\.0 MB of storage, and the browser allows this extension/),
+      });
+      expect(await dump()).toEqual(before);
+      Object.assign(storage, { QUOTA_BYTES: bytesOf(items) });
+      expect(await writer.importData(JSON.stringify(file))).toEqual({ ok: true, notebooks: 1 });
+    } finally {
+      Reflect.deleteProperty(storage, 'QUOTA_BYTES');
+    }
+  });
+
+  it('counts storage bytes as Chrome does: key plus JSON, in UTF-8', () => {
+    expect(bytesOf({ a: 'é' })).toBe(1 + 4);
+    expect(bytesOf({ nb: { x: [1, 2] } })).toBe(2 + '{"x":[1,2]}'.length);
   });
 
   it('clearAll removes our keys only', async () => {

@@ -2,7 +2,16 @@ import * as v from 'valibot';
 import browser from 'webextension-polyfill';
 import { cut } from '../limits';
 import { CURRENT_VERSION, isObject, recordVersion } from './migrations';
-import { type PolicyContext, type PolicyEvent, type Reduction, type ReplyFor, reduce } from './policy';
+import {
+  cleanTitle,
+  createsRecord,
+  type PolicyContext,
+  type PolicyEvent,
+  type Reduction,
+  type ReplyFor,
+  reduce,
+} from './policy';
+import { retain } from './retention';
 import {
   isNotebookKey,
   NOTEBOOK_PREFIX,
@@ -16,9 +25,12 @@ import {
   parseNotebook,
   parseProblems,
   parseSettings,
+  parseStorageErrors,
   SETTINGS_KEY,
   type Settings,
   SettingsSchema,
+  STORAGE_ERRORS_KEY,
+  type StorageError,
   TEXT_LIMITS,
 } from './schema';
 import { parseImport } from './transfer';
@@ -56,7 +68,7 @@ export async function loadAllNotebooks(): Promise<NotebookRecord[]> {
     if (!storageKey.startsWith(NOTEBOOK_PREFIX)) continue;
     const key = storageKey.slice(NOTEBOOK_PREFIX.length);
     const parsed = parseNotebook(key, raw);
-    if (parsed.problem) await reportProblem(storageKey, parsed.problem);
+    if (parsed.problem) await reportQuietly(storageKey, parsed.problem);
     // Reported above; under an invalid key there is no notebook to list (or export: the file would not import).
     if (isNotebookKey(key)) records.push(parsed.value);
   }
@@ -67,10 +79,20 @@ export async function loadProblems(): Promise<Problem[]> {
   return parseProblems(await readKey(PROBLEMS_KEY));
 }
 
+/** Writes the browser refused (extension pages only: content scripts cannot read storage.session). */
+export async function loadStorageErrors(): Promise<StorageError[]> {
+  return parseStorageErrors((await browser.storage.session.get(STORAGE_ERRORS_KEY))[STORAGE_ERRORS_KEY]);
+}
+
 async function readReported<T>(storageKey: string, parse: (raw: unknown) => ParseResult<T>): Promise<ParseResult<T>> {
   const parsed = parse(await readKey(storageKey));
-  if (parsed.problem) await reportProblem(storageKey, parsed.problem);
+  if (parsed.problem) await reportQuietly(storageKey, parsed.problem);
   return parsed;
+}
+
+/** A report that cannot be written (storage full) must not also make the record it is about unreadable. */
+function reportQuietly(storageKey: string, message: string): Promise<void> {
+  return reportProblem(storageKey, message).catch(() => undefined);
 }
 
 let problemChain: Promise<unknown> = Promise.resolve();
@@ -97,10 +119,10 @@ function reportProblem(storageKey: string, message: string): Promise<void> {
 
 type Changes = Record<string, browser.Storage.StorageChange>;
 
-function watchKey(storageKey: string, onValue: (raw: unknown) => void): () => void {
+function watchKey(storageKey: string, onValue: (raw: unknown) => void, storageArea = 'local'): () => void {
   const listener = (changes: Changes, area: string) => {
     const change = changes[storageKey];
-    if (area === 'local' && change) onValue(change.newValue);
+    if (area === storageArea && change) onValue(change.newValue);
   };
   browser.storage.onChanged.addListener(listener);
   return () => browser.storage.onChanged.removeListener(listener);
@@ -115,6 +137,10 @@ export function watchSettings(callback: (settings: Settings) => void): () => voi
   return watchKey(SETTINGS_KEY, (raw) => callback(parseSettings(raw).value));
 }
 
+export function watchStorageErrors(callback: (errors: StorageError[]) => void): () => void {
+  return watchKey(STORAGE_ERRORS_KEY, (raw) => callback(parseStorageErrors(raw)), 'session');
+}
+
 // ---------------------------------------------------------------------------------------------------------------------
 // The writer (service worker only)
 
@@ -126,12 +152,41 @@ export class ReadOnlyRecordError extends Error {
   }
 }
 
+/** A write the browser refused (most often: the extension's storage is full). Nothing of that write was stored. */
+export class StorageWriteError extends Error {
+  constructor(readonly reason: string) {
+    super(`Could not save to the extension's storage: ${reason}`);
+    this.name = 'StorageWriteError';
+  }
+}
+
+async function write(items: Record<string, unknown>): Promise<void> {
+  try {
+    await local().set(items);
+  } catch (error) {
+    const text = error instanceof Error ? error.message : String(error);
+    throw new StorageWriteError(/quota/i.test(text) ? `it is full (${text})` : text);
+  }
+}
+
 export type SettingsUpdate = { ok: true; settings: Settings } | { ok: false; message: string };
 export type ImportOutcome = { ok: true; notebooks: number } | { ok: false; message: string };
+export interface RetentionOutcome {
+  removed: number;
+  rewritten: number;
+}
 
 export interface NotebookWriter {
-  /** Applies one policy event to one notebook: read, reduce, write, serialised per notebook. */
-  update<E extends PolicyEvent>(key: string, event: E, ctx: PolicyContext): Promise<Reduction<ReplyFor<E>>>;
+  /**
+   * Applies one policy event to one notebook: read, reduce, write, serialised per notebook. A notebook without a
+   * record gets one only from an event that creates it (see createsRecord), starting with `title`.
+   */
+  update<E extends PolicyEvent>(
+    key: string,
+    event: E,
+    ctx: PolicyContext,
+    title?: string,
+  ): Promise<Reduction<ReplyFor<E>>>;
   /** Validated as a whole: an invalid patch writes nothing. `categories` merges into the current categories. */
   updateSettings(patch: Record<string, unknown>): Promise<SettingsUpdate>;
   /**
@@ -143,27 +198,37 @@ export interface NotebookWriter {
   clearAll(): Promise<void>;
   /** Rewrites records stored in an older shape in the current one (after an update); returns how many. */
   migrateStoredData(): Promise<number>;
+  /** Applies the retention rules (retention.ts) to every stored notebook record. */
+  applyRetention(now: number): Promise<RetentionOutcome>;
 }
 
 export function createNotebookWriter(): NotebookWriter {
   const queue = createQueue();
   return {
-    update: (key, event, ctx) => queue.run(notebookStorageKey(key), () => applyEvent(key, event, ctx)),
+    update: (key, event, ctx, title) =>
+      queue.run(notebookStorageKey(key), () => applyEvent(key, event, ctx, title ?? '')),
     updateSettings: (patch) => queue.run(SETTINGS_KEY, () => applySettingsPatch(patch)),
     importData: (text) => queue.exclusive(() => applyImport(text)),
     clearAll: () => queue.exclusive(removeOurKeys),
     migrateStoredData: () => queue.exclusive(migrateAll),
+    applyRetention: (now) => queue.exclusive(() => applyRetention(now)),
   };
 }
 
-async function applyEvent<E extends PolicyEvent>(key: string, event: E, ctx: PolicyContext) {
+async function applyEvent<E extends PolicyEvent>(key: string, event: E, ctx: PolicyContext, title: string) {
   if (!isNotebookKey(key)) throw new Error(`Not a notebook key: ${JSON.stringify(key.slice(0, 100))}`);
   const storageKey = notebookStorageKey(key);
-  const parsed = await readReported(storageKey, (raw) => parseNotebook(key, raw));
+  const raw = await readKey(storageKey);
+  const parsed = parseNotebook(key, raw);
+  if (parsed.problem) await reportQuietly(storageKey, parsed.problem);
   if (parsed.readOnly) throw new ReadOnlyRecordError(storageKey);
-  const result = reduce(parsed.value, event, ctx);
+  const stored = raw !== undefined && raw !== null;
+  const before = stored ? parsed.value : { ...parsed.value, title: cleanTitle(title) };
+  const result = reduce(before, event, ctx);
+  // Without a record, only the user's choice writes one: the notebooks opened but never guarded leave no trace.
+  if (!stored && !createsRecord(event)) return result;
   // A salvaged record is written back even if unchanged, so its problem is reported once rather than on every read.
-  if (result.record !== parsed.value || parsed.problem) await writeNotebook(result.record);
+  if (result.record !== before || parsed.problem) await writeNotebook(result.record);
   return result;
 }
 
@@ -173,7 +238,7 @@ async function writeNotebook(record: NotebookRecord): Promise<void> {
   if (!check.success) {
     throw new Error(`Refusing to store an invalid record for ${record.key}: ${check.issues[0].message}`);
   }
-  await local().set({ [notebookStorageKey(record.key)]: record });
+  await write({ [notebookStorageKey(record.key)]: record });
 }
 
 async function applySettingsPatch(patch: Record<string, unknown>): Promise<SettingsUpdate> {
@@ -189,7 +254,7 @@ async function applySettingsPatch(patch: Record<string, unknown>): Promise<Setti
     const path = v.getDotPath(issue);
     return { ok: false, message: `Invalid setting${path ? ` ${path}` : 's'}: ${issue.message}` };
   }
-  await local().set({ [SETTINGS_KEY]: result.output });
+  await write({ [SETTINGS_KEY]: result.output });
   return { ok: true, settings: result.output };
 }
 
@@ -212,8 +277,58 @@ async function applyImport(text: string): Promise<ImportOutcome> {
     const message = `It would replace records written by a newer version of the extension (${names}).`;
     return { ok: false, message: `${message} Update the extension first.` };
   }
-  await local().set(items);
+  const tooLarge = await exceedsQuota(items);
+  if (tooLarge) return { ok: false, message: tooLarge };
+  await write(items);
   return { ok: true, notebooks: parsed.notebooks.length };
+}
+
+/**
+ * Whether storing `items` over what is stored would pass the browser's quota, and if so, why. Chrome counts each key's
+ * length plus its value's JSON, in bytes, against QUOTA_BYTES; Firefox sets no such quota. The browser refuses an
+ * over-quota write whole, so this is for a clear message, not for safety.
+ */
+async function exceedsQuota(items: Record<string, unknown>): Promise<string | null> {
+  const quota = (local() as { QUOTA_BYTES?: unknown }).QUOTA_BYTES;
+  if (typeof quota !== 'number') return null;
+  const needed = bytesOf({ ...(await local().get(null)), ...items });
+  if (needed <= quota) return null;
+  return (
+    `It would take ${megabytes(needed)} of storage, and the browser allows this extension ${megabytes(quota)}. ` +
+    'Import a file with fewer notebooks, or clear data first.'
+  );
+}
+
+const utf8 = new TextEncoder();
+
+export function bytesOf(items: Record<string, unknown>): number {
+  let total = 0;
+  for (const [key, value] of Object.entries(items)) {
+    total += utf8.encode(key).length + utf8.encode(JSON.stringify(value) ?? '').length;
+  }
+  return total;
+}
+
+function megabytes(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+async function applyRetention(now: number): Promise<RetentionOutcome> {
+  const items = await local().get(null);
+  const removed: string[] = [];
+  const rewritten: Record<string, NotebookRecord> = {};
+  for (const [storageKey, raw] of Object.entries(items)) {
+    if (!storageKey.startsWith(NOTEBOOK_PREFIX)) continue;
+    const parsed = parseNotebook(storageKey.slice(NOTEBOOK_PREFIX.length), raw);
+    // Damaged or newer records stay as they are, for the user to see among the problems.
+    if (parsed.problem) continue;
+    const kept = retain(parsed.value, now);
+    if (kept.kind === 'remove') removed.push(storageKey);
+    if (kept.kind === 'rewrite') rewritten[storageKey] = kept.record;
+  }
+  if (removed.length > 0) await local().remove(removed);
+  if (Object.keys(rewritten).length > 0) await write(rewritten);
+  return { removed: removed.length, rewritten: Object.keys(rewritten).length };
 }
 
 function isOurKey(storageKey: string): boolean {
@@ -232,10 +347,10 @@ async function migrateAll(): Promise<number> {
     if (!isOlderVersion(raw)) continue;
     const parsed = parseStored(storageKey, raw);
     if (!parsed) continue;
-    if (parsed.problem) await reportProblem(storageKey, parsed.problem);
+    if (parsed.problem) await reportQuietly(storageKey, parsed.problem);
     if (parsed.rewrite) rewritten[storageKey] = parsed.value;
   }
-  if (Object.keys(rewritten).length > 0) await local().set(rewritten);
+  if (Object.keys(rewritten).length > 0) await write(rewritten);
   return Object.keys(rewritten).length;
 }
 

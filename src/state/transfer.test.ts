@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { IMPORT_MAX_NOTEBOOKS } from '../limits';
 import { CURRENT_VERSION } from './migrations';
 import { defaultNotebook, defaultSettings, type NotebookRecord } from './schema';
 import { EXPORT_FORMAT, exportData, parseImport } from './transfer';
@@ -68,6 +69,13 @@ describe('parseImport', () => {
     expect(result.ok && result.notebooks.map((n) => n.status.kind)).toEqual(['watching', 'gave-up']);
   });
 
+  it('removes control and bidirectional characters from titles', () => {
+    const text = exported().replace('"title":"train"', '"title":"\\u202etrain\\u0007"');
+    expect(text).toContain('\\u202etrain');
+    const result = parseImport(text);
+    expect(result.ok && result.notebooks.find((n) => n.key === 'drive:abc')?.title).toBe('train');
+  });
+
   it('imports an export from the v0 pre-release through the migrations', () => {
     const v0 = {
       format: EXPORT_FORMAT,
@@ -118,6 +126,21 @@ describe('parseImport', () => {
       /at notebooks\.1\.key: "drive:abc" appears twice/,
     ],
     ['newer record', withFile((f) => (f.notebooks[0].v = 9)), /at notebooks\.0\.v: written by a newer version \(v9\)/],
+    [
+      'a key with a bidirectional override',
+      withFile((f) => (f.notebooks[1].key = 'drive:abc\u202Edef')),
+      /at notebooks\.1\.key: A notebook key must not contain control or bidirectional characters/,
+    ],
+    [
+      'more notebooks than an import takes',
+      withFile((f) => (f.notebooks = Array.from({ length: IMPORT_MAX_NOTEBOOKS + 1 }, () => ({})))),
+      /holds 1001 notebooks; an import takes at most 1000/,
+    ],
+    [
+      'a pattern the options page would refuse',
+      withFile((f) => (f.settings.markerPatterns = ['RESTART_ME', '(a+)+$'])),
+      /^Invalid pattern at settings\.markerPatterns\.1: A repeat inside a repeat/,
+    ],
   ])('refuses %s with a clear message', (_name, text, message) => {
     const result = parseImport(text);
     expect(result.ok).toBe(false);

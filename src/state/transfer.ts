@@ -1,4 +1,6 @@
 import * as v from 'valibot';
+import { validatePattern } from '../detector/patterns';
+import { IMPORT_MAX_NOTEBOOKS } from '../limits';
 import { CURRENT_VERSION, isObject, type RecordKind } from './migrations';
 import { migrateAndParse, type NotebookRecord, NotebookRecordSchema, type Settings, SettingsSchema } from './schema';
 
@@ -43,9 +45,14 @@ export function parseImport(text: string): ImportResult {
   const versionProblem = checkVersion(file.version);
   if (versionProblem) return fail(versionProblem);
   if (!Array.isArray(file.notebooks)) return fail('Invalid field at notebooks: expected a list of notebooks.');
+  if (file.notebooks.length > IMPORT_MAX_NOTEBOOKS) {
+    return fail(`The file holds ${file.notebooks.length} notebooks; an import takes at most ${IMPORT_MAX_NOTEBOOKS}.`);
+  }
 
   const settings = parseWithMigration('settings', file.settings, SettingsSchema, 'settings');
   if (!settings.ok) return settings;
+  const patternProblem = checkPatterns(settings.value);
+  if (patternProblem) return fail(patternProblem);
   const notebooks: NotebookRecord[] = [];
   for (const [index, raw] of file.notebooks.entries()) {
     const record = parseWithMigration('notebook', raw, NotebookRecordSchema, `notebooks.${index}`);
@@ -56,6 +63,18 @@ export function parseImport(text: string): ImportResult {
     notebooks.push(withoutTransientStatus(record.value));
   }
   return { ok: true, settings: settings.value, notebooks };
+}
+
+/** The one place where imported patterns are checked: by the same rules as patterns typed in the options page. */
+function checkPatterns(settings: Settings): string | null {
+  const lists = { failurePatterns: settings.failurePatterns, markerPatterns: settings.markerPatterns };
+  for (const [name, patterns] of Object.entries(lists)) {
+    for (const [index, pattern] of patterns.entries()) {
+      const check = validatePattern(pattern);
+      if (!check.ok) return `Invalid pattern at settings.${name}.${index}: ${check.message}`;
+    }
+  }
+  return null;
 }
 
 function parseJson(text: string): { ok: true; value: unknown } | { ok: false; message: string } {

@@ -1,7 +1,22 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import browser from 'webextension-polyfill';
-import { type NotebookRecord, PROBLEMS_KEY, type Problem, parseProblems, type Settings } from '../state/schema';
-import { loadNotebook, loadProblems, loadSettings, watchNotebook, watchSettings } from '../state/store';
+import {
+  type NotebookRecord,
+  PROBLEMS_KEY,
+  type Problem,
+  parseProblems,
+  type Settings,
+  type StorageError,
+} from '../state/schema';
+import {
+  loadNotebook,
+  loadProblems,
+  loadSettings,
+  loadStorageErrors,
+  watchNotebook,
+  watchSettings,
+  watchStorageErrors,
+} from '../state/store';
 
 /** The current time, refreshed every `intervalMs`: countdowns and "last 12 hours" never go stale. */
 export function useNow(intervalMs = 1000): number {
@@ -68,6 +83,11 @@ export function useNotebook(key: string): Stored<NotebookRecord> {
 
 export function useSettings(): Stored<Settings> {
   return useStored(loadSettings, watchSettings, []);
+}
+
+/** Writes the browser refused (storage full), until the user dismisses them. */
+export function useStorageErrors(): Stored<StorageError[]> {
+  return useStored(loadStorageErrors, watchStorageErrors, []);
 }
 
 /** The storage problems the store reported (corrupt records that fell back to defaults), kept current. */

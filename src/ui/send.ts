@@ -9,6 +9,7 @@ interface UiReplies {
   'ui-settings': { ok: true; settings: Settings };
   'ui-import': { ok: true; notebooks: number };
   'ui-clear': { ok: true };
+  'ui-clear-storage-errors': { ok: true };
 }
 
 export interface Failure {

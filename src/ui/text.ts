@@ -74,6 +74,7 @@ const HISTORY_KEYS: Record<HistoryEntry['type'], MessageKey> = {
   'healthy-reset': 'eventHealthyReset',
   ignored: 'eventIgnored',
   resumed: 'eventResumed',
+  skipped: 'eventSkipped',
 };
 
 export interface EventText {

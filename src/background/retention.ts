@@ -1,0 +1,16 @@
+import browser from 'webextension-polyfill';
+import type { NotebookWriter } from '../state/store';
+
+/**
+ * Applies the retention rules (state/retention.ts) at most once a day, on the first page hello of the day: no timer
+ * of its own, and a browser left open for weeks still gets it.
+ */
+const KEY = 'retentionAppliedAt';
+const DAY_MS = 24 * 60 * 60_000;
+
+export async function applyRetentionDaily(writer: NotebookWriter, now = Date.now()): Promise<void> {
+  const last = (await browser.storage.session.get(KEY))[KEY];
+  if (typeof last === 'number' && now - last < DAY_MS && now >= last) return;
+  await browser.storage.session.set({ [KEY]: now });
+  await writer.applyRetention(now);
+}
