@@ -39,6 +39,12 @@ export const PROBLEMS_LIMIT = 50;
 /** At most this many custom patterns of each kind, each at most this long. */
 export const MAX_PATTERNS = 100;
 export const MAX_PATTERN_CHARS = 500;
+/**
+ * The largest compiled user pattern, in RE2 instructions. Matching is linear in the text but also grows with the
+ * program: near 600 instructions a repeat of a large class (`\p{L}{600}`) overflows RE2's DFA cache and one 64 KiB
+ * output took seconds; at 400 the worst form measured took about 0.2 s.
+ */
+export const MAX_PATTERN_PROGRAM = 400;
 /** The largest import file accepted, in characters (the options page checks it before sending the file). */
 export const IMPORT_MAX_CHARS = 20_000_000;
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { refusedPattern } from '../detector/patterns';
 import { CURRENT_VERSION } from './migrations';
 import { defaultNotebook, defaultSettings, type NotebookRecord } from './schema';
 import { EXPORT_FORMAT, exportData, parseImport } from './transfer';
@@ -80,6 +81,22 @@ describe('parseImport', () => {
       ok: true,
       settings: { ...defaultSettings(), maxRestarts: 2 },
       notebooks: [{ ...defaultNotebook('drive:abc'), enabled: true, loopCount: 1, totalRestarts: 1 }],
+    });
+  });
+
+  it('refuses a pattern the options page would refuse, naming it and saying why', () => {
+    const file = JSON.parse(exported());
+    file.settings.markerPatterns = ['^RESTART$', '^(?=.*done)restart'];
+    const result = parseImport(JSON.stringify(file), refusedPattern);
+    expect(!result.ok && result.message).toMatch(
+      /^Invalid field at settings\.markerPatterns\.1: Lookahead like \(\?=…\) or \(\?!…\) is not supported/,
+    );
+    file.settings.markerPatterns = ['^RESTART$', '(a|aa)+$'];
+    expect(parseImport(JSON.stringify(file), refusedPattern).ok).toBe(true);
+    // Without the engine (pages do not load it) patterns cannot be checked: refused, never taken unchecked.
+    expect(parseImport(JSON.stringify(file))).toEqual({
+      ok: false,
+      message: 'Invalid field at settings.failurePatterns: patterns cannot be checked here',
     });
   });
 

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import type { refusedPattern } from '../detector/patterns';
 import { CURRENT_VERSION, isObject, type RecordKind } from './migrations';
 import { migrateAndParse, type NotebookRecord, NotebookRecordSchema, type Settings, SettingsSchema } from './schema';
 
@@ -29,11 +30,16 @@ export type ImportResult =
   | { ok: true; settings: Settings; notebooks: NotebookRecord[] }
   | { ok: false; message: string };
 
+/** The pattern engine's check of the user's patterns (`refusedPattern` in detector/patterns.ts). */
+export type PatternCheck = typeof refusedPattern;
+
 /**
  * Strict, unlike reads from storage: a file with any invalid field is refused as a whole, so a bad import changes
- * nothing. Files from older versions go through the same migrations as stored records.
+ * nothing. Files from older versions go through the same migrations as stored records. `checkPatterns` is passed in
+ * by the service worker, so that pages, which read storage through the same modules, never load the engine; without
+ * it a file with patterns cannot be checked, and is refused.
  */
-export function parseImport(text: string): ImportResult {
+export function parseImport(text: string, checkPatterns: PatternCheck = uncheckable): ImportResult {
   const json = parseJson(text);
   if (!json.ok) return json;
   const file = json.value;
@@ -46,6 +52,8 @@ export function parseImport(text: string): ImportResult {
 
   const settings = parseWithMigration('settings', file.settings, SettingsSchema, 'settings');
   if (!settings.ok) return settings;
+  const pattern = checkPatterns(settings.value);
+  if (pattern) return fail(`Invalid field at settings.${pattern.path}: ${pattern.message}`);
   const notebooks: NotebookRecord[] = [];
   for (const [index, raw] of file.notebooks.entries()) {
     const record = parseWithMigration('notebook', raw, NotebookRecordSchema, `notebooks.${index}`);
@@ -106,6 +114,11 @@ function parseWithMigration<T>(
 function withoutTransientStatus(record: NotebookRecord): NotebookRecord {
   const { kind } = record.status;
   return kind === 'pending' || kind === 'restarting' ? { ...record, status: { kind: 'watching' } } : record;
+}
+
+function uncheckable(settings: Parameters<PatternCheck>[0]): ReturnType<PatternCheck> {
+  const patterns = settings.failurePatterns.length + settings.markerPatterns.length;
+  return patterns > 0 ? { path: 'failurePatterns', message: 'patterns cannot be checked here' } : null;
 }
 
 function fail(message: string): { ok: false; message: string } {
