@@ -128,7 +128,7 @@ export function createFailureWatch(doc: Document, reports: WatchReports): Failur
       };
       const mine = ++configured;
       const use = (next: Detector) => {
-        // A newer configure may have resolved first (the pattern engine loads once, then at once).
+        // Loads can end out of order (only the first with patterns waits for the engine): the newest settings win.
         if (mine !== configured) return;
         detector = next;
         observer?.setWantStreamText(detector.hasMarkers);
