@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Worker } from '@playwright/test';
 import { expect, test } from './harness/extension';
-import { enableGuard, resetStorage } from './harness/guard';
+import { enableGuard, resetStorage, setSettings } from './harness/guard';
 
 /** The options page in the built extension, talking to the real service worker. */
 
@@ -27,7 +27,7 @@ test('a pattern that does not compile is refused with a message naming the line;
   const page = await openOptions();
   const box = page.getByRole('textbox', { name: 'Extra failure patterns' });
   await box.fill('MyTrainer: ran out of budget\n(unclosed');
-  await expect(page.getByText(/^Line 2: This is not a valid regular expression: unterminated group/)).toBeVisible();
+  await expect(page.getByText('Line 2: This is not a valid regular expression: a ( has no matching ).')).toBeVisible();
   await expect(box).toHaveAttribute('aria-invalid', 'true');
 
   await page.getByRole('button', { name: 'Save Extra failure patterns' }).click();
@@ -46,6 +46,74 @@ test('a pattern that does not compile is refused with a message naming the line;
   await expect(page.locator('#tester-verdict')).toHaveText(
     /^Restart — Your failure pattern \/budget exceeded\/i, rule custom:/,
   );
+  await page.close();
+});
+
+test("patterns are RE2's: one that hangs a backtracking engine answers at once on hostile output", async ({
+  openOptions,
+}) => {
+  const page = await openOptions();
+  const box = page.getByRole('textbox', { name: 'Extra failure patterns' });
+  await expect(page.getByText(/^RE2 matches in time proportional to the output/)).toBeVisible();
+  await box.fill('(a|aa)+$\n(?<!x)y');
+  await expect(page.getByText(/^Line 2: Lookbehind like \(\?<=…\) or \(\?<!…\) is not supported/)).toBeVisible();
+  await box.fill('(a|aa)+$');
+  await page.getByRole('button', { name: 'Save Extra failure patterns' }).click();
+  await expect(page.getByText('Saved (1 patterns).')).toBeVisible();
+
+  // V8's backtracking took 56 s on one such line (the unit tests run these at the detector's bounds).
+  const tester = page.getByRole('textbox', { name: 'Test an output' });
+  const verdict = page.locator('#tester-verdict');
+  const hostile = `${'a'.repeat(40)}!\n`.repeat(20);
+  await tester.fill(hostile);
+  await expect(verdict).toHaveText('No restart — no rule or pattern matches this text.');
+  await tester.fill(`${hostile}${'a'.repeat(41)}`);
+  await expect(verdict).toHaveText(/^Restart — Your failure pattern \(a\|aa\)\+\$, rule custom:\(a\|aa\)\+\$: a{41}$/);
+  await page.close();
+});
+
+test('saved patterns this version refuses stay as written, marked not in use with the reason', async ({
+  openOptions,
+  serviceWorker,
+}) => {
+  await setSettings(serviceWorker, { markerPatterns: ['^=== FRESH RUNTIME ===$', '^(?=.*done)restart'] });
+  const page = await openOptions();
+  await expect(
+    page.getByText(/^Not in use: 1 of the saved patterns are refused by this version of the extension/),
+  ).toBeVisible();
+  const box = page.getByRole('textbox', { name: 'Restart marker patterns' });
+  await expect(box).toHaveValue('^=== FRESH RUNTIME ===$\n^(?=.*done)restart');
+  await expect(page.getByText(/^Line 2: Lookahead like \(\?=…\) or \(\?!…\) is not supported/)).toBeVisible();
+  await box.fill('^=== FRESH RUNTIME ===$\n^restart .*done');
+  await page.getByRole('button', { name: 'Save Restart marker patterns' }).click();
+  await expect(page.getByText('Saved (2 patterns).')).toBeVisible();
+  await expect(page.getByText(/^Not in use:/)).toHaveCount(0);
+  await page.close();
+});
+
+test('an import with a pattern this version refuses is refused, naming the pattern, and changes nothing', async ({
+  openOptions,
+  serviceWorker,
+}) => {
+  const before = await stored(serviceWorker);
+  const page = await openOptions();
+  const file = (failurePatterns: string[]) => ({
+    name: 'patterns.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(
+      JSON.stringify({ format: 'colab-oom-guard', version: 1, settings: { v: 1, failurePatterns }, notebooks: [] }),
+    ),
+  });
+  await page.getByLabel('Import from a file').setInputFiles(file(['ok', '(a)\\1']));
+  await expect(page.getByRole('alert')).toHaveText(
+    /^patterns\.json was not imported, nothing changed: Invalid field at settings\.failurePatterns\.1: Backreferences/,
+  );
+  expect(await stored(serviceWorker)).toEqual(before);
+
+  // The service worker checks patterns with the engine: valid ones import.
+  await page.getByLabel('Import from a file').setInputFiles(file(['ok', '(a|aa)+$']));
+  await expect(page.getByText('Imported patterns.json: settings and 0 notebooks.')).toBeVisible();
+  await expect.poll(async () => (await storedSettings(serviceWorker))?.failurePatterns).toEqual(['ok', '(a|aa)+$']);
   await page.close();
 });
 

@@ -46,6 +46,12 @@ export const PROBLEMS_LIMIT = 50;
 export const MAX_PATTERNS = 100;
 export const MAX_PATTERN_CHARS = 500;
 /**
+ * The largest compiled user pattern, in RE2 instructions. Matching is linear in the text but also grows with the
+ * program: near 600 instructions a repeat of a large class (`\p{L}{600}`) overflows RE2's DFA cache and one 64 KiB
+ * output took seconds; at 400 the worst form measured took about 0.2 s.
+ */
+export const MAX_PATTERN_PROGRAM = 400;
+/**
  * The largest import file accepted. The options page compares the file's size in bytes with it before reading it (a
  * file of n bytes decodes to at most n characters), and the message schema its length in characters.
  */

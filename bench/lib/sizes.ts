@@ -67,8 +67,16 @@ export function measureSizes(dist: string): SizeEntry[] {
     out.push(entry(dist, top ? 'content script: Colab page (top frame)' : 'content script: output frames', files));
     // What the page script imports later (the guard, on notebooks where it is switched on), beyond what it has.
     const lazy = files.flatMap((f) => (f.endsWith('.js') ? importsOf(dist, f, DYNAMIC_IMPORT) : []));
-    if (lazy.length)
-      out.push(entry(dist, 'lazy: the guard, imported when switched on', closure(dist, lazy, new Set(files))));
+    if (!lazy.length) continue;
+    const guard = closure(dist, lazy, new Set(files));
+    out.push(entry(dist, 'lazy: the guard, imported when switched on', guard));
+    // What the guard imports later still: the engine for users' patterns, only where there are patterns.
+    const engine = guard.flatMap((f) => (f.endsWith('.js') ? importsOf(dist, f, DYNAMIC_IMPORT) : []));
+    const loaded = new Set([...files, ...guard]);
+    if (engine.length)
+      out.push(
+        entry(dist, 'lazy: the pattern engine, imported where there are patterns', closure(dist, engine, loaded)),
+      );
   }
   const popupHtml = manifest.action?.default_popup as string | undefined;
   if (popupHtml) {

@@ -1,4 +1,5 @@
 import browser from 'webextension-polyfill';
+import { refusedPattern } from '../detector/patterns';
 import { NOTEBOOK_PREFIX, SETTINGS_KEY } from '../state/schema';
 import { createNotebookWriter } from '../state/store';
 import { refreshNotebookBadges, refreshTabBadge } from './badge';
@@ -11,7 +12,7 @@ import { notebookOfTab, setTabNotebook, tabShowsNotebook } from './tab-registry'
  * The service worker: the only writer of notebook state. It holds nothing in memory that must survive: it may be
  * stopped whenever it is idle, and everything it needs is in storage.
  */
-const writer = createNotebookWriter();
+const writer = createNotebookWriter(refusedPattern);
 const { route, handOver } = createRouter(writer);
 
 browser.runtime.onMessage.addListener((message: unknown, sender: browser.Runtime.MessageSender) =>

@@ -1,6 +1,5 @@
 import * as v from 'valibot';
 import browser from 'webextension-polyfill';
-import { patternParts } from '../detector/patterns';
 import { t } from '../lib/i18n';
 import {
   type FrameHelloReply,
@@ -126,7 +125,7 @@ export function createRouter(writer: NotebookWriter) {
   /** The frame gets what it needs in one answer, so it carries no storage schema of its own. */
   async function frameHello(tabId: number): Promise<FrameHelloReply> {
     const [token, settings] = await Promise.all([tokenForTab(tabId), loadSettings()]);
-    return { token, markers: patternParts(settings.markerPatterns) };
+    return { token, markers: settings.markerPatterns.length > 0 };
   }
 
   /** A write the browser refused is answered with its message (and listed, as every refused write is). */

@@ -9,7 +9,14 @@ import {
   personOnlyDialog,
   type RunState,
 } from '../colab';
-import { createDetector, DEFAULT_CATEGORIES, type Detector, type MarkerMatch, type Verdict } from '../detector';
+import {
+  createDetector,
+  DEFAULT_CATEGORIES,
+  type Detector,
+  loadDetector,
+  type MarkerMatch,
+  type Verdict,
+} from '../detector';
 import { createExecutionGate, LATE_OUTPUT_MS } from '../detector/execution-gate';
 import { cut, TEXT_LIMITS } from '../limits';
 import type { Settings } from '../state/schema';
@@ -32,9 +39,9 @@ export interface FailureWatch {
   setActive(active: boolean): void;
   /** After a restart: outputs on the page now belong to the previous run. */
   forgetExecutions(): void;
-  /** An output frame of `cell` showed an error output / a marker line. */
+  /** An output frame of `cell` showed an error output / any output text (sent only for marker patterns). */
   frameError(cell: Element, text: string): void;
-  frameMarker(cell: Element, match: MarkerMatch): void;
+  frameText(cell: Element, text: string): void;
 }
 
 export function createFailureWatch(doc: Document, reports: WatchReports): FailureWatch {
@@ -44,6 +51,7 @@ export function createFailureWatch(doc: Document, reports: WatchReports): Failur
   const early = new Map<string, { text: string; at: number }>();
   let detector: Detector = createDetector({ categories: DEFAULT_CATEGORIES, failurePatterns: [], markerPatterns: [] });
   let anonymous = 0;
+  let configured = 0;
   let observer: PageObserver | null = null;
 
   const idOf = (cell: Element, id: string | null = cellId(cell)): string => {
@@ -72,10 +80,6 @@ export function createFailureWatch(doc: Document, reports: WatchReports): Failur
     if (!detector.hasMarkers || !gate.isLive(id, Date.now())) return;
     const match = detector.findMarker(text);
     if (match) reports.marker(match);
-  };
-
-  const markerMatch = (id: string, match: MarkerMatch) => {
-    if (gate.isLive(id, Date.now())) reports.marker(match);
   };
 
   const cellState = (cell: Element, rawId: string | null, state: RunState, previous: RunState) => {
@@ -120,12 +124,20 @@ export function createFailureWatch(doc: Document, reports: WatchReports): Failur
 
   return {
     configure(settings) {
-      detector = createDetector({
+      const config = {
         categories: settings.categories,
         failurePatterns: settings.failurePatterns,
         markerPatterns: settings.markerPatterns,
-      });
-      observer?.setWantStreamText(detector.hasMarkers);
+      };
+      const mine = ++configured;
+      const use = (next: Detector) => {
+        // Loads can end out of order (only the first with patterns waits for the engine): the newest settings win.
+        if (mine !== configured) return;
+        detector = next;
+        observer?.setWantStreamText(detector.hasMarkers);
+      };
+      // The engine's chunk fails to load only when the extension was reloaded: built-in rules still apply.
+      loadDetector(config).then(use, () => use(createDetector(config)));
     },
     setActive(active) {
       if (active && !observer) start();
@@ -141,6 +153,6 @@ export function createFailureWatch(doc: Document, reports: WatchReports): Failur
       early.clear();
     },
     frameError: (cell, text) => errorText(idOf(cell), text),
-    frameMarker: (cell, match) => markerMatch(idOf(cell), match),
+    frameText: (cell, text) => markerText(idOf(cell), text),
   };
 }

@@ -122,7 +122,7 @@ export function createPageGuard(doc: Document): PageGuard {
       () => token,
       (cell, frameReport) => {
         if (frameReport.kind === 'error-output') watch.frameError(cell, frameReport.text);
-        else watch.frameMarker(cell, { pattern: frameReport.pattern, line: frameReport.line });
+        watch.frameText(cell, frameReport.text);
       },
     ),
   );

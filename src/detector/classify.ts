@@ -1,7 +1,6 @@
 import { MAX_RULE_LINE_CHARS } from '../limits';
 import { candidatesOf } from './lines';
-import { findMarkerLine } from './markers';
-import type { CompiledPattern } from './patterns';
+import { type CompiledPattern, findMarkerLine } from './markers';
 import { categoryOf, firstRule, isTensorFlowText, KEYWORDS, NOTICE_RULES } from './rules';
 import { clip, limit, splitLines, stripAnsi, tailOf } from './text';
 import type { Category, Verdict } from './types';

@@ -3,11 +3,13 @@ import {
   CATEGORIES,
   createDetector,
   DEFAULT_CATEGORIES,
+  loadDetector,
   MAX_TEXT_CHARS,
   MAX_USER_LINE_CHARS,
   MAX_USER_LINES,
   testOutput,
 } from './index';
+import * as engine from './patterns';
 import { ALL_ON, configWith, DEFAULTS } from './test-configs';
 
 const CUDA_OOM =
@@ -74,7 +76,7 @@ describe('categories', () => {
 
 describe('custom failure patterns', () => {
   it('yield a custom verdict with the pattern in the rule id', () => {
-    const detector = createDetector(configWith({}, { failurePatterns: ['Trainer stalled: no progress'] }));
+    const detector = createDetector(configWith({}, { failurePatterns: ['Trainer stalled: no progress'] }), engine);
     expect(detector.classifyError('step 100\nTrainer stalled: no progress for 600 s\n')).toEqual({
       category: 'custom',
       rule: 'custom:Trainer stalled: no progress',
@@ -84,46 +86,60 @@ describe('custom failure patterns', () => {
   });
 
   it('are compiled as written: case-sensitive, unless written as a /literal/i', () => {
-    const plain = createDetector(configWith({}, { failurePatterns: ['nan loss'] }));
+    const plain = createDetector(configWith({}, { failurePatterns: ['nan loss'] }), engine);
     expect(plain.classifyError('NaN loss detected')).toBeNull();
-    const literal = createDetector(configWith({}, { failurePatterns: ['/nan loss/i'] }));
+    const literal = createDetector(configWith({}, { failurePatterns: ['/nan loss/i'] }), engine);
     expect(literal.classifyError('NaN loss detected')?.rule).toBe('custom:/nan loss/i');
   });
 
   it('come after the built-in rules, and work even with every category off', () => {
     const failurePatterns = ['out of memory'];
-    expect(createDetector(configWith({}, { failurePatterns })).classifyError(CUDA_OOM)?.rule).toBe('torch-cuda-oom');
+    expect(createDetector(configWith({}, { failurePatterns }), engine).classifyError(CUDA_OOM)?.rule).toBe(
+      'torch-cuda-oom',
+    );
     const allOff = configWith(Object.fromEntries(CATEGORIES.map((c) => [c, false])), { failurePatterns });
-    expect(createDetector(allOff).classifyError(CUDA_OOM)?.category).toBe('custom');
+    expect(createDetector(allOff, engine).classifyError(CUDA_OOM)?.category).toBe('custom');
   });
 
   it('keep the verdict within 300 characters per field, even for a long pattern', () => {
-    const source = `${'x'.repeat(400)}|stalled`;
-    const verdict = createDetector(configWith({}, { failurePatterns: [source] })).classifyError('stalled');
+    const source = `${'x'.repeat(350)}|stalled`;
+    const verdict = createDetector(configWith({}, { failurePatterns: [source] }), engine).classifyError('stalled');
     expect(verdict?.rule).toBe(`${`custom:${source}`.slice(0, 299)}…`);
     expect(verdict?.description.length).toBe(300);
   });
 
   it('see lines without colour codes', () => {
-    const detector = createDetector(configWith({}, { failurePatterns: ['^FATAL: '] }));
+    const detector = createDetector(configWith({}, { failurePatterns: ['^FATAL: '] }), engine);
     expect(detector.classifyError('\x1b[1;31mFATAL: \x1b[0mdataset shard missing')?.line).toBe(
       'FATAL: dataset shard missing',
     );
   });
 
   it('skip invalid patterns instead of throwing', () => {
-    const detector = createDetector(configWith({}, { failurePatterns: ['(', '', '(a+)+', 'ok then'] }));
+    const detector = createDetector(configWith({}, { failurePatterns: ['(', '', '(?=ok)', 'ok then'] }), engine);
     expect(detector.classifyError('ok then')?.rule).toBe('custom:ok then');
   });
 
+  it('run only with the pattern engine, which loadDetector imports when there are patterns', async () => {
+    const config = configWith({}, { failurePatterns: ['stalled'], markerPatterns: ['@@RESTART@@'] });
+    expect(createDetector(config).classifyError('Trainer stalled')).toBeNull();
+    expect(createDetector(config).hasMarkers).toBe(false);
+    const loaded = await loadDetector(config);
+    expect(loaded.classifyError('Trainer stalled')?.category).toBe('custom');
+    expect(loaded.findMarker('@@RESTART@@')?.pattern).toBe('@@RESTART@@');
+    expect((await loadDetector(DEFAULTS)).classifyError(CUDA_OOM)?.rule).toBe('torch-cuda-oom');
+  });
+
   it('are offered to testOutput as well', () => {
-    expect(testOutput('Trainer stalled', configWith({}, { failurePatterns: ['stalled'] }))?.category).toBe('custom');
+    const config = configWith({}, { failurePatterns: ['stalled'] });
+    expect(testOutput('Trainer stalled', config, engine)?.category).toBe('custom');
   });
 });
 
 describe('markers', () => {
   const detector = createDetector(
     configWith({}, { markerPatterns: ['^@@RESTART@@$', '/please restart the runtime/i'] }),
+    engine,
   );
 
   it('match any line of new output and name the pattern', () => {
@@ -172,7 +188,10 @@ describe('bounded work', () => {
   });
 
   it('give user patterns only the newest 2,000 lines', () => {
-    const detector = createDetector(configWith({}, { failurePatterns: ['STALLED'], markerPatterns: ['@@RESTART@@'] }));
+    const detector = createDetector(
+      configWith({}, { failurePatterns: ['STALLED'], markerPatterns: ['@@RESTART@@'] }),
+      engine,
+    );
     const old = `STALLED\n@@RESTART@@\n${'ok\n'.repeat(MAX_USER_LINES)}`;
     expect(detector.classifyError(old)).toBeNull();
     expect(detector.findMarker(old)).toBeNull();
@@ -180,7 +199,7 @@ describe('bounded work', () => {
   });
 
   it(`give user patterns only the first ${MAX_USER_LINE_CHARS} characters of a line`, () => {
-    const detector = createDetector(configWith({}, { markerPatterns: ['@@RESTART@@'] }));
+    const detector = createDetector(configWith({}, { markerPatterns: ['@@RESTART@@'] }), engine);
     expect(detector.findMarker(`${'x'.repeat(MAX_USER_LINE_CHARS)}@@RESTART@@`)).toBeNull();
     expect(detector.findMarker(`${'x'.repeat(MAX_USER_LINE_CHARS - 11)}@@RESTART@@`)?.pattern).toBe('@@RESTART@@');
   });
@@ -188,6 +207,7 @@ describe('bounded work', () => {
   it('return from a 10 MB single line with a slow-ish user pattern', () => {
     const detector = createDetector(
       configWith({}, { failurePatterns: ['(?:a|b)*c$'], markerPatterns: ['a.*b.*c.*d'] }),
+      engine,
     );
     const huge = 'ab'.repeat(TEN_MB / 2);
     expect(detector.classifyError(huge)).toBeNull();

@@ -1,19 +1,19 @@
-import type { CompiledPattern, PatternParts } from './patterns';
 import { clip, findRecentLine } from './text';
 import type { MarkerMatch } from './types';
 
-// User patterns matched line by line, newest line first. Kept apart from the built-in rules so that the output-frame
-// script, which only looks for the user's marker lines, does not carry the rule table.
+// User patterns matched line by line, newest line first. Kept apart from the built-in rules and from the engine that
+// compiles the patterns (patterns.ts), which only contexts with patterns load.
 
-/** Patterns the service worker validated (`patternParts`), compiled again where they are used. */
-export function compileParts(parts: readonly PatternParts[]): CompiledPattern[] {
-  return parts.flatMap(({ source, body, flags }) => {
-    try {
-      return [{ source, re: new RegExp(body, flags) }];
-    } catch {
-      return [];
-    }
-  });
+/** A user pattern the engine compiled: `test` takes time linear in the line. */
+export interface CompiledPattern {
+  /** As the user wrote it. */
+  source: string;
+  test(line: string): boolean;
+}
+
+/** What patterns.ts provides; `loadDetector` imports it only when there are patterns. */
+export interface PatternEngine {
+  compilePatterns(sources: readonly string[]): CompiledPattern[];
 }
 
 /** The newest line that one of `patterns` matches, with that pattern's source. */
@@ -21,7 +21,7 @@ export function findMarkerLine(text: string, patterns: readonly CompiledPattern[
   if (patterns.length === 0) return null;
   let pattern = '';
   const line = findRecentLine(text, (candidate) => {
-    pattern = patterns.find((p) => p.re.test(candidate))?.source ?? '';
+    pattern = patterns.find((p) => p.test(candidate))?.source ?? '';
     return pattern !== '';
   });
   return line === null ? null : { pattern, line: clip(line) };

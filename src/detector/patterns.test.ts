@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { validatePattern } from './index';
-import { compileParts, findMarkerLine } from './markers';
-import { hasNestedRepetition, patternParts } from './patterns';
+import { MAX_PATTERN_PROGRAM, MAX_USER_LINE_CHARS, MAX_USER_LINES } from '../limits';
+import { createDetector } from './index';
+import * as engine from './patterns';
+import { compilePatterns, refusedPattern, validatePattern } from './patterns';
+import { configWith } from './test-configs';
 
 const refusal = (source: string): string => {
   const result = validatePattern(source);
@@ -19,21 +21,69 @@ describe('validatePattern', () => {
     '[(]x[)]+',
     'a{2,5}b',
     '(?<name>x)+y',
+    '(?P<name>x)+y',
     '\\p{L}+',
     '/\\p{L}+/u',
+    '(?i)cuda error',
+    'caf\\x{e9}',
+    'a\\/b',
   ])('accepts %s', (source) => {
     expect(validatePattern(source)).toEqual({ ok: true });
   });
+
+  // The backtracking engine used before took seconds to minutes on these; RE2 runs them in linear time.
+  it.each(['(a+)+', '(a|aa)+$', '(\\w|\\d)+$', '(a+){2,60}$', '(.*?,){11}P', '.*.*.*x', '(\\d+\\.)+\\d'])(
+    'accepts %s, which a backtracking engine could not run safely',
+    (source) => {
+      expect(validatePattern(source)).toEqual({ ok: true });
+    },
+  );
 
   it('refuses an empty pattern', () => {
     expect(refusal('')).toBe('The pattern is empty.');
     expect(refusal('   ')).toBe('The pattern is empty.');
   });
 
-  it('refuses syntax errors, quoting the reason in plain words', () => {
-    expect(refusal('(unclosed')).toBe('This is not a valid regular expression: unterminated group.');
-    expect(refusal('*oops')).toBe('This is not a valid regular expression: nothing to repeat.');
-    expect(refusal('[a-')).toBe('This is not a valid regular expression: unterminated character class.');
+  it('refuses syntax errors, saying what is wrong in plain words', () => {
+    expect(refusal('(unclosed')).toBe('This is not a valid regular expression: a ( has no matching ).');
+    expect(refusal('oops)')).toBe('This is not a valid regular expression: a ) has no matching (.');
+    expect(refusal('*oops')).toBe('This is not a valid regular expression: * has nothing before it to repeat.');
+    expect(refusal('[a-')).toMatch(/^This is not a valid regular expression: a \[ has no matching \]/);
+    expect(refusal('[z-a]')).toBe(
+      'This is not a valid regular expression: z-a is not a range from a lower to a higher character.',
+    );
+    expect(refusal('a++')).toBe(
+      'This is not a valid regular expression: ++ repeats a repeat (write a+, not a++ or a**).',
+    );
+    expect(refusal('x\\')).toBe('This is not a valid regular expression: it ends with a lone \\.');
+    expect(refusal('\\Z')).toMatch(/^This is not a valid regular expression: \\Z is not an escape RE2 knows/);
+    expect(refusal('(?x)a')).toMatch(/^This is not a valid regular expression: \(\?x is not RE2 syntax/);
+    expect(refusal('(?P<a-b>x)')).toMatch(/a group name is letters, digits and _/);
+    expect(refusal('(?P<n>x)(?P<n>y)')).toBe('This is not a valid regular expression: the group name n is used twice.');
+  });
+
+  it('refuses JavaScript syntax that RE2 leaves out, saying what to write instead', () => {
+    for (const source of ['(?=x)y', 'y(?!x)']) expect(refusal(source)).toMatch(/^Lookahead like \(\?=…\) or \(\?!…\)/);
+    for (const source of ['(?<=x)y', '(?<!x)y']) expect(refusal(source)).toMatch(/^Lookbehind like \(\?<=…\)/);
+    for (const source of ['(a)\\1', '(?<n>a)\\k<n>']) expect(refusal(source)).toMatch(/^Backreferences like \\1/);
+    expect(refusal('caf\\u00e9')).toBe('Write a Unicode character as \\x{00e9}, not \\u00e9 or \\u{e9}.');
+    expect(refusal('\\cA')).toBe('Write a control character as \\x{01}, not \\cA.');
+  });
+
+  it('refuses repeat counts over 1000, nested ones multiplied', () => {
+    expect(refusal('a{1001}')).toMatch(/^This is not a valid regular expression: \{1001\}: a repeat count is at most/);
+    expect(refusal('(a{100}){100}')).toMatch(/a repeat count is at most 1000/);
+  });
+
+  it(`refuses a pattern that compiles to more than ${MAX_PATTERN_PROGRAM} steps`, () => {
+    // \p{L}{n}\d compiles to n + 3 instructions.
+    const at = MAX_PATTERN_PROGRAM - 3;
+    expect(validatePattern(`\\p{L}{${at}}\\d`)).toEqual({ ok: true });
+    expect(refusal(`\\p{L}{${at + 1}}\\d`)).toBe(
+      `The pattern is too big to run quickly on long output (${MAX_PATTERN_PROGRAM + 1} steps; at most ` +
+        `${MAX_PATTERN_PROGRAM}). Large repeat counts like {300} or .{0,200} make it big: use smaller ones.`,
+    );
+    expect(refusal('.{0,300}x')).toMatch(/^The pattern is too big/);
   });
 
   it('refuses flags other than i, m, s and u', () => {
@@ -44,61 +94,70 @@ describe('validatePattern', () => {
   });
 
   it('refuses patterns that match empty text', () => {
-    for (const source of ['a*', '^', 'x?', '(?:)', '/$/m']) {
+    for (const source of ['a*', '^', 'x?', '(?:)', '/$/m', '\\z', '(?i)']) {
       expect(refusal(source)).toBe(
         'The pattern matches empty text, so it would match every line. Make it require at least one character.',
       );
     }
   });
+});
 
-  it('refuses nested unbounded repeats, saying why', () => {
-    for (const source of ['(a+)+', '(a*)*b', '(.*a)*x', '(?:x+y)+', '(a|b+){2,}z', '((a)+)+']) {
-      expect(refusal(source)).toBe(
-        'A repeat inside a repeat, like (a+)+ or (.*a)*, could take forever on long output. Remove one of the two ' +
-          'repeats.',
-      );
-    }
+describe('compilePatterns', () => {
+  it('applies the flags of a /literal/ and keeps plain text case-sensitive', () => {
+    const [plain, folded, dotAll] = compilePatterns(['nan loss', '/nan loss/i', '/a.b/s']);
+    expect(plain?.test('NaN loss')).toBe(false);
+    expect(folded?.test('NaN loss')).toBe(true);
+    expect(dotAll?.test('a\nb')).toBe(true);
+  });
+
+  it('skips patterns the check refuses, keeping the others in order', () => {
+    expect(compilePatterns(['(', 'ok', '(?=x)', '', 'fine']).map((p) => p.source)).toEqual(['ok', 'fine']);
   });
 });
 
-describe('hasNestedRepetition', () => {
-  it.each([
-    ['(a+)+', true],
-    ['(a+)*?', true],
-    ['(?:a|b)+', false],
-    ['(a+){3}', false],
-    ['(a+)?', false],
-    ['a+b+c*', false],
-    ['\\(a+\\)+', false],
-    ['[(a+)]+', false],
-    ['[\\]+(]+', false],
-    ['(?<n>a+)+', true],
-    ['(?=a+)b', false],
-    ['x{2,}(y{1,})+', true],
-  ] as const)('%s → %s', (source, nested) => {
-    expect(hasNestedRepetition(source)).toBe(nested);
-  });
-});
-
-describe('patternParts and compileParts (the output frame compiles what the service worker validated)', () => {
-  it('keeps valid patterns only, and they match in the frame as they do here', () => {
-    const parts = patternParts(['^### restart ###$', '/please RESTART/i', '(a+)+', '/x/g', '']);
-    expect(parts.map((p) => p.source)).toEqual(['^### restart ###$', '/please RESTART/i']);
-    const compiled = compileParts(parts);
-    expect(findMarkerLine('step 9\n### restart ###\nbye', compiled)).toEqual({
-      pattern: '^### restart ###$',
-      line: '### restart ###',
+describe('refusedPattern (imports)', () => {
+  it('names the first refused pattern by its path in the settings', () => {
+    expect(refusedPattern({ failurePatterns: ['ok'], markerPatterns: ['fine', '(?=x)'] })).toEqual({
+      path: 'markerPatterns.1',
+      message: expect.stringMatching(/^Lookahead/),
     });
-    expect(findMarkerLine('Please restart now', compiled)?.pattern).toBe('/please RESTART/i');
-    expect(findMarkerLine('### restart ### and more', compiled)).toBeNull();
+    expect(refusedPattern({ failurePatterns: ['ok', '(a|aa)+$'], markerPatterns: [] })).toBeNull();
   });
+});
 
-  it('skips a part that does not compile instead of failing the frame', () => {
-    expect(
-      compileParts([
-        { source: '(', body: '(', flags: '' },
-        { source: 'ok', body: 'ok', flags: '' },
-      ]).map((p) => p.source),
-    ).toEqual(['ok']);
+/**
+ * The issue's patterns, timed in V8 on one short line at 4 s to over 30 s each, on lines built to make a backtracking
+ * engine fail slowly, at the detector's bounds. These assert the verdicts: were matching not linear, the run would
+ * not end.
+ */
+describe('hostile patterns on hostile output', () => {
+  const full = (line: string): string => Array.from({ length: MAX_USER_LINES }, () => line).join('\n');
+  const cut = (text: string): string => text.repeat(MAX_USER_LINE_CHARS).slice(0, MAX_USER_LINE_CHARS);
+  const cases: Array<{ pattern: string; miss: string; hit: string }> = [
+    { pattern: '(a|aa)+$', miss: `${cut('a').slice(1)}!`, hit: cut('a') },
+    { pattern: '(\\w|\\d)+$', miss: `${cut('a1').slice(1)}!`, hit: `${cut('!').slice(1)}a` },
+    { pattern: '(a+){2,60}$', miss: `${cut('a').slice(1)}!`, hit: `${cut('!').slice(2)}aa` },
+    { pattern: '(.*?,){11}P', miss: `P${cut(',').slice(1)}`, hit: `${cut(',').slice(1)}P` },
+    { pattern: '.*.*.*x', miss: cut('y'), hit: `${cut('y').slice(1)}x` },
+    { pattern: '(x+x+)+y', miss: `y${cut('x').slice(1)}`, hit: `${cut('x').slice(1)}y` },
+    // The largest program allowed, of the form measured slowest for RE2.
+    {
+      pattern: `\\p{L}{${MAX_PATTERN_PROGRAM - 3}}\\d`,
+      miss: `${cut('é').slice(1)}!`,
+      hit: `${cut('é').slice(1)}1`,
+    },
+  ];
+
+  it.each(cases)('$pattern as a failure and a marker pattern', ({ pattern, miss, hit }) => {
+    const detector = createDetector(configWith({}, { failurePatterns: [pattern], markerPatterns: [pattern] }), engine);
+    for (const line of [miss, hit]) expect(line).toHaveLength(MAX_USER_LINE_CHARS);
+    const hostile = full(miss);
+    expect(detector.classifyError(hostile)).toBeNull();
+    expect(detector.findMarker(hostile)).toBeNull();
+    // Short lines: all MAX_USER_LINES of them are read.
+    expect(detector.findMarker(full(miss.slice(-30)))).toBeNull();
+    expect(detector.classifyError(`${hostile}\n${hit}`)?.rule).toBe(`custom:${pattern}`);
+    expect(detector.findMarker(`${hit}\n${hostile}`)).toBeNull(); // older than the newest 2,000 lines
+    expect(detector.findMarker(`${hostile}\n${hit}`)?.pattern).toBe(pattern);
   });
 });

@@ -1,5 +1,4 @@
 import * as v from 'valibot';
-import type { PatternParts } from '../detector/patterns';
 import { IMPORT_MAX_CHARS, MAX_TEXT_CHARS, TEXT_LIMITS } from '../limits';
 import { MaxRestartsSchema, NotebookKeySchema as NotebookKey, TimeSchema, VerdictSchema } from '../state/schema';
 import { FRAME_CHANNEL } from './frame-channel';
@@ -68,8 +67,8 @@ export type UiMessage = v.InferOutput<typeof UiMessageSchema>;
 
 export interface FrameHelloReply {
   token: string;
-  /** The user's marker patterns, already validated, ready for `new RegExp`. */
-  markers: PatternParts[];
+  /** The user has marker patterns: the frame sends all its output text, which the top frame matches against them. */
+  markers: boolean;
 }
 
 export interface HelloReply {
@@ -85,7 +84,7 @@ export const FrameReportSchema = v.object({
   token: v.pipe(v.string(), v.minLength(16), v.maxLength(100)),
   report: v.variant('kind', [
     v.object({ kind: v.literal('error-output'), text: v.pipe(v.string(), v.maxLength(MAX_TEXT_CHARS)) }),
-    v.object({ kind: v.literal('marker'), pattern: Line, line: Line }),
+    v.object({ kind: v.literal('output-text'), text: v.pipe(v.string(), v.maxLength(MAX_TEXT_CHARS)) }),
   ]),
 });
 export type FrameReport = v.InferOutput<typeof FrameReportSchema>;

@@ -2,6 +2,7 @@
 import { fakeBrowser } from '@webext-core/fake-browser';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_CATEGORIES } from '../detector';
+import { MAX_USER_LINE_CHARS, MAX_USER_LINES } from '../limits';
 import { defaultSettings } from '../state/schema';
 import { loadAllNotebooks, loadSettings } from '../state/store';
 import {
@@ -131,7 +132,7 @@ describe('custom patterns', () => {
     const box = getByRole<HTMLTextAreaElement>(root, 'textbox', 'Extra failure patterns');
     await type(box, 'MyError: out of budget\n\n(unclosed', false);
     expect(box.getAttribute('aria-invalid')).toBe('true');
-    expect(getByText(root, /^Line 3: This is not a valid regular expression: unterminated group/)).toBeTruthy();
+    expect(getByText(root, 'Line 3: This is not a valid regular expression: a ( has no matching ).')).toBeTruthy();
 
     await click(getByRole(root, 'button', 'Save Extra failure patterns'));
     expect(getByRole(root, 'alert').textContent).toBe('Not saved: fix the lines listed above first.');
@@ -145,13 +146,32 @@ describe('custom patterns', () => {
     expect((await loadSettings()).failurePatterns).toEqual(['MyError: out of budget', '/retry me/i']);
   });
 
-  it('refuses a catastrophic marker pattern too', async () => {
+  it('refuses syntax RE2 leaves out, saying what to write instead', async () => {
     const root = await open();
     const box = getByRole<HTMLTextAreaElement>(root, 'textbox', 'Restart marker patterns');
-    await type(box, '(a+)+$', false);
-    expect(getByText(root, /^Line 1: A repeat inside a repeat/)).toBeTruthy();
+    await type(box, 'ok\n^(?=.*done)restart', false);
+    expect(getByText(root, /^Line 2: Lookahead like \(\?=…\) or \(\?!…\) is not supported/)).toBeTruthy();
     await click(getByRole(root, 'button', 'Save Restart marker patterns'));
     expect(worker.sent).toHaveLength(0);
+  });
+
+  it('keeps saved patterns this version refuses, says they are not in use and why, and saves once fixed', async () => {
+    await fakeBrowser.storage.local.set({
+      settings: { ...defaultSettings(), failurePatterns: ['ok', '(a)\\1', '\\u00e9t\\u00e9'] },
+    });
+    const root = await open();
+    const box = getByRole<HTMLTextAreaElement>(root, 'textbox', 'Extra failure patterns');
+    const notice = /^Not in use: 2 of the saved patterns are refused by this version/;
+    await waitFor(() => expect(getByText(root, notice)).toBeTruthy());
+    expect(box.value).toBe('ok\n(a)\\1\n\\u00e9t\\u00e9');
+    expect(getByText(root, /^Line 2: Backreferences like \\1/)).toBeTruthy();
+    expect(getByText(root, 'Line 3: Write a Unicode character as \\x{00e9}, not \\u00e9 or \\u{e9}.')).toBeTruthy();
+
+    await type(box, 'ok\n\\x{e9}t\\x{e9}', false);
+    await click(getByRole(root, 'button', 'Save Extra failure patterns'));
+    await waitFor(() => expect(getByText(root, 'Saved (2 patterns).')).toBeTruthy());
+    expect((await loadSettings()).failurePatterns).toEqual(['ok', '\\x{e9}t\\x{e9}']);
+    expect(root.textContent).not.toMatch(notice);
   });
 
   it('shows the service worker refusing patterns', async () => {
@@ -346,6 +366,21 @@ describe('testText', () => {
     expect(result?.restart).toBe(false);
     expect(result?.message).toMatch(
       /^No restart — this is “.+”, but the failure kind “GPU out of memory” is switched off\.$/,
+    );
+  });
+
+  it("runs the user's patterns on the page's engine: the issue's patterns answer on hostile output", () => {
+    const patterns = ['(a|aa)+$', '(\\w|\\d)+$', '(a+){2,60}$', '(.*?,){11}P', '.*.*.*x'];
+    const config = { categories: DEFAULT_CATEGORIES, failurePatterns: patterns, markerPatterns: patterns };
+    const hostile = Array.from({ length: MAX_USER_LINES }, (_, i) =>
+      i % 2 ? `${'a'.repeat(MAX_USER_LINE_CHARS - 1)}!` : `P${','.repeat(MAX_USER_LINE_CHARS - 1)}`,
+    ).join('\n');
+    expect(testText(hostile, config)).toEqual({
+      restart: false,
+      message: 'No restart — no rule or pattern matches this text.',
+    });
+    expect(testText(`${hostile}\n${','.repeat(11)}P!`, config)?.message).toBe(
+      `Restart — Your failure pattern (.*?,){11}P, rule custom:(.*?,){11}P: ${','.repeat(11)}P!`,
     );
   });
 });

@@ -1,8 +1,9 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import browser from 'webextension-polyfill';
 import { CATEGORIES, type Category } from '../detector';
+import { validatePattern } from '../detector/patterns';
 import { type MessageKey, t } from '../lib/i18n';
-import { IMPORT_MAX_CHARS } from '../limits';
+import { IMPORT_MAX_CHARS, MAX_PATTERN_PROGRAM } from '../limits';
 import { SETTING_BOUNDS, type Settings } from '../state/schema';
 import { loadAllNotebooks, loadSettings } from '../state/store';
 import { exportData } from '../state/transfer';
@@ -112,6 +113,7 @@ export function Options() {
       </Section>
 
       <Section id="patterns" title="optionsPatterns" intro="optionsPatternsIntro">
+        <p class="hint">{t('optionsPatternsSyntax', MAX_PATTERN_PROGRAM)}</p>
         <PatternsEditor
           id="failure-patterns"
           label="patternsFailure"
@@ -287,6 +289,8 @@ function PatternsEditor(props: {
   save: (patterns: string[]) => Promise<string | null>;
 }) {
   const check = useMemo(() => checkPatterns(props.draft), [props.draft]);
+  // Saved by an earlier version or elsewhere, refused by this one: kept as the user wrote them, but not run.
+  const refusedSaved = useMemo(() => props.saved.filter((p) => !validatePattern(p).ok).length, [props.saved]);
   const [result, setResult] = useState<{ ok: boolean; message: string } | null>(null);
   const dirty = props.draft !== props.saved.join('\n');
 
@@ -310,13 +314,18 @@ function PatternsEditor(props: {
       <p id={`${props.id}-hint`} class="hint">
         {t(props.hint)}
       </p>
+      {refusedSaved > 0 && (
+        <p id={`${props.id}-refused`} class="error">
+          {t('patternsSavedRefused', refusedSaved)}
+        </p>
+      )}
       <textarea
         id={props.id}
         rows={4}
         spellcheck={false}
         value={props.draft}
         aria-invalid={check.problems.length > 0}
-        aria-describedby={`${props.id}-hint ${props.id}-problems`}
+        aria-describedby={`${props.id}-hint ${refusedSaved > 0 ? `${props.id}-refused ` : ''}${props.id}-problems`}
         onInput={(event) => {
           props.setDraft(event.currentTarget.value);
           setResult(null);

@@ -1,6 +1,5 @@
-import { validatePattern } from '../detector';
+import { validatePattern } from '../detector/patterns';
 import { t } from '../lib/i18n';
-
 import { MAX_PATTERN_CHARS, MAX_PATTERNS } from '../limits';
 
 export interface LineProblem {

@@ -33,7 +33,7 @@ import {
   type StorageError,
   TEXT_LIMITS,
 } from './schema';
-import { parseImport } from './transfer';
+import { type PatternCheck, parseImport } from './transfer';
 
 /**
  * The thin adapter between the pure state modules and `storage.local`. Reads validate and migrate, and never throw on
@@ -202,13 +202,14 @@ export interface NotebookWriter {
   applyRetention(now: number): Promise<RetentionOutcome>;
 }
 
-export function createNotebookWriter(): NotebookWriter {
+/** `checkPatterns`: the pattern engine's check for imported patterns (see `parseImport`). */
+export function createNotebookWriter(checkPatterns?: PatternCheck): NotebookWriter {
   const queue = createQueue();
   return {
     update: (key, event, ctx, title) =>
       queue.run(notebookStorageKey(key), () => applyEvent(key, event, ctx, title ?? '')),
     updateSettings: (patch) => queue.run(SETTINGS_KEY, () => applySettingsPatch(patch)),
-    importData: (text) => queue.exclusive(() => applyImport(text)),
+    importData: (text) => queue.exclusive(() => applyImport(text, checkPatterns)),
     clearAll: () => queue.exclusive(removeOurKeys),
     migrateStoredData: () => queue.exclusive(migrateAll),
     applyRetention: (now) => queue.exclusive(() => applyRetention(now)),
@@ -266,8 +267,8 @@ function unknownSettings(patch: Record<string, unknown>, settings: Settings): st
   return [...names, ...categories.map((name) => `categories.${name}`)];
 }
 
-async function applyImport(text: string): Promise<ImportOutcome> {
-  const parsed = parseImport(text);
+async function applyImport(text: string, checkPatterns?: PatternCheck): Promise<ImportOutcome> {
+  const parsed = parseImport(text, checkPatterns);
   if (!parsed.ok) return parsed;
   const items: Record<string, unknown> = { [SETTINGS_KEY]: parsed.settings };
   for (const record of parsed.notebooks) items[notebookStorageKey(record.key)] = record;

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { validatePattern } from '../detector/patterns';
+import type { refusedPattern } from '../detector/patterns';
 import { IMPORT_MAX_NOTEBOOKS } from '../limits';
 import { CURRENT_VERSION, isObject, type RecordKind } from './migrations';
 import { migrateAndParse, type NotebookRecord, NotebookRecordSchema, type Settings, SettingsSchema } from './schema';
@@ -31,11 +31,16 @@ export type ImportResult =
   | { ok: true; settings: Settings; notebooks: NotebookRecord[] }
   | { ok: false; message: string };
 
+/** The pattern engine's check of the user's patterns (`refusedPattern` in detector/patterns.ts). */
+export type PatternCheck = typeof refusedPattern;
+
 /**
  * Strict, unlike reads from storage: a file with any invalid field is refused as a whole, so a bad import changes
- * nothing. Files from older versions go through the same migrations as stored records.
+ * nothing. Files from older versions go through the same migrations as stored records. `checkPatterns` is passed in
+ * by the service worker, so that pages, which read storage through the same modules, never load the engine; without
+ * it a file with patterns cannot be checked, and is refused.
  */
-export function parseImport(text: string): ImportResult {
+export function parseImport(text: string, checkPatterns: PatternCheck = uncheckable): ImportResult {
   const json = parseJson(text);
   if (!json.ok) return json;
   const file = json.value;
@@ -51,8 +56,8 @@ export function parseImport(text: string): ImportResult {
 
   const settings = parseWithMigration('settings', file.settings, SettingsSchema, 'settings');
   if (!settings.ok) return settings;
-  const patternProblem = checkPatterns(settings.value);
-  if (patternProblem) return fail(patternProblem);
+  const pattern = checkPatterns(settings.value);
+  if (pattern) return fail(`Invalid field at settings.${pattern.path}: ${pattern.message}`);
   const notebooks: NotebookRecord[] = [];
   for (const [index, raw] of file.notebooks.entries()) {
     const record = parseWithMigration('notebook', raw, NotebookRecordSchema, `notebooks.${index}`);
@@ -66,16 +71,6 @@ export function parseImport(text: string): ImportResult {
 }
 
 /** The one place where imported patterns are checked: by the same rules as patterns typed in the options page. */
-function checkPatterns(settings: Settings): string | null {
-  const lists = { failurePatterns: settings.failurePatterns, markerPatterns: settings.markerPatterns };
-  for (const [name, patterns] of Object.entries(lists)) {
-    for (const [index, pattern] of patterns.entries()) {
-      const check = validatePattern(pattern);
-      if (!check.ok) return `Invalid pattern at settings.${name}.${index}: ${check.message}`;
-    }
-  }
-  return null;
-}
 
 function parseJson(text: string): { ok: true; value: unknown } | { ok: false; message: string } {
   try {
@@ -125,6 +120,11 @@ function parseWithMigration<T>(
 function withoutTransientStatus(record: NotebookRecord): NotebookRecord {
   const { kind } = record.status;
   return kind === 'pending' || kind === 'restarting' ? { ...record, status: { kind: 'watching' } } : record;
+}
+
+function uncheckable(settings: Parameters<PatternCheck>[0]): ReturnType<PatternCheck> {
+  const patterns = settings.failurePatterns.length + settings.markerPatterns.length;
+  return patterns > 0 ? { path: 'failurePatterns', message: 'patterns cannot be checked here' } : null;
 }
 
 function fail(message: string): { ok: false; message: string } {

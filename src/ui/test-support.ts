@@ -11,6 +11,7 @@ import * as v from 'valibot';
 import { vi } from 'vitest';
 import messages from '../../public/_locales/en/messages.json';
 import { createRouter } from '../background/router';
+import { refusedPattern } from '../detector/patterns';
 import { type UiMessage, UiMessageSchema } from '../messaging/protocol';
 import { defaultNotebook, type NotebookRecord, notebookStorageKey } from '../state/schema';
 import { createNotebookWriter } from '../state/store';
@@ -39,7 +40,7 @@ export async function installFakeBrowser(): Promise<FakeWorker> {
   vi.spyOn(fakeBrowser.i18n, 'getMessage').mockImplementation(getMessage as typeof fakeBrowser.i18n.getMessage);
   vi.spyOn(fakeBrowser.runtime, 'openOptionsPage').mockResolvedValue(undefined);
   // The real router, as the service worker runs it, with the popup as the sender.
-  const { route } = createRouter(createNotebookWriter());
+  const { route } = createRouter(createNotebookWriter(refusedPattern));
   const sender = { id: fakeBrowser.runtime.id, url: fakeBrowser.runtime.getURL('src/popup/index.html') };
   const sent: UiMessage[] = [];
   let custom: ((message: UiMessage) => unknown) | null = null;
