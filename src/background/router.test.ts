@@ -58,6 +58,18 @@ describe('service-worker router', () => {
     });
   });
 
+  it("keeps a page's word that detection may be blind, from the tab showing the notebook only", async () => {
+    const sight = (blind: boolean) => ({ type: 'page-sight', key: KEY, blind, detectedAt: 1_000 });
+    await route(hello(), colabPage());
+    expect(await route(sight(true), colabPage(8))).toMatchObject({ ok: false });
+    expect((await loadNotebook(KEY)).blindSince).toBeUndefined();
+    expect(await route(sight(true), colabPage())).toEqual({ ok: true });
+    expect((await loadNotebook(KEY)).blindSince).toBe(1_000);
+    expect(await route({ ...sight(false), blind: 'no' }, colabPage())).toBeUndefined();
+    await route(sight(false), colabPage());
+    expect((await loadNotebook(KEY)).blindSince).toBeUndefined();
+  });
+
   it(
     'a hello after a rename leaves a restart in progress alone; a hello after a reload ends it as ' + 'interrupted',
     async () => {

@@ -121,6 +121,7 @@ function NotebookPanel({ notebookKey, tabId }: { notebookKey: string; tabId: num
           {text.headline}
         </p>
         {text.detail && <p class="detail">{text.detail}</p>}
+        {record.enabled && record.blindSince !== undefined && <p class="detail blind">{t('popupBlind')}</p>}
         <p class="sr-only" role="status">
           {text.announcement}
         </p>

@@ -185,6 +185,8 @@ const NotebookEntries = {
   markerCount: v.optional(Count, 0),
   lastRestartAt: v.optional(TimeSchema),
   lastFailureAt: v.optional(TimeSchema),
+  /** Since when a page reports that detection may be blind (issue 13.6); gone once it sees a cell run again. */
+  blindSince: v.optional(TimeSchema),
   history: v.optional(v.pipe(v.array(HistoryEntrySchema), v.maxLength(HISTORY_LIMIT)), () => []),
 };
 
