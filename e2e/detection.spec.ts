@@ -287,9 +287,11 @@ test.describe('does not act on', () => {
     }) => {
       const fx = { context, page, serviceWorker };
       // Run 1: OOM in "train" → the guard restarts and runs all (run 2), where "setup" now fails with a ValueError:
-      // the run stops, "train" goes back to its error state with the old OOM output of run 1.
+      // the run stops, "train" goes back to its error state with the old OOM output of run 1 (Colab before 2026 kept
+      // a queued cell's outputs until it ran).
       const scenario: Scenario = {
         title: 'train.ipynb',
+        ui: { clearQueuedOutputs: false },
         cells: [
           { id: 'setup', source: 'load()', runs: { 2: { fail: 'value-error', place } } },
           { id: 'train', source: 'train()', runs: { 1: { fail: 'cuda-oom', place }, default: EPOCH_DONE } },

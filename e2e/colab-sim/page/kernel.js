@@ -1,6 +1,7 @@
 // The simulated runtime (§5.4 states): 'disconnected' → 'connecting' → 'idle' ⇄ 'busy'. Everything executing in a
 // session listens to `signal`; a restart, crash or disconnect aborts it (with that reason) and starts a new session.
-// The execution counter restarts at 1 with every new kernel process (restart, crash).
+// The execution counter restarts at 1 with every new kernel process (restart, crash, a new connection); `process`
+// numbers them, so that the page can tell a state of this process from a stale one (§11.4).
 
 import { record } from './log.js';
 import { sleep } from './util.js';
@@ -17,6 +18,7 @@ export class Kernel {
     this.state = 'disconnected';
     this.everConnected = false;
     this.counter = 0;
+    this.process = 0;
     this.session = new AbortController();
     this.transition = null;
   }
@@ -52,6 +54,7 @@ export class Kernel {
       if (this.onGpuUnavailable && !(await this.onGpuUnavailable())) return false;
       this.everConnected = true;
       this.counter = 0;
+      this.process++;
       return true;
     });
   }
@@ -93,6 +96,7 @@ export class Kernel {
   #newProcess(reason) {
     this.#endSession(reason);
     this.counter = 0;
+    this.process++;
   }
 
   #endSession(reason) {

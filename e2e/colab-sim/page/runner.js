@@ -1,8 +1,10 @@
 // Executes cells (§4.1, §5): a "run" is one request to execute cells (Run all, Run cell and below, a cell's run
-// button…), numbered 1, 2, … per page load. Its cells turn `pending` at once; runs execute one after another.
-// Each cell: pending → running (its old outputs cleared, a new execution count) → its scenario steps → idle or error.
+// button…), numbered 1, 2, … per page load. Its cells turn `pending` at once, and their old outputs are cleared at
+// once too (§11.4; with `ui.clearQueuedOutputs: false`, when each cell starts); runs execute one after another.
+// Each cell: pending → running (a new execution count) → its scenario steps → idle or error.
 // A failing cell stops its run and every queued run (IPython's stop_on_error); the cells that were still pending go
-// back to their previous state, old outputs and counts included. A restart, crash or disconnect aborts everything.
+// back to their previous state and count (their outputs as they are). A restart, crash or disconnect aborts
+// everything; a cell it ended shows a stale state.
 
 import { record } from './log.js';
 import { sleep } from './util.js';
@@ -24,13 +26,23 @@ export class Runner {
     this.chain = Promise.resolve();
     this.queue = new AbortController(); // aborted ('error') when a failure must cancel queued runs
     this.current = null; // { view, controller } of the executing cell
+    this.paused = []; // resolvers of cells waiting for `resume`
+  }
+
+  /** Lets every cell waiting at a `pause` step go on. */
+  resume() {
+    for (const go of this.paused.splice(0)) go(true);
   }
 
   /** Queues a run of `views` (code cells); resolves when it has ended. */
   run(views, kind) {
     const run = ++this.runs;
     record('run-start', { run, kind, cells: views.map((v) => v.index) });
-    for (const view of views) if (view.state !== 'running') view.setState('pending');
+    for (const view of views) {
+      if (view.state === 'running') continue;
+      if (this.scenario.ui.clearQueuedOutputs) view.outputs.reset();
+      view.setState('pending');
+    }
     const signal = AbortSignal.any([this.kernel.signal, this.queue.signal]);
     const done = this.chain.then(() => this.#execute(run, views, signal));
     this.chain = done.catch(() => undefined);
@@ -70,6 +82,7 @@ export class Runner {
     if (!(await sleep(this.timing.stepMs, signal))) return String(signal.reason);
     this.current = { view, controller };
     const cell = view.cell;
+    const process = this.kernel.process;
     const execution = ++this.kernel.counter;
     const cellRun = this.persist.nextRun(cell.id);
     view.outputs.reset();
@@ -85,7 +98,7 @@ export class Runner {
     this.current = null;
     const failed = outcome === 'error' || outcome === 'interrupt';
     view.executedAt = new Date();
-    view.setState(failed ? 'error' : 'idle', execution);
+    view.setState(failed ? 'error' : 'idle', execution, process);
     if (this.kernel.state === 'busy') this.kernel.setState('idle');
     record('cell-end', {
       cell: view.index,
@@ -114,7 +127,8 @@ export class Runner {
       case 'output':
         if (!(await wait(this.timing.stepMs))) return 'aborted';
         view.outputs.add(step.output);
-        return step.output.output_type === 'error' ? 'error' : 'ok';
+        // An error output the code shows and goes on (IPython's showtraceback() after catching) ends nothing.
+        return step.output.output_type === 'error' && !step.output.continues ? 'error' : 'ok';
       case 'wait':
         return (await wait(step.ms)) ? 'ok' : 'aborted';
       case 'stream': {
@@ -142,6 +156,13 @@ export class Runner {
       case 'hang':
         await wait(2 ** 31 - 1);
         return 'aborted';
+      case 'pause': {
+        const resumed = new Promise((resolve) => {
+          this.paused.push(resolve);
+          signal.addEventListener('abort', () => resolve(false), { once: true });
+        });
+        return (await resumed) ? 'ok' : 'aborted';
+      }
       default:
         throw new Error(`colab-sim: unknown step ${step.kind}`);
     }
