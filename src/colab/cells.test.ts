@@ -46,8 +46,12 @@ describe('cells on the real 2026 capture', () => {
       ['pending', 'pending'],
       ['running animating', 'running'],
       ['focused animating running', 'running'],
-      ['stale error', 'error'],
+      ['error', 'error'],
+      ['focused error', 'error'],
+      ['stale error', 'stale-error'],
+      ['focused stale error hovered', 'stale-error'],
       ['focused stale hovered', 'idle'],
+      ['stale running animating', 'running'],
       ['pending running', 'running'],
     ];
     for (const [classes, state] of cases) {

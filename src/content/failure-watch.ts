@@ -1,48 +1,53 @@
 import {
   cellId,
-  cellRunState,
-  findCells,
+  type DialogKind,
+  type OutputKind,
   observeColabPage,
   outputText,
   type PageObserver,
   type RunState,
 } from '../colab';
 import { createDetector, DEFAULT_CATEGORIES, type Detector, type MarkerMatch, type Verdict } from '../detector';
-import { createExecutionGate, LATE_OUTPUT_MS } from '../detector/execution-gate';
+import { createExecutionGate, type EndedExecution } from '../detector/execution-gate';
 import { cut, TEXT_LIMITS } from '../limits';
 import type { Settings } from '../state/schema';
 
 /**
- * Turns what the page shows into reports: an OOM error output that ended a cell's execution here, Colab's crash toast,
- * a marker line the user's code printed, the "Runtime disconnected" dialog. Reads only what the observer hands it.
+ * Turns what the page shows into reports: a cell whose execution (seen here) ended in an error its outputs show to be
+ * an OOM, Colab's crash toast, a marker line the user's code printed, a dialog. Reads only what the observer hands it.
+ * Lives while the guard is on for the notebook: `signal` ends it.
  */
 export interface WatchReports {
-  failure(verdict: Verdict, source: 'error-output' | 'crash-toast'): void;
+  /** `startedAt`: when the failed execution started, as this page saw it. */
+  failure(verdict: Verdict, source: 'error-output' | 'crash-toast', startedAt: number): void;
   marker(match: MarkerMatch): void;
   disconnect(line: string): void;
-  /** A dialog only a person may answer (reCAPTCHA, usage limit) opened. */
-  needsPerson(kind: 'recaptcha' | 'usage-limit'): void;
+  /** A dialog other than "Runtime disconnected" opened (the session decides which ones need a person). */
+  dialog(kind: DialogKind): void;
+  /** Detection may be blind (the runtime busy, no cell seen running), or sees a cell running again. */
+  sight(blind: boolean): void;
 }
 
 export interface FailureWatch {
   configure(settings: Settings): void;
-  /** Observe while the guard is on for this notebook; nothing at all while it is off. */
-  setActive(active: boolean): void;
-  /** After a restart: outputs on the page now belong to the previous run. */
+  /** After a restart this page performed: outputs on the page now belong to the previous run. */
   forgetExecutions(): void;
   /** An output frame of `cell` showed an error output / a marker line. */
   frameError(cell: Element, text: string): void;
   frameMarker(cell: Element, match: MarkerMatch): void;
 }
 
-export function createFailureWatch(doc: Document, reports: WatchReports): FailureWatch {
-  const gate = createExecutionGate();
+/**
+ * A runtime busy for this long with no cell seen running means the guard may not see the cells (issue 13.6): one
+ * timer per busy stretch, no polling.
+ */
+export const BLIND_AFTER_MS = 2 * 60_000;
+
+export function createFailureWatch(doc: Document, reports: WatchReports, signal: AbortSignal): FailureWatch {
+  const gate = createExecutionGate(Date.now());
   const syntheticIds = new WeakMap<Element, string>();
-  /** Error text seen before its cell was seen running (a cell that failed within one frame): checked on its 'error'. */
-  const early = new Map<string, { text: string; at: number }>();
   let detector: Detector = createDetector({ categories: DEFAULT_CATEGORIES, failurePatterns: [], markerPatterns: [] });
   let anonymous = 0;
-  let observer: PageObserver | null = null;
 
   const idOf = (cell: Element, id: string | null = cellId(cell)): string => {
     if (id) return id;
@@ -54,16 +59,27 @@ export function createFailureWatch(doc: Document, reports: WatchReports): Failur
     return synthetic;
   };
 
-  const errorText = (id: string, text: string) => {
-    const now = Date.now();
-    if (!gate.accepts(id, now)) {
-      if (!gate.isLive(id, now)) early.set(id, { text, at: now });
+  /** The first of `texts` (newest first) that is a failure ends the execution's judging. */
+  const judge = (id: string, texts: readonly string[]) => {
+    for (const text of [...texts].reverse()) {
+      const verdict = detector.classifyError(text);
+      if (!verdict) continue;
+      gate.reported(id);
+      reports.failure(verdict, 'error-output', gate.startedAt(id) ?? Date.now());
       return;
     }
-    const verdict = detector.classifyError(text);
-    if (!verdict) return;
-    gate.reported(id);
-    reports.failure(verdict, 'error-output');
+  };
+
+  /**
+   * The one place an execution seen in this page ends, with the state it ended in: a fresh error is judged by the
+   * error outputs it showed. (Reading what else an ended execution printed belongs here too.)
+   */
+  const executionEnded = (id: string, ended: EndedExecution) => {
+    if (ended.outcome === 'error') judge(id, ended.evidence);
+  };
+
+  const errorText = (id: string, text: string) => {
+    if (gate.errorOutput(id, text, Date.now()) === 'judge') judge(id, [text]);
   };
 
   const markerText = (id: string, text: string) => {
@@ -72,72 +88,84 @@ export function createFailureWatch(doc: Document, reports: WatchReports): Failur
     if (match) reports.marker(match);
   };
 
-  const markerMatch = (id: string, match: MarkerMatch) => {
-    if (gate.isLive(id, Date.now())) reports.marker(match);
+  // Blind: busy with no cell seen running for BLIND_AFTER_MS; seeing again: a cell seen running.
+  let busy = false;
+  let blind = false;
+  let blindTimer: ReturnType<typeof setTimeout> | undefined;
+  const checkSight = () => {
+    const running = gate.anyRunning();
+    if (blind && running) {
+      blind = false;
+      reports.sight(false);
+    }
+    if (!busy || running || blind) {
+      clearTimeout(blindTimer);
+      blindTimer = undefined;
+    } else {
+      blindTimer ??= setTimeout(() => {
+        blind = true;
+        reports.sight(true);
+      }, BLIND_AFTER_MS);
+    }
   };
 
-  const cellState = (cell: Element, rawId: string | null, state: RunState, previous: RunState) => {
+  const cellState = (cell: Element, rawId: string | null, state: RunState) => {
     const id = idOf(cell, rawId);
-    const now = Date.now();
-    // Ran and failed between two looks: the failure still ended an execution seen here.
-    if (state === 'error' && previous !== 'running') gate.cellState(id, 'running', now);
-    gate.cellState(id, state, now);
-    const seen = early.get(id);
-    early.delete(id);
-    if (state === 'error' && seen && now - seen.at <= LATE_OUTPUT_MS) errorText(id, seen.text);
+    const ended = gate.cellState(id, state, Date.now());
+    if (ended) executionEnded(id, ended);
+    checkSight();
   };
 
-  const start = () => {
-    const now = Date.now();
-    // Cells already running when the guard starts (a reload mid-run) are executions of this page's lifetime too.
-    for (const cell of findCells(doc)) if (cellRunState(cell) === 'running') gate.cellState(idOf(cell), 'running', now);
-    observer = observeColabPage(
-      doc,
-      {
-        cellState,
-        outputAdded(cell, id, element, kind) {
-          const key = idOf(cell, id);
-          const text = outputText(element);
-          if (kind === 'error') errorText(key, text);
-          markerText(key, text);
-        },
-        streamText: (cell, id, text) => markerText(idOf(cell, id), text),
-        toast(text) {
-          const verdict = detector.classifyNotice(text);
-          if (verdict) reports.failure(verdict, 'crash-toast');
-        },
-        dialogOpened(kind, dialog) {
-          if (kind === 'disconnected') reports.disconnect(cut((dialog.textContent ?? '').trim(), TEXT_LIMITS.dialog));
-          else if (kind === 'recaptcha' || kind === 'usage-limit') reports.needsPerson(kind);
-        },
-      },
-      { wantStreamText: detector.hasMarkers },
-    );
+  const outputAdded = (cell: Element, id: string | null, element: Element, kind: OutputKind) => {
+    const key = idOf(cell, id);
+    const text = outputText(element);
+    if (kind === 'error') errorText(key, text);
+    markerText(key, text);
   };
+
+  const observer: PageObserver = observeColabPage(
+    doc,
+    {
+      cellState,
+      outputAdded,
+      streamText: (cell, id, text) => markerText(idOf(cell, id), text),
+      toast(text) {
+        const verdict = detector.classifyNotice(text);
+        if (verdict) reports.failure(verdict, 'crash-toast', gate.crashStartedAt(Date.now()));
+      },
+      dialogOpened(kind, dialog) {
+        if (kind === 'disconnected') reports.disconnect(cut((dialog.textContent ?? '').trim(), TEXT_LIMITS.dialog));
+        else reports.dialog(kind);
+      },
+      kernelBusy(now) {
+        busy = now;
+        checkSight();
+      },
+    },
+    { wantStreamText: detector.hasMarkers },
+  );
+  signal.addEventListener('abort', () => {
+    observer.disconnect();
+    clearTimeout(blindTimer);
+  });
 
   return {
     configure(settings) {
+      if (signal.aborted) return;
       detector = createDetector({
         categories: settings.categories,
         failurePatterns: settings.failurePatterns,
         markerPatterns: settings.markerPatterns,
       });
-      observer?.setWantStreamText(detector.hasMarkers);
-    },
-    setActive(active) {
-      if (active && !observer) start();
-      if (!active && observer) {
-        observer.disconnect();
-        observer = null;
-        gate.reset();
-        early.clear();
-      }
+      observer.setWantStreamText(detector.hasMarkers);
     },
     forgetExecutions() {
-      gate.reset();
-      early.clear();
+      gate.reset(Date.now());
+      checkSight();
     },
     frameError: (cell, text) => errorText(idOf(cell), text),
-    frameMarker: (cell, match) => markerMatch(idOf(cell), match),
+    frameMarker(cell, match) {
+      if (gate.isLive(idOf(cell), Date.now())) reports.marker(match);
+    },
   };
 }

@@ -1,6 +1,7 @@
+import type { DialogKind } from '../colab';
 import { t } from '../lib/i18n';
 import type { NotebookRecord, RestartAction, RestartReason } from '../state/schema';
-import type { NoticeContent } from './notice';
+import type { NoticeContent } from './notice-box';
 
 /** What the in-page notice says about the notebook's state; null when there is nothing to say. */
 
@@ -63,7 +64,9 @@ export function unclaimedNotice(reason: string, cancel: () => void): NoticeConte
   };
 }
 
-export function needsPersonNotice(kind: 'recaptcha' | 'usage-limit'): NoticeContent {
+/** The one place that decides which of Colab's dialogs need a person; null for the others. */
+export function needsPersonNotice(kind: DialogKind): NoticeContent | null {
+  if (kind !== 'recaptcha' && kind !== 'usage-limit') return null;
   const what = kind === 'recaptcha' ? t('noticeRecaptcha') : t('noticeUsageLimit');
   return { tone: 'warning', title: t('noticeNeedsPersonTitle'), body: t('noticeNeedsPersonBody', what), actions: [] };
 }

@@ -12,6 +12,8 @@ import type { NotebookRecord, RestartAction, Status } from '../state/schema';
 export interface RunnerDeps {
   doc: Document;
   tabId: number;
+  /** The notebook's session: its end cancels the countdown; a restart already under way still reports its result. */
+  signal: AbortSignal;
   /** `key` is the attempt's notebook, which the tab may have left meanwhile. */
   claim(key: string, attempt: string): Promise<ClaimReply>;
   result(key: string, attempt: string, outcome: Outcome): Promise<void>;
@@ -25,7 +27,6 @@ export interface RunnerDeps {
 
 export interface RestartRunner {
   follow(record: NotebookRecord): void;
-  stop(): void;
   readonly busy: boolean;
 }
 
@@ -85,17 +86,19 @@ export function createRestartRunner(deps: RunnerDeps): RestartRunner {
     }
   }
 
+  deps.signal.addEventListener('abort', () => {
+    current = null;
+    clear();
+  });
+
   return {
     follow(record) {
+      if (deps.signal.aborted) return;
       current = record;
       const countdown = ownCountdown(record, deps.tabId);
       if (!countdown) return clear();
       if (scheduled === countdown.attempt || fired.has(countdown.attempt)) return;
       claimAt(record.key, countdown.attempt, countdown.restartAt, CLAIM_RETRIES);
-    },
-    stop() {
-      current = null;
-      clear();
     },
     get busy() {
       return busy;
