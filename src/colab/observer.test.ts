@@ -205,6 +205,17 @@ describe('toasts', () => {
     ]);
   });
 
+  it('reports a toast once when its open class and its label change in one task (both observers see it)', async () => {
+    mount(snippet('snackbar-message-area-idle-2026-03.html'));
+    const { events } = watch();
+    const host = document.getElementById('message-area')!;
+    host.shadowRoot!.querySelector('.mdc-snackbar')!.classList.add('mdc-snackbar--open');
+    host.setAttribute('labeltext', 'Your session crashed after using all available RAM.');
+    await tick();
+    await tick();
+    expect(events).toEqual(['toast Your session crashed after using all available RAM.']);
+  });
+
   it('reports a new crash shown in the sticky toast still open, by its label or by MDC reopening it', async () => {
     mount(snippet('snackbar-message-area-idle-2026-03.html'));
     const { events } = watch();

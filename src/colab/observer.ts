@@ -62,7 +62,20 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
   const shadowOwner = new WeakMap<Node, Element>();
   /** Snackbars open and already reported, with the batch and text of the report: one report per message shown. */
   const toastShown = new WeakMap<Element, { batch: number; text: string }>();
+  /**
+   * Mutations of one task: both observers' callbacks run in the same microtask, the shadow one first, so the batch
+   * is counted once for both (else a toast whose label and open class change in one task reads as shown twice).
+   */
   let batch = 0;
+  let batchOpen = false;
+  const nextBatch = () => {
+    if (batchOpen) return;
+    batch++;
+    batchOpen = true;
+    queueMicrotask(() => {
+      batchOpen = false;
+    });
+  };
   const dialogsOpen = new WeakSet<Element>();
   /** Outputs reported by outputAdded in the current batch: their text records are not "appended" text. */
   const fresh = new Set<Element>();
@@ -207,7 +220,7 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
   }
 
   function onDocument(records: MutationRecord[]): void {
-    batch++;
+    nextBatch();
     for (const record of records) {
       const target = record.target;
       if (record.type === 'attributes') {
@@ -226,7 +239,7 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
   }
 
   function onShadow(records: MutationRecord[]): void {
-    batch++;
+    nextBatch();
     const hosts = new Set<Element>();
     const reopened = new Set<Element>();
     for (const record of records) {
