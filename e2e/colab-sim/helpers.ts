@@ -130,7 +130,7 @@ export async function showLazyOutputs(page: Page): Promise<number[]> {
   return page.evaluate(() => (window as SimWindow).__colabSim!.showLazyOutputs());
 }
 
-/** Lets the cells waiting at a `pause` step go on. */
+/** Lets the cells waiting at a `pause` step go on (or, with none there yet, the next one to reach it). */
 export async function resume(page: Page): Promise<void> {
   await waitForSim(page);
   await page.evaluate(() => (window as SimWindow).__colabSim!.resume());

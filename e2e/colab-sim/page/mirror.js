@@ -2,7 +2,8 @@
 // each later tab (a follower) shows what the leader's cells, outputs, kernel and crash toast do, and sends the
 // commands its own UI gives (menus, toolbar, run buttons) to the leader. Dialogs answer in the tab that asked.
 // A follower can be held (`holdMirror`): what the leader shows waits until `releaseMirror`, as a background tab
-// shows a failure late. Tabs talk over a BroadcastChannel on Colab's origin; a Web Lock elects the leader.
+// shows a failure late; then it is shown in order, one change per task, as a page renders messages one at a time.
+// Tabs talk over a BroadcastChannel on Colab's origin; a Web Lock elects the leader.
 
 /** Resolves to 'leader' or 'follower'; the leader keeps the lock for the page's life. */
 export function electLeader(id) {
@@ -46,10 +47,20 @@ export class Mirror {
     this.held ??= [];
   }
 
+  /** Shows what was held, one change per task (messages arriving meanwhile queue behind); returns how many. */
   release() {
-    const held = this.held ?? [];
-    this.held = null;
-    for (const message of held) this.onMessage(message);
-    return held.length;
+    const queue = this.held ?? [];
+    const count = queue.length;
+    const next = () => {
+      const message = queue.shift();
+      if (!message) {
+        this.held = null;
+        return;
+      }
+      this.onMessage(message);
+      setTimeout(next, 0);
+    };
+    next();
+    return count;
   }
 }

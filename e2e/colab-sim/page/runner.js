@@ -27,10 +27,12 @@ export class Runner {
     this.queue = new AbortController(); // aborted ('error') when a failure must cancel queued runs
     this.current = null; // { view, controller } of the executing cell
     this.paused = []; // resolvers of cells waiting for `resume`
+    this.resumedEarly = 0; // resumes that came before their cell reached its pause
   }
 
-  /** Lets every cell waiting at a `pause` step go on. */
+  /** Lets every cell waiting at a `pause` step go on; with none waiting yet, the next one to arrive. */
   resume() {
+    if (this.paused.length === 0) this.resumedEarly++;
     for (const go of this.paused.splice(0)) go(true);
   }
 
@@ -157,6 +159,10 @@ export class Runner {
         await wait(2 ** 31 - 1);
         return 'aborted';
       case 'pause': {
+        if (this.resumedEarly > 0) {
+          this.resumedEarly--;
+          return 'ok';
+        }
         const resumed = new Promise((resolve) => {
           this.paused.push(resolve);
           signal.addEventListener('abort', () => resolve(false), { once: true });
