@@ -1,3 +1,4 @@
+import { BLIND_AFTER_MS } from '../src/limits';
 import {
   holdMirror,
   releaseMirror,
@@ -6,6 +7,7 @@ import {
   type Scenario,
   showLazyOutputs,
   simLog,
+  simState,
   waitForKernel,
   waitForRole,
   waitForRun,
@@ -13,6 +15,7 @@ import {
 import { expect, test } from './harness/extension';
 import { resetStorage, setSettings, waitForGuard } from './harness/guard';
 import {
+  badgeText,
   checkUi,
   EPOCH_DONE,
   expectNothingBeforeSentinel,
@@ -256,6 +259,34 @@ test.describe('13.5 Run all clears the outputs of queued cells at once', () => {
 });
 
 test.describe('13.6 saying when the guard cannot see', () => {
+  test('Colab busy for 2 minutes, no cell seen running: the badge and the popup say detection may be blind', async ({
+    context,
+    page,
+    serviceWorker,
+    sim,
+    openPopup,
+  }) => {
+    const { key, tabId } = await openNotebook(
+      { context, page, serviceWorker, sim },
+      trainNotebook({ default: { hang: true } }, { ui: { runStateMarkup: 'drifted' } }),
+    );
+    expect(await badgeText(serviceWorker, tabId)).toBe('ON');
+    await runAll(page);
+    await expect.poll(async () => (await simState(page)).cells[1]?.state).toBe('running');
+    await expect(page.locator('colab-connect-button #connect-icon md-icon')).toHaveText('more_horiz');
+    // Two minutes of the page's time without waiting them: Chromium's virtual time runs the page's timers (the
+    // content script's too) as fast as they come, then pauses the page.
+    const cdp = await context.newCDPSession(page);
+    const expired = new Promise((resolve) => cdp.once('Emulation.virtualTimeBudgetExpired', resolve));
+    await cdp.send('Emulation.setVirtualTimePolicy', { policy: 'advance', budget: BLIND_AFTER_MS + 10_000 });
+    await expired;
+    await expect.poll(async () => (await record(serviceWorker, key))?.blindSince).toEqual(expect.any(Number));
+    await expect.poll(() => badgeText(serviceWorker, tabId)).toBe('?');
+    const popup = await openPopup(tabId);
+    await expect(popup.locator('.status')).toContainText('Detection may be blind');
+    await popup.close();
+  });
+
   test('Check Colab UI reports unreadable run states when the run-button markup drifted', async ({
     context,
     page,

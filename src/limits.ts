@@ -42,6 +42,12 @@ export const MAX_PATTERN_CHARS = 500;
 /** The largest import file accepted, in characters (the options page checks it before sending the file). */
 export const IMPORT_MAX_CHARS = 20_000_000;
 
+/**
+ * A runtime busy this long with no cell seen running means the guard may not see the cells (issue 13.6): the page
+ * says so, the badge and the popup show it.
+ */
+export const BLIND_AFTER_MS = 2 * 60_000;
+
 /** Cuts `text` to `max` characters (no marker): what every sender does before a receiver checks the length. */
 export function cut(text: string, max: number): string {
   return text.length > max ? text.slice(0, max) : text;

@@ -29,6 +29,7 @@ export interface StoredRecord {
   status: { kind: string; ownerTab?: number; step?: string; detail?: string };
   loopCount: number;
   totalRestarts: number;
+  blindSince?: number;
   history: Array<{ type: string; at: number; detail?: string; action?: string }>;
 }
 

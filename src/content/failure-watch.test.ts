@@ -1,7 +1,8 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { mount, setRunState, snippet } from '../colab/test-support';
-import { BLIND_AFTER_MS, createFailureWatch, type WatchReports } from './failure-watch';
+import { BLIND_AFTER_MS } from '../limits';
+import { createFailureWatch, type WatchReports } from './failure-watch';
 
 const CELL = 'T2BNeFUZ1OGZ';
 /** Lets the observers' records be delivered (the clock is fake). */

@@ -9,7 +9,7 @@ import {
 } from '../colab';
 import { createDetector, DEFAULT_CATEGORIES, type Detector, type MarkerMatch, type Verdict } from '../detector';
 import { createExecutionGate, type EndedExecution } from '../detector/execution-gate';
-import { cut, TEXT_LIMITS } from '../limits';
+import { BLIND_AFTER_MS, cut, TEXT_LIMITS } from '../limits';
 import type { Settings } from '../state/schema';
 
 /**
@@ -36,12 +36,6 @@ export interface FailureWatch {
   frameError(cell: Element, text: string): void;
   frameMarker(cell: Element, match: MarkerMatch): void;
 }
-
-/**
- * A runtime busy for this long with no cell seen running means the guard may not see the cells (issue 13.6): one
- * timer per busy stretch, no polling.
- */
-export const BLIND_AFTER_MS = 2 * 60_000;
 
 export function createFailureWatch(doc: Document, reports: WatchReports, signal: AbortSignal): FailureWatch {
   const gate = createExecutionGate(Date.now());
@@ -88,7 +82,7 @@ export function createFailureWatch(doc: Document, reports: WatchReports, signal:
     if (match) reports.marker(match);
   };
 
-  // Blind: busy with no cell seen running for BLIND_AFTER_MS; seeing again: a cell seen running.
+  // Blind: busy with no cell seen running for BLIND_AFTER_MS (one timer per busy stretch); seeing: a cell running.
   let busy = false;
   let blind = false;
   let blindTimer: ReturnType<typeof setTimeout> | undefined;

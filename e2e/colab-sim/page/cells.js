@@ -7,8 +7,8 @@
 // Run states (§4.1, §11.4): idle `stale`, queued `pending`, executing `running animating`, failed `error` in this
 // kernel session and `stale error` once it belongs to an earlier one (saved, or the kernel restarted or crashed
 // since); the cell itself gets `running` / `pending` / `code-has-output` (and optionally the pre-2021
-// `execution-error`). With `ui.runStateMarkup: 'drifted'` the state element and its classes are renamed (a Colab
-// release the extension does not know), so no state can be read.
+// `execution-error`). With `ui.runStateMarkup: 'drifted'` the state element and the state classes (the cell's too)
+// are renamed (a Colab release the extension does not know), so no state can be read.
 
 import { OutputArea } from './outputs.js';
 import { clockTime, h, s } from './util.js';
@@ -183,14 +183,15 @@ export class CodeCellView {
   render() {
     const { state } = this;
     const classes = this.element.classList;
-    classes.toggle('running', state === 'running');
-    classes.toggle('pending', state === 'pending');
+    const drifted = this.ui.runStateMarkup === 'drifted';
+    classes.toggle(drifted ? 'is-running' : 'running', state === 'running');
+    classes.toggle(drifted ? 'is-queued' : 'pending', state === 'pending');
     classes.toggle('code-has-output', this.outputs.hasOutput);
     if (this.ui.cellErrorClass) classes.toggle('execution-error', state === 'error');
     this.runButton.render({
       state,
       stale: this.process !== this.kernelProcess(),
-      drifted: this.ui.runStateMarkup === 'drifted',
+      drifted,
       countText: this.#countText(),
       tooltip: this.#tooltip(),
       label: this.runCellLabel,
