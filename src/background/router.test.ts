@@ -1,8 +1,8 @@
 import { fakeBrowser } from '@webext-core/fake-browser';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { chromeChanges } from '../../test/support/background';
 import { createNotebookWriter, loadNotebook } from '../state/store';
 import { createRouter } from './router';
-import { chromeChanges } from './test-support';
 
 vi.mock('webextension-polyfill', async () => ({ default: (await import('@webext-core/fake-browser')).fakeBrowser }));
 

@@ -1,5 +1,6 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it } from 'vitest';
+import { mount, setRunState, snippet } from '../../test/support/colab-dom';
 import {
   cellId,
   cellOf,
@@ -11,7 +12,6 @@ import {
   outputText,
 } from './cells';
 import { isColabOutputFrame } from './output-frame-reader';
-import { mount, setRunState, snippet } from './test-support';
 
 afterEach(() => {
   document.body.innerHTML = '';

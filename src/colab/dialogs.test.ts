@@ -1,5 +1,6 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it } from 'vitest';
+import { mount, tick } from '../../test/support/colab-dom';
 import {
   classifyDialog,
   classifyOpenDialogs,
@@ -9,7 +10,6 @@ import {
   openDialogs,
   reconnect,
 } from './dialogs';
-import { mount, tick } from './test-support';
 
 afterEach(() => {
   document.body.innerHTML = '';

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it } from 'vitest';
+import { mount, setRunState, snippet, tick } from '../../test/support/colab-dom';
 import { observeColabPage, type PageHandlers, type PageObserver, toastText } from './observer';
-import { mount, setRunState, snippet, tick } from './test-support';
 
 let observer: PageObserver | null = null;
 

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it } from 'vitest';
+import { mount, snippet, tick } from '../../test/support/colab-dom';
 import { observeOutputFrame } from './output-frame-reader';
-import { mount, snippet, tick } from './test-support';
 
 let stop: (() => void) | null = null;
 

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { mount, setRunState, snippet } from '../colab/test-support';
+import { mount, setRunState, snippet } from '../../test/support/colab-dom';
 import { BLIND_AFTER_MS } from '../limits';
 import { createFailureWatch, type WatchReports } from './failure-watch';
 

@@ -1,9 +1,6 @@
 // @vitest-environment happy-dom
 import { fakeBrowser } from '@webext-core/fake-browser';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { DEFAULT_CATEGORIES } from '../detector';
-import { defaultSettings } from '../state/schema';
-import { loadAllNotebooks, loadSettings } from '../state/store';
 import {
   click,
   type FakeWorker,
@@ -16,7 +13,10 @@ import {
   storeNotebook,
   type,
   waitFor,
-} from '../ui/test-support';
+} from '../../test/support/ui';
+import { DEFAULT_CATEGORIES } from '../detector';
+import { defaultSettings } from '../state/schema';
+import { loadAllNotebooks, loadSettings } from '../state/store';
 import { Options } from './Options';
 import { checkPatterns } from './patterns';
 import { testText } from './tester';

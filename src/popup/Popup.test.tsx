@@ -2,7 +2,6 @@
 import { fakeBrowser } from '@webext-core/fake-browser';
 import { act } from 'preact/test-utils';
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
-import type { HistoryEntry, Verdict } from '../state/schema';
 import {
   click,
   type FakeWorker,
@@ -16,7 +15,8 @@ import {
   storeNotebook,
   type,
   waitFor,
-} from '../ui/test-support';
+} from '../../test/support/ui';
+import type { HistoryEntry, Verdict } from '../state/schema';
 import { Popup, parseMaxRestarts } from './Popup';
 
 vi.mock('webextension-polyfill', async () => ({ default: (await import('@webext-core/fake-browser')).fakeBrowser }));

@@ -16,54 +16,53 @@ import { clockTime, h, s } from './util.js';
 const STATE_CLASSES = { idle: 'stale', error: 'error', pending: 'pending', running: 'running animating' };
 const DRIFTED_CLASSES = { idle: 'is-idle', error: 'is-failed', pending: 'is-queued', running: 'is-executing' };
 
-customElements.get('colab-run-button') ||
-  customElements.define(
-    'colab-run-button',
-    class extends HTMLElement {
-      constructor() {
-        super();
-        const root = this.attachShadow({ mode: 'open' });
-        this.container = h('div', { class: 'cell-execution stale' });
-        this.svg = s('svg', { xmlns: 'http://www.w3.org/2000/svg', viewBox: '0 0 24 24' });
-        this.button = h(
-          'button',
-          {
-            id: 'run-button',
-            'aria-describedby': 'run-button-tooltip',
-            'aria-label': 'Run cell',
-            'aria-disabled': 'false',
-          },
-          h('span', { 'aria-hidden': 'true', class: 'cell-execution-indicator' }, this.svg),
-        );
-        this.tooltip = h('colab-tooltip-trigger', {
-          for: 'run-button',
-          id: 'run-button-tooltip',
-          'aria-hidden': 'true',
-        });
-        this.count = h('div', { class: 'execution-count' });
-        this.container.append(this.button, this.tooltip, h('div', { class: 'status' }, this.count));
-        root.append(this.container);
-      }
+/** `colab-run-button` (§4.1): the state element, the run button and the execution count in its shadow root. */
+class RunButton extends HTMLElement {
+  constructor() {
+    super();
+    const root = this.attachShadow({ mode: 'open' });
+    this.container = h('div', { class: 'cell-execution stale' });
+    this.svg = s('svg', { xmlns: 'http://www.w3.org/2000/svg', viewBox: '0 0 24 24' });
+    this.button = h(
+      'button',
+      {
+        id: 'run-button',
+        'aria-describedby': 'run-button-tooltip',
+        'aria-label': 'Run cell',
+        'aria-disabled': 'false',
+      },
+      h('span', { 'aria-hidden': 'true', class: 'cell-execution-indicator' }, this.svg),
+    );
+    this.tooltip = h('colab-tooltip-trigger', {
+      for: 'run-button',
+      id: 'run-button-tooltip',
+      'aria-hidden': 'true',
+    });
+    this.count = h('div', { class: 'execution-count' });
+    this.container.append(this.button, this.tooltip, h('div', { class: 'status' }, this.count));
+    root.append(this.container);
+  }
 
-      /**
-       * @param {{state: string, stale: boolean, drifted: boolean, countText: string, tooltip: string, label?: string}}
-       *   view
-       */
-      render({ state, stale, drifted, countText, tooltip, label }) {
-        const focused = this.container.classList.contains('focused');
-        const base = drifted ? 'run-state' : 'cell-execution';
-        const names = drifted
-          ? DRIFTED_CLASSES[state]
-          : `${stale && state === 'error' ? 'stale ' : ''}${STATE_CLASSES[state]}`;
-        this.container.className = `${base} ${focused ? 'focused ' : ''}${names}`;
-        this.count.textContent = countText;
-        this.tooltip.setAttribute('message', tooltip);
-        if (label) this.button.setAttribute('aria-label', label);
-        const busy = state === 'running' || state === 'pending';
-        this.svg.replaceChildren(...(busy ? stopSymbol() : playSymbol()));
-      }
-    },
-  );
+  /**
+   * @param {{state: string, stale: boolean, drifted: boolean, countText: string, tooltip: string, label?: string}}
+   *   view
+   */
+  render({ state, stale, drifted, countText, tooltip, label }) {
+    const focused = this.container.classList.contains('focused');
+    const base = drifted ? 'run-state' : 'cell-execution';
+    const names = drifted
+      ? DRIFTED_CLASSES[state]
+      : `${stale && state === 'error' ? 'stale ' : ''}${STATE_CLASSES[state]}`;
+    this.container.className = `${base} ${focused ? 'focused ' : ''}${names}`;
+    this.count.textContent = countText;
+    this.tooltip.setAttribute('message', tooltip);
+    if (label) this.button.setAttribute('aria-label', label);
+    const busy = state === 'running' || state === 'pending';
+    this.svg.replaceChildren(...(busy ? stopSymbol() : playSymbol()));
+  }
+}
+
+customElements.get('colab-run-button') || customElements.define('colab-run-button', RunButton);
 
 function playSymbol() {
   return [
@@ -91,10 +90,11 @@ function stopSymbol() {
 
 export class CodeCellView {
   /**
-   * @param {object} cell  ResolvedCell
+   * @param {import('../scenario').ResolvedCell} cell
    * @param {number} index
-   * @param {{ui: object, runCellLabel: string, kernelProcess: () => number, onRunButton: (view: CodeCellView) => void,
-   *   onFocus: (view: CodeCellView) => void, onRender: (view: CodeCellView) => void}} options
+   * @param {{ui: import('../scenario').ResolvedScenario['ui'], runCellLabel: string, kernelProcess: () => number,
+   *   onRunButton: (view: CodeCellView) => void, onFocus: (view: CodeCellView) => void,
+   *   onRender: (view: CodeCellView) => void}} options
    *   kernelProcess: the kernel process now; a settled state from another one is stale (§11.4)
    */
   constructor(cell, index, { ui, runCellLabel, kernelProcess, onRunButton, onFocus, onRender }) {
@@ -109,7 +109,7 @@ export class CodeCellView {
     this.process = -1; // the kernel process the state belongs to (-1: saved, or never run)
     this.settled = { state: 'idle', count: null, process: -1 }; // the last state that was not pending/running
     this.executedAt = null;
-    this.runButton = document.createElement('colab-run-button');
+    this.runButton = /** @type {RunButton} */ (document.createElement('colab-run-button'));
     this.runButton.button.addEventListener('click', () => onRunButton(this));
     this.outputs = new OutputArea(index, { errorClass: ui.errorClass });
     this.element = this.#build(index);

@@ -8,7 +8,8 @@ import { sleep } from './util.js';
 
 export class Kernel {
   /**
-   * @param {{timing: object, onState: (state: string) => void, onGpuUnavailable: (() => Promise<boolean>) | null}} o
+   * @param {{timing: import('../scenario').ResolvedScenario['timing'], onState: (state: string) => void,
+   *   onGpuUnavailable: (() => Promise<boolean>) | null}} o
    *   onGpuUnavailable: asks "Connect without GPU?"; null when the GPU is available
    */
   constructor({ timing, onState, onGpuUnavailable }) {

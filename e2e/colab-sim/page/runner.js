@@ -13,14 +13,19 @@ export class Runner {
   /**
    * @param {object} o
    * @param {import('./kernel.js').Kernel} o.kernel
-   * @param {object} o.scenario  ResolvedScenario
+   * @param {import('../scenario').ResolvedScenario} o.scenario
    * @param {import('./persist.js').Persist} o.persist
    * @param {() => Promise<boolean>} o.beforeRun  e.g. the "not authored by Google" warning; false cancels the run
    * @param {(kind: string) => void} o.onCrash  a step crashed the kernel
-   * @param {(view: object, ok: boolean) => void} o.onCellEnd
+   * @param {(view: import('./cells.js').CodeCellView, ok: boolean) => void} o.onCellEnd
    */
   constructor({ kernel, scenario, persist, beforeRun, onCrash, onCellEnd }) {
-    Object.assign(this, { kernel, scenario, persist, beforeRun, onCrash, onCellEnd });
+    this.kernel = kernel;
+    this.scenario = scenario;
+    this.persist = persist;
+    this.beforeRun = beforeRun;
+    this.onCrash = onCrash;
+    this.onCellEnd = onCellEnd;
     this.timing = scenario.timing;
     this.runs = 0;
     this.chain = Promise.resolve();
@@ -77,7 +82,7 @@ export class Runner {
     return end(views.length, { ok: true });
   }
 
-  /** @returns {Promise<'ok'|'error'|'interrupt'|'restart'|'crash'|'disconnect'|'powerwash'|'aborted'>} */
+  /** @returns {Promise<string>} 'ok', 'error', 'interrupt', 'restart', 'crash', 'disconnect', 'powerwash', … */
   async #executeCell(view, runSignal) {
     const controller = new AbortController();
     const signal = AbortSignal.any([runSignal, controller.signal]);
@@ -93,6 +98,7 @@ export class Runner {
     record('cell-start', { cell: view.index, cellId: cell.id, state: 'running', execution, cellRun });
 
     const spec = cell.runs[String(cellRun)] ?? cell.runs.default;
+    /** @type {string} */
     let outcome = await this.#steps(view, spec.steps, signal);
     if (outcome === 'aborted') outcome = String(signal.reason);
     if (outcome === 'interrupt') view.outputs.add(this.scenario.interruptError);
