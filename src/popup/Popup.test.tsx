@@ -77,6 +77,15 @@ describe('popup over a Colab notebook', () => {
     expect(root.querySelector('.headline')?.textContent).toBe('Watching');
   });
 
+  it('says in one line when detection may be blind, while the guard is on', async () => {
+    await storeNotebook(KEY, { enabled: true, blindSince: Date.now() - 60_000 });
+    const root = await open();
+    await waitFor(() => expect(root.querySelector('.headline')?.textContent).toBe('Watching'));
+    expect(root.querySelector('.status .blind')?.textContent).toMatch(/^Detection may be blind: Colab was busy/);
+    await storeNotebook(KEY, { enabled: true });
+    await waitFor(() => expect(root.querySelector('.status .blind')).toBeNull());
+  });
+
   it('follows storage changes made elsewhere while open', async () => {
     await storeNotebook(KEY, { enabled: false });
     const root = await open();
