@@ -82,14 +82,17 @@ export function createFailureWatch(doc: Document, reports: WatchReports, signal:
     if (match) reports.marker(match);
   };
 
-  // Blind: busy with no cell seen running for BLIND_AFTER_MS (one timer per busy stretch); seeing: a cell running.
+  // Blind: busy with no cell seen running for BLIND_AFTER_MS (one timer per busy stretch). Seeing: a cell running,
+  // said once per watch (the record may say blind from another tab or an earlier page) and after each blind spell.
   let busy = false;
   let blind = false;
+  let seen = false;
   let blindTimer: ReturnType<typeof setTimeout> | undefined;
   const checkSight = () => {
     const running = gate.anyRunning();
-    if (blind && running) {
+    if (running && (blind || !seen)) {
       blind = false;
+      seen = true;
       reports.sight(false);
     }
     if (!busy || running || blind) {
