@@ -11,10 +11,13 @@ import {
   chooseRuntimeItem,
   confirmDialog,
   entriesOf,
+  holdMirror,
   installColabSim,
   type LogEntry,
   openConnectMenu,
   openRuntimeMenu,
+  releaseMirror,
+  resume,
   runAll,
   type Scenario,
   showDialog,
@@ -24,6 +27,7 @@ import {
   simState,
   triggerCrash,
   waitForKernel,
+  waitForRole,
   waitForRun,
 } from './colab-sim';
 import { findChromium } from './harness/browser-path';
@@ -345,6 +349,50 @@ test.describe('toolbar split button (§1.3)', () => {
 });
 
 // --------------------------------------------------------------------------------------------------------------
+test.describe('one runtime, two tabs (sharedKernel)', () => {
+  test("a second tab shows the first's run, late and in order when held; its commands run on the first", async () => {
+    const url = sim.notebook('/drive/shared', {
+      sharedKernel: true,
+      cells: [
+        { source: 'import torch' },
+        { source: 'train()', runs: { 1: { pause: true, fail: 'cuda-oom', place: 'main' }, default: {} } },
+      ],
+    });
+    await page.goto(url);
+    await waitForRole(page, 'leader');
+    await waitForKernel(page, 'idle');
+    const other = await context.newPage();
+    other.on('pageerror', (error) => pageErrors.push(error.message));
+    await other.goto(`${url}?authuser=1`);
+    await waitForRole(other, 'follower');
+    await waitForKernel(other, 'idle');
+    const train = (tab: Page) => tab.locator('.cell').nth(1);
+
+    await runAll(page);
+    await expect(train(other)).toHaveClass(/\brunning\b/);
+    await holdMirror(other);
+    await resume(page);
+    expect(await waitForRun(page, 1)).toMatchObject({ ok: false, failedCell: 1 });
+    await expect(train(page).locator('colab-run-button .cell-execution')).toHaveClass('cell-execution error');
+    await expect(train(other)).toHaveClass(/\brunning\b/);
+    expect(await releaseMirror(other)).toBeGreaterThan(0);
+    await expect(train(other).locator('colab-run-button .cell-execution')).toHaveClass('cell-execution error');
+    await expect(train(other).locator('colab-static-output-renderer')).toContainText('CUDA out of memory');
+
+    // Restart and run all from the second tab: confirmed there, performed by the first tab's kernel.
+    await chooseRuntimeItem(other, 'restart-and-run-all');
+    await confirmDialog(other);
+    expect(await waitForRun(page, 2)).toMatchObject({ ok: true });
+    await expect(train(other).locator('colab-run-button .execution-count')).toHaveText('[2]');
+    expect(entriesOf(await simLog(page), 'restart')).toHaveLength(1);
+    expect(types(await simLog(other)).filter((t) => t === 'restart' || t === 'run-start')).toEqual([]);
+    expect(entriesOf(await simLog(other), 'dialog-confirm')).toEqual([
+      expect.objectContaining({ kind: 'restart-confirm' }),
+    ]);
+  });
+});
+
+// --------------------------------------------------------------------------------------------------------------
 test.describe('runs, restarts and outputs (§4, §5)', () => {
   const failing: Scenario = {
     cells: [
@@ -361,7 +409,7 @@ test.describe('runs, restarts and outputs (§4, §5)', () => {
   };
 
   test('run all stops at the first failing cell; the cells after it keep their old state and outputs', async () => {
-    await open(failing);
+    await open({ ...failing, ui: { clearQueuedOutputs: false } }); // outputs cleared as each cell starts (pre-2026)
     const third = page.locator('.notebook-cell-list > .cell').nth(2);
     await expect(third.locator('colab-static-output-renderer')).toHaveText('old accuracy 0.91\n');
     await runAll(page);
@@ -369,9 +417,7 @@ test.describe('runs, restarts and outputs (§4, §5)', () => {
     expect(await waitForRun(page, 1)).toMatchObject({ ok: false, failedCell: 1, reason: 'error' });
 
     const second = page.locator('.notebook-cell-list > .cell').nth(1);
-    await expect(second.locator('colab-run-button').locator('div.cell-execution')).toHaveClass(
-      'cell-execution stale error',
-    );
+    await expect(second.locator('colab-run-button').locator('div.cell-execution')).toHaveClass('cell-execution error');
     await expect(second.locator('colab-run-button .execution-count')).toHaveText('[2]');
     await expect(
       second.locator('div.output colab-static-output-renderer > div > div.error.output_text > pre'),
@@ -387,8 +433,44 @@ test.describe('runs, restarts and outputs (§4, §5)', () => {
     expect(entriesOf(log, 'cell-start').map((e) => e.cell)).toEqual([0, 1]);
   });
 
+  test('run all clears the outputs of queued cells at once (§11.4); a stopped run leaves them cleared', async () => {
+    await open(failing);
+    const third = page.locator('.notebook-cell-list > .cell').nth(2);
+    await expect(third.locator('colab-static-output-renderer')).toHaveText('old accuracy 0.91\n');
+    await runAll(page);
+    await expect(third).toHaveClass(/\bpending\b/);
+    await expect(third.locator('colab-static-output-renderer')).toHaveCount(0);
+    expect(await waitForRun(page, 1)).toMatchObject({ ok: false, failedCell: 1 });
+    await expect(third.locator('colab-run-button .cell-execution')).toHaveClass('cell-execution stale');
+    await expect(third.locator('colab-run-button .execution-count')).toHaveText('[7]');
+    await expect(third.locator('colab-static-output-renderer')).toHaveCount(0);
+  });
+
+  test('an error belongs to its kernel session: `error` now, `stale error` after a restart or when saved', async () => {
+    await open({
+      savedOutputs: 'lazy',
+      cells: [
+        { source: 'train()', runs: { default: { fail: 'value-error', place: 'main' } } },
+        { source: 'old()', saved: { count: 3, fail: 'cuda-oom', place: 'main' } },
+      ],
+    });
+    const [first, second] = [page.locator('.cell').nth(0), page.locator('.cell').nth(1)];
+    await expect(second.locator('colab-run-button .cell-execution')).toHaveClass('cell-execution stale');
+    expect(await showLazyOutputs(page)).toEqual([1]);
+    // Scrolled into view: the saved error and its output appear at once.
+    await expect(second.locator('colab-run-button .cell-execution')).toHaveClass('cell-execution stale error');
+    await expect(second.locator('colab-static-output-renderer')).toContainText('CUDA out of memory');
+    await first.locator('#run-button').click();
+    expect(await waitForRun(page, 1)).toMatchObject({ ok: false, failedCell: 0 });
+    await expect(first.locator('colab-run-button .cell-execution')).toHaveClass('cell-execution focused error');
+    await chooseRuntimeItem(page, 'restart');
+    await confirmDialog(page);
+    await expect(first.locator('colab-run-button .cell-execution')).toHaveClass('cell-execution focused stale error');
+  });
+
   test('a failure also cancels queued runs; their cells return to their settled state', async () => {
     await open({
+      ui: { clearQueuedOutputs: false },
       cells: [
         { source: 'a', runs: { 1: { durationMs: 400, fail: 'value-error', place: 'main' } } },
         { source: 'b', saved: { count: 5, outputs: [{ type: 'stream', text: 'b before\n' }] } },
@@ -834,7 +916,7 @@ test.describe('crash and disconnect (§5)', () => {
       await expect(first.locator('colab-run-button .cell-execution')).toHaveClass('cell-execution stale');
       await expect(first.locator('colab-static-output-renderer')).toHaveText('step 1/2\nstep 2/2\n');
       await expect(second.locator('colab-run-button .execution-count')).toHaveText('[4]');
-      await expect(second.locator('colab-static-output-renderer')).toHaveText('old\n');
+      await expect(second.locator('colab-static-output-renderer')).toHaveCount(0); // cleared when queued (§11.4)
 
       await waitForKernel(page, 'idle');
       await runAll(page);

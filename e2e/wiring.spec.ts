@@ -19,7 +19,9 @@ test('content scripts run in the Colab page and in its cross-origin output frame
   await context.route('https://*.googleusercontent.com/**', (route) =>
     route.fulfill({
       contentType: 'text/html',
-      body: `<!doctype html><body><div id="output-area"><div id="output-body"><div class="output error">
+      // The notebook's own HTML outside #output-body comes first: it must never be reported.
+      body: `<!doctype html><body><div class="error">OutOfMemoryError in the dashboard</div><div id="output-area">
+        <div id="output-body"><div class="output error">
         <pre>OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB</pre></div></div></div></body>`,
     }),
   );
@@ -29,7 +31,8 @@ test('content scripts run in the Colab page and in its cross-origin output frame
   expect(await serviceWorker.evaluate((id) => chrome.storage.session.get(`tab:${id}`), tabId)).toEqual({
     [`tab:${tabId}`]: 'drive:wiring',
   });
-  // …and the frame's script reported the error output to its parent, on Colab's origin, with the tab's token.
+  // …and the frame's script reported Colab's error output (not the notebook's own HTML) to its parent, on Colab's
+  // origin, with the tab's token.
   const reports = await page.waitForFunction(() => (window as unknown as { reports: unknown[] }).reports.at(0));
   const token = await serviceWorker.evaluate(
     async (id) => (await chrome.storage.session.get(`token:${id}`))[`token:${id}`],
@@ -40,7 +43,7 @@ test('content scripts run in the Colab page and in its cross-origin output frame
     data: {
       channel: 'colab-oom-guard/output-frame',
       token,
-      report: { kind: 'error-output', text: expect.stringContaining('CUDA out of memory') },
+      report: { kind: 'error-output', text: expect.stringContaining('CUDA out of memory. Tried to allocate') },
     },
   });
   await context.unrouteAll();

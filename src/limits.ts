@@ -63,6 +63,12 @@ export const RETENTION_DAYS = 90;
 /** How many failed storage writes the worker keeps for the popup and the options page to show. */
 export const STORAGE_ERRORS_LIMIT = 20;
 
+/**
+ * A runtime busy this long with no cell seen running means the guard may not see the cells (issue 13.6): the page
+ * says so, the badge and the popup show it.
+ */
+export const BLIND_AFTER_MS = 2 * 60_000;
+
 /** Cuts `text` to `max` characters (no marker): what every sender does before a receiver checks the length. */
 export function cut(text: string, max: number): string {
   return text.length > max ? text.slice(0, max) : text;

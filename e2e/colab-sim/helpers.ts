@@ -17,9 +17,15 @@ export interface SimPageApi {
   disconnect(): void;
   showDialog(kind: DialogKind): void;
   showLazyOutputs(): number[];
+  resume(): void;
+  holdMirror(): void;
+  /** Returns how many held changes were shown. */
+  releaseMirror(): number;
 }
 
 export interface SimState {
+  /** With `sharedKernel`: 'leader' runs the kernel, 'follower' shows it; 'alone' otherwise. */
+  role: 'leader' | 'follower' | 'alone';
   kernel: KernelState;
   executionCounter: number;
   runs: number;
@@ -133,6 +139,30 @@ export async function triggerCrash(page: Page, kind: CrashKind = 'ram'): Promise
 export async function showLazyOutputs(page: Page): Promise<number[]> {
   await waitForSim(page);
   return page.evaluate(() => (window as SimWindow).__colabSim!.showLazyOutputs());
+}
+
+/** Lets the cells waiting at a `pause` step go on (or, with none there yet, the next one to reach it). */
+export async function resume(page: Page): Promise<void> {
+  await waitForSim(page);
+  await page.evaluate(() => (window as SimWindow).__colabSim!.resume());
+}
+
+/** Waits until the page knows its part in a shared kernel (`sharedKernel`). */
+export async function waitForRole(page: Page, role: 'leader' | 'follower'): Promise<void> {
+  await waitForSim(page);
+  await page.waitForFunction((r) => (window as SimWindow).__colabSim!.state().role === r, role);
+}
+
+/**
+ * A follower tab stops showing what the shared kernel does (a background tab, slow to render), until released:
+ * then it shows everything that happened meanwhile, in order (`releaseMirror` returns how many changes).
+ */
+export async function holdMirror(page: Page): Promise<void> {
+  await page.evaluate(() => (window as SimWindow).__colabSim!.holdMirror());
+}
+
+export async function releaseMirror(page: Page): Promise<number> {
+  return page.evaluate(() => (window as SimWindow).__colabSim!.releaseMirror());
 }
 
 /** The runtime disconnects and Colab shows "Runtime disconnected" (§5.2). */

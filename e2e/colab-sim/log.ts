@@ -43,6 +43,8 @@ export type StopReason =
 
 export type LogEvent =
   | { type: 'page-load'; path: string; scenario: string }
+  /** With `sharedKernel`: whether this tab runs the notebook's kernel or shows another tab's. */
+  | { type: 'kernel-role'; role: 'leader' | 'follower' }
   | { type: 'kernel'; state: KernelState }
   | { type: 'menu-open'; menu: string }
   | { type: 'menu-close'; menu: string; reason: 'toggle' | 'action' | 'outside' | 'escape' }

@@ -47,6 +47,8 @@ export function resolveScenario(path: string, scenario: Scenario): ResolvedScena
     errorClass: 'error',
     countWhileRunning: 'empty',
     cellErrorClass: false,
+    clearQueuedOutputs: true,
+    runStateMarkup: 'current',
     crashWording: 'current',
     crashAction: 'get-more-ram',
     toastArea: 'primary',
@@ -85,6 +87,7 @@ export function resolveScenario(path: string, scenario: Scenario): ResolvedScena
     autosave: scenario.autosave ?? true,
     runCounting: scenario.runCounting ?? 'notebook',
     autoRunAll: scenario.autoRunAll ?? false,
+    sharedKernel: scenario.sharedKernel ?? false,
     interruptError: resolveOutput(keyboardInterrupt(), undefined, ui.places),
   };
 }
@@ -119,8 +122,10 @@ function resolveRun(run: RunSpec, places: Places, timing: Timing): ResolvedRun {
   if (run.stream) steps.push({ stream: run.stream });
   if (run.progress) steps.push({ progress: run.progress });
   if (run.durationMs) steps.push({ wait: run.durationMs });
+  if (run.pause) steps.push({ pause: true });
   if (run.fail) steps.push({ fail: run.fail });
   if (run.crash) steps.push({ crash: run.crash });
+  if (run.selfRestart) steps.push(...selfRestartSteps());
   if (run.hang) steps.push({ hang: true });
   return { steps: steps.flatMap((step) => resolveStep(step, run.place, places, timing)) };
 }
@@ -131,6 +136,7 @@ function resolveStep(step: StepSpec, runPlace: Place | undefined, places: Places
   if ('fail' in step) return failOutputs(step.fail, runPlace, places).map((output) => ({ kind: 'output', output }));
   if ('crash' in step) return [{ kind: 'crash', crash: step.crash }];
   if ('hang' in step) return [{ kind: 'hang' }];
+  if ('pause' in step) return [{ kind: 'pause' }];
   if ('stream' in step) {
     const s = step.stream;
     return [
@@ -155,6 +161,14 @@ function resolveStep(step: StepSpec, runPlace: Place | undefined, places: Places
       place: p.place ?? runPlace ?? places.stream,
     },
   ];
+}
+
+/** `pip install` and then `os.kill(os.getpid(), 9)`: Colab can only say the session crashed for an unknown reason. */
+function selfRestartSteps(): StepSpec[] {
+  const text =
+    'Collecting transformers==4.57.1\nInstalling collected packages: transformers\n' +
+    'Successfully installed transformers-4.57.1\nRestarting the runtime to load the new packages...\n';
+  return [{ output: { type: 'stream', text } }, { crash: 'unknown' }];
 }
 
 /** A failure's outputs: one error output, or for 'caught-oom' the stdout lines of code that handled the OOM. */
@@ -185,6 +199,7 @@ function resolveOutput(output: OutputSpec, runPlace: Place | undefined, places: 
         ename: output.ename,
         evalue: output.evalue,
         traceback,
+        ...(output.continues ? { continues: true } : {}),
         place: output.place ?? runPlace ?? places.error,
       };
     }
@@ -195,6 +210,7 @@ function resolveOutput(output: OutputSpec, runPlace: Place | undefined, places: 
         output_type: output.type,
         text: output.text ?? '',
         ...(output.html ? { html: output.html } : {}),
+        ...(output.appendToBody ? { appendToBody: true } : {}),
         place,
       };
     }

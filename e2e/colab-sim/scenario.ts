@@ -92,6 +92,11 @@ export interface RichOutputSpec {
   text?: string;
   /** text/html: only rendered in an output frame (the main-document renderer shows `text`). */
   html?: string;
+  /**
+   * The HTML goes to the end of the output frame's `<body>`, outside `#output-body`, as the notebook's own script can
+   * put it there (`display(Javascript(...))`): the notebook's content, never one of Colab's outputs (§11.4).
+   */
+  appendToBody?: boolean;
   place?: Place;
 }
 export interface ErrorOutputSpec {
@@ -100,6 +105,11 @@ export interface ErrorOutputSpec {
   evalue: string;
   /** IPython traceback (may contain ANSI colour escapes). Default: a one-frame traceback ending in `ename: evalue`. */
   traceback?: string | string[];
+  /**
+   * The code caught the exception and showed its traceback (IPython's `showtraceback()`): an error output, and the
+   * cell goes on running. Only as an output step, not as a `fail`.
+   */
+  continues?: boolean;
   place?: Place;
 }
 export type OutputSpec = StreamOutputSpec | RichOutputSpec | ErrorOutputSpec;
@@ -137,7 +147,9 @@ export type StepSpec =
   | { progress: ProgressSpec }
   | { fail: FailSpec }
   | { crash: CrashKind }
-  | { hang: true };
+  | { hang: true }
+  /** Waits until the test calls `resume(page)` (a deterministic point in a cell's run). */
+  | { pause: true };
 
 /**
  * What one execution of a cell does. Shorthands run in this order: `steps`, `outputs`, `stream`, `progress`,
@@ -150,9 +162,16 @@ export interface RunSpec {
   progress?: ProgressSpec;
   /** Extra running time before the cell ends. */
   durationMs?: number;
+  /** After the above, the cell waits until the test calls `resume(page)`. */
+  pause?: boolean;
   fail?: FailSpec;
   /** The kernel dies while this cell runs (§5.1): no traceback, a sticky toast, an automatic restart. */
   crash?: CrashKind;
+  /**
+   * The cell restarts its own kernel on purpose after installing packages (`os.kill(os.getpid(), 9)`, §11.1): pip's
+   * output, then Colab's "crashed for an unknown reason" toast, and the kernel comes back by itself.
+   */
+  selfRestart?: boolean;
   /** Runs until interrupted, restarted or crashed. */
   hang?: boolean;
   /** Default place of this run's outputs. */
@@ -231,6 +250,17 @@ export interface UiOptions {
   countWhileRunning?: 'empty' | 'star' | 'keep';
   /** Add the pre-2021 cell class `execution-error` after a failure (§4.1). Default false. */
   cellErrorClass?: boolean;
+  /**
+   * Run all clears the outputs of every queued cell at once (§11.4, 2026), instead of each cell's when it starts
+   * (`false`, as before). Default true.
+   */
+  clearQueuedOutputs?: boolean;
+  /**
+   * The run button's state markup: `'current'` (default: `div.cell-execution.<stale | error | stale error | pending |
+   * running animating>`, §4.1, §11.4) or `'drifted'` (a release that renamed the element and its classes: no state
+   * can be read, as when Colab's markup drifts).
+   */
+  runStateMarkup?: 'current' | 'drifted';
   /** Crash-toast wording (§5.1): `'current'` (default) or `'legacy'` (with "…check out Colab Pro."). */
   crashWording?: 'current' | 'legacy';
   /** Crash-toast action link: `'get-more-ram'` (default for RAM crashes) or `'view-runtime-logs'`. */
@@ -313,6 +343,12 @@ export interface Scenario {
   runCounting?: 'notebook' | 'page';
   /** Start "Run all" once connected after load. Default false. */
   autoRunAll?: boolean;
+  /**
+   * Tabs showing this notebook share one runtime, as on Colab: the first tab to load runs it, later ones show its
+   * cells, outputs, kernel state and crash toast and hand it their commands (page/mirror.js). Default false (each tab
+   * its own kernel).
+   */
+  sharedKernel?: boolean;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -320,8 +356,21 @@ export interface Scenario {
 
 export type ResolvedOutput =
   | { output_type: 'stream'; name: 'stdout' | 'stderr'; text: string; place: Place }
-  | { output_type: 'execute_result' | 'display_data'; text: string; html?: string; place: Place }
-  | { output_type: 'error'; ename: string; evalue: string; traceback: string[]; place: Place };
+  | {
+      output_type: 'execute_result' | 'display_data';
+      text: string;
+      html?: string;
+      appendToBody?: boolean;
+      place: Place;
+    }
+  | {
+      output_type: 'error';
+      ename: string;
+      evalue: string;
+      traceback: string[];
+      continues?: boolean;
+      place: Place;
+    };
 
 export type ResolvedStep =
   | { kind: 'output'; output: ResolvedOutput }
@@ -337,7 +386,8 @@ export type ResolvedStep =
     }
   | { kind: 'progress'; total: number; every: number; desc: string; place: Place }
   | { kind: 'crash'; crash: CrashKind }
-  | { kind: 'hang' };
+  | { kind: 'hang' }
+  | { kind: 'pause' };
 
 export interface ResolvedRun {
   steps: ResolvedStep[];
@@ -365,6 +415,7 @@ export interface ResolvedScenario {
   autosave: boolean;
   runCounting: 'notebook' | 'page';
   autoRunAll: boolean;
+  sharedKernel: boolean;
   /** The error an interrupted cell shows. */
   interruptError: ResolvedOutput;
 }

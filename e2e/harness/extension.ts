@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type BrowserContext, test as base, chromium, type Page, type Worker } from '@playwright/test';
+import { type ColabSim, installColabSim } from '../colab-sim';
 import { findChromium } from './browser-path';
 
 export const DIST = resolve(import.meta.dirname, '../../dist');
@@ -24,6 +25,8 @@ export interface ExtensionWorkerFixtures {
 }
 
 export interface ExtensionTestFixtures {
+  /** The simulated Colab on the shared browser, for this test only. */
+  sim: ColabSim;
   /** Opens the popup as a page, acting on `tabId` when given. */
   openPopup: (tabId?: number) => Promise<Page>;
   openOptions: () => Promise<Page>;
@@ -64,7 +67,16 @@ export const test = base.extend<ExtensionTestFixtures, ExtensionWorkerFixtures>(
     { scope: 'worker' },
   ],
   extensionId: [async ({ serviceWorker }, use) => use(new URL(serviceWorker.url()).host), { scope: 'worker' }],
-  context: async ({ sharedContext }, use) => use(sharedContext),
+  context: async ({ sharedContext }, use) => {
+    await use(sharedContext);
+    // What a test routed goes with it, even when the test failed before its own clean-up.
+    await sharedContext.unrouteAll({ behavior: 'ignoreErrors' });
+  },
+  sim: async ({ context }, use) => {
+    const sim = await installColabSim(context);
+    await use(sim);
+    await sim.dispose();
+  },
   page: async ({ context }, use) => {
     const page = await context.newPage();
     await use(page);

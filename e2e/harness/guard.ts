@@ -29,6 +29,7 @@ export interface StoredRecord {
   status: { kind: string; ownerTab?: number; step?: string; detail?: string };
   loopCount: number;
   totalRestarts: number;
+  blindSince?: number;
   history: Array<{ type: string; at: number; detail?: string; action?: string }>;
 }
 
@@ -50,19 +51,31 @@ export async function tabIdOf(serviceWorker: Worker, page: Page): Promise<number
 /** The guard's content script has said hello for this page (its notebook is registered with the service worker). */
 export async function waitForGuard(serviceWorker: Worker, page: Page): Promise<number> {
   const tabId = await tabIdOf(serviceWorker, page);
-  await page.waitForFunction(() => true);
   await waitForSessionKey(serviceWorker, `tab:${tabId}`, 'the content script never said hello');
   return tabId;
 }
 
-/** Polls the service worker's session storage (for 5 s) until `key` is set. */
+/**
+ * Waits, in the service worker, until its session storage has `key` (as it is set: storage.session.onChanged, no
+ * polling); fails with `failure` after 15 s.
+ */
 export async function waitForSessionKey(serviceWorker: Worker, key: string, failure: string): Promise<void> {
-  const found = await serviceWorker.evaluate(async (key) => {
-    for (let i = 0; i < 200; i++) {
-      if ((await chrome.storage.session.get(key))[key]) return true;
-      await new Promise((r) => setTimeout(r, 25));
-    }
-    return false;
-  }, key);
+  const found = await serviceWorker.evaluate(
+    (key) =>
+      new Promise<boolean>((resolve) => {
+        const done = (found: boolean) => {
+          clearTimeout(timer);
+          chrome.storage.session.onChanged.removeListener(listener);
+          resolve(found);
+        };
+        const listener = (changes: Record<string, chrome.storage.StorageChange>) => {
+          if (changes[key]?.newValue) done(true);
+        };
+        const timer = setTimeout(() => done(false), 15_000);
+        chrome.storage.session.onChanged.addListener(listener);
+        void chrome.storage.session.get(key).then((items) => items[key] && done(true));
+      }),
+    key,
+  );
   if (!found) throw new Error(failure);
 }

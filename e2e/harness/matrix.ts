@@ -1,4 +1,4 @@
-import type { BrowserContext, Page, Worker } from '@playwright/test';
+import { type BrowserContext, expect, type Page, type Worker } from '@playwright/test';
 import {
   type ColabSim,
   entriesOf,
@@ -6,7 +6,9 @@ import {
   type LogEntry,
   type Scenario,
   simLog,
+  triggerCrash,
   waitForKernel,
+  waitForRun,
 } from '../colab-sim';
 import { enableGuard, readRecord, type StoredRecord, waitForGuard, waitForSessionKey } from './guard';
 
@@ -20,6 +22,8 @@ export interface Fixtures {
   context: BrowserContext;
   page: Page;
   serviceWorker: Worker;
+  /** The test's simulator (the harness's `sim` fixture disposes it); without it openNotebook installs one. */
+  sim?: ColabSim;
 }
 
 export interface Opened {
@@ -42,11 +46,11 @@ export interface OpenOptions {
 
 /** Registers `scenario` on a fresh Drive notebook path, switches the guard on, opens it, waits for the guard. */
 export async function openNotebook(
-  { context, page, serviceWorker }: Fixtures,
+  { context, page, serviceWorker, sim: given }: Fixtures,
   scenario: Scenario,
   opts: OpenOptions = {},
 ): Promise<Opened> {
-  const sim = await installColabSim(context);
+  const sim = given ?? (await installColabSim(context));
   const id = freshId(opts.prefix ?? 'nb');
   const key = `drive:${id}`;
   if (opts.guard ?? true) await enableGuard(serviceWorker, key, opts.record);
@@ -134,3 +138,34 @@ export function trainNotebook(
 
 /** A cell's output when it succeeds. */
 export const EPOCH_DONE = { outputs: [{ type: 'stream' as const, text: 'epoch 1 done\n' }] };
+
+/**
+ * Nothing was done about what happened so far; then the sentinel, Colab's RAM crash toast raised by the test, gets its
+ * Run all one back-off later. That proves the guard was watching the page all along, and gives a point in time after
+ * "the run under test + a back-off" without waiting on the clock: had the guard acted on the run under test, its
+ * restart would come first. `before` lists the restarts the test expects before the sentinel (categories of their
+ * schedules), oldest first.
+ */
+export async function expectNothingBeforeSentinel(
+  { page, serviceWorker }: Fixtures,
+  key: string,
+  before: string[] = [],
+) {
+  const chosenBefore = (await logOf(page, 'menu-item')).length;
+  const restartsBefore = (await logOf(page, 'restart')).length;
+  const crashRuns = (await logOf(page, 'run-start')).length;
+  await triggerCrash(page);
+  // The guard's Run all for the crash comes one back-off (≥ 1 s) after the crash, i.e. more than a back-off after the
+  // end of the run under test.
+  await expect
+    .poll(async () => (await logOf(page, 'menu-item')).slice(chosenBefore).map((e) => `${e.command}@${e.via}`))
+    .toEqual(['runall@runtime-menu']);
+  expect((await waitForRun(page, crashRuns + 1)).ok).toBe(true);
+  await expect
+    .poll(async () => historyOf(await record(serviceWorker, key), 'restarted').length)
+    .toBe(before.length + 1);
+  const rec = (await record(serviceWorker, key))!;
+  expect(historyOf(rec, 'restart-scheduled').map((e) => e.verdict?.category)).toEqual([...before, 'colab-crash']);
+  expect((await logOf(page, 'restart')).length).toBe(restartsBefore);
+  expect(await logOf(page, 'dangerous')).toEqual([]);
+}

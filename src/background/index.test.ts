@@ -1,7 +1,7 @@
 import { fakeBrowser } from '@webext-core/fake-browser';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { chromeChanges } from '../../test/support/background';
 import { loadNotebook } from '../state/store';
-import { chromeChanges } from './test-support';
 
 vi.mock('webextension-polyfill', async () => ({ default: (await import('@webext-core/fake-browser')).fakeBrowser }));
 

@@ -11,6 +11,19 @@ const manifest = {
   ],
 };
 
+/** Chrome's match patterns, as tabs.query reads its `url` (the fake compares URLs for equality). */
+function matches(pattern: string, url: string): boolean {
+  const [, scheme, host, path] = /^(\*|https?):\/\/([^/]+)(\/.*)$/.exec(pattern) ?? [];
+  if (!scheme || !host || !path) throw new Error(`not a match pattern: ${pattern}`);
+  const glob = (text: string) =>
+    text
+      .split('*')
+      .map((part) => part.replace(/[.?+^${}()|[\]\\]/g, '\\$&'))
+      .join('.*');
+  const hostRe = host.startsWith('*.') ? `([^/]+\\.)?${glob(host.slice(2))}` : glob(host);
+  return new RegExp(`^${scheme === '*' ? 'https?' : scheme}://${hostRe}${glob(path)}$`).test(url);
+}
+
 describe('injecting into Colab tabs opened before an install or update', () => {
   const executeScript = vi.fn(async () => []);
 
@@ -19,13 +32,27 @@ describe('injecting into Colab tabs opened before an install or update', () => {
     executeScript.mockClear();
     Object.assign(fakeBrowser, { scripting: { executeScript } });
     vi.spyOn(fakeBrowser.runtime, 'getManifest').mockReturnValue(manifest as never);
+    // The fake's query compares URLs for equality; Chrome's reads `url` as a match pattern, which this filter is.
+    const all = fakeBrowser.tabs.query.bind(fakeBrowser.tabs);
+    vi.spyOn(fakeBrowser.tabs, 'query').mockImplementation((async (info: { url?: string }) => {
+      const tabs = await all({});
+      return info.url === undefined ? tabs : tabs.filter((tab) => tab.url && matches(info.url!, tab.url));
+    }) as never);
+  });
+
+  it('matches Colab notebooks only', () => {
+    const colab = 'https://colab.research.google.com/*';
+    expect(matches(colab, 'https://colab.research.google.com/drive/abc')).toBe(true);
+    expect(matches(colab, 'https://colab.research.google.com.evil.example/drive/abc')).toBe(false);
+    expect(matches(colab, 'https://x-0-colab.googleusercontent.com/outputframe.html')).toBe(false);
   });
 
   it('injects the page script into the top frame and the frame script into all frames of each Colab tab', async () => {
     const colab = await fakeBrowser.tabs.create({ url: 'https://colab.research.google.com/drive/abc' });
     await fakeBrowser.tabs.create({ url: 'https://example.com/' });
-    vi.spyOn(fakeBrowser.tabs, 'query').mockResolvedValue([colab] as never);
+    await fakeBrowser.tabs.create({ url: 'https://colab.google/notebooks' });
     expect(await injectIntoOpenTabs()).toBe(2);
+    expect(executeScript).toHaveBeenCalledTimes(2);
     expect(executeScript).toHaveBeenCalledWith({
       target: { tabId: colab.id, allFrames: false },
       files: ['assets/colab-page-loader.js'],
@@ -37,9 +64,8 @@ describe('injecting into Colab tabs opened before an install or update', () => {
   });
 
   it('goes on past a tab it cannot inject into', async () => {
-    const first = await fakeBrowser.tabs.create({ url: 'https://colab.research.google.com/drive/a' });
-    const second = await fakeBrowser.tabs.create({ url: 'https://colab.research.google.com/drive/b' });
-    vi.spyOn(fakeBrowser.tabs, 'query').mockResolvedValue([first, second] as never);
+    await fakeBrowser.tabs.create({ url: 'https://colab.research.google.com/drive/a' });
+    await fakeBrowser.tabs.create({ url: 'https://colab.research.google.com/drive/b' });
     executeScript
       .mockRejectedValueOnce(new Error('Frame with ID 0 is showing error page'))
       .mockRejectedValueOnce(new Error('x'));

@@ -1,9 +1,9 @@
 import { fakeBrowser } from '@webext-core/fake-browser';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { chromeChanges } from '../../test/support/background';
 import { STORAGE_ERRORS_KEY } from '../state/schema';
 import { createNotebookWriter, loadNotebook } from '../state/store';
 import { createRouter } from './router';
-import { chromeChanges } from './test-support';
 
 vi.mock('webextension-polyfill', async () => ({ default: (await import('@webext-core/fake-browser')).fakeBrowser }));
 vi.mock('../lib/i18n', () => ({ t: (key: string, ...subs: string[]) => [key, ...subs].join(' ') }));
@@ -58,6 +58,18 @@ describe('service-worker router', () => {
       ownerTab: 7,
       action: 'restart-and-run-all',
     });
+  });
+
+  it("keeps a page's word that detection may be blind, from the tab showing the notebook only", async () => {
+    const sight = (blind: boolean) => ({ type: 'page-sight', key: KEY, blind, detectedAt: 1_000 });
+    await route(hello(), colabPage());
+    expect(await route(sight(true), colabPage(8))).toMatchObject({ ok: false });
+    expect((await loadNotebook(KEY)).blindSince).toBeUndefined();
+    expect(await route(sight(true), colabPage())).toEqual({ ok: true });
+    expect((await loadNotebook(KEY)).blindSince).toBe(1_000);
+    expect(await route({ ...sight(false), blind: 'no' }, colabPage())).toBeUndefined();
+    await route(sight(false), colabPage());
+    expect((await loadNotebook(KEY)).blindSince).toBeUndefined();
   });
 
   it(

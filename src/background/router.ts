@@ -83,6 +83,8 @@ export function createRouter(writer: NotebookWriter) {
         );
       case 'page-command':
         return apply(message.key, message.command);
+      case 'page-sight':
+        return apply(message.key, { type: 'sight', blind: message.blind, at: message.detectedAt });
     }
   }
 
@@ -238,6 +240,7 @@ function notShown(message: Exclude<PageMessage, { type: 'page-hello' }>): Report
       return { granted: false, reason };
     case 'page-result':
     case 'page-command':
+    case 'page-sight':
       return { ok: false, message: reason };
   }
 }

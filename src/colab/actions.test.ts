@@ -1,8 +1,8 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it } from 'vitest';
+import { fakeClosureMenu, mount, recordEvents, setRunState, snippet, tick } from '../../test/support/colab-dom';
 import { type ActionOptions, checkUi, restartAndRunAll, runAll } from './actions';
 import { deepQuery } from './dom';
-import { fakeClosureMenu, mount, recordEvents, setRunState, snippet, tick } from './test-support';
 import { takeRunSnapshot, verifyRunStarted } from './verify';
 
 const FAST: ActionOptions = { menuTimeoutMs: 100, dialogTimeoutMs: 150, verifyTimeoutMs: 150 };

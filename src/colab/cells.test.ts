@@ -1,5 +1,6 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it } from 'vitest';
+import { mount, setRunState, snippet } from '../../test/support/colab-dom';
 import {
   cellId,
   cellOf,
@@ -11,7 +12,6 @@ import {
   outputText,
 } from './cells';
 import { isColabOutputFrame } from './output-frame-reader';
-import { mount, setRunState, snippet } from './test-support';
 
 afterEach(() => {
   document.body.innerHTML = '';
@@ -46,8 +46,12 @@ describe('cells on the real 2026 capture', () => {
       ['pending', 'pending'],
       ['running animating', 'running'],
       ['focused animating running', 'running'],
-      ['stale error', 'error'],
+      ['error', 'error'],
+      ['focused error', 'error'],
+      ['stale error', 'stale-error'],
+      ['focused stale error hovered', 'stale-error'],
       ['focused stale hovered', 'idle'],
+      ['stale running animating', 'running'],
       ['pending running', 'running'],
     ];
     for (const [classes, state] of cases) {

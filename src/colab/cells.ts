@@ -4,7 +4,8 @@ import { tailOf } from '../detector/text';
 import { MAX_TEXT_CHARS } from '../limits';
 import { CELL, OUTPUT } from './selectors';
 
-export type RunState = 'idle' | 'pending' | 'running' | 'error';
+/** 'stale-error': an error from an earlier kernel session (saved, shown again, or left by a restart, §11.4). */
+export type RunState = 'idle' | 'pending' | 'running' | 'error' | 'stale-error';
 export type OutputKind = 'error' | 'stream' | 'other';
 
 /** The cell element holding `node` (light DOM), or null. */
@@ -36,7 +37,7 @@ const hasAny = (el: Element | null | undefined, names: readonly string[]) =>
 /**
  * The cell's run state from every source REFERENCE lists (§4.1, #13, #14):
  * - the run button's shadow `div.cell-execution` classes (2024-08 →): `running`/`animating`, `pending`, `error`
- *   (`stale` alone = idle);
+ *   (`stale` alone = idle; `stale error` = an error of an earlier kernel session, never a fresh failure, §11.4);
  * - the run button's `title` before 2024-08: "queued" = pending, "executing"/"interrupt" = running;
  * - the cell's own classes (older): `running`, `pending`, `execution-error`.
  * Each era keeps its state in one of these and leaves the others absent, so the strongest state any source reports
@@ -52,8 +53,8 @@ export function cellRunState(cell: Element): RunState {
   if (hasAny(exec, CELL.pendingClasses) || cell.classList.contains(CELL.cellPending) || CELL.titlePending.test(title)) {
     return 'pending';
   }
-  if (hasAny(exec, CELL.errorClasses) || cell.classList.contains(CELL.cellError)) return 'error';
-  return 'idle';
+  if (hasAny(exec, CELL.errorClasses)) return hasAny(exec, CELL.staleClasses) ? 'stale-error' : 'error';
+  return cell.classList.contains(CELL.cellError) ? 'error' : 'idle';
 }
 
 /** "[11]" → 11; "[ ]", "[*]" or no counter → null (§4.1). */

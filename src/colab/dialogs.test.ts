@@ -1,5 +1,6 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it } from 'vitest';
+import { mount, tick } from '../../test/support/colab-dom';
 import {
   classifyDialog,
   classifyOpenDialogs,
@@ -15,7 +16,6 @@ import {
   personOnlyDialog,
   reconnect,
 } from './dialogs';
-import { mount, tick } from './test-support';
 
 let listeners = new AbortController();
 

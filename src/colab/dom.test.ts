@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it } from 'vitest';
+import { mount, recordEvents, setRect, snippet, tick } from '../../test/support/colab-dom';
 import { deepQuery, deepQueryAll, deepText, dispatchMouseSequence, isVisible, waitFor } from './dom';
-import { mount, recordEvents, setRect, snippet, tick } from './test-support';
 
 afterEach(() => {
   document.body.innerHTML = '';

@@ -2,8 +2,10 @@
 
 export * from './actions';
 export * from './cells';
+export * from './detection-check';
 export * from './dialogs';
 export * from './dom';
+export * from './kernel-state';
 export * from './observer';
 export * from './output-frame-reader';
 export type { Fail } from './result';

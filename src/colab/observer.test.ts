@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it } from 'vitest';
+import { mount, setRunState, snippet, tick } from '../../test/support/colab-dom';
 import { observeColabPage, type PageHandlers, type PageObserver, toastText } from './observer';
-import { mount, setRunState, snippet, tick } from './test-support';
 
 let observer: PageObserver | null = null;
 
@@ -24,6 +24,7 @@ function watch(opts: { wantStreamText?: boolean } = {}) {
     streamText: (_cell, id, text) => events.push(`stream ${id} ${JSON.stringify(text)}`),
     toast: (text) => events.push(`toast ${text}`),
     dialogOpened: (kind) => events.push(`dialog ${kind}`),
+    kernelBusy: (busy) => events.push(`kernel ${busy ? 'busy' : 'not busy'}`),
   };
   observer = observeColabPage(document, handlers, opts);
   return { events, elements };
@@ -43,12 +44,15 @@ describe('run-state transitions', () => {
     await tick();
     setRunState(cell, 'running animating hovered');
     await tick();
-    setRunState(cell, 'stale error');
+    setRunState(cell, 'error');
+    await tick();
+    setRunState(cell, 'stale error'); // a restart made the error one of an earlier kernel session
     await tick();
     expect(events).toEqual([
       `state ${CELL} idle->pending`,
       `state ${CELL} pending->running`,
       `state ${CELL} running->error`,
+      `state ${CELL} error->stale-error`,
     ]);
   });
 
@@ -201,6 +205,17 @@ describe('toasts', () => {
     ]);
   });
 
+  it('reports a toast once when its open class and its label change in one task (both observers see it)', async () => {
+    mount(snippet('snackbar-message-area-idle-2026-03.html'));
+    const { events } = watch();
+    const host = document.getElementById('message-area')!;
+    host.shadowRoot!.querySelector('.mdc-snackbar')!.classList.add('mdc-snackbar--open');
+    host.setAttribute('labeltext', 'Your session crashed after using all available RAM.');
+    await tick();
+    await tick();
+    expect(events).toEqual(['toast Your session crashed after using all available RAM.']);
+  });
+
   it('reports a new crash shown in the sticky toast still open, by its label or by MDC reopening it', async () => {
     mount(snippet('snackbar-message-area-idle-2026-03.html'));
     const { events } = watch();
@@ -256,6 +271,33 @@ describe('toasts', () => {
     host.setAttribute('labeltext', 'Unable to connect to the runtime.');
     await tick();
     expect(events).toEqual(['toast Unable to connect to the runtime.']);
+  });
+});
+
+describe('the connect button', () => {
+  const icon = () =>
+    document.querySelector('colab-connect-button')!.shadowRoot!.querySelector('#connect-icon md-icon')!;
+
+  it('reports whether the runtime is busy running code: its first state, then changes', async () => {
+    mount(snippet('connect-button-connected-2026-03.html'));
+    const { events } = watch();
+    icon().textContent = 'more_horiz';
+    await tick();
+    icon().textContent = 'more_horiz'; // re-rendered, same state
+    await tick();
+    icon().textContent = 'done';
+    await tick();
+    expect(events).toEqual(['kernel not busy', 'kernel busy', 'kernel not busy']);
+  });
+
+  it('a runtime connecting is not busy running code', async () => {
+    mount(snippet('connect-button-connected-2026-03.html'));
+    const { events } = watch();
+    const root = document.querySelector('colab-connect-button')!.shadowRoot!;
+    root.querySelector('#connect')!.textContent = 'Connecting';
+    icon().textContent = 'more_horiz';
+    await tick();
+    expect(events).toEqual(['kernel not busy']);
   });
 });
 

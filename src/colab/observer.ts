@@ -18,10 +18,14 @@ import {
 } from './cells';
 import { classifyDialog, type DialogKind, dialogHost, isOpenDialog } from './dialogs';
 import { nodeText, squash, streamAppender } from './dom';
-import { CELL, DIALOG, OUTPUT, TOAST } from './selectors';
+import { kernelBusyAt } from './kernel-state';
+import { CELL, CONNECT, DIALOG, OUTPUT, TOAST } from './selectors';
 
 export interface PageHandlers {
-  /** A cell's run state changed (transitions only; a cell's first readable state is recorded silently). */
+  /**
+   * A cell's run state changed. A cell's first readable state is recorded silently unless it is queued or running
+   * (then it comes as a change from 'idle'): a cell appearing with a saved error is no execution of this page's.
+   */
   cellState?(cell: Element, id: string | null, state: RunState, previous: RunState): void;
   /**
    * A new output element in a cell's static renderer (main document), with the text it was added with. Outputs that
@@ -34,6 +38,8 @@ export interface PageHandlers {
   /** A snackbar opened, with its text, e.g. "Your session crashed after using all available RAM. Get more RAM". */
   toast?(text: string, host: Element): void;
   dialogOpened?(kind: DialogKind, dialog: Element): void;
+  /** The connect button shows the runtime busy running code, or not (§5.4): its first readable state, then changes. */
+  kernelBusy?(busy: boolean): void;
 }
 
 export interface PageObserverOptions {
@@ -47,7 +53,7 @@ export interface PageObserver {
 }
 
 /** Everything the document observer hooks when it appears, in one selector so a new subtree costs one query. */
-const HOOKS = [CELL.cell, CELL.runButton, OUTPUT.element, TOAST.host, DIALOG.hosts].join(', ');
+const HOOKS = [CELL.cell, CELL.runButton, OUTPUT.element, TOAST.host, DIALOG.hosts, CONNECT.host].join(', ');
 
 export function observeColabPage(doc: Document, handlers: PageHandlers, opts: PageObserverOptions = {}): PageObserver {
   let wantStream = !!opts.wantStreamText;
@@ -56,12 +62,26 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
   const shadowOwner = new WeakMap<Node, Element>();
   /** Snackbars open and already reported, with the batch and text of the report: one report per message shown. */
   const toastShown = new WeakMap<Element, { batch: number; text: string }>();
+  /**
+   * Mutations of one task: both observers' callbacks run in the same microtask, the shadow one first, so the batch
+   * is counted once for both (else a toast whose label and open class change in one task reads as shown twice).
+   */
   let batch = 0;
+  let batchOpen = false;
+  const nextBatch = () => {
+    if (batchOpen) return;
+    batch++;
+    batchOpen = true;
+    queueMicrotask(() => {
+      batchOpen = false;
+    });
+  };
   const dialogsOpen = new WeakSet<Element>();
   /** Outputs reported by outputAdded in the current batch: their text records are not "appended" text. */
   const fresh = new Set<Element>();
   const appended = streamAppender();
   let initial = true;
+  let kernelBusy: boolean | undefined;
 
   const shadowMo = new MutationObserver(onShadow);
   const mo = new MutationObserver(onDocument);
@@ -84,7 +104,9 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
     const state = cellRunState(cell);
     const previous = states.get(cell);
     states.set(cell, state);
-    if (previous !== undefined && previous !== state) handlers.cellState?.(cell, cellId(cell), state, previous);
+    // A cell first seen queued or running is an execution under way (a reload mid-run, a cell rendered late).
+    const changed = previous === undefined ? state === 'pending' || state === 'running' : previous !== state;
+    if (changed) handlers.cellState?.(cell, cellId(cell), state, previous ?? 'idle');
   }
 
   function watchShadow(host: Element, init: MutationObserverInit): void {
@@ -118,6 +140,13 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
     checkToast(host);
   }
 
+  function checkKernel(host: Element): void {
+    const busy = kernelBusyAt(host);
+    if (busy === kernelBusy) return;
+    kernelBusy = busy;
+    handlers.kernelBusy?.(busy);
+  }
+
   function checkDialog(el: Element): void {
     const dialog = dialogHost(el);
     if (!isOpenDialog(dialog)) {
@@ -145,6 +174,9 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
         attributeFilter: ['class'],
       });
       checkToast(el);
+    } else if (tag === CONNECT.host) {
+      watchShadow(el, { subtree: true, childList: true, characterData: true });
+      checkKernel(el);
     }
     if (el.matches(DIALOG.hosts)) checkDialog(el);
     if (reportOutputs && el.matches(OUTPUT.element) && outputElementOf(el, OUTPUT.staticRenderer) === el) {
@@ -188,7 +220,7 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
   }
 
   function onDocument(records: MutationRecord[]): void {
-    batch++;
+    nextBatch();
     for (const record of records) {
       const target = record.target;
       if (record.type === 'attributes') {
@@ -207,7 +239,7 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
   }
 
   function onShadow(records: MutationRecord[]): void {
-    batch++;
+    nextBatch();
     const hosts = new Set<Element>();
     const reopened = new Set<Element>();
     for (const record of records) {
@@ -218,6 +250,7 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
     }
     for (const host of hosts) {
       if (host.localName === TOAST.host) (reopened.has(host) ? reshowToast : checkToast)(host);
+      else if (host.localName === CONNECT.host) checkKernel(host);
       else {
         const cell = cellOf(host);
         if (cell) updateCell(cell);

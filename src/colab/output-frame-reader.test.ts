@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it } from 'vitest';
+import { mount, snippet, tick } from '../../test/support/colab-dom';
 import { observeOutputFrame } from './output-frame-reader';
-import { mount, snippet, tick } from './test-support';
 
 let stop: (() => void) | null = null;
 
@@ -58,6 +58,18 @@ describe('observeOutputFrame', () => {
     );
     await tick();
     expect(events).toEqual(['stream stream output-id-1', 'error error output-id-2', 'other display_data output-id-3']);
+  });
+
+  it("never reads the rest of the frame's body: HTML the notebook displays there can carry any class", async () => {
+    mount(
+      '<div class="error">CUDA out of memory (the notebook\'s own HTML, at load)</div><div id="output-area"><div ' +
+        'id="output-body"></div></div>',
+    );
+    const events = watch();
+    mount('<div class="error output-error">OutOfMemoryError: CUDA out of memory. (added by a script)</div>');
+    mount('<pre class="traceback">Traceback: OutOfMemoryError</pre>', document.querySelector('#output-area')!);
+    await tick();
+    expect(events).toEqual([]);
   });
 
   it('reports text appended to a stream only when wanted', async () => {

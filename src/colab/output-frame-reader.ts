@@ -14,8 +14,11 @@ export interface FrameHandlers {
   streamText?(text: string, element: Element): void;
 }
 
-/** The outputs live under #output-body; `body` bounds the search in a frame without one. */
-const SCOPE = `${OUTPUT.frameBody}, body`;
+/**
+ * Colab's outputs live under #output-body. The rest of the frame's body is the notebook's: HTML and scripts it
+ * displays can put anything there, elements with an `error` class included (issue 13.4), so it is never read.
+ */
+const SCOPE = OUTPUT.frameBody;
 
 /**
  * Whether this document is a Colab output frame: https, a googleusercontent.com host, path /outputframe.html.

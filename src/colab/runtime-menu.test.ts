@@ -1,5 +1,6 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { fakeClosureMenu, mount, recordEvents, snippet } from '../../test/support/colab-dom';
 import {
   activateMenuItem,
   closeMenu,
@@ -10,7 +11,6 @@ import {
   locateMenuItem,
   openRuntimeMenu,
 } from './runtime-menu';
-import { fakeClosureMenu, mount, recordEvents, snippet } from './test-support';
 
 const MENUBAR = snippet('menubar-and-runtime-menu-2026-03.html');
 

@@ -191,6 +191,8 @@ export const CELL = {
   runningClasses: ['running', 'animating'],
   pendingClasses: ['pending'],
   errorClasses: ['error'],
+  /** §11.4 (2026-07): `stale` marks the state of an execution from an earlier kernel session (`stale error`: old). */
+  staleClasses: ['stale'],
   /** #13 cell classes (gs_framework ~2020-21, tiling userscript): `running`, `pending`, `execution-error`. Med. */
   cellRunning: 'running',
   cellPending: 'pending',

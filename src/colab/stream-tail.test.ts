@@ -1,8 +1,8 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it } from 'vitest';
+import { mount, snippet } from '../../test/support/colab-dom';
 import { tailOf } from '../detector/text';
 import { streamOutputsIn, streamTail } from './stream-tail';
-import { mount, snippet } from './test-support';
 
 afterEach(() => {
   document.body.innerHTML = '';

@@ -1,8 +1,9 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it } from 'vitest';
+import { mount, snippet, tick } from '../../test/support/colab-dom';
 import { deepQuery } from './dom';
-import { mount, snippet, tick } from './test-support';
-import { runtimeState, waitForReadyRuntime } from './verify';
+import { runtimeState } from './kernel-state';
+import { waitForReadyRuntime } from './verify';
 
 afterEach(() => {
   document.body.innerHTML = '';

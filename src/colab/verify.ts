@@ -2,32 +2,10 @@
 
 import { cellId, cellRunState, executionCount, findCells } from './cells';
 import { classifyOpenDialogs } from './dialogs';
-import { deepQuery, squash, waitFor } from './dom';
+import { deepQuery, waitFor } from './dom';
+import { connectButtonState, runtimeState } from './kernel-state';
 import { type Fail, fail } from './result';
 import { CONNECT } from './selectors';
-
-export type RuntimeState = 'idle' | 'busy' | 'connecting' | 'disconnected' | 'unknown';
-
-/**
- * What the connect button shows (§5.4, §11.5), or null without one. Its English label wins when it names a state
- * ("Connecting", "Reconnect"); otherwise `#connect-icon`'s ligature, which no translation changes, tells idle
- * (`done`) from busy or connecting (`more_horiz`).
- */
-export function runtimeState(doc: Document): RuntimeState | null {
-  const host = deepQuery(doc, CONNECT.host);
-  return host ? readConnectButton(host) : null;
-}
-
-function readConnectButton(host: Element): RuntimeState {
-  const root = host.shadowRoot ?? host;
-  const label = squash(root.querySelector(CONNECT.button)?.textContent);
-  if (CONNECT.connectingText.test(label)) return 'connecting';
-  if (CONNECT.disconnectedText.test(label)) return 'disconnected';
-  const icon = root.querySelector(CONNECT.icon);
-  const ligature = icon && !icon.closest('[hidden]') ? squash(icon.textContent) : '';
-  if (CONNECT.busyIcon.test(ligature)) return 'busy';
-  return CONNECT.idleIcon.test(ligature) ? 'idle' : 'unknown';
-}
 
 export interface ReadyOptions {
   /** Default 60000 ms: Colab brings a crashed kernel back within seconds, a slow VM in tens of seconds. */
@@ -45,7 +23,7 @@ export async function waitForReadyRuntime(
   const host = deepQuery(doc, CONNECT.host);
   if (!host) return fail('connect-button-missing', `no ${CONNECT.host}: cannot tell whether the runtime is ready`);
   const timeoutMs = opts.timeoutMs ?? 60_000;
-  const ready = await waitFor(() => readConnectButton(host) === 'idle', {
+  const ready = await waitFor(() => connectButtonState(host) === 'idle', {
     root: host.shadowRoot ?? host,
     timeoutMs,
     observeShadowRoots: true,
@@ -53,7 +31,7 @@ export async function waitForReadyRuntime(
   if (ready) return { ok: true };
   return fail(
     'runtime-not-ready',
-    `the connect button still showed "${readConnectButton(host)}" after ${timeoutMs} ms`,
+    `the connect button still showed "${connectButtonState(host)}" after ${timeoutMs} ms`,
   );
 }
 

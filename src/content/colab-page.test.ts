@@ -86,4 +86,44 @@ describe('Colab page script', () => {
     );
     expect(page.createPageGuard).toHaveBeenCalledTimes(2);
   });
+
+  describe('when the extension is updated under the page', () => {
+    const started = () => window.postMessage('colab-oom-guard:page-script-started', COLAB);
+    const disableGuard = () =>
+      fakeBrowser.storage.local.set({ 'nb:drive:notebookA': { v: 1, key: 'drive:notebookA', enabled: false } });
+    const enableGuard = () =>
+      fakeBrowser.storage.local.set({ 'nb:drive:notebookA': { v: 1, key: 'drive:notebookA', enabled: true } });
+
+    it('the orphaned copy ends itself when the new copy starts: it loads and starts nothing more', async () => {
+      await disableGuard();
+      showNotebook('/drive/notebookA', 'a.ipynb');
+      await loadScript();
+      await vi.waitFor(() => expect(hellos).toHaveLength(1));
+      hellos[0]?.answer({ tabId: 3, token: 'token' });
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      const id = vi.spyOn(fakeBrowser.runtime, 'id', 'get').mockReturnValue(undefined as never);
+      started();
+      await vi.waitFor(() => expect(id).toHaveBeenCalled());
+      id.mockRestore();
+      await enableGuard();
+      showNotebook('/drive/notebookB', 'b.ipynb');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(page.createPageGuard).not.toHaveBeenCalled();
+      expect(hellos).toHaveLength(1);
+    });
+
+    it('a live copy ignores the message (a page script posting it cannot stop the guard)', async () => {
+      await disableGuard();
+      showNotebook('/drive/notebookA', 'a.ipynb');
+      await loadScript();
+      await vi.waitFor(() => expect(hellos).toHaveLength(1));
+      hellos[0]?.answer({ tabId: 3, token: 'token' });
+      started();
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      await enableGuard();
+      await vi.waitFor(() =>
+        expect(page.setNotebook).toHaveBeenCalledWith({ key: 'drive:notebookA', tabId: 3, token: 'token' }),
+      );
+    });
+  });
 });

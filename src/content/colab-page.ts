@@ -4,21 +4,29 @@ import { isTabRequest } from '../messaging/tab-request';
 import { notebookStorageKey } from '../state/storage-keys';
 import { trackNotebook } from './notebook-tracker';
 import type { PageGuard, PageNotebook } from './page-guard';
-import { sendToWorker } from './send';
+import { OrphanedError, sendToWorker } from './send';
+
+/** Posted by every copy of this script as it starts: the copy an update orphaned ends itself (WXT's model). */
+const STARTED = 'colab-oom-guard:page-script-started';
 
 /**
  * The content script of every Colab page, kept small: it tells the service worker which notebook the tab shows, and
  * loads the guard itself (page-guard.ts) only when the guard is on for that notebook or the popup asks for a UI check.
+ * Everything it starts lives as long as `context`: once the extension is updated or removed under the page, the
+ * orphaned script ends it all (a message to the worker fails, or the new copy announces itself).
  */
 function main() {
   if (window.top !== window) return;
+  const context = new AbortController();
+  const { signal } = context;
+  const invalidate = () => context.abort();
   let notebook: PageNotebook | null = null;
   let guard: Promise<PageGuard> | null = null;
 
   // A failed import is forgotten, so that the next hello or storage change tries again.
   const loadGuard = () =>
     (guard ??= import('./page-guard')
-      .then((module) => module.createPageGuard(document))
+      .then((module) => module.createPageGuard(document, { signal, invalidate }))
       .catch((error: unknown) => {
         guard = null;
         throw error;
@@ -39,30 +47,51 @@ function main() {
   let latestHello = 0;
   let hellos = Promise.resolve();
   const greet = async (seq: number, key: string | null, title: string, arrived: boolean) => {
-    const hello = await sendToWorker<HelloReply>({ type: 'page-hello', key, title, arrived }).catch(() => null);
+    const hello = await sendToWorker<HelloReply>({ type: 'page-hello', key, title, arrived }).catch((error) => {
+      if (error instanceof OrphanedError) invalidate();
+      return null;
+    });
     // A newer hello is queued: this answer is about a notebook or title the page has already left.
-    if (!hello || seq !== latestHello) return;
+    if (!hello || seq !== latestHello || signal.aborted) return;
     notebook = { key, tabId: hello.tabId, token: hello.token };
     if (guard || (key && (await isOn(key)))) await startGuard();
   };
-  trackNotebook(document, (key, title) => {
-    const arrived = key !== helloKey;
-    helloKey = key;
-    const seq = ++latestHello;
-    // One at a time: the worker must register the tab's notebooks in the order the page showed them.
-    hellos = hellos.then(() => greet(seq, key, title, arrived)).catch(() => undefined);
-  });
+  trackNotebook(
+    document,
+    (key, title) => {
+      const arrived = key !== helloKey;
+      helloKey = key;
+      const seq = ++latestHello;
+      // One at a time: the worker must register the tab's notebooks in the order the page showed them.
+      hellos = hellos.then(() => greet(seq, key, title, arrived)).catch(() => undefined);
+    },
+    signal,
+  );
 
-  browser.storage.onChanged.addListener((changes, area) => {
+  const onStorage = (changes: Record<string, browser.Storage.StorageChange>, area: string) => {
     const key = notebook?.key;
     if (guard || area !== 'local' || !key) return;
     if (isEnabled(changes[notebookStorageKey(key)]?.newValue)) void startGuard();
-  });
+  };
+  browser.storage.onChanged.addListener(onStorage);
 
   // "Check Colab UI" from the popup: a dry run that opens the Runtime menu and closes it again.
-  browser.runtime.onMessage.addListener((message: unknown, sender: browser.Runtime.MessageSender) => {
+  const onMessage = (message: unknown, sender: browser.Runtime.MessageSender) => {
     if (sender.id !== browser.runtime.id || sender.tab || !isTabRequest(message)) return undefined;
     return withGuard().then((loaded) => loaded.checkUi());
+  };
+  browser.runtime.onMessage.addListener(onMessage);
+
+  // Only an orphaned copy ends on another's start: a page script posting this cannot stop a live guard.
+  addEventListener('message', (event) => event.data === STARTED && !browser.runtime.id && invalidate(), { signal });
+  postMessage(STARTED, location.origin);
+  signal.addEventListener('abort', () => {
+    try {
+      browser.storage.onChanged.removeListener(onStorage);
+      browser.runtime.onMessage.removeListener(onMessage);
+    } catch {
+      // An orphaned script's API may throw: its listeners are dead already.
+    }
   });
 }
 

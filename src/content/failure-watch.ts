@@ -1,12 +1,10 @@
 import {
   cellId,
-  cellRunState,
-  findCells,
+  type DialogKind,
+  type OutputKind,
   observeColabPage,
   outputText,
   type PageObserver,
-  type PersonOnlyWords,
-  personOnlyDialog,
   type RunState,
 } from '../colab';
 import {
@@ -17,42 +15,42 @@ import {
   type MarkerMatch,
   type Verdict,
 } from '../detector';
-import { createExecutionGate, LATE_OUTPUT_MS } from '../detector/execution-gate';
-import { cut, TEXT_LIMITS } from '../limits';
+import { createExecutionGate, type EndedExecution } from '../detector/execution-gate';
+import { BLIND_AFTER_MS, cut, TEXT_LIMITS } from '../limits';
 import type { Settings } from '../state/schema';
 
 /**
- * Turns what the page shows into reports: an OOM error output that ended a cell's execution here, Colab's crash toast,
- * a marker line the user's code printed, the "Runtime disconnected" dialog. Reads only what the observer hands it.
+ * Turns what the page shows into reports: a cell whose execution (seen here) ended in an error its outputs show to be
+ * an OOM, Colab's crash toast, a marker line the user's code printed, a dialog. Reads only what the observer hands it.
+ * Lives while the guard is on for the notebook: `signal` ends it.
  */
 export interface WatchReports {
-  failure(verdict: Verdict, source: 'error-output' | 'crash-toast'): void;
+  /** `startedAt`: when the failed execution started, as this page saw it. */
+  failure(verdict: Verdict, source: 'error-output' | 'crash-toast', startedAt: number): void;
   marker(match: MarkerMatch): void;
   disconnect(line: string): void;
-  /** A dialog only a person may answer opened (reCAPTCHA, usage limit, Drive permission…; colab/dialogs.ts). */
-  needsPerson(words: PersonOnlyWords): void;
+  /** A dialog other than "Runtime disconnected" opened (the session decides which ones need a person). */
+  dialog(kind: DialogKind): void;
+  /** Detection may be blind (the runtime busy, no cell seen running), or sees a cell running again. */
+  sight(blind: boolean): void;
 }
 
 export interface FailureWatch {
   configure(settings: Settings): void;
-  /** Observe while the guard is on for this notebook; nothing at all while it is off. */
-  setActive(active: boolean): void;
-  /** After a restart: outputs on the page now belong to the previous run. */
+  /** After a restart this page performed: outputs on the page now belong to the previous run. */
   forgetExecutions(): void;
-  /** An output frame of `cell` showed an error output / any output text (sent only for marker patterns). */
+  /** An output frame of `cell` showed an error output. */
   frameError(cell: Element, text: string): void;
+  /** Text an output frame of `cell` showed (sent only when the user has marker patterns): matched here. */
   frameText(cell: Element, text: string): void;
 }
 
-export function createFailureWatch(doc: Document, reports: WatchReports): FailureWatch {
-  const gate = createExecutionGate();
+export function createFailureWatch(doc: Document, reports: WatchReports, signal: AbortSignal): FailureWatch {
+  const gate = createExecutionGate(Date.now());
   const syntheticIds = new WeakMap<Element, string>();
-  /** Error text seen before its cell was seen running (a cell that failed within one frame): checked on its 'error'. */
-  const early = new Map<string, { text: string; at: number }>();
   let detector: Detector = createDetector({ categories: DEFAULT_CATEGORIES, failurePatterns: [], markerPatterns: [] });
-  let anonymous = 0;
   let configured = 0;
-  let observer: PageObserver | null = null;
+  let anonymous = 0;
 
   const idOf = (cell: Element, id: string | null = cellId(cell)): string => {
     if (id) return id;
@@ -64,16 +62,27 @@ export function createFailureWatch(doc: Document, reports: WatchReports): Failur
     return synthetic;
   };
 
-  const errorText = (id: string, text: string) => {
-    const now = Date.now();
-    if (!gate.accepts(id, now)) {
-      if (!gate.isLive(id, now)) early.set(id, { text, at: now });
+  /** The first of `texts` (newest first) that is a failure ends the execution's judging. */
+  const judge = (id: string, texts: readonly string[]) => {
+    for (const text of [...texts].reverse()) {
+      const verdict = detector.classifyError(text);
+      if (!verdict) continue;
+      gate.reported(id);
+      reports.failure(verdict, 'error-output', gate.startedAt(id) ?? Date.now());
       return;
     }
-    const verdict = detector.classifyError(text);
-    if (!verdict) return;
-    gate.reported(id);
-    reports.failure(verdict, 'error-output');
+  };
+
+  /**
+   * The one place an execution seen in this page ends, with the state it ended in: a fresh error is judged by the
+   * error outputs it showed. (Reading what else an ended execution printed belongs here too.)
+   */
+  const executionEnded = (id: string, ended: EndedExecution) => {
+    if (ended.outcome === 'error') judge(id, ended.evidence);
+  };
+
+  const errorText = (id: string, text: string) => {
+    if (gate.errorOutput(id, text, Date.now()) === 'judge') judge(id, [text]);
   };
 
   const markerText = (id: string, text: string) => {
@@ -82,48 +91,73 @@ export function createFailureWatch(doc: Document, reports: WatchReports): Failur
     if (match) reports.marker(match);
   };
 
-  const cellState = (cell: Element, rawId: string | null, state: RunState, previous: RunState) => {
-    const id = idOf(cell, rawId);
-    const now = Date.now();
-    // Ran and failed between two looks: the failure still ended an execution seen here.
-    if (state === 'error' && previous !== 'running') gate.cellState(id, 'running', now);
-    gate.cellState(id, state, now);
-    const seen = early.get(id);
-    early.delete(id);
-    if (state === 'error' && seen && now - seen.at <= LATE_OUTPUT_MS) errorText(id, seen.text);
+  // Blind: busy with no cell seen running for BLIND_AFTER_MS (one timer per busy stretch). Seeing: a cell running,
+  // said once per watch (the record may say blind from another tab or an earlier page) and after each blind spell.
+  let busy = false;
+  let blind = false;
+  let seen = false;
+  let blindTimer: ReturnType<typeof setTimeout> | undefined;
+  const checkSight = () => {
+    const running = gate.anyRunning();
+    if (running && (blind || !seen)) {
+      blind = false;
+      seen = true;
+      reports.sight(false);
+    }
+    if (!busy || running || blind) {
+      clearTimeout(blindTimer);
+      blindTimer = undefined;
+    } else {
+      blindTimer ??= setTimeout(() => {
+        blind = true;
+        reports.sight(true);
+      }, BLIND_AFTER_MS);
+    }
   };
 
-  const start = () => {
-    const now = Date.now();
-    // Cells already running when the guard starts (a reload mid-run) are executions of this page's lifetime too.
-    for (const cell of findCells(doc)) if (cellRunState(cell) === 'running') gate.cellState(idOf(cell), 'running', now);
-    observer = observeColabPage(
-      doc,
-      {
-        cellState,
-        outputAdded(cell, id, element, kind) {
-          const key = idOf(cell, id);
-          const text = outputText(element);
-          if (kind === 'error') errorText(key, text);
-          markerText(key, text);
-        },
-        streamText: (cell, id, text) => markerText(idOf(cell, id), text),
-        toast(text) {
-          const verdict = detector.classifyNotice(text);
-          if (verdict) reports.failure(verdict, 'crash-toast');
-        },
-        dialogOpened(kind, dialog) {
-          const words = personOnlyDialog(kind);
-          if (kind === 'disconnected') reports.disconnect(cut((dialog.textContent ?? '').trim(), TEXT_LIMITS.dialog));
-          else if (words) reports.needsPerson(words);
-        },
-      },
-      { wantStreamText: detector.hasMarkers },
-    );
+  const cellState = (cell: Element, rawId: string | null, state: RunState) => {
+    const id = idOf(cell, rawId);
+    const ended = gate.cellState(id, state, Date.now());
+    if (ended) executionEnded(id, ended);
+    checkSight();
   };
+
+  const outputAdded = (cell: Element, id: string | null, element: Element, kind: OutputKind) => {
+    const key = idOf(cell, id);
+    const text = outputText(element);
+    if (kind === 'error') errorText(key, text);
+    markerText(key, text);
+  };
+
+  const observer: PageObserver = observeColabPage(
+    doc,
+    {
+      cellState,
+      outputAdded,
+      streamText: (cell, id, text) => markerText(idOf(cell, id), text),
+      toast(text) {
+        const verdict = detector.classifyNotice(text);
+        if (verdict) reports.failure(verdict, 'crash-toast', gate.crashStartedAt(Date.now()));
+      },
+      dialogOpened(kind, dialog) {
+        if (kind === 'disconnected') reports.disconnect(cut((dialog.textContent ?? '').trim(), TEXT_LIMITS.dialog));
+        else reports.dialog(kind);
+      },
+      kernelBusy(now) {
+        busy = now;
+        checkSight();
+      },
+    },
+    { wantStreamText: detector.hasMarkers },
+  );
+  signal.addEventListener('abort', () => {
+    observer.disconnect();
+    clearTimeout(blindTimer);
+  });
 
   return {
     configure(settings) {
+      if (signal.aborted) return;
       const config = {
         categories: settings.categories,
         failurePatterns: settings.failurePatterns,
@@ -132,25 +166,16 @@ export function createFailureWatch(doc: Document, reports: WatchReports): Failur
       const mine = ++configured;
       const use = (next: Detector) => {
         // Loads can end out of order (only the first with patterns waits for the engine): the newest settings win.
-        if (mine !== configured) return;
+        if (mine !== configured || signal.aborted) return;
         detector = next;
-        observer?.setWantStreamText(detector.hasMarkers);
+        observer.setWantStreamText(detector.hasMarkers);
       };
       // The engine's chunk fails to load only when the extension was reloaded: built-in rules still apply.
       loadDetector(config).then(use, () => use(createDetector(config)));
     },
-    setActive(active) {
-      if (active && !observer) start();
-      if (!active && observer) {
-        observer.disconnect();
-        observer = null;
-        gate.reset();
-        early.clear();
-      }
-    },
     forgetExecutions() {
-      gate.reset();
-      early.clear();
+      gate.reset(Date.now());
+      checkSight();
     },
     frameError: (cell, text) => errorText(idOf(cell), text),
     frameText: (cell, text) => markerText(idOf(cell), text),

@@ -12,7 +12,8 @@ export function listenToOutputFrames(
   win: Window,
   token: () => string | null,
   onReport: (cell: Element, report: FrameReport['report']) => void,
-): () => void {
+  signal: AbortSignal,
+): void {
   const listener = (event: MessageEvent) => {
     if (!isOutputFrameOrigin(event.origin)) return;
     const parsed = v.safeParse(FrameReportSchema, event.data);
@@ -20,6 +21,5 @@ export function listenToOutputFrames(
     const cell = cellOfFrameSource(win.document, event.source);
     if (cell) onReport(cell, parsed.output.report);
   };
-  win.addEventListener('message', listener);
-  return () => win.removeEventListener('message', listener);
+  win.addEventListener('message', listener, { signal });
 }

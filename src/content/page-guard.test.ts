@@ -6,12 +6,15 @@ import { type PageMessage, PageMessageSchema } from '../messaging/protocol';
 import { defaultNotebook, type NotebookRecord, notebookStorageKey } from '../state/schema';
 import { loadNotebook } from '../state/store';
 import { createPageGuard, type PageGuard } from './page-guard';
+import { OrphanedError } from './send';
 
 vi.mock('webextension-polyfill', async () => ({ default: (await import('@webext-core/fake-browser')).fakeBrowser }));
 vi.mock('../lib/i18n', () => ({ t: (key: string, ...subs: string[]) => [key, ...subs].join(' ') }));
 
 const page = vi.hoisted(() => ({ sent: [] as unknown[], sendToWorker: vi.fn(), restartAndRunAll: vi.fn() }));
 vi.mock('./send', () => ({ sendToWorker: page.sendToWorker, OrphanedError: class extends Error {} }));
+
+const notice = () => document.querySelector('colab-oom-guard-notice')?.shadowRoot ?? null;
 vi.mock('../state/store', async (importOriginal) => {
   const store = await importOriginal<typeof import('../state/store')>();
   return { ...store, loadNotebook: vi.fn(store.loadNotebook) };
@@ -64,6 +67,7 @@ const sentOfType = (type: PageMessage['type']) =>
 
 describe('page guard', () => {
   let guard: PageGuard;
+  let script: AbortController;
 
   beforeEach(() => {
     fakeBrowser.reset();
@@ -74,11 +78,12 @@ describe('page guard', () => {
       return { ok: true };
     });
     showing(A);
-    guard = createPageGuard(document);
+    script = new AbortController();
+    guard = createPageGuard(document, { signal: script.signal, invalidate: () => script.abort() });
   });
 
   afterEach(() => {
-    guard.setNotebook({ key: null, tabId: TAB, token: 't' });
+    script.abort();
     document.documentElement.querySelector('colab-oom-guard-notice')?.remove();
   });
 
@@ -160,5 +165,59 @@ describe('page guard', () => {
     await vi.waitFor(() => expect(loadNotebook).toHaveBeenCalled());
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(document.querySelector('colab-oom-guard-notice')).toBeNull();
+  });
+
+  it("showing another notebook ends the first one's session: its notice, countdown and record watch", async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+    try {
+      await store(pending(A, Date.now() + 5000));
+      guard.setNotebook({ key: A, tabId: TAB, token: 't' });
+      await vi.waitFor(() => expect(notice()?.querySelector('.title')?.textContent).toBe('noticeOomTitle'));
+      guard.setNotebook({ key: B, tabId: TAB, token: 't' });
+      expect(notice()).toBeNull();
+      await store({ ...pending(A, Date.now() + 10_000), status: { ...pending(A).status, attempt: 'again' } as never });
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(sentOfType('page-claim')).toEqual([]);
+      expect(notice()).toBeNull();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('the same notebook saying hello again (renamed) keeps its session and countdown', async () => {
+    let finish: (value: unknown) => void = () => {};
+    page.restartAndRunAll.mockReturnValue(new Promise((resolve) => (finish = resolve)));
+    await store(pending(A));
+    guard.setNotebook({ key: A, tabId: TAB, token: 't' });
+    await vi.waitFor(() => expect(page.restartAndRunAll).toHaveBeenCalled());
+    guard.setNotebook({ key: A, tabId: TAB, token: 'new token' });
+    finish({ ok: true, path: 'menu', via: 'command', dialog: 'confirmed', evidence: '' });
+    await vi.waitFor(() => expect(sentOfType('page-result')).toHaveLength(1));
+    expect(sentOfType('page-claim')).toHaveLength(1);
+  });
+
+  it('an orphaned script (the extension updated under the page) ends everything it started', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+    try {
+      page.sendToWorker.mockImplementation(async (message: PageMessage) => {
+        page.sent.push(message);
+        throw new OrphanedError('Extension context invalidated.');
+      });
+      await store(pending(A, Date.now() + 1000));
+      guard.setNotebook({ key: A, tabId: TAB, token: 't' });
+      await vi.waitFor(() => expect(notice()).not.toBeNull());
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(sentOfType('page-claim')).toHaveLength(1);
+      expect(script.signal.aborted).toBe(true);
+      expect(notice()).toBeNull();
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(sentOfType('page-claim')).toHaveLength(1);
+      guard.setNotebook({ key: B, tabId: TAB, token: 't' });
+      await store(pending(B));
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(page.sent).toHaveLength(1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -37,6 +37,7 @@ function deps(overrides: Partial<RunnerDeps> = {}) {
   const calls: string[] = [];
   const d: RunnerDeps = {
     doc: {} as Document,
+    signal: new AbortController().signal,
     tabId: TAB,
     claim: vi.fn(async (_key: string, attempt: string) => {
       calls.push(`claim ${attempt}`);
@@ -169,16 +170,19 @@ describe('restart runner', () => {
     expect(claim).toHaveBeenCalledTimes(4);
   });
 
-  it('stops retrying when the countdown is cancelled or the guard stops', async () => {
+  it("stops retrying when the countdown is cancelled or the notebook's session ends", async () => {
     const claim = vi.fn(async () => ({ granted: false as const, reason: 'no answer' }));
     const cancelled = createRestartRunner(deps({ claim }).d);
     cancelled.follow(pending());
     await vi.advanceTimersByTimeAsync(5000);
     cancelled.follow({ ...pending(), status: { kind: 'watching' } });
-    const stopped = createRestartRunner(deps({ claim }).d);
+    const session = new AbortController();
+    const stopped = createRestartRunner(deps({ claim, signal: session.signal }).d);
     stopped.follow(pending('a2'));
     await vi.advanceTimersByTimeAsync(0);
-    stopped.stop();
+    session.abort();
+    await vi.advanceTimersByTimeAsync(60_000);
+    stopped.follow(pending('a3', TAB, T0));
     await vi.advanceTimersByTimeAsync(60_000);
     expect(claim).toHaveBeenCalledTimes(2);
   });

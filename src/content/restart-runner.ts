@@ -4,14 +4,17 @@ import type { ClaimReply } from '../messaging/protocol';
 import type { NotebookRecord, RestartAction, Status } from '../state/schema';
 
 /**
- * Follows the notebook's record: when this tab owns a pending restart it waits for the deadline (kept in storage, so a
- * reload resumes it), claims the restart from the service worker (granted once) and performs it through Colab's UI,
+ * Follows the notebook's record: when this tab owns a pending restart it waits for the deadline the record holds (the
+ * worker starts a countdown carried into a new page again, so it is always seen), claims the restart from the service
+ * worker (granted once) and performs it through Colab's UI,
  * then reports how it went. A failed step is never retried: it stops the guard until the user re-arms it. Only a
  * refused claim is, a few times, while the record still gives this tab the countdown.
  */
 export interface RunnerDeps {
   doc: Document;
   tabId: number;
+  /** The notebook's session: its end cancels the countdown; a restart already under way still reports its result. */
+  signal: AbortSignal;
   /** `key` is the attempt's notebook, which the tab may have left meanwhile. */
   claim(key: string, attempt: string): Promise<ClaimReply>;
   result(key: string, attempt: string, outcome: Outcome): Promise<void>;
@@ -25,7 +28,6 @@ export interface RunnerDeps {
 
 export interface RestartRunner {
   follow(record: NotebookRecord): void;
-  stop(): void;
   readonly busy: boolean;
 }
 
@@ -85,17 +87,19 @@ export function createRestartRunner(deps: RunnerDeps): RestartRunner {
     }
   }
 
+  deps.signal.addEventListener('abort', () => {
+    current = null;
+    clear();
+  });
+
   return {
     follow(record) {
+      if (deps.signal.aborted) return;
       current = record;
       const countdown = ownCountdown(record, deps.tabId);
       if (!countdown) return clear();
       if (scheduled === countdown.attempt || fired.has(countdown.attempt)) return;
       claimAt(record.key, countdown.attempt, countdown.restartAt, CLAIM_RETRIES);
-    },
-    stop() {
-      current = null;
-      clear();
     },
     get busy() {
       return busy;

@@ -1,67 +1,160 @@
 import { describe, expect, it } from 'vitest';
-import { createExecutionGate, LATE_OUTPUT_MS } from './execution-gate';
+import { CRASH_LOOKBACK_MS, createExecutionGate, LATE_OUTPUT_MS } from './execution-gate';
 
 describe('execution gate', () => {
-  it('accepts a failure of a cell seen running, while it runs and shortly after', () => {
-    const gate = createExecutionGate();
-    gate.cellState('a', 'running', 0);
-    expect(gate.accepts('a', 100)).toBe(true);
-    gate.cellState('a', 'error', 200);
-    expect(gate.accepts('a', 200 + LATE_OUTPUT_MS)).toBe(true);
-    expect(gate.accepts('a', 201 + LATE_OUTPUT_MS)).toBe(false);
+  it('an execution seen running that ends in error hands over the error outputs it held', () => {
+    const gate = createExecutionGate(0);
+    gate.cellState('a', 'running', 10);
+    expect(gate.errorOutput('a', 'OutOfMemoryError', 20)).toBe('held');
+    expect(gate.cellState('a', 'error', 30)).toEqual({
+      startedAt: 10,
+      endedAt: 30,
+      outcome: 'error',
+      evidence: ['OutOfMemoryError'],
+    });
   });
 
-  it('never accepts a cell not seen running here (outputs at load, lazily rendered saved outputs)', () => {
-    const gate = createExecutionGate();
-    expect(gate.accepts('a', 0)).toBe(false);
-    gate.cellState('a', 'error', 10);
-    gate.cellState('a', 'idle', 20);
-    expect(gate.accepts('a', 30)).toBe(false);
-    expect(gate.isLive('a', 30)).toBe(false);
+  it('an execution seen only queued counts too (it ran and failed between two looks)', () => {
+    const gate = createExecutionGate(0);
+    gate.cellState('a', 'pending', 10);
+    expect(gate.cellState('a', 'error', 20)).toMatchObject({ startedAt: 10, outcome: 'error' });
   });
 
-  it('does not arm a queued cell until it actually runs', () => {
-    const gate = createExecutionGate();
-    gate.cellState('a', 'pending', 0);
-    expect(gate.accepts('a', 1)).toBe(false);
+  it('its start is when this page first saw it queued, not when it began running', () => {
+    const gate = createExecutionGate(0);
+    gate.cellState('a', 'pending', 10);
+    gate.cellState('a', 'running', 50);
+    expect(gate.startedAt('a')).toBe(10);
+    expect(gate.cellState('a', 'error', 90)).toMatchObject({ startedAt: 10 });
   });
 
-  it('accepts one failure per execution, and again after the cell runs again', () => {
-    const gate = createExecutionGate();
-    gate.cellState('a', 'running', 0);
+  it('a cell going from idle straight to error ended no execution of this page (a lazily rendered saved error)', () => {
+    const gate = createExecutionGate(0);
+    expect(gate.cellState('a', 'error', 10)).toBeNull();
+    expect(gate.errorOutput('a', 'OutOfMemoryError', 11)).toBe('dropped');
+    expect(gate.cellState('a', 'stale-error', 12)).toBeNull();
+    expect(gate.errorOutput('a', 'OutOfMemoryError', 13)).toBe('dropped');
+  });
+
+  it('a stale error is never a fresh failure, even at the end of an execution seen here', () => {
+    const gate = createExecutionGate(0);
+    gate.cellState('a', 'pending', 10);
+    gate.errorOutput('a', 'OutOfMemoryError', 11);
+    expect(gate.cellState('a', 'stale-error', 20)).toEqual({
+      startedAt: 10,
+      endedAt: 20,
+      outcome: 'stale',
+      evidence: ['OutOfMemoryError'],
+    });
+    expect(gate.errorOutput('a', 'OutOfMemoryError', 21)).toBe('dropped');
+  });
+
+  it('an execution that ends well drops what looked like an error while it ran', () => {
+    const gate = createExecutionGate(0);
+    gate.cellState('a', 'running', 10);
+    gate.errorOutput('a', 'OutOfMemoryError (caught and shown)', 11);
+    expect(gate.cellState('a', 'idle', 20)).toMatchObject({ outcome: 'ok' });
+    expect(gate.errorOutput('a', 'OutOfMemoryError', 21)).toBe('dropped');
+  });
+
+  it('takes error outputs arriving late, for a short while after the execution ended in error', () => {
+    const gate = createExecutionGate(0);
+    gate.cellState('a', 'running', 10);
+    expect(gate.cellState('a', 'error', 20)).toMatchObject({ evidence: [] });
+    expect(gate.errorOutput('a', 'OutOfMemoryError', 20 + LATE_OUTPUT_MS)).toBe('judge');
+    expect(gate.errorOutput('a', 'OutOfMemoryError', 21 + LATE_OUTPUT_MS)).toBe('dropped');
+  });
+
+  it('judges one failure per execution, however many outputs show it, and again once the cell runs again', () => {
+    const gate = createExecutionGate(0);
+    gate.cellState('a', 'running', 10);
+    gate.cellState('a', 'error', 20);
     gate.reported('a');
-    expect(gate.accepts('a', 1)).toBe(false);
-    expect(gate.isLive('a', 1)).toBe(true);
-    gate.cellState('a', 'error', 2);
-    gate.cellState('a', 'running', 3);
-    expect(gate.accepts('a', 4)).toBe(true);
+    expect(gate.errorOutput('a', 'OutOfMemoryError', 21)).toBe('dropped');
+    gate.cellState('a', 'running', 30);
+    expect(gate.errorOutput('a', 'OutOfMemoryError', 31)).toBe('held');
   });
 
-  it('a running state seen twice does not re-arm a reported execution', () => {
-    const gate = createExecutionGate();
-    gate.cellState('a', 'running', 0);
-    gate.reported('a');
-    gate.cellState('a', 'running', 1);
-    expect(gate.accepts('a', 2)).toBe(false);
+  it('a running state seen twice is one execution', () => {
+    const gate = createExecutionGate(0);
+    gate.cellState('a', 'running', 10);
+    gate.errorOutput('a', 'first', 11);
+    gate.cellState('a', 'running', 12);
+    expect(gate.cellState('a', 'error', 13)).toMatchObject({ startedAt: 10, evidence: ['first'] });
   });
 
-  it('forgets every execution on reset: old outputs after a restart are history until the cell runs again', () => {
-    const gate = createExecutionGate();
+  it('keeps only the newest error outputs of an execution', () => {
+    const gate = createExecutionGate(0);
     gate.cellState('a', 'running', 0);
-    gate.cellState('b', 'running', 0);
-    gate.reset();
-    expect(gate.accepts('a', 1)).toBe(false);
-    expect(gate.accepts('b', 1)).toBe(false);
-    gate.cellState('b', 'running', 2);
-    expect(gate.accepts('b', 3)).toBe(true);
-    expect(gate.accepts('a', 3)).toBe(false);
+    for (let i = 0; i < 20; i++) gate.errorOutput('a', `output ${i}`, i);
+    const ended = gate.cellState('a', 'error', 30);
+    expect(ended?.evidence.at(-1)).toBe('output 19');
+    expect(ended?.evidence.length).toBeLessThan(20);
+  });
+
+  it('forgets every execution on reset: nothing seen before the restart ends in a failure', () => {
+    const gate = createExecutionGate(0);
+    gate.cellState('a', 'running', 10);
+    gate.cellState('b', 'pending', 10);
+    gate.reset(50);
+    expect(gate.cellState('a', 'error', 60)).toBeNull();
+    expect(gate.errorOutput('b', 'OutOfMemoryError', 61)).toBe('dropped');
+    gate.cellState('b', 'running', 70);
+    expect(gate.cellState('b', 'error', 80)).toMatchObject({ startedAt: 70, outcome: 'error' });
   });
 
   it('keeps cells apart', () => {
-    const gate = createExecutionGate();
+    const gate = createExecutionGate(0);
     gate.cellState('a', 'running', 0);
+    gate.cellState('a', 'error', 1);
     gate.reported('a');
-    gate.cellState('b', 'running', 0);
-    expect(gate.accepts('b', 1)).toBe(true);
+    gate.cellState('b', 'running', 2);
+    expect(gate.cellState('b', 'error', 3)).toMatchObject({ outcome: 'error' });
+  });
+
+  it('markers: any output of an execution running, or just ended however it ended', () => {
+    const gate = createExecutionGate(0);
+    expect(gate.isLive('a', 0)).toBe(false);
+    gate.cellState('a', 'running', 10);
+    expect(gate.isLive('a', 11)).toBe(true);
+    gate.cellState('a', 'idle', 20);
+    expect(gate.isLive('a', 20 + LATE_OUTPUT_MS)).toBe(true);
+    expect(gate.isLive('a', 21 + LATE_OUTPUT_MS)).toBe(false);
+  });
+
+  describe('the start a crash notice reports', () => {
+    it('is the earliest start of the executions active when it showed', () => {
+      const gate = createExecutionGate(0);
+      gate.cellState('a', 'running', 100);
+      gate.cellState('b', 'pending', 150);
+      expect(gate.crashStartedAt(1000)).toBe(100);
+    });
+
+    it('includes executions the crash ended a while ago: a late notice in a background tab', () => {
+      const gate = createExecutionGate(0);
+      gate.cellState('a', 'running', 100);
+      gate.cellState('a', 'idle', 500); // the crash ends the execution
+      gate.cellState('a', 'pending', 900); // the run after the restart, shown before the late notice
+      expect(gate.crashStartedAt(1000)).toBe(100);
+      expect(gate.crashStartedAt(500 + CRASH_LOOKBACK_MS + 1)).toBe(900);
+    });
+
+    it('is the time the page began watching (or restarted) when it saw no execution', () => {
+      const gate = createExecutionGate(42);
+      expect(gate.crashStartedAt(1000)).toBe(42);
+      gate.cellState('a', 'running', 100);
+      gate.reset(2000);
+      expect(gate.crashStartedAt(3000)).toBe(2000);
+    });
+  });
+
+  it('tells whether a cell is seen running (queued is not running)', () => {
+    const gate = createExecutionGate(0);
+    gate.cellState('a', 'pending', 1);
+    expect(gate.anyRunning()).toBe(false);
+    gate.cellState('a', 'running', 2);
+    expect(gate.anyRunning()).toBe(true);
+    gate.cellState('a', 'idle', 3);
+    expect(gate.anyRunning()).toBe(false);
   });
 });

@@ -1,59 +1,147 @@
 /**
- * When to act: only on a failure that ended a cell's execution in this page's lifetime. A cell is trusted
- * once it has been seen running here; its failure may be reported while it runs or shortly after it stopped (output
- * frames report after the run state changes). Outputs already on the page, saved outputs Colab renders later, and old
- * outputs left over after a restart belong to no execution seen here, so they are never accepted.
+ * When to act (issue 13). A failure counts only for an execution this page saw queued or running since its last
+ * restart, that then ended in a fresh error. `stale` (REFERENCE §11.4) marks a state from an earlier kernel session:
+ * a saved error, a cell scrolled into view with its old outputs, a cell killed by a restart; it is never fresh.
+ * The cell's state is the trigger and its error outputs are the evidence: held while the execution runs, judged when
+ * it ends in error, and still taken for a short while after it ended (output frames load late). An execution that
+ * ends any other way drops its evidence: an error-looking output of a cell that goes on is not a failure.
  */
 
-/** How long after a cell stopped running its error output may still arrive (an output frame loading). */
+/** How long after an execution ended in error its error output may still arrive (an output frame loading). */
 export const LATE_OUTPUT_MS = 10_000;
+/**
+ * How far back a crash notice looks for the executions it ended. Every tab on the notebook shows the crash, a
+ * background one possibly late, by when the next run may already have started there.
+ */
+export const CRASH_LOOKBACK_MS = 5 * 60_000;
+/** Evidence kept per execution: the newest error outputs (each already cut to what the detector reads). */
+const EVIDENCE_KEPT = 8;
+/** Ended executions remembered for a crash notice, at most (pruned by CRASH_LOOKBACK_MS first). */
+const RECENT_KEPT = 500;
 
-export type GateRunState = 'idle' | 'pending' | 'running' | 'error';
+/** A cell's run state as the page reads it; 'stale-error' is an error from an earlier kernel session. */
+export type GateRunState = 'idle' | 'pending' | 'running' | 'error' | 'stale-error';
+
+export type ExecutionOutcome = 'ok' | 'error' | 'stale';
+
+/** An execution seen in this page that just ended. `evidence`: its error outputs so far, oldest first. */
+export interface EndedExecution {
+  startedAt: number;
+  endedAt: number;
+  outcome: ExecutionOutcome;
+  evidence: readonly string[];
+}
 
 interface Execution {
+  startedAt: number;
   running: boolean;
-  endedAt: number;
+  endedAt: number | null;
+  outcome: ExecutionOutcome | null;
   reported: boolean;
+  evidence: string[];
 }
 
 export interface ExecutionGate {
-  /** A cell's run state as the page shows it now. 'running' starts a new execution. */
-  cellState(cellId: string, state: GateRunState, now: number): void;
-  /** Whether output of this cell now belongs to an execution seen in this page (for markers: any output). */
-  isLive(cellId: string, now: number): boolean;
-  /** Whether a failure of this cell should be acted on: live, and not reported for this execution yet. */
-  accepts(cellId: string, now: number): boolean;
+  /** A cell's run state as the page shows it now; returns the execution this state ended, if it ended one. */
+  cellState(cellId: string, state: GateRunState, now: number): EndedExecution | null;
+  /**
+   * An error output of the cell: 'held' as evidence of the execution still running, 'judge' now (its execution
+   * ended in error a moment ago and has no verdict yet), or 'dropped' (no execution of this page's to attach it to).
+   */
+  errorOutput(cellId: string, text: string, now: number): 'held' | 'judge' | 'dropped';
   /** One failure per execution, however many outputs show it. */
   reported(cellId: string): void;
-  /** After a restart: every execution seen so far is over; old outputs are history. */
-  reset(): void;
+  /** When the cell's current (or last) execution started, as this page saw it. */
+  startedAt(cellId: string): number | null;
+  /** Whether output of this cell now belongs to an execution seen here (markers: any output, running or just ended). */
+  isLive(cellId: string, now: number): boolean;
+  /**
+   * What a crash notice reports as its execution's start: the earliest start of the executions active at any time
+   * within CRASH_LOOKBACK_MS, else the time this page began watching. A late notice in a second tab thus carries
+   * the start of the execution the crash ended there, not the notice's own time.
+   */
+  crashStartedAt(now: number): number;
+  /** Some execution is seen running now (not only queued). */
+  anyRunning(): boolean;
+  /** After a restart this page performed: every execution seen so far is over; old outputs are history. */
+  reset(now: number): void;
 }
 
-export function createExecutionGate(): ExecutionGate {
+export function createExecutionGate(now: number): ExecutionGate {
   const executions = new Map<string, Execution>();
+  let recent: Array<{ startedAt: number; endedAt: number }> = [];
+  let watchingSince = now;
 
-  const isLive = (cellId: string, now: number): boolean => {
-    const run = executions.get(cellId);
-    if (!run) return false;
-    return run.running || now - run.endedAt <= LATE_OUTPUT_MS;
+  const active = (run: Execution | undefined): boolean => run !== undefined && run.endedAt === null;
+
+  const end = (run: Execution, outcome: ExecutionOutcome, at: number): EndedExecution => {
+    run.endedAt = at;
+    run.outcome = outcome;
+    recent = recent.filter((r) => at - r.endedAt <= CRASH_LOOKBACK_MS).slice(1 - RECENT_KEPT);
+    recent.push({ startedAt: run.startedAt, endedAt: at });
+    const evidence = run.evidence;
+    run.evidence = [];
+    return { startedAt: run.startedAt, endedAt: at, outcome, evidence };
   };
 
+  const justFailed = (run: Execution, at: number): boolean =>
+    run.outcome === 'error' && run.endedAt !== null && at - run.endedAt <= LATE_OUTPUT_MS;
+
   return {
-    cellState(cellId, state, now) {
-      if (state === 'running') {
-        const run = executions.get(cellId);
-        if (!run?.running) executions.set(cellId, { running: true, endedAt: 0, reported: false });
-        return;
-      }
+    cellState(cellId, state, at) {
       const run = executions.get(cellId);
-      if (run?.running) executions.set(cellId, { ...run, running: false, endedAt: now });
+      if (state === 'pending' || state === 'running') {
+        if (run && active(run)) run.running ||= state === 'running';
+        else
+          executions.set(cellId, {
+            startedAt: at,
+            running: state === 'running',
+            endedAt: null,
+            outcome: null,
+            reported: false,
+            evidence: [],
+          });
+        return null;
+      }
+      if (!run || !active(run)) return null;
+      const outcome = state === 'error' ? 'error' : state === 'stale-error' ? 'stale' : 'ok';
+      return end(run, outcome, at);
     },
-    isLive,
-    accepts: (cellId, now) => isLive(cellId, now) && !executions.get(cellId)?.reported,
+    errorOutput(cellId, text, at) {
+      const run = executions.get(cellId);
+      if (!run) return 'dropped';
+      if (active(run)) {
+        run.evidence = [...run.evidence, text].slice(-EVIDENCE_KEPT);
+        return 'held';
+      }
+      return justFailed(run, at) && !run.reported ? 'judge' : 'dropped';
+    },
     reported(cellId) {
       const run = executions.get(cellId);
-      if (run) run.reported = true;
+      if (!run) return;
+      run.reported = true;
+      run.evidence = [];
     },
-    reset: () => executions.clear(),
+    startedAt: (cellId) => executions.get(cellId)?.startedAt ?? null,
+    isLive(cellId, at) {
+      const run = executions.get(cellId);
+      if (!run) return false;
+      return run.endedAt === null || at - run.endedAt <= LATE_OUTPUT_MS;
+    },
+    crashStartedAt(at) {
+      let earliest = Number.POSITIVE_INFINITY;
+      for (const run of executions.values()) if (active(run)) earliest = Math.min(earliest, run.startedAt);
+      for (const r of recent) if (at - r.endedAt <= CRASH_LOOKBACK_MS) earliest = Math.min(earliest, r.startedAt);
+      return Number.isFinite(earliest) ? earliest : watchingSince;
+    },
+    anyRunning() {
+      for (const run of executions.values()) if (run.running && active(run)) return true;
+      return false;
+    },
+    reset(at) {
+      executions.clear();
+      recent = [];
+      watchingSince = at;
+    },
   };
 }

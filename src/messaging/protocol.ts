@@ -46,6 +46,11 @@ export const PageMessageSchema = v.variant('type', [
     step: v.optional(v.pipe(v.string(), v.maxLength(TEXT_LIMITS.uiStep))),
     detail: v.optional(v.pipe(v.string(), v.maxLength(TEXT_LIMITS.detail))),
   }),
+  /**
+   * Detection may be blind (`blind`: the runtime busy for minutes with no cell seen running, issue 13.6), or the page
+   * sees a cell running again.
+   */
+  v.object({ type: v.literal('page-sight'), key: NotebookKey, blind: v.boolean(), detectedAt: TimeSchema }),
   /** The in-page notice's Cancel button: the only command a page gives. */
   v.object({ type: v.literal('page-command'), key: NotebookKey, command: v.object({ type: v.literal('cancel') }) }),
 ]);

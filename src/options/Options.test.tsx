@@ -1,10 +1,6 @@
 // @vitest-environment happy-dom
 import { fakeBrowser } from '@webext-core/fake-browser';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { DEFAULT_CATEGORIES } from '../detector';
-import { MAX_USER_LINE_CHARS, MAX_USER_LINES } from '../limits';
-import { defaultSettings } from '../state/schema';
-import { loadAllNotebooks, loadSettings } from '../state/store';
 import {
   click,
   type FakeWorker,
@@ -17,7 +13,11 @@ import {
   storeNotebook,
   type,
   waitFor,
-} from '../ui/test-support';
+} from '../../test/support/ui';
+import { DEFAULT_CATEGORIES } from '../detector';
+import { MAX_USER_LINE_CHARS, MAX_USER_LINES } from '../limits';
+import { defaultSettings } from '../state/schema';
+import { loadAllNotebooks, loadSettings } from '../state/store';
 import { Options } from './Options';
 import { checkPatterns } from './patterns';
 import { testText } from './tester';

@@ -2,7 +2,6 @@
 import { fakeBrowser } from '@webext-core/fake-browser';
 import { act } from 'preact/test-utils';
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
-import type { HistoryEntry, Verdict } from '../state/schema';
 import {
   click,
   type FakeWorker,
@@ -16,7 +15,8 @@ import {
   storeNotebook,
   type,
   waitFor,
-} from '../ui/test-support';
+} from '../../test/support/ui';
+import type { HistoryEntry, Verdict } from '../state/schema';
 import { Popup, parseMaxRestarts } from './Popup';
 
 vi.mock('webextension-polyfill', async () => ({ default: (await import('@webext-core/fake-browser')).fakeBrowser }));
@@ -97,6 +97,15 @@ describe('popup over a Colab notebook', () => {
     await waitFor(() => expect(queryAllByRole(root, 'alert')).toHaveLength(0));
     expect(worker.sent).toEqual([{ type: 'ui-clear-storage-errors' }]);
     expect(await fakeBrowser.storage.session.get('storageErrors')).toEqual({});
+  });
+
+  it('says in one line when detection may be blind, while the guard is on', async () => {
+    await storeNotebook(KEY, { enabled: true, blindSince: Date.now() - 60_000 });
+    const root = await open();
+    await waitFor(() => expect(root.querySelector('.headline')?.textContent).toBe('Watching'));
+    expect(root.querySelector('.status .blind')?.textContent).toMatch(/^Detection may be blind: Colab was busy/);
+    await storeNotebook(KEY, { enabled: true });
+    await waitFor(() => expect(root.querySelector('.status .blind')).toBeNull());
   });
 
   it('follows storage changes made elsewhere while open', async () => {

@@ -124,6 +124,7 @@ function NotebookPanel({ notebookKey, tabId, tabTitle }: { notebookKey: string; 
           {text.headline}
         </p>
         {text.detail && <p class="detail">{text.detail}</p>}
+        {record.enabled && record.blindSince !== undefined && <p class="detail blind">{t('popupBlind')}</p>}
         <p class="sr-only" role="status">
           {text.announcement}
         </p>

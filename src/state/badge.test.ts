@@ -34,6 +34,15 @@ describe('badge', () => {
     expect(badgeFor(record({ history }), settings, NOW)).toMatchObject({ text: '2' });
   });
 
+  it('has a look of its own while detection may be blind, as long as nothing else needs saying', () => {
+    const blind = badgeFor(record({ blindSince: NOW - 1000 }), settings, NOW);
+    expect(blind).toMatchObject({ text: '?', title: expect.stringContaining('Detection may be blind') });
+    expect(blind.color).not.toBe(badgeFor(record({}), settings, NOW).color);
+    expect(badgeFor(record({ blindSince: NOW, enabled: false }), settings, NOW)).toMatchObject({ text: '' });
+    const gaveUp = record({ blindSince: NOW, status: { kind: 'gave-up', at: NOW, restarts: 3 } });
+    expect(badgeFor(gaveUp, settings, NOW)).toMatchObject({ text: '!' });
+  });
+
   it('turns amber while a restart is pending', () => {
     const status = {
       kind: 'pending' as const,

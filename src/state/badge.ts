@@ -20,6 +20,15 @@ const GREEN = '#188038';
 const AMBER = '#b06000';
 const RED = '#c5221f';
 const GREY = '#5f6368';
+const PURPLE = '#8430ce';
+
+/** Issue 13.6: the page saw Colab busy for minutes without seeing any cell run; failures may go unseen. */
+const BLIND: BadgeView = {
+  text: '?',
+  color: PURPLE,
+  icon: 'on',
+  title: 'Detection may be blind: Colab was busy for minutes with no cell seen running (try Check Colab UI)',
+};
 
 /** An interrupted restart counts too: it counts toward the loop limit and the lifetime total as well. */
 export function restartsSince(record: NotebookRecord, since: number): number {
@@ -37,6 +46,7 @@ export function badgeFor(record: NotebookRecord | null, settings: Settings, now:
     case 'off':
       return { text: '', color: GREY, icon: 'off', title: 'Off for this notebook' };
     case 'watching':
+      if (record.blindSince !== undefined) return BLIND;
       return { text: count || 'ON', color: GREEN, icon: 'on', title: `Watching · ${tonight} restart(s) tonight` };
     case 'pending':
       return { text: count || 'ON', color: AMBER, icon: 'on', title: 'OOM detected · restart pending' };

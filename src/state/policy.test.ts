@@ -193,7 +193,7 @@ describe('failure reports', () => {
   it('are ignored when about a run older than the last restart', () => {
     const { record, startedAt, doneAt } = failAndRestart(enabled(), T0);
     for (const detectedAt of [T0, startedAt]) {
-      const result = reduce(record, failure(detectedAt), ctx(doneAt + SEC));
+      const result = reduce(record, failure(detectedAt, { startedAt }), ctx(doneAt + SEC));
       expect(result.reply).toMatchObject({
         outcome: 'ignored',
         reason: expect.stringMatching(/older than the last restart/),
@@ -212,6 +212,79 @@ describe('failure reports', () => {
       const result = reduce(record, failure(T0 + MIN), ctx(T0 + MIN));
       expect(result).toMatchObject({ record, reply: { outcome: 'ignored' } });
     }
+  });
+});
+
+describe('one execution, one failure, across tabs (issue 13.3)', () => {
+  const ALREADY = /^Already handled: this failure ended a run that started before the last restart/;
+
+  it("a failure of an execution that began before the last restart's claim is ignored and noted as handled", () => {
+    const { record, startedAt: claimedAt, doneAt } = failAndRestart(enabled(), T0);
+    // The second tab shows the same failure, late: its execution began before the claim.
+    const late = reduce(record, failure(doneAt + 10 * SEC, { startedAt: T0 - MIN, tabId: 9 }), ctx(doneAt + 11 * SEC));
+    expect(late.reply).toEqual({ outcome: 'ignored', reason: expect.stringMatching(ALREADY) });
+    expect(late.record.status).toEqual({ kind: 'watching' });
+    expect(late.record.history.at(-1)).toEqual({
+      at: doneAt + 11 * SEC,
+      type: 'ignored',
+      detail: expect.stringMatching(ALREADY),
+      verdict: cudaOom,
+    });
+    expect(late.record.loopCount).toBe(record.loopCount);
+    expect(late.record.lastFailureAt).toBe(record.lastFailureAt);
+    expect(late.effects).toEqual([]);
+    // One started a moment before the claim, too.
+    expect(reduce(record, failure(doneAt, { startedAt: claimedAt - 1 }), ctx(doneAt)).reply).toMatchObject({
+      outcome: 'ignored',
+    });
+  });
+
+  it('a failure of an execution that began at or after the claim is a new failure', () => {
+    const { record, startedAt: claimedAt, doneAt } = failAndRestart(enabled(), T0);
+    for (const startedAt of [claimedAt, claimedAt + SEC]) {
+      const result = reduce(record, failure(doneAt + MIN, { startedAt }), ctx(doneAt + MIN));
+      expect(result.reply).toMatchObject({ outcome: 'scheduled' });
+    }
+  });
+
+  it('is noted while the next restart is pending too, leaving that countdown alone', () => {
+    const { record, doneAt } = failAndRestart(enabled(), T0);
+    const pending = reduce(record, failure(doneAt + MIN), ctx(doneAt + MIN)).record;
+    const late = reduce(pending, failure(doneAt + MIN, { startedAt: T0 }), ctx(doneAt + MIN + SEC));
+    expect(late.reply).toMatchObject({ outcome: 'ignored', reason: expect.stringMatching(ALREADY) });
+    expect(late.record.status).toEqual(pending.status);
+    expect(late.record.history.at(-1)?.type).toBe('ignored');
+  });
+
+  it('never before a restart happened, and not when the guard is off or the category switched off', () => {
+    expect(reduce(enabled(), failure(T0, { startedAt: 0 }), ctx(T0)).reply).toMatchObject({ outcome: 'scheduled' });
+    const { record, doneAt } = failAndRestart(enabled(), T0);
+    const off = { ...record, enabled: false };
+    expect(reduce(off, failure(doneAt, { startedAt: T0 }), ctx(doneAt)).record).toBe(off);
+    const settings = defaultSettings();
+    settings.categories['gpu-oom'] = false;
+    expect(reduce(record, failure(doneAt, { startedAt: T0 }), ctx(doneAt, settings)).record).toBe(record);
+  });
+});
+
+describe('whether the page can see (issue 13.6)', () => {
+  const sight = (blind: boolean, at = T0) => ({ type: 'sight' as const, blind, at });
+
+  it('keeps since when a page reports detection may be blind, until a page sees a cell run again', () => {
+    const blind = reduce(enabled(), sight(true), ctx(T0)).record;
+    expect(blind.blindSince).toBe(T0);
+    expect(reduce(blind, sight(true, T0 + MIN), ctx(T0 + MIN)).record).toBe(blind);
+    const sees = reduce(blind, sight(false), ctx(T0 + MIN)).record;
+    expect(sees).not.toHaveProperty('blindSince');
+    expect(reduce(sees, sight(false), ctx(T0 + MIN)).record).toBe(sees);
+  });
+
+  it('is not kept while the guard is off, and goes when it is switched off or after a restart', () => {
+    const off = defaultNotebook(KEY);
+    expect(reduce(off, sight(true), ctx(T0)).record).toBe(off);
+    const blind = reduce(enabled(), sight(true), ctx(T0)).record;
+    expect(reduce(blind, { type: 'set-enabled', enabled: false }, ctx(T0)).record).not.toHaveProperty('blindSince');
+    expect(failAndRestart(blind, T0 + SEC).record).not.toHaveProperty('blindSince');
   });
 });
 

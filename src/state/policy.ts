@@ -50,7 +50,8 @@ export type PolicyEvent =
   | { type: 'set-max-restarts'; value: number | null }
   | { type: 'set-title'; title: string }
   | { type: 'adopt'; tabId: number; ownerAlive: boolean }
-  | { type: 'tab-closed'; tabId: number };
+  | { type: 'tab-closed'; tabId: number }
+  | { type: 'sight'; blind: boolean; at: number };
 
 /** The answer to a failure, marker or disconnect report. */
 export type ReportReply =
@@ -75,6 +76,7 @@ interface ReplyMap {
   'set-title': CommandReply;
   adopt: AdoptReply;
   'tab-closed': CommandReply;
+  sight: CommandReply;
 }
 export type ReplyFor<E extends PolicyEvent> = ReplyMap[E['type']];
 type EventOf<T extends PolicyEvent['type']> = Extract<PolicyEvent, { type: T }>;
@@ -152,6 +154,8 @@ function dispatch(record: NotebookRecord, event: PolicyEvent, ctx: PolicyContext
       return onAdopt(record, event, ctx);
     case 'tab-closed':
       return onTabClosed(record, event, ctx);
+    case 'sight':
+      return onSight(record, event);
   }
 }
 
@@ -175,6 +179,8 @@ function onFailure(record: NotebookRecord, event: EventOf<'failure'>, ctx: Polic
   if (category !== 'custom' && !settings.categories[category]) {
     return ignored(record, `Category ${category} is switched off`);
   }
+  const handled = alreadyHandled(record, event, ctx);
+  if (handled) return handled;
   const blocked = blockedReport(record, event);
   if (blocked) return blocked;
   // After a crash toast Colab has already restarted the kernel: running all cells is enough.
@@ -239,6 +245,21 @@ function onMarker(record: NotebookRecord, event: EventOf<'marker'>, ctx: PolicyC
 
 function requestFields(event: Report): Pick<RestartRequest, 'tabId' | 'detectedAt'> {
   return { tabId: event.tabId, detectedAt: event.detectedAt };
+}
+
+/**
+ * One execution, one failure, across tabs (issue 13.3): every tab on the notebook shows the same failure, a
+ * background one possibly after the restart it caused. A failure of an execution that began before the last restart
+ * was claimed was handled by that restart (which ended the execution): noted, never acted on.
+ */
+function alreadyHandled(record: NotebookRecord, event: EventOf<'failure'>, ctx: PolicyContext): Reduction | null {
+  const { lastRestartAt } = record;
+  if (lastRestartAt === undefined || event.startedAt >= lastRestartAt) return null;
+  const detail =
+    'Already handled: this failure ended a run that started before the last restart ' +
+    '(reported late, or by another tab on the same notebook)';
+  const entry: HistoryEntry = { at: ctx.now, type: 'ignored', detail, verdict: clipVerdict(event.verdict) };
+  return ignored(addHistory(record, entry), detail);
 }
 
 /** Why a report cannot start a restart now, or null if it can. */
@@ -397,7 +418,7 @@ function restartFailed(record: NotebookRecord, event: Extract<RestartResult, { o
 /** Markers do not count toward the crash-loop limit; every restart counts toward the lifetime total. */
 function countRestart(record: NotebookRecord, status: Restarting, restartedAt: number): NotebookRecord {
   return {
-    ...record,
+    ...withoutBlind(record),
     status: { kind: 'watching' },
     loopCount: status.reason === 'marker' ? record.loopCount : record.loopCount + 1,
     totalRestarts: record.totalRestarts + 1,
@@ -545,7 +566,11 @@ function onSetEnabled(record: NotebookRecord, enabled: boolean, ctx: PolicyConte
   if (record.enabled === enabled) return ok(record);
   if (!enabled) {
     const cancelling = record.status.kind === 'pending';
-    const next: NotebookRecord = { ...record, enabled, status: cancelling ? { kind: 'watching' } : record.status };
+    const next: NotebookRecord = {
+      ...withoutBlind(record),
+      enabled,
+      status: cancelling ? { kind: 'watching' } : record.status,
+    };
     const entry: HistoryEntry = { at: ctx.now, type: 'disabled' };
     return ok(addHistory(next, cancelling ? { ...entry, detail: 'The pending restart was cancelled' } : entry));
   }
@@ -578,6 +603,24 @@ export function cleanTitle(title: string): string {
 
 function ok(record: NotebookRecord): Reduction {
   return reply(record, { ok: true });
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Whether the page can see (issue 13.6)
+
+/**
+ * A page reports that detection may be blind (Colab busy, no cell seen running), or that it sees a cell running
+ * again. Kept while the guard is on; a restart and switching the guard off clear it too.
+ */
+function onSight(record: NotebookRecord, event: EventOf<'sight'>): Reduction {
+  if (!event.blind) return ok(record.blindSince === undefined ? record : withoutBlind(record));
+  if (!record.enabled || record.blindSince !== undefined) return ok(record);
+  return ok({ ...record, blindSince: event.at });
+}
+
+function withoutBlind(record: NotebookRecord): NotebookRecord {
+  const { blindSince: _, ...rest } = record;
+  return rest;
 }
 
 // ---------------------------------------------------------------------------------------------------------------------

@@ -1,8 +1,8 @@
 // @vitest-environment happy-dom
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { installFakeBrowser, mount } from '../../test/support/ui';
 import type { HistoryEntry } from '../state/schema';
 import { markKind, Timeline } from './Timeline';
-import { installFakeBrowser, mount } from './test-support';
 import { formatTime } from './text';
 
 vi.mock('webextension-polyfill', async () => ({ default: (await import('@webext-core/fake-browser')).fakeBrowser }));

@@ -4,55 +4,65 @@
 //       (shadow: div.cell-execution.<states> > button#run-button + div.status > div.execution-count)
 //     … div.editor.flex.lazy-editor > div.editor.flex.monaco > div.monaco-editor > div.view-line > span > span.mtkN
 //     … div.output (outputs.js)
-// Run states (§4.1): idle `stale`, failed `stale error`, queued `pending`, executing `running animating`; the cell
-// itself gets `running` / `pending` / `code-has-output` (and optionally the pre-2021 `execution-error`).
+// Run states (§4.1, §11.4): idle `stale`, queued `pending`, executing `running animating`, failed `error` in this
+// kernel session and `stale error` once it belongs to an earlier one (saved, or the kernel restarted or crashed
+// since); the cell itself gets `running` / `pending` / `code-has-output` (and optionally the pre-2021
+// `execution-error`). With `ui.runStateMarkup: 'drifted'` the state element and the state classes (the cell's too)
+// are renamed (a Colab release the extension does not know), so no state can be read.
 
 import { OutputArea } from './outputs.js';
 import { clockTime, h, s } from './util.js';
 
-const STATE_CLASSES = { idle: 'stale', error: 'stale error', pending: 'pending', running: 'running animating' };
+const STATE_CLASSES = { idle: 'stale', error: 'error', pending: 'pending', running: 'running animating' };
+const DRIFTED_CLASSES = { idle: 'is-idle', error: 'is-failed', pending: 'is-queued', running: 'is-executing' };
 
-customElements.get('colab-run-button') ||
-  customElements.define(
-    'colab-run-button',
-    class extends HTMLElement {
-      constructor() {
-        super();
-        const root = this.attachShadow({ mode: 'open' });
-        this.container = h('div', { class: 'cell-execution stale' });
-        this.svg = s('svg', { xmlns: 'http://www.w3.org/2000/svg', viewBox: '0 0 24 24' });
-        this.button = h(
-          'button',
-          {
-            id: 'run-button',
-            'aria-describedby': 'run-button-tooltip',
-            'aria-label': 'Run cell',
-            'aria-disabled': 'false',
-          },
-          h('span', { 'aria-hidden': 'true', class: 'cell-execution-indicator' }, this.svg),
-        );
-        this.tooltip = h('colab-tooltip-trigger', {
-          for: 'run-button',
-          id: 'run-button-tooltip',
-          'aria-hidden': 'true',
-        });
-        this.count = h('div', { class: 'execution-count' });
-        this.container.append(this.button, this.tooltip, h('div', { class: 'status' }, this.count));
-        root.append(this.container);
-      }
+/** `colab-run-button` (§4.1): the state element, the run button and the execution count in its shadow root. */
+class RunButton extends HTMLElement {
+  constructor() {
+    super();
+    const root = this.attachShadow({ mode: 'open' });
+    this.container = h('div', { class: 'cell-execution stale' });
+    this.svg = s('svg', { xmlns: 'http://www.w3.org/2000/svg', viewBox: '0 0 24 24' });
+    this.button = h(
+      'button',
+      {
+        id: 'run-button',
+        'aria-describedby': 'run-button-tooltip',
+        'aria-label': 'Run cell',
+        'aria-disabled': 'false',
+      },
+      h('span', { 'aria-hidden': 'true', class: 'cell-execution-indicator' }, this.svg),
+    );
+    this.tooltip = h('colab-tooltip-trigger', {
+      for: 'run-button',
+      id: 'run-button-tooltip',
+      'aria-hidden': 'true',
+    });
+    this.count = h('div', { class: 'execution-count' });
+    this.container.append(this.button, this.tooltip, h('div', { class: 'status' }, this.count));
+    root.append(this.container);
+  }
 
-      /** @param {{state: string, countText: string, tooltip: string, label?: string}} view */
-      render({ state, countText, tooltip, label }) {
-        const focused = this.container.classList.contains('focused');
-        this.container.className = `cell-execution ${focused ? 'focused ' : ''}${STATE_CLASSES[state]}`;
-        this.count.textContent = countText;
-        this.tooltip.setAttribute('message', tooltip);
-        if (label) this.button.setAttribute('aria-label', label);
-        const busy = state === 'running' || state === 'pending';
-        this.svg.replaceChildren(...(busy ? stopSymbol() : playSymbol()));
-      }
-    },
-  );
+  /**
+   * @param {{state: string, stale: boolean, drifted: boolean, countText: string, tooltip: string, label?: string}}
+   *   view
+   */
+  render({ state, stale, drifted, countText, tooltip, label }) {
+    const focused = this.container.classList.contains('focused');
+    const base = drifted ? 'run-state' : 'cell-execution';
+    const names = drifted
+      ? DRIFTED_CLASSES[state]
+      : `${stale && state === 'error' ? 'stale ' : ''}${STATE_CLASSES[state]}`;
+    this.container.className = `${base} ${focused ? 'focused ' : ''}${names}`;
+    this.count.textContent = countText;
+    this.tooltip.setAttribute('message', tooltip);
+    if (label) this.button.setAttribute('aria-label', label);
+    const busy = state === 'running' || state === 'pending';
+    this.svg.replaceChildren(...(busy ? stopSymbol() : playSymbol()));
+  }
+}
+
+customElements.get('colab-run-button') || customElements.define('colab-run-button', RunButton);
 
 function playSymbol() {
   return [
@@ -80,21 +90,26 @@ function stopSymbol() {
 
 export class CodeCellView {
   /**
-   * @param {object} cell  ResolvedCell
+   * @param {import('../scenario').ResolvedCell} cell
    * @param {number} index
-   * @param {{ui: object, runCellLabel: string, onRunButton: (view: CodeCellView) => void, onFocus: (view: CodeCellView)
-   * => void}} options
+   * @param {{ui: import('../scenario').ResolvedScenario['ui'], runCellLabel: string, kernelProcess: () => number,
+   *   onRunButton: (view: CodeCellView) => void, onFocus: (view: CodeCellView) => void,
+   *   onRender: (view: CodeCellView) => void}} options
+   *   kernelProcess: the kernel process now; a settled state from another one is stale (§11.4)
    */
-  constructor(cell, index, { ui, runCellLabel, onRunButton, onFocus }) {
+  constructor(cell, index, { ui, runCellLabel, kernelProcess, onRunButton, onFocus, onRender }) {
     this.cell = cell;
     this.index = index;
     this.ui = ui;
     this.runCellLabel = runCellLabel;
+    this.kernelProcess = kernelProcess;
+    this.onRender = onRender;
     this.state = 'idle';
     this.count = null; // execution count shown
-    this.settled = { state: 'idle', count: null }; // the last state that was not pending/running
+    this.process = -1; // the kernel process the state belongs to (-1: saved, or never run)
+    this.settled = { state: 'idle', count: null, process: -1 }; // the last state that was not pending/running
     this.executedAt = null;
-    this.runButton = document.createElement('colab-run-button');
+    this.runButton = /** @type {RunButton} */ (document.createElement('colab-run-button'));
     this.runButton.button.addEventListener('click', () => onRunButton(this));
     this.outputs = new OutputArea(index, { errorClass: ui.errorClass });
     this.element = this.#build(index);
@@ -148,27 +163,40 @@ export class CodeCellView {
     this.runButton.container.classList.toggle('focused', focused);
   }
 
-  /** state: 'idle' | 'error' | 'pending' | 'running'. */
-  setState(state, count = this.count) {
+  /**
+   * state: 'idle' | 'error' | 'pending' | 'running'; `process`: the kernel process the execution ran in (-1 for
+   * saved states).
+   */
+  setState(state, count = this.count, process = this.kernelProcess()) {
     this.state = state;
     this.count = count;
-    if (state === 'idle' || state === 'error') this.settled = { state, count };
+    this.process = process;
+    if (state === 'idle' || state === 'error') this.settled = { state, count, process };
     this.render();
   }
 
-  /** A queued cell whose run ended before it ran goes back to its last settled state (outputs untouched). */
+  /** A queued cell whose run ended before it ran goes back to its last settled state (outputs as they are). */
   unqueue() {
-    if (this.state === 'pending') this.setState(this.settled.state, this.settled.count);
+    if (this.state === 'pending') this.setState(this.settled.state, this.settled.count, this.settled.process);
   }
 
   render() {
     const { state } = this;
     const classes = this.element.classList;
-    classes.toggle('running', state === 'running');
-    classes.toggle('pending', state === 'pending');
+    const drifted = this.ui.runStateMarkup === 'drifted';
+    classes.toggle(drifted ? 'is-running' : 'running', state === 'running');
+    classes.toggle(drifted ? 'is-queued' : 'pending', state === 'pending');
     classes.toggle('code-has-output', this.outputs.hasOutput);
     if (this.ui.cellErrorClass) classes.toggle('execution-error', state === 'error');
-    this.runButton.render({ state, countText: this.#countText(), tooltip: this.#tooltip(), label: this.runCellLabel });
+    this.runButton.render({
+      state,
+      stale: this.process !== this.kernelProcess(),
+      drifted,
+      countText: this.#countText(),
+      tooltip: this.#tooltip(),
+      label: this.runCellLabel,
+    });
+    this.onRender?.(this);
   }
 
   #countText() {

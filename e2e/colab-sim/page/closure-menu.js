@@ -20,14 +20,18 @@ const closureId = () => `:${(nextId++).toString(36)}`;
 
 const MENU_IDS = ['file', 'edit', 'view', 'insert', 'runtime', 'tools', 'help'];
 
+/** @typedef {{menu: string, command: string, label: string, accel?: string, hasCommandAttribute: boolean}} ItemSpec */
+
 /**
  * Renders `div.menubar-wrapper > div > div#top-menubar` with the seven menu buttons (exact nesting of the 2026
  * capture) and wires each to a lazily created menu.
  * @param {object} options
  * @param {Record<string,string>} options.captions  menu id -> caption
- * @param {(menuId: string) => Array<object|'sep'>} options.itemsFor  the items of a menu, built at first open
- * @param {(item: object) => boolean} options.isDisabled  re-evaluated at every open
- * @param {(command: string, item: object, menuId: string) => void} options.onAction
+ * @param {(menuId: string) => Array<ItemSpec|'sep'>} options.itemsFor  the items of a menu, built at first open
+ * @param {(item: ItemSpec) => boolean} options.isDisabled  re-evaluated at every open
+ * @param {(command: string, item: MenuItem, menuId: string) => void} options.onAction
+ * @param {boolean} [options.runtimeMenuId]  whether the Runtime popup has its `#runtime-menu` id (else a Closure
+ *   auto-id only)
  */
 export function createMenubar({ captions, itemsFor, isDisabled, onAction, runtimeMenuId = true }) {
   const menubar = h('div', {
@@ -53,8 +57,8 @@ export function createMenubar({ captions, itemsFor, isDisabled, onAction, runtim
  * Closure auto-id. Same semantics as the menubar's menus.
  * @param {Element} element
  * @param {string} menuId  the name used in the log ('connect' → 'connect-menu')
- * @param {{itemsFor: (menuId: string) => Array<object|'sep'>, isDisabled: (item: object) => boolean,
- *   onAction: (command: string, item: object, menuId: string) => void}} options
+ * @param {{itemsFor: (menuId: string) => Array<ItemSpec|'sep'>, isDisabled: (item: ItemSpec) => boolean,
+ *   onAction: (command: string, item: MenuItem, menuId: string) => void}} options
  */
 export function attachClosureMenu(element, menuId, options) {
   new MenuButton(element, menuId, { ...options, popupId: closureId(), popupClass: 'goog-menu goog-menu-vertical' });
@@ -106,7 +110,7 @@ class MenuButton {
     element.addEventListener('mouseover', (e) => this.handleMouseOver(e));
     element.addEventListener('mouseout', (e) => this.handleMouseOut(e));
     element.addEventListener('mousedown', (e) => this.handleMouseDown(e));
-    element.addEventListener('mouseup', (e) => this.handleMouseUp(e));
+    element.addEventListener('mouseup', () => this.handleMouseUp());
   }
 
   isOpen() {
@@ -189,7 +193,7 @@ class Menu {
       style: 'user-select: none; display: none;',
     });
     this.items = itemsFor(menuId).map((spec) =>
-      spec === 'sep' ? new Separator(this) : new MenuItem(this, spec, onAction),
+      spec === 'sep' ? new Separator() : new MenuItem(this, spec, onAction),
     );
     this.element.append(...this.items.map((item) => item.element));
     this.element.addEventListener('mousedown', () => {
@@ -244,7 +248,7 @@ class Separator {
 }
 
 class MenuItem {
-  /** @param spec {{command: string, label: string, accel?: string, hasCommandAttribute: boolean}} */
+  /** @param {ItemSpec} spec */
   constructor(menu, spec, onAction) {
     this.menu = menu;
     this.spec = spec;

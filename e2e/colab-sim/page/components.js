@@ -17,8 +17,9 @@ class Templated extends HTMLElement {
   static delegatesFocus = false;
   constructor() {
     super();
-    const root = this.attachShadow({ mode: 'open', delegatesFocus: this.constructor.delegatesFocus });
-    root.innerHTML = this.constructor.template;
+    const type = /** @type {typeof Templated} */ (this.constructor);
+    const root = this.attachShadow({ mode: 'open', delegatesFocus: type.delegatesFocus });
+    root.innerHTML = type.template;
   }
 }
 
@@ -350,7 +351,8 @@ define(
         '</md-elevation><div class="items"><div class="item-padding"> <slot></slot> </div></div></div>';
       this.addEventListener('close-menu', () => this.removeAttribute('open'));
       this.onDocumentClick = (event) => {
-        const anchor = this.getRootNode().getElementById?.(this.getAttribute('anchor'));
+        const root = /** @type {Document | ShadowRoot} */ (this.getRootNode());
+        const anchor = root.getElementById?.(this.getAttribute('anchor'));
         const path = event.composedPath();
         if (!path.includes(this) && !(anchor && path.includes(anchor))) this.removeAttribute('open');
       };
@@ -366,7 +368,7 @@ define(
     }
     attributeChangedCallback() {
       const open = this.open;
-      const surface = this.shadowRoot.querySelector('.menu');
+      const surface = /** @type {HTMLElement} */ (this.shadowRoot.querySelector('.menu'));
       surface.className = open ? 'menu open' : 'menu   ';
       surface.style.display = open ? 'block' : 'none';
       this.setAttribute('aria-hidden', String(!open));

@@ -3,6 +3,8 @@
 //   div#output-area > span#output-header + div#output-body > div.<output_type>.output-id-N > div.output_subarea… > pre
 //   + span#output-footer
 // The parent feeds it by postMessage; only messages from the Colab origin and from window.parent are accepted.
+// An output with `appendToBody` is HTML the notebook's own script puts at the end of <body>, outside #output-body
+// (as `display(Javascript(...))` can): it is the notebook's content, not one of Colab's outputs.
 import { appendAnsi } from './ansi.js';
 
 const COLAB_ORIGIN = 'https://colab.research.google.com';
@@ -22,6 +24,10 @@ window.addEventListener('message', (event) => {
 });
 
 function add(op) {
+  if (op.appendToBody) {
+    document.body.insertAdjacentHTML('beforeend', op.html);
+    return;
+  }
   const output = document.createElement('div');
   output.className = `${op.outputType} output-id-${op.id}`;
   const subarea = document.createElement('div');

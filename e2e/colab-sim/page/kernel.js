@@ -1,13 +1,15 @@
 // The simulated runtime (§5.4 states): 'disconnected' → 'connecting' → 'idle' ⇄ 'busy'. Everything executing in a
 // session listens to `signal`; a restart, crash or disconnect aborts it (with that reason) and starts a new session.
-// The execution counter restarts at 1 with every new kernel process (restart, crash).
+// The execution counter restarts at 1 with every new kernel process (restart, crash, a new connection); `process`
+// numbers them, so that the page can tell a state of this process from a stale one (§11.4).
 
 import { record } from './log.js';
 import { sleep } from './util.js';
 
 export class Kernel {
   /**
-   * @param {{timing: object, onState: (state: string) => void, onGpuUnavailable: (() => Promise<boolean>) | null}} o
+   * @param {{timing: import('../scenario').ResolvedScenario['timing'], onState: (state: string) => void,
+   *   onGpuUnavailable: (() => Promise<boolean>) | null}} o
    *   onGpuUnavailable: asks "Connect without GPU?"; null when the GPU is available
    */
   constructor({ timing, onState, onGpuUnavailable }) {
@@ -17,6 +19,7 @@ export class Kernel {
     this.state = 'disconnected';
     this.everConnected = false;
     this.counter = 0;
+    this.process = 0;
     this.session = new AbortController();
     this.transition = null;
     this.crashRecovery = null;
@@ -53,6 +56,7 @@ export class Kernel {
       if (this.onGpuUnavailable && !(await this.onGpuUnavailable())) return false;
       this.everConnected = true;
       this.counter = 0;
+      this.process++;
       return true;
     });
   }
@@ -100,6 +104,7 @@ export class Kernel {
   #newProcess(reason) {
     this.#endSession(reason);
     this.counter = 0;
+    this.process++;
   }
 
   #endSession(reason) {

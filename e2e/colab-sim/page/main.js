@@ -17,6 +17,7 @@ window.__colabSim = {
   /** A snapshot of the kernel and the cells. */
   state() {
     return {
+      role: notebook.mirror?.role ?? 'alone',
       kernel: notebook.kernel.state,
       executionCounter: notebook.kernel.counter,
       runs: notebook.runner.runs,
@@ -37,6 +38,10 @@ window.__colabSim = {
     notebook.dialog(kind);
   },
   showLazyOutputs: () => notebook.showLazyOutputs(),
+  /** A follower tab of a shared kernel shows what the leader does only on release (a background tab, late). */
+  resume: () => notebook.runner.resume(),
+  holdMirror: () => notebook.mirror?.hold(),
+  releaseMirror: () => notebook.mirror?.release() ?? 0,
 };
 
 if (scenario.ui.mainWorldApi) installColabApi();

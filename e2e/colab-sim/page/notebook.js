@@ -1,6 +1,7 @@
 // The notebook page: builds the layout (§0: snackbars first in <body>, header with menubar and toolbar, the cell list,
 // the status bar; menus appended to <body> on first open), and turns commands from the menus, the toolbar, keyboard
-// shortcuts and the main-world API into kernel and runner actions.
+// shortcuts and the main-world API into kernel and runner actions. With `sharedKernel`, a tab that is not the first
+// on the notebook shows the first one's runtime (mirror.js) and hands it its commands.
 
 import { CodeCellView, TextCellView } from './cells.js';
 import { attachClosureMenu, createMenubar } from './closure-menu.js';
@@ -8,6 +9,7 @@ import { showDialog } from './dialogs.js';
 import { Kernel } from './kernel.js';
 import { LABEL_SETS, LEGACY_ACCELS } from './labels.js';
 import { record } from './log.js';
+import { electLeader, Mirror } from './mirror.js';
 import { Persist } from './persist.js';
 import { Runner } from './runner.js';
 import { Snackbar } from './snackbar.js';
@@ -65,9 +67,12 @@ export class Notebook {
     this.notAuthoredAccepted = false;
     this.focused = null;
 
+    /** @type {Mirror | null} */
+    this.mirror = null;
+    this.renderedProcess = 0;
     this.kernel = new Kernel({
       timing: scenario.timing,
-      onState: () => this.#renderKernelState(),
+      onState: () => this.#kernelChanged(),
       onGpuUnavailable: scenario.kernel.gpuUnavailable
         ? () => this.dialog('gpu-unavailable').then((r) => r === 'ok')
         : null,
@@ -86,11 +91,25 @@ export class Notebook {
         : new CodeCellView(cell, index, {
             ui: this.ui,
             runCellLabel: this.labels.runCell,
+            kernelProcess: () => this.kernel.process,
             onRunButton: (view) => this.#runButtonClicked(view),
             onFocus: (view) => this.#focus(view),
+            onRender: (view) => this.#leads() && this.mirror?.send({ op: 'cell', ...cellOf(view) }),
           }),
     );
     this.codeViews = this.views.filter((v) => v instanceof CodeCellView);
+    for (const view of this.codeViews) {
+      view.outputs.onChange = (change) =>
+        this.#leads() && this.mirror?.send({ op: 'outputs', index: view.index, change });
+    }
+  }
+
+  get follower() {
+    return this.mirror?.role === 'follower';
+  }
+
+  #leads() {
+    return this.mirror?.role === 'leader';
   }
 
   // --- Layout ---------------------------------------------------------------------------------------------------
@@ -236,6 +255,16 @@ export class Notebook {
     this.connectButton.render(this.kernel.state, { everConnected: this.kernel.everConnected });
   }
 
+  /** The kernel's state changed; a new kernel process makes every settled state stale. */
+  #kernelChanged() {
+    this.#renderKernelState();
+    if (this.kernel.process !== this.renderedProcess) {
+      this.renderedProcess = this.kernel.process;
+      for (const view of this.codeViews) view.render();
+    }
+    if (this.#leads()) this.mirror?.send({ op: 'kernel', ...kernelOf(this.kernel) });
+  }
+
   // --- Saved outputs (§4.1 virtualisation) ----------------------------------------------------------------------
 
   #savedFor(view) {
@@ -247,18 +276,20 @@ export class Notebook {
     for (const view of this.codeViews) {
       const saved = this.#savedFor(view);
       if (!saved) continue;
-      view.setState('idle', saved.count ?? null);
+      view.setState('idle', saved.count ?? null, -1);
       if (this.scenario.savedOutputs === 'at-load') this.#renderSaved(view, saved);
     }
   }
 
+  /** Saved outputs, with the saved state: a saved error shows `stale error` (§11.4), with its outputs, at once. */
   #renderSaved(view, saved) {
     view.outputs.reset();
     for (const output of saved.outputs) view.outputs.add(output);
-    view.render();
+    const failed = saved.outputs.some((output) => output.output_type === 'error');
+    view.setState(failed ? 'error' : 'idle', saved.count ?? null, -1);
   }
 
-  /** Renders lazily withheld saved outputs (as when the cells scroll into view). */
+  /** Renders lazily withheld saved outputs and states (as when the cells scroll into view, §11.4). */
   showLazyOutputs() {
     if (this.scenario.savedOutputs !== 'lazy') return [];
     const shown = [];
@@ -280,7 +311,7 @@ export class Notebook {
 
   // --- Commands -------------------------------------------------------------------------------------------------
 
-  /** One entry point for every UI command (menus, toolbar, shortcuts). */
+  /** One entry point for every UI command (menus, toolbar, shortcuts). A follower hands it to the leader. */
   command(command, via, label) {
     record('menu-item', { command, via, label });
     if (RUN_COMMANDS.has(command) && this.kernel.recoveringFromCrash) {
@@ -288,6 +319,18 @@ export class Notebook {
       return undefined;
     }
     const focusedIndex = this.focused ? this.codeViews.indexOf(this.focused) : 0;
+    if (this.follower) return this.#forward(command, focusedIndex);
+    return this.#execute(command, focusedIndex);
+  }
+
+  /** Restarts confirm in the tab that asked, then run on the leader. */
+  async #forward(command, focusedIndex) {
+    const restart = command === 'restart' || command === 'restart-and-run-all';
+    if (restart && !(await this.#confirmRestart(command === 'restart-and-run-all'))) return;
+    this.mirror?.send({ op: 'command', command, focusedIndex, confirmed: restart });
+  }
+
+  #execute(command, focusedIndex, confirmed = false) {
     switch (command) {
       case 'runall':
         return this.runner.run(this.codeViews, 'all');
@@ -302,9 +345,9 @@ export class Notebook {
         record('interrupt');
         return this.runner.interrupt();
       case 'restart':
-        return this.restart(false);
+        return this.restart(false, confirmed);
       case 'restart-and-run-all':
-        return this.restart(true);
+        return this.restart(true, confirmed);
       case 'powerwash-current-vm':
         record('dangerous', { what: 'powerwash-current-vm' });
         return this.kernel.disconnect('powerwash');
@@ -319,18 +362,22 @@ export class Notebook {
   }
 
   /** Restart session [and run all] (§2): confirm if a kernel is connected (or always, per scenario), restart, run. */
-  async restart(runAll) {
+  async restart(runAll, confirmed = false) {
+    if (!confirmed && !(await this.#confirmRestart(runAll))) return;
+    if (this.kernel.connected) await this.kernel.restart();
+    if (runAll) await this.runner.run(this.codeViews, 'all');
+  }
+
+  async #confirmRestart(runAll) {
     const connected = this.kernel.connected;
-    if (!connected && !runAll) return;
+    if (!connected && !runAll) return false;
     const ask = this.ui.dialog !== 'none' && (this.ui.confirm === 'always' || connected);
     // A test of look-alikes: the restart shows another dialog (the pip warning, "New runtime required"…) instead.
     if (ask && this.ui.restartDialog !== 'restart-confirm') {
       await this.dialog(this.ui.restartDialog);
-      return;
+      return false;
     }
-    if (ask && (await this.dialog('restart-confirm')) !== 'ok') return;
-    if (this.kernel.connected) await this.kernel.restart();
-    if (runAll) await this.runner.run(this.codeViews, 'all');
+    return !ask || (await this.dialog('restart-confirm')) === 'ok';
   }
 
   #clearOutputs() {
@@ -344,6 +391,11 @@ export class Notebook {
 
   #runButtonClicked(view) {
     record('run-cell-click', { cell: view.index });
+    if (this.follower) return this.mirror?.send({ op: 'run-cell', index: view.index });
+    return this.#runCell(view);
+  }
+
+  #runCell(view) {
     if (view.state === 'running') return this.runner.interrupt();
     if (view.state === 'pending') return undefined;
     return this.runner.run([view], 'cell');
@@ -403,12 +455,18 @@ export class Notebook {
     const text = kind === 'ram' ? (legacy ? crash.ramLegacy : crash.ram) : crash[kind];
     const moreRam = kind === 'ram' && !legacy && this.ui.crashAction === 'get-more-ram';
     this.kernel.crash(kind);
+    const actionText = moreRam ? crash.getMoreRam : crash.viewLogs;
+    this.#showToast(text, actionText, moreRam);
+    if (this.#leads()) this.mirror?.send({ op: 'toast', text, actionText, moreRam });
+    if (kind === 'ram' && this.ui.highRamOffer) this.dialog('high-ram');
+  }
+
+  #showToast(text, actionText, moreRam) {
     this.snackbars[this.ui.toastArea].show(text, {
-      actionText: moreRam ? crash.getMoreRam : crash.viewLogs,
+      actionText,
       onAction: () => moreRam && record('dangerous', { what: 'get-more-ram' }),
       timeoutMs: -1,
     });
-    if (kind === 'ram' && this.ui.highRamOffer) this.dialog('high-ram');
   }
 
   /** "Runtime disconnected" (§5.2): the kernel is gone; "Reconnect" connects again. */
@@ -421,8 +479,61 @@ export class Notebook {
   /** Called once the page is mounted. */
   async start() {
     this.#renderKernelState();
+    if (this.scenario.sharedKernel) {
+      const role = await electLeader(this.scenario.id);
+      this.mirror = new Mirror(this.scenario.id, role, (message) => this.#mirrored(message));
+      record('kernel-role', { role });
+      if (role === 'follower') return this.mirror.send({ op: 'sync' });
+    }
     if (!this.scenario.kernel.autoConnect) return;
     const connected = await this.kernel.connect();
     if (connected && this.scenario.autoRunAll) this.runner.run(this.codeViews, 'all');
   }
+
+  /** A message from the other side of the shared kernel. */
+  #mirrored(message) {
+    switch (message.op) {
+      // To the leader:
+      case 'sync':
+        this.mirror?.send({ op: 'kernel', ...kernelOf(this.kernel) });
+        for (const view of this.codeViews) {
+          this.mirror?.send({ op: 'outputs', index: view.index, change: { kind: 'reset' } });
+          for (const model of view.outputs.snapshot())
+            this.mirror?.send({ op: 'outputs', index: view.index, change: { kind: 'add', model } });
+          this.mirror?.send({ op: 'cell', ...cellOf(view) });
+        }
+        return;
+      case 'command':
+        return this.#execute(message.command, message.focusedIndex, message.confirmed);
+      case 'run-cell':
+        return this.#runCell(this.codeViews[message.index]);
+      // To a follower:
+      case 'kernel':
+        this.kernel.process = message.process;
+        this.kernel.everConnected = message.everConnected;
+        this.kernel.counter = message.counter;
+        this.kernel.setState(message.state);
+        return this.#kernelChanged();
+      case 'cell':
+        return this.codeViews[message.index]?.setState(message.state, message.count, message.process);
+      case 'outputs': {
+        const view = this.codeViews[message.index];
+        if (message.change.kind === 'reset') view?.outputs.reset();
+        else view?.outputs.add(message.change.model);
+        return view?.render();
+      }
+      case 'toast':
+        return this.#showToast(message.text, message.actionText, message.moreRam);
+      default:
+        return undefined;
+    }
+  }
+}
+
+function cellOf(view) {
+  return { index: view.index, state: view.state, count: view.count, process: view.process };
+}
+
+function kernelOf(kernel) {
+  return { state: kernel.state, process: kernel.process, everConnected: kernel.everConnected, counter: kernel.counter };
 }

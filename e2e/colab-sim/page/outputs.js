@@ -33,6 +33,8 @@ export class OutputArea {
    */
   constructor(index, { errorClass }) {
     this.errorClass = errorClass;
+    /** @type {((change: {kind: 'reset'} | {kind: 'add', model: object}) => void) | null} told every change (mirror) */
+    this.onChange = null;
     this.staticSlot = h('div');
     this.frameSlot = h('div');
     this.sizer = h(
@@ -57,6 +59,7 @@ export class OutputArea {
   }
 
   reset() {
+    this.onChange?.({ kind: 'reset' });
     this.outputs = []; // { model, place, id, text (rendered), pre? }
     this.nextId = 1;
     this.renderer = null;
@@ -77,6 +80,7 @@ export class OutputArea {
 
   /** Adds an output; a stream output directly following one of the same name and place is merged into it (nbformat). */
   add(model) {
+    this.onChange?.({ kind: 'add', model: { ...model } });
     const last = this.outputs.at(-1);
     if (
       model.output_type === 'stream' &&
@@ -116,8 +120,10 @@ export class OutputArea {
     const op = { op: 'add', id: entry.id, outputType: m.output_type };
     if (m.output_type === 'error') op.ansi = m.traceback.join('\n');
     else if (m.output_type === 'stream') op.text = entry.text = fixCarriageReturn(m.text);
-    else if (m.html) op.html = m.html;
-    else op.text = m.text;
+    else if (m.html) {
+      op.html = m.html;
+      op.appendToBody = !!m.appendToBody;
+    } else op.text = m.text;
     this.frame.send(op);
   }
 

@@ -1,8 +1,10 @@
 // Executes cells (§4.1, §5): a "run" is one request to execute cells (Run all, Run cell and below, a cell's run
-// button…), numbered 1, 2, … per page load. Its cells turn `pending` at once; runs execute one after another.
-// Each cell: pending → running (its old outputs cleared, a new execution count) → its scenario steps → idle or error.
+// button…), numbered 1, 2, … per page load. Its cells turn `pending` at once, and their old outputs are cleared at
+// once too (§11.4; with `ui.clearQueuedOutputs: false`, when each cell starts); runs execute one after another.
+// Each cell: pending → running (a new execution count) → its scenario steps → idle or error.
 // A failing cell stops its run and every queued run (IPython's stop_on_error); the cells that were still pending go
-// back to their previous state, old outputs and counts included. A restart, crash or disconnect aborts everything.
+// back to their previous state and count (their outputs as they are). A restart, crash or disconnect aborts
+// everything; a cell it ended shows a stale state.
 
 import { record } from './log.js';
 import { sleep } from './util.js';
@@ -11,26 +13,43 @@ export class Runner {
   /**
    * @param {object} o
    * @param {import('./kernel.js').Kernel} o.kernel
-   * @param {object} o.scenario  ResolvedScenario
+   * @param {import('../scenario').ResolvedScenario} o.scenario
    * @param {import('./persist.js').Persist} o.persist
    * @param {() => Promise<boolean>} o.beforeRun  e.g. the "not authored by Google" warning; false cancels the run
    * @param {(kind: string) => void} o.onCrash  a step crashed the kernel
-   * @param {(view: object, ok: boolean) => void} o.onCellEnd
+   * @param {(view: import('./cells.js').CodeCellView, ok: boolean) => void} o.onCellEnd
    */
   constructor({ kernel, scenario, persist, beforeRun, onCrash, onCellEnd }) {
-    Object.assign(this, { kernel, scenario, persist, beforeRun, onCrash, onCellEnd });
+    this.kernel = kernel;
+    this.scenario = scenario;
+    this.persist = persist;
+    this.beforeRun = beforeRun;
+    this.onCrash = onCrash;
+    this.onCellEnd = onCellEnd;
     this.timing = scenario.timing;
     this.runs = 0;
     this.chain = Promise.resolve();
     this.queue = new AbortController(); // aborted ('error') when a failure must cancel queued runs
     this.current = null; // { view, controller } of the executing cell
+    this.paused = []; // resolvers of cells waiting for `resume`
+    this.resumedEarly = 0; // resumes that came before their cell reached its pause
+  }
+
+  /** Lets every cell waiting at a `pause` step go on; with none waiting yet, the next one to arrive. */
+  resume() {
+    if (this.paused.length === 0) this.resumedEarly++;
+    for (const go of this.paused.splice(0)) go(true);
   }
 
   /** Queues a run of `views` (code cells); resolves when it has ended. */
   run(views, kind) {
     const run = ++this.runs;
     record('run-start', { run, kind, cells: views.map((v) => v.index) });
-    for (const view of views) if (view.state !== 'running') view.setState('pending');
+    for (const view of views) {
+      if (view.state === 'running') continue;
+      if (this.scenario.ui.clearQueuedOutputs) view.outputs.reset();
+      view.setState('pending');
+    }
     const signal = AbortSignal.any([this.kernel.signal, this.queue.signal]);
     const done = this.chain.then(() => this.#execute(run, views, signal));
     this.chain = done.catch(() => undefined);
@@ -63,13 +82,14 @@ export class Runner {
     return end(views.length, { ok: true });
   }
 
-  /** @returns {Promise<'ok'|'error'|'interrupt'|'restart'|'crash'|'disconnect'|'powerwash'|'aborted'>} */
+  /** @returns {Promise<string>} 'ok', 'error', 'interrupt', 'restart', 'crash', 'disconnect', 'powerwash', … */
   async #executeCell(view, runSignal) {
     const controller = new AbortController();
     const signal = AbortSignal.any([runSignal, controller.signal]);
     if (!(await sleep(this.timing.stepMs, signal))) return String(signal.reason);
     this.current = { view, controller };
     const cell = view.cell;
+    const process = this.kernel.process;
     const execution = ++this.kernel.counter;
     const cellRun = this.persist.nextRun(cell.id);
     view.outputs.reset();
@@ -78,6 +98,7 @@ export class Runner {
     record('cell-start', { cell: view.index, cellId: cell.id, state: 'running', execution, cellRun });
 
     const spec = cell.runs[String(cellRun)] ?? cell.runs.default;
+    /** @type {string} */
     let outcome = await this.#steps(view, spec.steps, signal);
     if (outcome === 'aborted') outcome = String(signal.reason);
     if (outcome === 'interrupt') view.outputs.add(this.scenario.interruptError);
@@ -85,7 +106,7 @@ export class Runner {
     this.current = null;
     const failed = outcome === 'error' || outcome === 'interrupt';
     view.executedAt = new Date();
-    view.setState(failed ? 'error' : 'idle', execution);
+    view.setState(failed ? 'error' : 'idle', execution, process);
     if (this.kernel.state === 'busy') this.kernel.setState('idle');
     record('cell-end', {
       cell: view.index,
@@ -114,7 +135,8 @@ export class Runner {
       case 'output':
         if (!(await wait(this.timing.stepMs))) return 'aborted';
         view.outputs.add(step.output);
-        return step.output.output_type === 'error' ? 'error' : 'ok';
+        // An error output the code shows and goes on (IPython's showtraceback() after catching) ends nothing.
+        return step.output.output_type === 'error' && !step.output.continues ? 'error' : 'ok';
       case 'wait':
         return (await wait(step.ms)) ? 'ok' : 'aborted';
       case 'stream': {
@@ -142,6 +164,17 @@ export class Runner {
       case 'hang':
         await wait(2 ** 31 - 1);
         return 'aborted';
+      case 'pause': {
+        if (this.resumedEarly > 0) {
+          this.resumedEarly--;
+          return 'ok';
+        }
+        const resumed = new Promise((resolve) => {
+          this.paused.push(resolve);
+          signal.addEventListener('abort', () => resolve(false), { once: true });
+        });
+        return (await resumed) ? 'ok' : 'aborted';
+      }
       default:
         throw new Error(`colab-sim: unknown step ${step.kind}`);
     }

@@ -9,7 +9,7 @@ const TOOLBAR_COMMANDS = ['restart', 'restart-and-run-all', 'runafter', 'sep', '
  * `colab-notebook-toolbar-run-button`: shadow root with `colab-toolbar-button#toolbar-run-button` ("Run all"),
  * `md-icon-button#toolbar-run-button-more-actions` and `md-menu[anchor=…]` holding `md-menu-item[command]`.
  * @param {object} o
- * @param {object} o.labels  the label set's `toolbar` part
+ * @param {Record<string, string>} o.labels  the label set's `toolbar` part
  * @param {string[]} o.remove  commands left out
  * @param {boolean} o.commandAttributes
  * @param {'inner'|'host'} o.itemClick  see UiOptions.toolbarMenuItemClick

@@ -1,11 +1,12 @@
 /**
- * Test helpers (imported by *.test.ts only): the real captures with real shadow roots, and a small fake Closure menu.
+ * Test helpers for the Colab DOM (unit tests only): the real captures with real shadow roots, and a small fake Closure
+ * menu.
  */
 
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
-const SNIPPETS = resolve(import.meta.dirname, '../../test/fixtures/colab-dom/snippets');
+const SNIPPETS = resolve(import.meta.dirname, '../fixtures/colab-dom/snippets');
 
 export function snippet(name: string): string {
   return readFileSync(resolve(SNIPPETS, name), 'utf8');

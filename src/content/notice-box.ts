@@ -1,6 +1,7 @@
 /**
  * The small notice shown over a Colab page when the guard acts. It lives in a shadow root on a fixed-position
  * host, so it neither inherits Colab's styles nor shifts Colab's layout, and it never takes focus by itself.
+ * Its buttons act on a person's clicks only (`isTrusted`): a page script clicking Cancel must not stop a restart.
  */
 
 export interface NoticeAction {
@@ -44,7 +45,8 @@ export interface Notice {
   hide(): void;
 }
 
-export function createNotice(doc: Document, dismissLabel: string): Notice {
+/** Shown until hidden, replaced, or `signal` aborts (the notebook's session ended). */
+export function createNotice(doc: Document, dismissLabel: string, signal: AbortSignal): Notice {
   let host: HTMLElement | null = null;
   let timer: ReturnType<typeof setInterval> | undefined;
 
@@ -56,6 +58,7 @@ export function createNotice(doc: Document, dismissLabel: string): Notice {
 
   const show = (content: NoticeContent) => {
     hide();
+    if (signal.aborted) return;
     host = doc.createElement('colab-oom-guard-notice');
     const root = host.attachShadow({ mode: 'open' });
     const box = render(doc, root, content, dismissLabel, hide);
@@ -72,7 +75,15 @@ export function createNotice(doc: Document, dismissLabel: string): Notice {
     timer = setInterval(tick, 1000);
   };
 
+  signal.addEventListener('abort', hide);
   return { show, hide };
+}
+
+/** Acts on trusted clicks only: a person's click, or a keyboard activation, never a script's `.click()`. */
+function onPersonClick(button: HTMLElement, act: () => void): void {
+  button.addEventListener('click', (event) => {
+    if (event.isTrusted) act();
+  });
 }
 
 function secondsLeft(deadline: number): number {
@@ -93,11 +104,11 @@ function render(
   box.setAttribute('role', content.tone === 'error' ? 'alert' : 'status');
   const close = element(doc, 'button', 'close', '×');
   close.setAttribute('aria-label', dismissLabel);
-  close.addEventListener('click', hide);
+  onPersonClick(close, hide);
   const actions = element(doc, 'div', 'actions');
   for (const action of content.actions) {
     const button = element(doc, 'button', '', action.label);
-    button.addEventListener('click', action.onClick);
+    onPersonClick(button, action.onClick);
     actions.append(button);
   }
   box.append(close, element(doc, 'p', 'title', content.title), element(doc, 'p', 'body', content.body), actions);

@@ -10,11 +10,11 @@ import { act } from 'preact/test-utils';
 import * as v from 'valibot';
 import { vi } from 'vitest';
 import messages from '../../public/_locales/en/messages.json';
-import { createRouter } from '../background/router';
-import { refusedPattern } from '../detector/patterns';
-import { type UiMessage, UiMessageSchema } from '../messaging/protocol';
-import { defaultNotebook, type NotebookRecord, notebookStorageKey } from '../state/schema';
-import { createNotebookWriter } from '../state/store';
+import { createRouter } from '../../src/background/router';
+import { refusedPattern } from '../../src/detector/patterns';
+import { type UiMessage, UiMessageSchema } from '../../src/messaging/protocol';
+import { defaultNotebook, type NotebookRecord, notebookStorageKey } from '../../src/state/schema';
+import { createNotebookWriter } from '../../src/state/store';
 
 /** Chrome's getMessage: `$1`…`$9` are the substitutions, `$$` is a dollar sign. */
 export function getMessage(key: string, substitutions: string | string[] = []): string {

@@ -1,7 +1,7 @@
-import type { PersonOnlyWords } from '../colab';
+import { type DialogKind, personOnlyDialog } from '../colab';
 import { t } from '../lib/i18n';
 import type { NotebookRecord, RestartAction, RestartReason } from '../state/schema';
-import type { NoticeContent } from './notice';
+import type { NoticeContent } from './notice-box';
 
 /** What the in-page notice says about the notebook's state; null when there is nothing to say. */
 
@@ -64,8 +64,10 @@ export function unclaimedNotice(reason: string, cancel: () => void): NoticeConte
   };
 }
 
-/** A dialog only a person may answer is open; `words` names it (colab/dialogs.ts `personOnlyDialog`). */
-export function needsPersonNotice(words: PersonOnlyWords): NoticeContent {
+/** The one place that decides which of Colab's dialogs need a person (colab/dialogs.ts says which); null for others. */
+export function needsPersonNotice(kind: DialogKind): NoticeContent | null {
+  const words = personOnlyDialog(kind);
+  if (!words) return null;
   return {
     tone: 'warning',
     title: t('noticeNeedsPersonTitle'),

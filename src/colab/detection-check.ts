@@ -1,0 +1,60 @@
+/**
+ * What detection needs from the live page (issue 13.6): the cells, their run states, and every output frame inside a
+ * cell's output area. When Colab's markup drifts, each of these goes missing without an error; "Check Colab UI" says
+ * which one. Reads the page once, on request.
+ */
+
+import { cellOf, findCells } from './cells';
+import { deepQueryAll } from './dom';
+import { CELL, OUTPUT } from './selectors';
+
+export type DetectionCheck = { ok: true; detail: string } | { ok: false; step: string; detail: string };
+
+export function checkDetection(doc: Document): DetectionCheck {
+  const cells = findCells(doc);
+  if (cells.length === 0) {
+    return problem('find-cells', `no notebook cells found (${CELL.cell}): no failure can be seen`);
+  }
+  const code = cells.filter((cell) => cell.querySelector(CELL.runButton));
+  const readable = code.filter(runStateReadable).length;
+  if (readable === 0) {
+    const what = code.length ? `none of ${code.length} run buttons shows a readable state` : 'no cell has a run button';
+    return problem('read-run-states', `${what} (${CELL.runButton} ${CELL.execution}): no cell can be seen running`);
+  }
+  const frames = outputFrames(doc);
+  const loose = frames.filter((frame) => !frame.matches(OUTPUT.frame) || !cellOf(frame)).length;
+  if (loose > 0) {
+    return problem(
+      'match-output-frames',
+      `${loose} of ${frames.length} output frames are outside a cell's output area: their errors cannot be seen`,
+    );
+  }
+  const seen = `${cells.length} cells, ${readable} of ${code.length} run states readable`;
+  return { ok: true, detail: `${seen}, ${frames.length} output frames in their cells` };
+}
+
+function problem(step: string, detail: string): DetectionCheck {
+  return { ok: false, step, detail };
+}
+
+/** A run state is readable from the run button's state element (2024-08 →) or its title (before). */
+function runStateReadable(cell: Element): boolean {
+  const button = cell.querySelector(CELL.runButton);
+  if (!button) return false;
+  return (
+    !!(button.shadowRoot?.querySelector(CELL.execution) ?? button.querySelector(CELL.execution)) ||
+    button.hasAttribute('title')
+  );
+}
+
+/** Every iframe showing Colab's output frame page, wherever it sits (open shadow roots included). */
+function outputFrames(doc: Document): HTMLIFrameElement[] {
+  return deepQueryAll<HTMLIFrameElement>(doc, 'iframe').filter((frame) => {
+    try {
+      const url = new URL(frame.src);
+      return OUTPUT.frameHost.test(url.hostname) && url.pathname === OUTPUT.framePath;
+    } catch {
+      return false;
+    }
+  });
+}

@@ -1,0 +1,187 @@
+import { t } from '../lib/i18n';
+import { cut, TEXT_LIMITS } from '../limits';
+import type { ClaimReply, PageMessage } from '../messaging/protocol';
+import { notebookKeyFromUrl } from '../state/notebook-key';
+import type { NotebookRecord, Settings } from '../state/schema';
+import { loadNotebook, loadSettings, watchNotebook, watchSettings } from '../state/store';
+import { createFailureWatch, type FailureWatch } from './failure-watch';
+import { listenToOutputFrames } from './frame-reports';
+import { childLifetime } from './lifetime';
+import { createNotice } from './notice-box';
+import { needsPersonNotice, noticeFor, unclaimedNotice } from './notice-texts';
+import { createRestartRunner, type Outcome } from './restart-runner';
+import { OrphanedError, sendToWorker } from './send';
+
+/** The notebook a Colab tab shows, as the service worker registered it. */
+export interface PageNotebook {
+  key: string | null;
+  tabId: number;
+  token: string;
+}
+
+export interface NotebookSession {
+  readonly key: string;
+  /** A restart is being performed: its notebook's session must not be judged mid-way (Check Colab UI waits). */
+  readonly busy: boolean;
+  /** The same notebook said hello again (renamed): the frame token may be new. */
+  setToken(token: string): void;
+}
+
+/**
+ * Everything the guard does for one notebook a tab shows, with one lifetime (issue 16.3): the record watch, the
+ * notice, the countdown and restart runner, reports held during a restart, the page watch and its observers, frame
+ * listeners and timers all take `signal`. Showing another notebook, or the content script being orphaned, aborts it.
+ * A restart already under way still reports its result to its own notebook.
+ */
+export function startNotebookSession(
+  doc: Document,
+  notebook: PageNotebook & { key: string },
+  signal: AbortSignal,
+  orphaned: () => void,
+): NotebookSession {
+  const { key, tabId } = notebook;
+  let token = notebook.token;
+  const notice = createNotice(doc, t('noticeDismiss'), signal);
+  let shown = '';
+  /** Reports seen while a restart is being performed wait for its result, so they count toward the new run. */
+  const held: PageMessage[] = [];
+  let settings: Settings | null = null;
+  /** The page watch runs while the guard is on for the notebook: a lifetime inside the session's. */
+  let watching: { watch: FailureWatch; stop: AbortController } | null = null;
+
+  const send = async <R>(message: PageMessage): Promise<R | null> => {
+    try {
+      return await sendToWorker<R>(message);
+    } catch (error) {
+      if (error instanceof OrphanedError) orphaned();
+      return null;
+    }
+  };
+
+  const report = (message: PageMessage) => {
+    if (signal.aborted) return;
+    if (runner.busy) held.push(message);
+    else void send(message);
+  };
+
+  const cancel = () => void send({ type: 'page-command', key, command: { type: 'cancel' } });
+
+  const runner = createRestartRunner({
+    doc,
+    tabId,
+    signal,
+    claim: async (attemptKey, attempt) => {
+      const reply = (await send<ClaimReply>({ type: 'page-claim', key: attemptKey, attempt })) ?? {
+        granted: false,
+        reason: 'no answer',
+      };
+      // The tab may have opened another notebook while the claim was on its way: restart neither.
+      if (!reply.granted || notebookKeyFromUrl(doc.location.href) === attemptKey) return reply;
+      return { granted: false, reason: 'The tab shows another notebook now' };
+    },
+    result: async (attemptKey, attempt, outcome) => {
+      await send({ type: 'page-result', key: attemptKey, attempt, ...clipOutcome(outcome) });
+    },
+    beforeAction: () => watching?.watch.forgetExecutions(),
+    afterAction: () => {
+      const reports = held.splice(0);
+      if (!signal.aborted) for (const message of reports) void send(message);
+    },
+    unclaimed: (reason) => notice.show(unclaimedNotice(reason, cancel)),
+  });
+
+  const startWatch = () => {
+    const stop = childLifetime(signal);
+    const watch = createFailureWatch(
+      doc,
+      {
+        failure: (verdict, source, startedAt) =>
+          report({ type: 'page-failure', key, detectedAt: Date.now(), startedAt, source, verdict }),
+        marker: (match) =>
+          report({ type: 'page-marker', key, detectedAt: Date.now(), pattern: match.pattern, line: match.line }),
+        disconnect: (line) => report({ type: 'page-disconnect', key, detectedAt: Date.now(), line }),
+        dialog(kind) {
+          const content = needsPersonNotice(kind);
+          if (content) notice.show(content);
+        },
+        sight: (blind) => void send({ type: 'page-sight', key, blind, detectedAt: Date.now() }),
+      },
+      stop.signal,
+    );
+    if (settings) watch.configure(settings);
+    watching = { watch, stop };
+  };
+
+  const setWatching = (on: boolean) => {
+    if (on && !watching) startWatch();
+    if (!on && watching) {
+      watching.stop.abort();
+      watching = null;
+    }
+  };
+
+  const showNotice = (record: NotebookRecord) => {
+    const content = record.enabled || record.status.kind === 'restarting' ? noticeFor(record, cancel) : null;
+    const signature = content ? JSON.stringify(record.status) : '';
+    if (signature === shown) return;
+    shown = signature;
+    if (content) notice.show(content);
+    else notice.hide();
+  };
+
+  const follow = (record: NotebookRecord) => {
+    if (signal.aborted) return;
+    setWatching(record.enabled);
+    runner.follow(record);
+    showNotice(record);
+  };
+
+  const configure = (next: Settings) => {
+    settings = next;
+    watching?.watch.configure(next);
+  };
+
+  void loadSettings().then(configure);
+  const unwatchSettings = watchSettings(configure);
+  let changed = false;
+  const unwatchRecord = watchNotebook(key, (record) => {
+    changed = true;
+    follow(record);
+  });
+  // A change seen while the first read was on its way is newer than what that read returns.
+  void loadNotebook(key).then((record) => changed || follow(record));
+  listenToOutputFrames(
+    doc.defaultView ?? window,
+    () => token,
+    (cell, frameReport) => {
+      if (frameReport.kind === 'error-output') watching?.watch.frameError(cell, frameReport.text);
+      watching?.watch.frameText(cell, frameReport.text);
+    },
+    signal,
+  );
+  signal.addEventListener('abort', () => {
+    unwatchSettings();
+    unwatchRecord();
+    setWatching(false);
+  });
+
+  return {
+    key,
+    get busy() {
+      return runner.busy;
+    },
+    setToken(next) {
+      token = next;
+    },
+  };
+}
+
+/** What a failed step saw can be long; the service worker refuses a result whose texts exceed what it stores. */
+function clipOutcome(outcome: Outcome): Outcome {
+  if (outcome.ok) return outcome;
+  return {
+    ok: false,
+    step: cut(outcome.step, TEXT_LIMITS.uiStep),
+    detail: cut(outcome.detail, TEXT_LIMITS.detail),
+  };
+}
