@@ -6,6 +6,7 @@ import {
   badgeText,
   EPOCH_DONE,
   expectNothingBeforeSentinel,
+  type FullRecord,
   historyOf,
   logOf,
   openNotebook,
@@ -41,6 +42,15 @@ async function moveDeadline(serviceWorker: Worker, key: string, restartAt: numbe
 }
 
 /** The service worker has forgotten a closed tab (its registration is gone). */
+/**
+ * The countdown the new page carried: the record once its attempt is no longer `old` (the new page's hello replaces
+ * it). Waits on that state: after a reload, the tab's registration is already there from the page before.
+ */
+async function carriedCountdown(serviceWorker: Worker, key: string, old: string): Promise<FullRecord> {
+  await expect.poll(async () => (await record(serviceWorker, key))?.status.attempt).not.toBe(old);
+  return (await record(serviceWorker, key))!;
+}
+
 async function waitForSessionKeyGone(serviceWorker: Worker, name: string): Promise<void> {
   await expect
     .poll(() => serviceWorker.evaluate(async (name) => (await chrome.storage.session.get(name))[name], name))
@@ -146,12 +156,10 @@ test('a reload during the back-off starts the countdown again, shown, from the f
   expect(Date.now(), 'the reload starts within the back-off').toBeLessThan(stored.restartAt! - 1000);
   await page.reload();
   expect(await waitForGuard(serviceWorker, page)).toBe(tabId);
-  await waitForHelloDone(serviceWorker, tabId);
 
   // The new page got a whole new countdown of the first delay, its own attempt, and shows it…
-  const carried = (await record(serviceWorker, key))!;
+  const carried = await carriedCountdown(serviceWorker, key, stored.attempt!);
   expect(carried.status).toMatchObject({ kind: 'pending', ownerTab: tabId });
-  expect(carried.status.attempt).not.toBe(stored.attempt);
   const resumed = historyOf(carried, 'resumed');
   expect(resumed).toHaveLength(1);
   expect(carried.status.restartAt! - resumed[0]!.at).toBe(2000);
@@ -242,10 +250,8 @@ test('a tab back on its notebook after the deadline gets a new countdown, shown 
 
   await page.goto(url);
   expect(await waitForGuard(serviceWorker, page)).toBe(tabId);
-  await waitForHelloDone(serviceWorker, tabId);
-  const carried = (await record(serviceWorker, key))!;
+  const carried = await carriedCountdown(serviceWorker, key, stored.attempt!);
   expect(carried.status).toMatchObject({ kind: 'pending', ownerTab: tabId });
-  expect(carried.status.attempt).not.toBe(stored.attempt);
   expect(carried.status.restartAt! - historyOf(carried, 'resumed')[0]!.at).toBe(3000);
   const body = page.locator('colab-oom-guard-notice .body');
   await expect(body).toContainText(/in [1-3] s\b/);
