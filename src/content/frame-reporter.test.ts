@@ -120,6 +120,22 @@ describe("an output frame's reports to the Colab page", () => {
     expect(asked).toHaveLength(3);
   });
 
+  it('stops observing once the extension is gone from under it (an orphaned script)', async () => {
+    await start({ token: 't1', markers: false });
+    const id = fakeBrowser.runtime.id;
+    try {
+      Object.assign(fakeBrowser.runtime, { id: undefined });
+      addOutput('error', TRACEBACK);
+      await tick();
+      Object.assign(fakeBrowser.runtime, { id });
+      addOutput('error', `${TRACEBACK} (again)`);
+      await tick();
+      expect(posted).toEqual([]);
+    } finally {
+      Object.assign(fakeBrowser.runtime, { id });
+    }
+  });
+
   it('acts on the answer to its latest question only', async () => {
     let answerFirst: (reply: FrameHelloReply) => void = () => undefined;
     const slow = new Promise<FrameHelloReply>((resolve) => {

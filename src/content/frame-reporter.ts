@@ -26,10 +26,13 @@ export function reportWhileGuarded(doc: Document, parent: Window, ask: AskWorker
     watching?.lifetime.abort();
     watching = reply && { ...reply, lifetime: childLifetime(signal) };
     if (!watching) return;
-    const { token } = watching;
-    const post = (report: FrameReport['report']) =>
+    const { token, lifetime } = watching;
+    const post = (report: FrameReport['report']) => {
+      // An update or removal of the extension orphans this script (Chrome): it has nothing valid to post any more.
+      if (!browser.runtime.id) return lifetime.abort();
       parent.postMessage({ channel: FRAME_CHANNEL, token, report }, COLAB_ORIGIN);
-    reportOutputs(doc, post, watching.markers, watching.lifetime.signal);
+    };
+    reportOutputs(doc, post, watching.markers, lifetime.signal);
   };
   const hello = async () => {
     const seq = ++asked;
