@@ -79,6 +79,8 @@ export type LogEvent =
   | { type: 'toast-action'; area: 'primary' | 'secondary'; text: string }
   | { type: 'toast-close'; area: 'primary' | 'secondary'; via: 'dismiss' | 'action' | 'timeout' }
   | { type: 'outputs-shown'; cells: number[] }
+  /** A cell's `eval_js` ended: the script's value (structured-cloned from the frame), or what it threw. */
+  | { type: 'eval-js'; cell: number; result?: unknown; error?: string }
   | { type: 'api-call'; method: 'notebook.runAll' | 'kernel.restart' };
 
 export type LogEntry = LogEvent & { t: number };

@@ -137,6 +137,7 @@ function resolveStep(step: StepSpec, runPlace: Place | undefined, places: Places
   if ('crash' in step) return [{ kind: 'crash', crash: step.crash }];
   if ('hang' in step) return [{ kind: 'hang' }];
   if ('pause' in step) return [{ kind: 'pause' }];
+  if ('evalJs' in step) return [{ kind: 'eval-js', script: step.evalJs }];
   if ('stream' in step) {
     const s = step.stream;
     return [

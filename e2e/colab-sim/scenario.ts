@@ -149,7 +149,12 @@ export type StepSpec =
   | { crash: CrashKind }
   | { hang: true }
   /** Waits until the test calls `resume(page)` (a deterministic point in a cell's run). */
-  | { pause: true };
+  | { pause: true }
+  /**
+   * `google.colab.output.eval_js(script)`: runs `script` in the cell's output frame (created if the cell has none),
+   * as the notebook's own JavaScript, and waits for its value (a promise is awaited), logged as `eval-js`.
+   */
+  | { evalJs: string };
 
 /**
  * What one execution of a cell does. Shorthands run in this order: `steps`, `outputs`, `stream`, `progress`,
@@ -387,7 +392,8 @@ export type ResolvedStep =
   | { kind: 'progress'; total: number; every: number; desc: string; place: Place }
   | { kind: 'crash'; crash: CrashKind }
   | { kind: 'hang' }
-  | { kind: 'pause' };
+  | { kind: 'pause' }
+  | { kind: 'eval-js'; script: string };
 
 export interface ResolvedRun {
   steps: ResolvedStep[];

@@ -4,6 +4,7 @@ import { NOTEBOOK_PREFIX, SETTINGS_KEY } from '../state/schema';
 import { createNotebookWriter } from '../state/store';
 import { refreshNotebookBadges, refreshTabBadge } from './badge';
 import { forgetTab } from './frame-tokens';
+import { tellFramesAfter } from './frames';
 import { injectIntoOpenTabs } from './reinject';
 import { createRouter } from './router';
 import { notebookOfTab, setTabNotebook, tabShowsNotebook } from './tab-registry';
@@ -57,4 +58,9 @@ browser.storage.onChanged.addListener(async (changes, area) => {
     .filter((name) => name.startsWith(NOTEBOOK_PREFIX))
     .map((name) => name.slice(NOTEBOOK_PREFIX.length));
   await Promise.all(keys.map(refreshNotebookBadges));
+});
+
+// Output frames post only while the guard is on, and send all their text only with marker patterns: they ask again.
+browser.storage.onChanged.addListener((changes, area) => {
+  if (area === 'local') void tellFramesAfter(changes).catch(() => undefined);
 });

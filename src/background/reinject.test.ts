@@ -7,7 +7,11 @@ vi.mock('webextension-polyfill', async () => ({ default: (await import('@webext-
 const manifest = {
   content_scripts: [
     { matches: ['https://colab.research.google.com/*'], js: ['assets/colab-page-loader.js'] },
-    { matches: ['https://*.googleusercontent.com/*'], js: ['src/content/output-frame.js'], all_frames: true },
+    {
+      matches: ['https://*.googleusercontent.com/outputframe.html*'],
+      js: ['src/content/output-frame.js'],
+      all_frames: true,
+    },
   ],
 };
 
@@ -24,12 +28,24 @@ function matches(pattern: string, url: string): boolean {
   return new RegExp(`^${scheme === '*' ? 'https?' : scheme}://${hostRe}${glob(path)}$`).test(url);
 }
 
+/** The frames of every Colab tab in these tests, as the probe (`func: () => location.href`) reads them. */
+const FRAMES = [
+  { frameId: 0, result: 'https://colab.research.google.com/drive/abc' },
+  { frameId: 3, result: 'https://a1b2-0-colab.googleusercontent.com/outputframe.html?vrz=colab_20260325' },
+  // A Google user-content page the notebook's own HTML embeds, and a frame its script wrote: not Colab's frames.
+  { frameId: 4, result: 'https://script.googleusercontent.com/macros/echo?user_content_key=x' },
+  { frameId: 5, result: 'about:blank' },
+  { frameId: 6, result: 'https://a1b2-0-colab.googleusercontent.com/outputframe.html' },
+];
+
 describe('injecting into Colab tabs opened before an install or update', () => {
-  const executeScript = vi.fn(async () => []);
+  const probeThenInject = async (details: { func?: () => unknown }) => (details.func ? FRAMES : []);
+  const executeScript = vi.fn(probeThenInject);
 
   beforeEach(() => {
     fakeBrowser.reset();
-    executeScript.mockClear();
+    executeScript.mockReset();
+    executeScript.mockImplementation(probeThenInject);
     Object.assign(fakeBrowser, { scripting: { executeScript } });
     vi.spyOn(fakeBrowser.runtime, 'getManifest').mockReturnValue(manifest as never);
     // The fake's query compares URLs for equality; Chrome's reads `url` as a match pattern, which this filter is.
@@ -47,20 +63,23 @@ describe('injecting into Colab tabs opened before an install or update', () => {
     expect(matches(colab, 'https://x-0-colab.googleusercontent.com/outputframe.html')).toBe(false);
   });
 
-  it('injects the page script into the top frame and the frame script into all frames of each Colab tab', async () => {
+  it("injects the page script into each Colab tab's top frame, the frame script into its output frames", async () => {
     const colab = await fakeBrowser.tabs.create({ url: 'https://colab.research.google.com/drive/abc' });
     await fakeBrowser.tabs.create({ url: 'https://example.com/' });
     await fakeBrowser.tabs.create({ url: 'https://colab.google/notebooks' });
     expect(await injectIntoOpenTabs()).toBe(2);
-    expect(executeScript).toHaveBeenCalledTimes(2);
-    expect(executeScript).toHaveBeenCalledWith({
-      target: { tabId: colab.id, allFrames: false },
-      files: ['assets/colab-page-loader.js'],
-    });
-    expect(executeScript).toHaveBeenCalledWith({
-      target: { tabId: colab.id, allFrames: true },
-      files: ['src/content/output-frame.js'],
-    });
+    const files = executeScript.mock.calls.map(([details]) => details).filter((details) => !details.func);
+    expect(files).toEqual([
+      { target: { tabId: colab.id, allFrames: false }, files: ['assets/colab-page-loader.js'] },
+      { target: { tabId: colab.id, frameIds: [3, 6] }, files: ['src/content/output-frame.js'] },
+    ]);
+  });
+
+  it('injects the frame script nowhere in a tab without output frames', async () => {
+    await fakeBrowser.tabs.create({ url: 'https://colab.research.google.com/drive/abc' });
+    executeScript.mockImplementation(async (details) => (details.func ? FRAMES.slice(0, 1) : []));
+    expect(await injectIntoOpenTabs()).toBe(1);
+    expect(executeScript.mock.calls.filter(([details]) => !details.func)).toHaveLength(1);
   });
 
   it('goes on past a tab it cannot inject into', async () => {
@@ -69,6 +88,7 @@ describe('injecting into Colab tabs opened before an install or update', () => {
     executeScript
       .mockRejectedValueOnce(new Error('Frame with ID 0 is showing error page'))
       .mockRejectedValueOnce(new Error('x'));
+    // Tab a: both scripts fail; tab b: both are injected.
     expect(await injectIntoOpenTabs()).toBe(2);
   });
 });

@@ -29,7 +29,7 @@ const outputFrame = {
   id: fakeBrowser.runtime.id,
   url: 'https://x-0-colab.googleusercontent.com/outputframe.html',
   frameId: 3,
-  tab: { id: 7 },
+  tab: { id: 7, url: 'https://colab.research.google.com/drive/abc' },
 };
 const popup = { id: fakeBrowser.runtime.id, url: `${ORIGIN}src/popup/index.html` };
 
@@ -109,19 +109,14 @@ describe('service-worker router', () => {
     expect((await loadNotebook(KEY)).status.kind).toBe('watching');
   });
 
-  it('gives output frames the tab token and whether there are marker patterns, and nothing else', async () => {
-    const frameHello = async () =>
-      (await route({ type: 'frame-hello' }, outputFrame)) as { token: string; markers: unknown };
-    expect((await frameHello()).markers).toBe(false);
-    await fakeBrowser.storage.local.set({ settings: { v: 1, markerPatterns: ['^RESTART_ME$'] } });
-    const reply = await frameHello();
-    expect(reply.markers).toBe(true);
-    expect(reply.token).toMatch(/^[0-9a-f]{64}$/);
+  it('answers an output frame with what it may post only once its page said hello, and nothing else', async () => {
+    expect(await route({ type: 'frame-hello' }, outputFrame)).toBeNull();
     const hello = (await route({ type: 'page-hello', key: KEY, title: 'train.ipynb', arrived: true }, colabPage())) as {
       tabId: number;
       token: string;
     };
-    expect(hello).toEqual({ tabId: 7, token: reply.token });
+    expect(hello).toEqual({ tabId: 7, token: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(await route({ type: 'frame-hello' }, outputFrame)).toEqual({ token: hello.token, markers: false });
     expect(route(failure(), outputFrame)).toBeUndefined();
   });
 

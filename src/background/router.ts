@@ -2,7 +2,6 @@ import * as v from 'valibot';
 import browser from 'webextension-polyfill';
 import { t } from '../lib/i18n';
 import {
-  type FrameHelloReply,
   FrameMessageSchema,
   type HelloReply,
   type PageMessage,
@@ -14,7 +13,8 @@ import { type SenderLike, senderKind } from '../messaging/sender';
 import type { ClaimReply, CommandReply, PolicyEvent, Reduction, ReplyFor, ReportReply } from '../state/policy';
 import { loadNotebook, loadSettings, type NotebookWriter, StorageWriteError } from '../state/store';
 import { refreshTabBadge } from './badge';
-import { tokenForTab } from './frame-tokens';
+import { newTokenForTab, tokenOfTab } from './frame-tokens';
+import { frameHello, frameStatus, tellFrames } from './frames';
 import { notify } from './notifications';
 import { applyRetentionDaily } from './retention';
 import { browserSession } from './session';
@@ -109,7 +109,12 @@ export function createRouter(writer: NotebookWriter) {
     }
     await refreshTabBadge(tabId);
     void applyRetentionDaily(writer).catch(() => undefined);
-    return { tabId, token: await tokenForTab(tabId) };
+    // A new top document (or another notebook in it) gets a new token; its output frames learn it by asking again.
+    const current = arrived ? null : await tokenOfTab(tabId);
+    if (current !== null) return { tabId, token: current };
+    const token = await newTokenForTab(tabId);
+    void tellFrames(tabId);
+    return { tabId, token };
   }
 
   /**
@@ -122,12 +127,6 @@ export function createRouter(writer: NotebookWriter) {
     if (status.kind !== 'pending' || status.ownerTab !== goneTab) return;
     const heir = await firstTabShowing(key);
     if (heir !== undefined) await apply(key, { type: 'adopt', tabId: heir, ownerAlive: false });
-  }
-
-  /** The frame gets what it needs in one answer, so it carries no storage schema of its own. */
-  async function frameHello(tabId: number): Promise<FrameHelloReply> {
-    const [token, settings] = await Promise.all([tokenForTab(tabId), loadSettings()]);
-    return { token, markers: settings.markerPatterns.length > 0 };
   }
 
   /** A write the browser refused is answered with its message (and listed, as every refused write is). */
@@ -181,7 +180,11 @@ export function createRouter(writer: NotebookWriter) {
       return parsed.success ? inTabOrder(tabId, () => onPage(parsed.output, tabId)) : undefined;
     }
     if (kind === 'output-frame' && tabId !== undefined) {
-      return v.is(FrameMessageSchema, message) ? frameHello(tabId) : undefined;
+      const parsed = v.safeParse(FrameMessageSchema, message);
+      if (!parsed.success) return undefined;
+      // The frame gets what it needs in one answer, so it carries no storage schema of its own.
+      const frame = { tabId, tabUrl: sender.tab?.url };
+      return parsed.output.type === 'frame-hello' ? frameHello(frame) : frameStatus(frame);
     }
     if (kind === 'extension-page') {
       const parsed = v.safeParse(UiMessageSchema, message);

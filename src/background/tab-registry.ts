@@ -27,6 +27,14 @@ export async function tabsOfNotebook(key: string): Promise<number[]> {
     .map(([name]) => Number(name.slice(PREFIX.length)));
 }
 
+/** Every tab whose page said it shows a notebook. */
+export async function notebookTabs(): Promise<number[]> {
+  const items = await browser.storage.session.get(null);
+  return Object.entries(items)
+    .filter(([name, value]) => name.startsWith(PREFIX) && typeof value === 'string')
+    .map(([name]) => Number(name.slice(PREFIX.length)));
+}
+
 /** The name a tab last showed for the notebook ('' if none did). */
 export async function titleOfNotebook(key: string): Promise<string> {
   const items = await browser.storage.session.get(null);

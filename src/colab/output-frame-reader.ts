@@ -33,12 +33,13 @@ export function isColabOutputFrame(location: Pick<Location, 'protocol' | 'hostna
 
 /**
  * Reports each output element once, existing ones included: the frame exists only for its cell's output, so what
- * it holds when the script starts (at document_start, normally nothing) is as new as what arrives later.
+ * it holds when the script starts (at document_start, normally nothing) is as new as what arrives later. Observes
+ * until `disconnect()` or until `signal` aborts.
  */
 export function observeOutputFrame(
   doc: Document,
   handlers: FrameHandlers,
-  opts: { wantStreamText?: boolean } = {},
+  opts: { wantStreamText?: boolean; signal?: AbortSignal } = {},
 ): { disconnect(): void } {
   const want = !!opts.wantStreamText;
   const reported = new WeakSet<Element>();
@@ -84,6 +85,7 @@ export function observeOutputFrame(
     fresh.clear();
   });
   mo.observe(doc, { childList: true, subtree: true, characterData: want, characterDataOldValue: want });
+  opts.signal?.addEventListener('abort', () => mo.disconnect(), { once: true });
   if (doc.documentElement) scan(doc.documentElement);
   fresh.clear();
   return { disconnect: () => mo.disconnect() };

@@ -1,35 +1,31 @@
-import { outputText } from '../colab/cells';
-import { isColabOutputFrame, observeOutputFrame } from '../colab/output-frame-reader';
-import { tailOf } from '../detector/text';
-import { FRAME_CHANNEL } from '../messaging/frame-channel';
-import type { FrameHelloReply, FrameReport } from '../messaging/protocol';
-import { COLAB_ORIGIN } from '../messaging/sender';
-import { sendToWorker } from './send';
+import { isColabOutputFrame } from '../colab/output-frame-reader';
+import type { FrameMessage } from '../messaging/protocol';
+import { type AskWorker, reportWhileGuarded } from './frame-reporter';
+import { OrphanedError, sendToWorker } from './send';
+import { answerStatusRequests } from './status-answerer';
 
 /**
- * Runs inside Colab's cross-origin output frames: hands error outputs (and, when the user has marker patterns, all
- * output text) to the Colab page above, which alone decides. Posts only to Colab's origin, tagged with the tab's
- * token. The frame matches nothing itself, so it carries neither the rules nor the pattern engine.
+ * Runs inside Colab's cross-origin output frames (the manifest injects it into `/outputframe.html` only):
+ * - while the guard is on for the notebook, hands error outputs (and with marker patterns all output text) to the
+ *   Colab page above, which alone decides (frame-reporter.ts). The frame matches nothing itself, so it carries
+ *   neither the rules nor the pattern engine.
+ * - answers the notebook's own code asking for its status (status-answerer.ts).
+ * Everything lives as long as `context`: an update or removal of the extension orphans the script and ends it.
  */
-async function main() {
-  if (window.top === window || !isColabOutputFrame(location)) return;
-  const reply = await sendToWorker<FrameHelloReply>({ type: 'frame-hello' });
-  const token = reply.token;
-  const post = (report: FrameReport['report']) =>
-    window.parent.postMessage({ channel: FRAME_CHANNEL, token, report }, COLAB_ORIGIN);
-  observeOutputFrame(
-    document,
-    {
-      outputAdded(kind, element) {
-        const text = outputText(element);
-        if (kind === 'error') post({ kind: 'error-output', text });
-        else if (reply.markers) post({ kind: 'output-text', text });
-      },
-      // Cut as the top frame reads it (outputText cuts the same way): the receiver refuses longer text.
-      streamText: (text) => post({ kind: 'output-text', text: tailOf(text) }),
-    },
-    { wantStreamText: reply.markers },
-  );
+function main() {
+  // Colab's own frames sit right under the notebook page; an output frame nested in an output is the notebook's.
+  if (window.parent === window || window.parent !== window.top || !isColabOutputFrame(location)) return;
+  const context = new AbortController();
+  const ask: AskWorker = async <R>(message: FrameMessage) => {
+    try {
+      return await sendToWorker<R>(message);
+    } catch (error) {
+      if (error instanceof OrphanedError) context.abort();
+      return undefined;
+    }
+  };
+  answerStatusRequests(window, ask, context.signal);
+  reportWhileGuarded(document, window.parent, ask, context.signal);
 }
 
-void main().catch(() => undefined);
+main();

@@ -56,8 +56,15 @@ export const PageMessageSchema = v.variant('type', [
 ]);
 export type PageMessage = v.InferOutput<typeof PageMessageSchema>;
 
-/** Sent by the content script in Colab's output frames. */
-export const FrameMessageSchema = v.object({ type: v.literal('frame-hello') });
+/**
+ * Sent by the content script in Colab's output frames: what it may post (`frame-hello`), and the notebook's status
+ * for the page API (`frame-status`, messaging/status-api.ts).
+ */
+export const FrameMessageSchema = v.variant('type', [
+  v.object({ type: v.literal('frame-hello') }),
+  v.object({ type: v.literal('frame-status') }),
+]);
+export type FrameMessage = v.InferOutput<typeof FrameMessageSchema>;
 
 /** Sent by the popup and the options page. */
 export const UiMessageSchema = v.variant('type', [
@@ -70,11 +77,12 @@ export const UiMessageSchema = v.variant('type', [
 ]);
 export type UiMessage = v.InferOutput<typeof UiMessageSchema>;
 
-export interface FrameHelloReply {
-  token: string;
-  /** The user has marker patterns: the frame sends all its output text, which the top frame matches against them. */
-  markers: boolean;
-}
+/**
+ * What an output frame may post to its parent, or null: post nothing (the tab shows no Colab notebook, or the guard
+ * is off for it). `token` is the top-frame document's; `markers`: the user has marker patterns, so the frame sends
+ * all its output text, which the top frame matches against them.
+ */
+export type FrameHelloReply = { token: string; markers: boolean } | null;
 
 export interface HelloReply {
   tabId: number;

@@ -11,7 +11,7 @@ export interface SenderLike {
   id?: string;
   url?: string;
   frameId?: number;
-  tab?: { id?: number };
+  tab?: { id?: number; url?: string };
 }
 
 export const COLAB_ORIGIN = 'https://colab.research.google.com';
@@ -27,9 +27,16 @@ export function senderKind(sender: SenderLike, extensionId: string, extensionOri
   const origin = originOf(sender.url);
   if (sender.tab?.id !== undefined) {
     if (sender.frameId === 0 && origin === COLAB_ORIGIN) return 'colab-page';
-    if (sender.frameId !== 0 && origin !== null && isOutputFrameOrigin(origin)) return 'output-frame';
+    if (sender.frameId !== 0 && origin !== null && isOutputFrameOrigin(origin) && isOutputFramePath(sender.url)) {
+      return 'output-frame';
+    }
   }
   return sender.url.startsWith(extensionOrigin) ? 'extension-page' : null;
+}
+
+/** Colab's output frame page (the manifest injects into nothing else; another page of those hosts is no sender). */
+function isOutputFramePath(url: string): boolean {
+  return new URL(url).pathname === OUTPUT.framePath;
 }
 
 function originOf(url: string): string | null {

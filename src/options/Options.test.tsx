@@ -109,6 +109,17 @@ describe('defaults', () => {
     expect(getByText(root, /restarts its own session on purpose/)).toBeTruthy();
   });
 
+  it("the notebook's status API: on by default, explained, and switched off through the service worker", async () => {
+    const root = await open();
+    const api = getByRole<HTMLInputElement>(root, 'checkbox', 'Let the notebook read its restart count');
+    expect(api.checked).toBe(true);
+    expect(getByText(root, /It learns about that notebook only/)).toBeTruthy();
+    await click(api);
+    await vi.waitFor(async () => expect((await loadSettings()).statusApi).toBe(false));
+    expect(worker.sent).toEqual([{ type: 'ui-settings', patch: { statusApi: false } }]);
+    await waitFor(() => expect(api.checked).toBe(false));
+  });
+
   it.each([['05'], ['5 ']])('after saving %j shows 5, and follows settings changed elsewhere again', async (typed) => {
     const root = await open();
     const field = textbox(root, 'Healthy run (minutes)');

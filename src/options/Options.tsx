@@ -138,6 +138,16 @@ export function Options() {
         <Tester settings={current} failureText={failureText} markerText={markerText} />
       </Section>
 
+      <Section id="notebook-code" title="optionsNotebookCode">
+        <Toggle
+          id="status-api"
+          label={t('settingStatusApi')}
+          hint={t('settingStatusApiHint')}
+          checked={current.statusApi}
+          onToggle={(checked) => save({ statusApi: checked })}
+        />
+      </Section>
+
       <Section id="notifications" title="optionsNotifications" intro="optionsNotificationsIntro">
         <Notifications on={current.notifications} save={save} />
       </Section>

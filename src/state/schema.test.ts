@@ -50,6 +50,7 @@ describe('defaults', () => {
       failurePatterns: [],
       markerPatterns: [],
       notifications: false,
+      statusApi: true,
     });
   });
 

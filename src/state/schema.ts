@@ -103,6 +103,8 @@ const SettingsEntries = {
   failurePatterns: v.optional(Patterns, () => []),
   markerPatterns: v.optional(Patterns, () => []),
   notifications: v.optional(v.boolean(), false),
+  /** Code in a notebook's output frames may read its own status (messaging/status-api.ts); off: no answer. */
+  statusApi: v.optional(v.boolean(), true),
 };
 
 export const SettingsSchema = v.pipe(

@@ -5,6 +5,8 @@
 // The parent feeds it by postMessage; only messages from the Colab origin and from window.parent are accepted.
 // An output with `appendToBody` is HTML the notebook's own script puts at the end of <body>, outside #output-body
 // (as `display(Javascript(...))` can): it is the notebook's content, not one of Colab's outputs.
+// `eval` runs a script as `google.colab.output.eval_js` does: in this frame's own page context (the notebook's
+// JavaScript), its value awaited and sent back.
 import { appendAnsi } from './ansi.js';
 
 const COLAB_ORIGIN = 'https://colab.research.google.com';
@@ -20,8 +22,29 @@ window.addEventListener('message', (event) => {
   else if (op.op === 'replace') {
     const pre = pres.get(op.id);
     if (pre) pre.textContent = op.text;
-  }
+  } else if (op.op === 'eval') evaluate(op);
 });
+
+// biome-ignore lint/security/noGlobalEval: this models eval_js, which runs the notebook's script in its output frame
+const globalEval = eval;
+
+/** Runs the script in the global scope (eval under another name), as code the notebook sends; awaits a promise. */
+function evaluate({ id, script }) {
+  const post = (fields) => window.parent.postMessage({ colabSim: 1, op: 'eval-result', id, ...fields }, COLAB_ORIGIN);
+  const reply = (fields) => {
+    try {
+      post(fields);
+    } catch (error) {
+      post({ error: `the value cannot be sent back: ${error}` });
+    }
+  };
+  Promise.resolve()
+    .then(() => globalEval(script))
+    .then(
+      (result) => reply({ result }),
+      (error) => reply({ error: String(error) }),
+    );
+}
 
 function add(op) {
   if (op.appendToBody) {

@@ -99,6 +99,16 @@ export class OutputArea {
     else this.#addToMain(entry);
   }
 
+  /**
+   * `google.colab.output.eval_js`: the script runs in this output area's frame (created if there is none yet).
+   * @param {string} script
+   * @returns {Promise<{result?: unknown, error?: string}>}
+   */
+  evalJs(script) {
+    if (!this.frame) this.frame = new FrameBridge(this.frameSlot);
+    return this.frame.evaluate(script);
+  }
+
   #addToMain(entry) {
     if (!this.renderer) {
       this.rendererList = h('div');
@@ -198,9 +208,18 @@ class FrameBridge {
       style: 'height: 24px;',
       frameborder: '0',
     });
+    this.evaluations = new Map(); // id -> resolve, for eval_js
     this.onMessage = (event) => this.#onMessage(event);
     window.addEventListener('message', this.onMessage);
     container.append(this.iframe);
+  }
+
+  /** @returns {Promise<{result?: unknown, error?: string}>} */
+  evaluate(script) {
+    const id = crypto.randomUUID();
+    const done = new Promise((resolve) => this.evaluations.set(id, resolve));
+    this.send({ op: 'eval', id, script });
+    return done;
   }
 
   #onMessage(event) {
@@ -212,6 +231,9 @@ class FrameBridge {
       for (const op of this.queue.splice(0)) this.#post(op);
     } else if (data.op === 'height' && typeof data.px === 'number') {
       this.iframe.style.height = `${Math.max(24, Math.ceil(data.px))}px`;
+    } else if (data.op === 'eval-result' && this.evaluations.has(data.id)) {
+      this.evaluations.get(data.id)(data.error === undefined ? { result: data.result } : { error: data.error });
+      this.evaluations.delete(data.id);
     }
   }
 

@@ -175,6 +175,16 @@ export class Runner {
         });
         return (await resumed) ? 'ok' : 'aborted';
       }
+      case 'eval-js': {
+        // Like the kernel blocking in eval_js until the frontend replies; a restart or crash ends the wait.
+        if (signal.aborted) return 'aborted';
+        const done = view.outputs.evalJs(step.script);
+        const aborted = new Promise((resolve) => signal.addEventListener('abort', () => resolve(null), { once: true }));
+        const outcome = await Promise.race([done, aborted]);
+        if (!outcome) return 'aborted';
+        record('eval-js', { cell: view.index, ...outcome });
+        return 'ok';
+      }
       default:
         throw new Error(`colab-sim: unknown step ${step.kind}`);
     }

@@ -1,0 +1,117 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Page } from '@playwright/test';
+import { runAll, type Scenario, waitForRun } from './colab-sim';
+import { expect, test } from './harness/extension';
+import { readRecord, resetStorage, setSettings } from './harness/guard';
+import { EPOCH_DONE, historyOf, logOf, openNotebook, record } from './harness/matrix';
+
+/**
+ * Issue 18: the notebook's own code reads its status, through the very script python/colab_oom_guard.py sends with
+ * `google.colab.output.eval_js`, run by the simulator in the cell's output frame as Colab runs it.
+ */
+
+const HELPER = readFileSync(resolve(import.meta.dirname, '../python/colab_oom_guard.py'), 'utf8');
+
+/** The helper's request script, with its default timeout (2 s). */
+function helperScript(): string {
+  const script = /# BEGIN status request\n_REQUEST_JS = """([\s\S]*?)"""\n# END status request/.exec(HELPER)?.[1];
+  if (!script) throw new Error('python/colab_oom_guard.py: no status request script between its BEGIN/END marks');
+  return script.replace('__TIMEOUT_MS__', '2000');
+}
+
+/** The training cell asks for its status first, as a resumable notebook does, and fails with `fail` on run 1. */
+function askingNotebook(fail?: 'cuda-oom'): Scenario {
+  const ask = { evalJs: helperScript() };
+  return {
+    title: 'resumable.ipynb',
+    cells: [
+      { id: 'setup', source: 'import torch, colab_oom_guard' },
+      {
+        id: 'train',
+        source: 'status = colab_oom_guard.status()\ntrain(batch_size=64 // 2 ** (status or {}).get("restarts", 0))',
+        runs: { 1: { steps: [ask], ...(fail ? { fail } : EPOCH_DONE) }, default: { steps: [ask], ...EPOCH_DONE } },
+      },
+    ],
+  };
+}
+
+/** What each status request of the page answered (the helper's script gives the status as JSON, or null). */
+async function answers(page: Page): Promise<unknown[]> {
+  return (await logOf(page, 'eval-js')).map((entry) => {
+    if (entry.error !== undefined) throw new Error(`the status request failed in the frame: ${entry.error}`);
+    return typeof entry.result === 'string' ? JSON.parse(entry.result) : entry.result;
+  });
+}
+
+test.beforeEach(async ({ serviceWorker }) => {
+  await resetStorage(serviceWorker);
+  await setSettings(serviceWorker, { backoffBaseSec: 1 });
+});
+
+test('a guarded notebook reads no restart before any failure, then one, with the OOM that caused it', async ({
+  context,
+  page,
+  serviceWorker,
+  sim,
+}) => {
+  const { key } = await openNotebook({ context, page, serviceWorker, sim }, askingNotebook('cuda-oom'));
+  await runAll(page);
+  expect(await waitForRun(page, 1)).toMatchObject({ ok: false, failedCell: 1 });
+  // The guard's Restart session and run all: the training cell asks again.
+  expect(await waitForRun(page, 2)).toMatchObject({ ok: true });
+  const rec = await record(serviceWorker, key);
+  const [failure] = historyOf(rec, 'restart-scheduled');
+  expect(failure?.verdict?.line).toContain('CUDA out of memory');
+  expect(await answers(page)).toEqual([
+    {
+      v: 1,
+      guarded: true,
+      restarts: 0,
+      maxRestarts: 3,
+      totalRestarts: 0,
+      lastFailure: null,
+      lastRestartAt: null,
+    },
+    {
+      v: 1,
+      guarded: true,
+      restarts: 1,
+      maxRestarts: 3,
+      totalRestarts: 1,
+      lastFailure: { kind: 'gpu-oom', line: failure?.verdict?.line, at: new Date(failure?.at ?? 0).toISOString() },
+      lastRestartAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+    },
+  ]);
+  const lastRestartAt = (rec as { lastRestartAt?: number } | undefined)?.lastRestartAt;
+  expect((await answers(page))[1]).toMatchObject({ lastRestartAt: new Date(lastRestartAt ?? 0).toISOString() });
+});
+
+test('a notebook the guard is off for reads guarded: false, and reading stores nothing', async ({
+  context,
+  page,
+  serviceWorker,
+  sim,
+}) => {
+  const { key } = await openNotebook({ context, page, serviceWorker, sim }, askingNotebook(), { guard: false });
+  await runAll(page);
+  expect(await waitForRun(page, 1)).toMatchObject({ ok: true });
+  expect(await answers(page)).toEqual([
+    { v: 1, guarded: false, restarts: 0, maxRestarts: 3, totalRestarts: 0, lastFailure: null, lastRestartAt: null },
+  ]);
+  expect(await readRecord(serviceWorker, key)).toBeUndefined();
+});
+
+test('with the status API switched off in the options, the notebook gets no answer', async ({
+  context,
+  page,
+  serviceWorker,
+  sim,
+}) => {
+  await setSettings(serviceWorker, { backoffBaseSec: 1, statusApi: false });
+  await openNotebook({ context, page, serviceWorker, sim }, askingNotebook());
+  await runAll(page);
+  // The helper's script waits its own 2 s for an answer, then gives null: that bound is the helper's, not the test's.
+  expect(await waitForRun(page, 1)).toMatchObject({ ok: true });
+  expect(await answers(page)).toEqual([null]);
+});

@@ -1,0 +1,161 @@
+// @vitest-environment happy-dom
+import { fakeBrowser } from '@webext-core/fake-browser';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { tick } from '../../test/support/colab-dom';
+import { FRAME_CHANNEL, FRAMES_CHANGED } from '../messaging/frame-channel';
+import type { FrameHelloReply, FrameMessage } from '../messaging/protocol';
+import { reportWhileGuarded } from './frame-reporter';
+
+vi.mock('webextension-polyfill', async () => ({ default: (await import('@webext-core/fake-browser')).fakeBrowser }));
+
+const TRACEBACK = 'OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB';
+
+/** The frame's document as Colab builds it: outputs under #output-body (REFERENCE §4.2). */
+function addOutput(kind: 'error' | 'stream', text: string): Element {
+  const output = document.createElement('div');
+  output.className = `${kind} output-id-${document.querySelectorAll('#output-body > div').length + 1}`;
+  output.innerHTML = `<div class="output_subarea output_text"><pre></pre></div>`;
+  output.querySelector('pre')!.textContent = text;
+  document.getElementById('output-body')!.append(output);
+  return output;
+}
+
+describe("an output frame's reports to the Colab page", () => {
+  let lifetime: AbortController;
+  let posted: Array<{ data: { token: string; report: { kind: string; text: string } }; origin: string }>;
+  let answers: FrameHelloReply[];
+  let asked: FrameMessage[];
+  const parent = { postMessage: (data: never, origin: string) => posted.push({ data, origin }) } as unknown as Window;
+
+  /** The worker's answer to the next frame-hello (each hello takes the next one). */
+  const ask = async <R>(message: FrameMessage): Promise<R | undefined> => {
+    asked.push(message);
+    return answers.shift() as R | undefined;
+  };
+  /** A runtime message reaching the frame's script from `sender`. */
+  const message = (data: object, sender: object) =>
+    fakeBrowser.runtime.onMessage.trigger(data, sender, () => undefined);
+  /** The worker tells the tab's frames that what they may post changed. */
+  const workerSaysChanged = async () => {
+    await message({ type: FRAMES_CHANGED }, { id: fakeBrowser.runtime.id });
+    await tick();
+  };
+  const reports = () => posted.map(({ data }) => `${data.token}:${data.report.kind}:${data.report.text}`);
+
+  beforeEach(() => {
+    fakeBrowser.reset();
+    document.body.innerHTML = '<div id="output-area"><div id="output-body"></div></div>';
+    lifetime = new AbortController();
+    posted = [];
+    answers = [];
+    asked = [];
+  });
+
+  afterEach(() => lifetime.abort());
+
+  async function start(...first: FrameHelloReply[]) {
+    answers.push(...first);
+    reportWhileGuarded(document, parent, ask, lifetime.signal);
+    await tick();
+  }
+
+  it('posts nothing while the guard is off; once switched on, what the frame holds, to Colab only', async () => {
+    await start(null);
+    addOutput('error', TRACEBACK);
+    await tick();
+    expect(posted).toEqual([]);
+    answers.push({ token: 't1', markers: false });
+    await workerSaysChanged();
+    expect(posted).toEqual([
+      {
+        origin: 'https://colab.research.google.com',
+        data: { channel: FRAME_CHANNEL, token: 't1', report: { kind: 'error-output', text: TRACEBACK } },
+      },
+    ]);
+  });
+
+  it("tags reports with the page document's current token, and sends stream text only with markers", async () => {
+    await start({ token: 't1', markers: false });
+    addOutput('stream', 'epoch 1 done\n');
+    await tick();
+    answers.push({ token: 't2', markers: false });
+    await workerSaysChanged();
+    addOutput('error', TRACEBACK);
+    await tick();
+    expect(reports()).toEqual([`t2:error-output:${TRACEBACK}`]);
+    answers.push({ token: 't2', markers: true });
+    await workerSaysChanged();
+    addOutput('stream', 'RESTART_ME\n');
+    await tick();
+    expect(reports()).toContain('t2:output-text:RESTART_ME\n');
+  });
+
+  it('posts what it holds again under a new token: a new page document above has seen none of it', async () => {
+    await start({ token: 't1', markers: false });
+    addOutput('error', TRACEBACK);
+    await tick();
+    answers.push({ token: 't2', markers: false });
+    await workerSaysChanged();
+    expect(reports()).toEqual([`t1:error-output:${TRACEBACK}`, `t2:error-output:${TRACEBACK}`]);
+    // The same answer again (a rename, the guard switched for another notebook) posts nothing new.
+    answers.push({ token: 't2', markers: false });
+    await workerSaysChanged();
+    expect(reports()).toHaveLength(2);
+  });
+
+  it('stops posting when the guard is switched off, and when its lifetime ends', async () => {
+    await start({ token: 't1', markers: false });
+    answers.push(null);
+    await workerSaysChanged();
+    addOutput('error', TRACEBACK);
+    await tick();
+    expect(posted).toEqual([]);
+    answers.push({ token: 't1', markers: false });
+    await workerSaysChanged();
+    expect(posted).toHaveLength(1);
+    lifetime.abort();
+    addOutput('error', `${TRACEBACK} (again)`);
+    await workerSaysChanged();
+    expect(posted).toHaveLength(1);
+    expect(asked).toHaveLength(3);
+  });
+
+  it('stops observing once the extension is gone from under it (an orphaned script)', async () => {
+    await start({ token: 't1', markers: false });
+    const id = fakeBrowser.runtime.id;
+    try {
+      Object.assign(fakeBrowser.runtime, { id: undefined });
+      addOutput('error', TRACEBACK);
+      await tick();
+      Object.assign(fakeBrowser.runtime, { id });
+      addOutput('error', `${TRACEBACK} (again)`);
+      await tick();
+      expect(posted).toEqual([]);
+    } finally {
+      Object.assign(fakeBrowser.runtime, { id });
+    }
+  });
+
+  it('acts on the answer to its latest question only', async () => {
+    let answerFirst: (reply: FrameHelloReply) => void = () => undefined;
+    const slow = new Promise<FrameHelloReply>((resolve) => {
+      answerFirst = resolve;
+    });
+    const replies: Array<Promise<FrameHelloReply>> = [slow, Promise.resolve(null)];
+    reportWhileGuarded(document, parent, async <R>() => (await replies.shift()) as R, lifetime.signal);
+    await workerSaysChanged();
+    // The first answer (from before the guard was switched off) arrives last.
+    answerFirst({ token: 'stale', markers: false });
+    addOutput('error', TRACEBACK);
+    await tick();
+    expect(posted).toEqual([]);
+  });
+
+  it('asks again only when the service worker says so, not a page or another extension', async () => {
+    await start(null);
+    await message({ type: FRAMES_CHANGED }, { id: 'another-extension' });
+    await message({ type: FRAMES_CHANGED }, { id: fakeBrowser.runtime.id, tab: { id: 3 } });
+    await message({ type: 'check-ui' }, { id: fakeBrowser.runtime.id });
+    expect(asked).toEqual([{ type: 'frame-hello' }]);
+  });
+});

@@ -1,0 +1,101 @@
+// @vitest-environment happy-dom
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { mount, snippet } from '../../test/support/colab-dom';
+import { MAX_TEXT_CHARS } from '../limits';
+import { FRAME_CHANNEL } from '../messaging/frame-channel';
+import { listenToOutputFrames } from './frame-reports';
+
+const TOKEN = 'a'.repeat(64);
+const FRAME_ORIGIN = 'https://2kkcb3ngq8o-496ff2e9c6d22116-0-colab.googleusercontent.com';
+const report = { kind: 'error-output', text: 'OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB' };
+
+/** The window of a new iframe in `parent` (a srcdoc frame: happy-dom loads no URLs). */
+function frameIn(parent: Element): Window {
+  const iframe = parent.ownerDocument.createElement('iframe');
+  iframe.srcdoc = '<!doctype html><div id="output-area"></div>';
+  parent.append(iframe);
+  if (!iframe.contentWindow) throw new Error('no frame window');
+  return iframe.contentWindow;
+}
+
+describe("the top frame's receiver of output-frame reports", () => {
+  let lifetime: AbortController;
+  let token: string;
+  let received: Array<{ cell: string; kind: string }>;
+  let cell: Element;
+  let cellFrame: Window;
+
+  beforeEach(() => {
+    mount(snippet('code-cell-with-static-output-2026-03.html'));
+    cell = document.getElementById('cell-T2BNeFUZ1OGZ')!;
+    cellFrame = frameIn(cell.querySelector('.output-iframe-sizer')!);
+    lifetime = new AbortController();
+    token = TOKEN;
+    received = [];
+    listenToOutputFrames(
+      window,
+      () => token,
+      (from, { kind }) => received.push({ cell: from.id, kind }),
+      lifetime.signal,
+    );
+  });
+
+  afterEach(() => {
+    lifetime.abort();
+    document.body.innerHTML = '';
+  });
+
+  const post = (data: unknown, source: Window | null = cellFrame, origin = FRAME_ORIGIN) =>
+    window.dispatchEvent(new MessageEvent('message', { data, origin, source }));
+  const valid = (extra: object = {}) => ({ channel: FRAME_CHANNEL, token: TOKEN, report, ...extra });
+
+  it("takes a report from a cell's output frame, on a googleusercontent origin, with the page's token", () => {
+    post(valid());
+    expect(received).toEqual([{ cell: 'cell-T2BNeFUZ1OGZ', kind: 'error-output' }]);
+  });
+
+  it('refuses a missing or wrong token, and the token of an earlier page document', () => {
+    post({ channel: FRAME_CHANNEL, report });
+    post(valid({ token: 'b'.repeat(64) }));
+    post(valid({ token: '' }));
+    post(valid({ token: null }));
+    token = 'c'.repeat(64);
+    post(valid());
+    expect(received).toEqual([]);
+  });
+
+  it('refuses a foreign origin, Colab\u2019s own included', () => {
+    post(valid(), cellFrame, 'https://evil.example');
+    post(valid(), cellFrame, 'http://abc-0-colab.googleusercontent.com');
+    post(valid(), cellFrame, 'https://googleusercontent.com.evil.test');
+    post(valid(), cellFrame, 'https://colab.research.google.com');
+    post(valid(), cellFrame, 'null');
+    expect(received).toEqual([]);
+  });
+
+  it('refuses a frame outside a cell, a nested frame, the page itself and no source', () => {
+    const outside = frameIn(document.body);
+    post(valid(), outside);
+    // A frame inside an output frame can post to the top window with a googleusercontent origin: its window is no
+    // iframe of this document.
+    const nested = frameIn(cellFrame.document.body);
+    post(valid(), nested);
+    post(valid(), window);
+    post(valid(), null);
+    expect(received).toEqual([]);
+  });
+
+  it('refuses reports of another shape: unknown kind, text over the bound, another channel', () => {
+    post(valid({ report: { kind: 'verdict', text: 'gpu-oom' } }));
+    post(valid({ report: { ...report, text: 'x'.repeat(MAX_TEXT_CHARS + 1) } }));
+    post(valid({ channel: 'colab-oom-guard/other' }));
+    post('OutOfMemoryError');
+    expect(received).toEqual([]);
+  });
+
+  it('takes nothing once its lifetime ended (another notebook, an orphaned script)', () => {
+    lifetime.abort();
+    post(valid());
+    expect(received).toEqual([]);
+  });
+});

@@ -1,0 +1,34 @@
+import { type NotebookStatus, STATUS_API_VERSION } from '../messaging/status-api';
+import { effectiveMaxRestarts, loopCountAt } from './policy';
+import type { HistoryEntry, NotebookRecord, Settings } from './schema';
+
+/** The entries that record a failure the guard acted on: it scheduled a restart for it, or gave up because of it. */
+const ACTED_ON: ReadonlySet<HistoryEntry['type']> = new Set(['restart-scheduled', 'gave-up']);
+/** A marker is the notebook's own request for a restart (policy.ts), not a failure. */
+const MARKER_RULE = 'restart-marker';
+
+/**
+ * What the notebook's own code may read about itself (issue 18): the same counts the popup shows, from the record as
+ * stored (a notebook never switched on reads as defaults: not guarded, nothing counted).
+ */
+export function notebookStatus(record: NotebookRecord, settings: Settings, now: number): NotebookStatus {
+  return {
+    v: STATUS_API_VERSION,
+    guarded: record.enabled,
+    restarts: loopCountAt(record, settings, now),
+    maxRestarts: effectiveMaxRestarts(record, settings),
+    totalRestarts: record.totalRestarts,
+    lastFailure: lastFailure(record.history),
+    lastRestartAt: record.lastRestartAt === undefined ? null : isoTime(record.lastRestartAt),
+  };
+}
+
+function lastFailure(history: readonly HistoryEntry[]): NotebookStatus['lastFailure'] {
+  const entry = history.findLast((e) => ACTED_ON.has(e.type) && e.verdict && e.verdict.rule !== MARKER_RULE);
+  if (!entry?.verdict) return null;
+  return { kind: entry.verdict.category, line: entry.verdict.line, at: isoTime(entry.at) };
+}
+
+function isoTime(epochMs: number): string {
+  return new Date(epochMs).toISOString();
+}
