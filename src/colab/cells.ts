@@ -102,6 +102,11 @@ export function outputText(el: Element, maxChars = MAX_TEXT_CHARS): string {
   return tailOf(el.textContent ?? '', maxChars);
 }
 
+/** The output iframes in `cell`'s output area (§4.2, #16), in page order. */
+export function outputFramesOf(cell: Element): HTMLIFrameElement[] {
+  return [...cell.querySelectorAll<HTMLIFrameElement>(OUTPUT.frame)];
+}
+
 /**
  * The cell whose output iframe's window sent a message (§4.3): a cross-origin frame cannot name its own element,
  * so the parent matches `event.source` against the contentWindow of the output iframes inside cells.

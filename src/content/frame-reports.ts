@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import { cellOfFrameSource } from '../colab';
+import { cellOfFrameSource, isColabOutputFrame } from '../colab';
+import { streamTailRequest } from '../messaging/frame-channel';
 import { type FrameReport, FrameReportSchema } from '../messaging/protocol';
 import { isOutputFrameOrigin } from '../messaging/sender';
 
@@ -22,4 +23,24 @@ export function listenToOutputFrames(
     if (cell) onReport(cell, parsed.output.report);
   };
   win.addEventListener('message', listener, { signal });
+}
+
+/**
+ * Asks an output frame for the end of its stream outputs; it answers with a 'stream-tail' report carrying `id`.
+ * False when `frame` is no Colab output frame, so that nothing will answer. Sent to the frame's origin only.
+ */
+export function askStreamTail(frame: HTMLIFrameElement, id: number): boolean {
+  const url = parseUrl(frame.src);
+  if (!url || !isColabOutputFrame(url) || !frame.contentWindow) return false;
+  frame.contentWindow.postMessage(streamTailRequest(id), url.origin);
+  return true;
+}
+
+/** `URL.parse` is newer than the Chrome this extension supports (111). */
+function parseUrl(href: string): URL | null {
+  try {
+    return new URL(href);
+  } catch {
+    return null;
+  }
 }

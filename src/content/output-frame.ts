@@ -1,7 +1,7 @@
 import { outputText } from '../colab/cells';
-import { isColabOutputFrame, observeOutputFrame } from '../colab/output-frame-reader';
+import { frameStreamTail, isColabOutputFrame, observeOutputFrame } from '../colab/output-frame-reader';
 import { tailOf } from '../detector/text';
-import { FRAME_CHANNEL } from '../messaging/frame-channel';
+import { FRAME_CHANNEL, isStreamTailRequest } from '../messaging/frame-channel';
 import type { FrameHelloReply, FrameReport } from '../messaging/protocol';
 import { COLAB_ORIGIN } from '../messaging/sender';
 import { sendToWorker } from './send';
@@ -13,10 +13,11 @@ import { sendToWorker } from './send';
  */
 async function main() {
   if (window.top === window || !isColabOutputFrame(location)) return;
-  const reply = await sendToWorker<FrameHelloReply>({ type: 'frame-hello' });
+  const hello = sendToWorker<FrameHelloReply>({ type: 'frame-hello' });
+  answerStreamTailRequests(hello);
+  const reply = await hello;
   const token = reply.token;
-  const post = (report: FrameReport['report']) =>
-    window.parent.postMessage({ channel: FRAME_CHANNEL, token, report }, COLAB_ORIGIN);
+  const post = (report: FrameReport['report']) => postReport(token, report);
   observeOutputFrame(
     document,
     {
@@ -30,6 +31,25 @@ async function main() {
     },
     { wantStreamText: reply.markers },
   );
+}
+
+function postReport(token: string, report: FrameReport['report']) {
+  window.parent.postMessage({ channel: FRAME_CHANNEL, token, report }, COLAB_ORIGIN);
+}
+
+/**
+ * When the frame's cell stops, the top frame asks for the end of the frame's stream output (issue 20). Only Colab's
+ * page above may ask. Listens from the start, as the cell may stop while the hello is on its way.
+ */
+function answerStreamTailRequests(hello: Promise<FrameHelloReply>) {
+  window.addEventListener('message', (event) => {
+    if (event.source !== window.parent || event.origin !== COLAB_ORIGIN || !isStreamTailRequest(event.data)) return;
+    const { id } = event.data;
+    hello.then(
+      ({ token }) => postReport(token, { kind: 'stream-tail', id, text: frameStreamTail(document) }),
+      () => undefined,
+    );
+  });
 }
 
 void main().catch(() => undefined);
