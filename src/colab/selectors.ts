@@ -125,7 +125,7 @@ export const DIALOG = {
  */
 export const DIALOG_TEXT = {
   recaptcha: /recaptcha|not a robot/i,
-  gpuQuota: joinRegex(
+  gpuQuota: /* @__PURE__ */ joinRegex(
     /cannot connect to (a )?(gpu|tpu)|connect without (gpu|tpu|accelerator)|usage limits in colab/i,
     /|currently connect to a (gpu|tpu)/,
   ),
