@@ -348,17 +348,31 @@ describe('failure watch: a process started from a shell cell (issue 20), its str
 
 const FRAME_SRC = 'https://abc123-0-colab.googleusercontent.com/outputframe.html?vrz=colab_20260325';
 
-/** An output frame in the cell's output area (happy-dom does not load it); returns what was posted to it. */
-function addFrame(src = FRAME_SRC): Array<{ data: unknown; origin: string }> {
+/**
+ * An output frame in the cell's output area (happy-dom does not load it), with what was posted to it. One still
+ * `loading` holds a blank document whose location the parent can read, until `loaded()`.
+ */
+function addFrame(src = FRAME_SRC, { loading = false } = {}) {
   const posted: Array<{ data: unknown; origin: string }> = [];
+  let blank = loading;
   const iframe = document.createElement('iframe');
-  // Not as an attribute: happy-dom would try to load it.
-  Object.defineProperty(iframe, 'src', { value: src });
   Object.defineProperty(iframe, 'contentWindow', {
-    value: { postMessage: (data: unknown, origin: string) => posted.push({ data, origin }) },
+    value: {
+      postMessage: (data: unknown, origin: string) => posted.push({ data, origin }),
+      get location() {
+        if (!blank) throw new DOMException('Blocked a frame from accessing a cross-origin frame.', 'SecurityError');
+        return { href: 'about:blank' };
+      },
+    },
   });
   cell().querySelector('.output-iframe-sizer')!.append(iframe);
-  return posted;
+  // Once attached, and not as an attribute: happy-dom would try to load it.
+  Object.defineProperty(iframe, 'src', { value: src });
+  const loaded = () => {
+    blank = false;
+    iframe.dispatchEvent(new Event('load'));
+  };
+  return { posted, loaded };
 }
 
 /** The ids of the stream-tail requests posted to a frame. */
@@ -373,7 +387,7 @@ describe('failure watch: a shell cell whose stream is in its output frame', () =
 
   it("asks each of the cell's frames once, when the execution ends, and judges their answers", async () => {
     const w = watch();
-    const posted = addFrame();
+    const { posted } = addFrame();
     await state('running animating');
     expect(posted).toEqual([]);
     await state('focused');
@@ -391,7 +405,7 @@ describe('failure watch: a shell cell whose stream is in its output frame', () =
 
   it('waits for every frame; an answer to another request counts for nothing', async () => {
     const w = watch();
-    const [first, second] = [addFrame(), addFrame()];
+    const [first, second] = [addFrame().posted, addFrame().posted];
     await state('running animating');
     await state('focused');
     const [a, b] = [requests(first!)[0]!, requests(second!)[0]!];
@@ -405,7 +419,7 @@ describe('failure watch: a shell cell whose stream is in its output frame', () =
 
   it('reads frames after the main document: progress in the frame after a logged OOM is a run going on', async () => {
     const w = watch();
-    const posted = addFrame();
+    const { posted } = addFrame();
     await state('pending');
     renderer().replaceChildren();
     await state('running animating');
@@ -417,7 +431,7 @@ describe('failure watch: a shell cell whose stream is in its output frame', () =
 
   it("does not ask, nor wait for, an iframe that is not one of Colab's output frames", async () => {
     watch();
-    const other = addFrame('https://www.youtube.com/embed/abc');
+    const other = addFrame('https://www.youtube.com/embed/abc').posted;
     await state('pending');
     renderer().replaceChildren();
     await state('running animating');
@@ -429,7 +443,7 @@ describe('failure watch: a shell cell whose stream is in its output frame', () =
 
   it('`%%bash`: waits for its CalledProcessError arriving late from a frame, judges the stream with it', async () => {
     const w = watch();
-    const posted = addFrame();
+    const { posted } = addFrame();
     const { error } = shellOutputs('bash-oom');
     await state('running animating');
     await state('error');
@@ -440,9 +454,22 @@ describe('failure watch: a shell cell whose stream is in its output frame', () =
     expect(reported()).toEqual(['failure gpu-oom error-output 100']);
   });
 
+  it('asks a frame still loading when it has loaded (created as the cell stopped, for its error)', async () => {
+    const w = watch();
+    await state('running animating');
+    const { posted, loaded } = addFrame(FRAME_SRC, { loading: true });
+    await state('error');
+    expect(posted).toEqual([]);
+    loaded();
+    expect(requests(posted)).toHaveLength(1);
+    w.frameError(cell(), shellOutputs('bash-oom').error!);
+    w.frameStreamTail(cell(), requests(posted)[0]!, streamText('bash-oom'));
+    expect(reported()).toEqual(['failure gpu-oom error-output 100']);
+  });
+
   it('an answer too late, or after the cell ran again or the page restarted it, counts for nothing', async () => {
     const w = watch();
-    const posted = addFrame();
+    const { posted } = addFrame();
     await state('running animating');
     await state('focused');
     await vi.advanceTimersByTimeAsync(LATE_OUTPUT_MS + 1);

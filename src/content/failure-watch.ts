@@ -86,7 +86,7 @@ export function createFailureWatch(doc: Document, reports: WatchReports, signal:
   const shellEnds = createShellEnds((id, end, startedAt) => {
     const verdict = detector.classifyShellEnd(end);
     if (verdict) fail(id, verdict, startedAt);
-  });
+  }, signal);
 
   /**
    * The one place an execution seen in this page ends, with the state it ended in: a fresh error is judged by the

@@ -27,13 +27,29 @@ export function listenToOutputFrames(
 
 /**
  * Asks an output frame for the end of its stream outputs; it answers with a 'stream-tail' report carrying `id`.
- * False when `frame` is no Colab output frame, so that nothing will answer. Sent to the frame's origin only.
+ * False when `frame` is no Colab output frame, so that nothing will answer. Sent to the frame's origin only, now if
+ * it has loaded, and each time it loads until `signal` ends (answers after the first count for nothing).
  */
-export function askStreamTail(frame: HTMLIFrameElement, id: number): boolean {
+export function askStreamTail(frame: HTMLIFrameElement, id: number, signal: AbortSignal): boolean {
   const url = parseUrl(frame.src);
-  if (!url || !isColabOutputFrame(url) || !frame.contentWindow) return false;
-  frame.contentWindow.postMessage(streamTailRequest(id), url.origin);
+  if (!url || !isColabOutputFrame(url)) return false;
+  const ask = () => frame.contentWindow?.postMessage(streamTailRequest(id), url.origin);
+  // A frame created as its cell stopped may still be loading: asked once it has loaded (again if it loads again).
+  frame.addEventListener('load', ask, { signal });
+  if (!isStillBlank(frame)) ask();
   return true;
+}
+
+/**
+ * Until its page commits, an iframe holds a blank document of its parent's origin, whose location is readable (a
+ * loaded output frame's is not): a request posted to it would be lost, and logged as an error in Colab's console.
+ */
+function isStillBlank(frame: HTMLIFrameElement): boolean {
+  try {
+    return frame.contentWindow?.location.href === 'about:blank';
+  } catch {
+    return false;
+  }
 }
 
 /** `URL.parse` is newer than the Chrome this extension supports (111). */

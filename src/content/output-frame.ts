@@ -1,6 +1,7 @@
 import { outputText } from '../colab/cells';
 import { frameStreamTail, isColabOutputFrame, observeOutputFrame } from '../colab/output-frame-reader';
 import { tailOf } from '../detector/text';
+import { STREAM_TAIL_MAX_WAIT_MS, STREAM_TAIL_QUIET_MS } from '../limits';
 import { FRAME_CHANNEL, isStreamTailRequest } from '../messaging/frame-channel';
 import type { FrameHelloReply, FrameReport } from '../messaging/protocol';
 import { COLAB_ORIGIN } from '../messaging/sender';
@@ -39,16 +40,38 @@ function postReport(token: string, report: FrameReport['report']) {
 
 /**
  * When the frame's cell stops, the top frame asks for the end of the frame's stream output (issue 20). Only Colab's
- * page above may ask. Listens from the start, as the cell may stop while the hello is on its way.
+ * page above may ask. Listens from the start, as the cell may stop while the hello is on its way, and answers once
+ * the frame has been still for a moment: a frame created as its cell stopped may still be receiving its outputs.
  */
 function answerStreamTailRequests(hello: Promise<FrameHelloReply>) {
-  window.addEventListener('message', (event) => {
-    if (event.source !== window.parent || event.origin !== COLAB_ORIGIN || !isStreamTailRequest(event.data)) return;
-    const { id } = event.data;
+  let ids: number[] = [];
+  let deadline = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const answer = () => {
+    changes.disconnect();
+    const text = frameStreamTail(document);
+    const answered = ids;
+    ids = [];
     hello.then(
-      ({ token }) => postReport(token, { kind: 'stream-tail', id, text: frameStreamTail(document) }),
+      ({ token }) => {
+        for (const id of answered) postReport(token, { kind: 'stream-tail', id, text });
+      },
       () => undefined,
     );
+  };
+  const settle = () => {
+    clearTimeout(timer);
+    timer = setTimeout(answer, Math.min(STREAM_TAIL_QUIET_MS, deadline - Date.now()));
+  };
+  const changes = new MutationObserver(settle);
+  window.addEventListener('message', (event) => {
+    if (event.source !== window.parent || event.origin !== COLAB_ORIGIN || !isStreamTailRequest(event.data)) return;
+    if (!ids.length) {
+      deadline = Date.now() + STREAM_TAIL_MAX_WAIT_MS;
+      changes.observe(document, { childList: true, subtree: true, characterData: true });
+    }
+    ids.push(event.data.id);
+    settle();
   });
 }
 

@@ -1,6 +1,7 @@
 import { outputFramesOf, streamOutputsIn, streamTail } from '../colab';
 import type { ShellEnd } from '../detector';
 import { askStreamTail } from './frame-reports';
+import { childLifetime } from './lifetime';
 
 /**
  * Issue 20: a process started from a shell cell (`!python train.py`, `!accelerate launch`, `%%bash`) prints its OOM
@@ -31,25 +32,37 @@ interface Check {
   tails: Array<string | null>;
   /** Request id → its answer's index in `tails`. */
   asked: Map<number, number>;
+  /** Ends the requests' wait for frames to load. */
+  stop: AbortController;
 }
 
-export function createShellEnds(judge: (key: string, end: ShellEnd, startedAt: number) => void): ShellEnds {
+export function createShellEnds(
+  judge: (key: string, end: ShellEnd, startedAt: number) => void,
+  signal: AbortSignal,
+): ShellEnds {
   const checks = new Map<string, Check>();
   let lastRequest = 0;
 
+  const drop = (key: string) => {
+    checks.get(key)?.stop.abort();
+    checks.delete(key);
+  };
+
   const settle = (key: string, check: Check) => {
     if (check.error === undefined || check.tails.includes(null)) return;
-    checks.delete(key);
+    drop(key);
     // In page order: the frames follow the static renderer in the output area (§4.2), as what they show follows.
     judge(key, { stream: check.tails.filter(Boolean).join('\n'), error: check.error }, check.startedAt);
   };
 
   return {
     ended(key, cell, startedAt, error) {
-      const check: Check = { startedAt, error, tails: [streamTail(streamOutputsIn(cell))], asked: new Map() };
+      drop(key);
+      const tails = [streamTail(streamOutputsIn(cell))];
+      const check: Check = { startedAt, error, tails, asked: new Map(), stop: childLifetime(signal) };
       for (const frame of outputFramesOf(cell)) {
         const id = ++lastRequest;
-        if (!askStreamTail(frame, id)) continue;
+        if (!askStreamTail(frame, id, check.stop.signal)) continue;
         check.asked.set(id, check.tails.length);
         check.tails.push(null);
       }
@@ -71,8 +84,7 @@ export function createShellEnds(judge: (key: string, end: ShellEnd, startedAt: n
       settle(key, check);
     },
     forget(key) {
-      if (key === undefined) checks.clear();
-      else checks.delete(key);
+      for (const k of key === undefined ? [...checks.keys()] : [key]) drop(k);
     },
   };
 }
