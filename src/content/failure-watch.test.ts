@@ -467,6 +467,22 @@ describe('failure watch: a shell cell whose stream is in its output frame', () =
     expect(reported()).toEqual(['failure gpu-oom error-output 100']);
   });
 
+  it('asks nothing more once the guard went off, nor once the cell runs again', async () => {
+    watch();
+    await state('running animating');
+    const first = addFrame(FRAME_SRC, { loading: true });
+    await state('focused');
+    await state('running animating');
+    first.loaded();
+    expect(first.posted).toEqual([]);
+    const second = addFrame(FRAME_SRC, { loading: true });
+    await state('focused');
+    expect(requests(first.posted)).toHaveLength(1); // this end's request; the second frame is still loading
+    lifetime.abort();
+    second.loaded();
+    expect(second.posted).toEqual([]);
+  });
+
   it('an answer too late, or after the cell ran again or the page restarted it, counts for nothing', async () => {
     const w = watch();
     const { posted } = addFrame();
