@@ -18,6 +18,13 @@ export const MAX_RULE_LINE_CHARS = 4096;
  * rich-formatted form) plus the final exception and the frames above it.
  */
 export const MAX_SHELL_TAIL_CHARS = 16 * 1024;
+/**
+ * An output frame asked for the end of its stream output (issue 20) answers once nothing in it has changed for
+ * STREAM_TAIL_QUIET_MS, at the latest STREAM_TAIL_MAX_WAIT_MS after the request: a frame created as its cell stopped
+ * may still be receiving the cell's last outputs. Both well inside the time the page takes late outputs (10 s).
+ */
+export const STREAM_TAIL_QUIET_MS = 250;
+export const STREAM_TAIL_MAX_WAIT_MS = 2_000;
 
 /** The longest text of each kind that is sent between contexts and stored. */
 export const TEXT_LIMITS = {

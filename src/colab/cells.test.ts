@@ -6,6 +6,7 @@ import {
   cellOf,
   cellOfFrameSource,
   cellRunState,
+  cellSource,
   executionCount,
   findCells,
   outputKind,
@@ -38,6 +39,13 @@ describe('cells on the real 2026 capture', () => {
     expect(executionCount(cell)).toBe(11);
     expect(cellRunState(cell)).toBe('idle');
     expect(cellOf(cell.querySelector('pre')!)).toBe(cell);
+  });
+
+  it("reads the source from the editor's lines (spaces as U+00A0), and null when the editor shows none", () => {
+    const cell = cell2026();
+    expect(cellSource(cell)).toBe('# Task 1: Data Cleaning');
+    for (const line of cell.querySelectorAll('.view-line')) line.remove();
+    expect(cellSource(cell)).toBeNull();
   });
 
   it('reads injected run-button state classes', () => {

@@ -57,6 +57,13 @@ export function cellRunState(cell: Element): RunState {
   return cell.classList.contains(CELL.cellError) ? 'error' : 'idle';
 }
 
+/** The cell's source as its editor shows it, or null when the editor shows no lines (not rendered yet). */
+export function cellSource(cell: Element): string | null {
+  const lines = cell.querySelectorAll(CELL.sourceLine);
+  if (lines.length === 0) return null;
+  return [...lines].map((line) => (line.textContent ?? '').replaceAll('\u00a0', ' ')).join('\n');
+}
+
 /** "[11]" → 11; "[ ]", "[*]" or no counter → null (§4.1). */
 export function executionCount(cell: Element): number | null {
   const button = runButtonOf(cell);
@@ -100,6 +107,11 @@ export function outputKind(el: Element): OutputKind {
  */
 export function outputText(el: Element, maxChars = MAX_TEXT_CHARS): string {
   return tailOf(el.textContent ?? '', maxChars);
+}
+
+/** The output iframes in `cell`'s output area (§4.2, #16), in page order. */
+export function outputFramesOf(cell: Element): HTMLIFrameElement[] {
+  return [...cell.querySelectorAll<HTMLIFrameElement>(OUTPUT.frame)];
 }
 
 /**

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it } from 'vitest';
 import { mount, snippet, tick } from '../../test/support/colab-dom';
-import { observeOutputFrame } from './output-frame-reader';
+import { frameStreamTail, observeOutputFrame } from './output-frame-reader';
 
 let stop: (() => void) | null = null;
 
@@ -88,5 +88,27 @@ describe('observeOutputFrame', () => {
     mount(sampleA());
     await tick();
     expect(events).toHaveLength(2);
+  });
+});
+
+describe('frameStreamTail', () => {
+  it("reads the end of the frame's stream outputs, stdout and stderr, and nothing else", () => {
+    mount(
+      '<div class="stream">Killed (the notebook\'s own HTML)</div><div id="output-area"><div id="output-body">' +
+        '<div class="stream output-id-1"><div class="output_subarea output_text output_stream"><pre>epoch 1\n</pre>' +
+        '</div></div><div class="display_data output-id-2"><div class="output_subarea output_html"><div ' +
+        'class="stream">Killed (displayed HTML)</div></div></div><div class="stream output-id-3"><div ' +
+        'class="output_subarea output_text output_stream output_stderr"><pre>/bin/bash: line 1:  2292 Killed' +
+        '                  python3 train.py\n</pre></div></div><div class="error output-id-4"><pre>Traceback</pre>' +
+        '</div></div></div>',
+    );
+    expect(frameStreamTail(document)).toBe(
+      'epoch 1\n\n/bin/bash: line 1:  2292 Killed                  python3 train.py\n',
+    );
+  });
+
+  it('is empty in a frame without #output-body', () => {
+    mount('<div class="stream output-id-1"><pre>Killed</pre></div>');
+    expect(frameStreamTail(document)).toBe('');
   });
 });

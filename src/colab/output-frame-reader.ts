@@ -7,6 +7,7 @@
 import { type OutputKind, outputElementOf, outputKind } from './cells';
 import { streamAppender } from './dom';
 import { OUTPUT } from './selectors';
+import { streamOutputsIn, streamTail } from './stream-tail';
 
 export interface FrameHandlers {
   outputAdded?(kind: OutputKind, element: Element): void;
@@ -29,6 +30,12 @@ export function isColabOutputFrame(location: Pick<Location, 'protocol' | 'hostna
   return (
     location.protocol === 'https:' && OUTPUT.frameHost.test(location.hostname) && location.pathname === OUTPUT.framePath
   );
+}
+
+/** The end of the frame's stream outputs under #output-body (what a shell cell printed last, issue 20). */
+export function frameStreamTail(doc: Document): string {
+  const body = doc.querySelector(SCOPE);
+  return body ? streamTail(streamOutputsIn(body)) : '';
 }
 
 /**

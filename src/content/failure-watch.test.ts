@@ -1,7 +1,12 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { RunSpec } from '../../e2e/colab-sim/scenario';
+import { plain, type ShellEnding, shellRun } from '../../e2e/colab-sim/texts';
 import { mount, setRunState, snippet } from '../../test/support/colab-dom';
+import type { Verdict } from '../detector';
+import { LATE_OUTPUT_MS } from '../detector/execution-gate';
 import { BLIND_AFTER_MS } from '../limits';
+import { isStreamTailRequest } from '../messaging/frame-channel';
 import { defaultSettings } from '../state/schema';
 import { createFailureWatch, type WatchReports } from './failure-watch';
 
@@ -13,11 +18,16 @@ const T0 = Date.UTC(2026, 10, 23, 22);
 
 let lifetime: AbortController;
 let events: string[];
+let verdicts: Verdict[];
 
 function watch() {
   events = [];
+  verdicts = [];
   const reports: WatchReports = {
-    failure: (verdict, source, startedAt) => events.push(`failure ${verdict.category} ${source} ${startedAt - T0}`),
+    failure(verdict, source, startedAt) {
+      verdicts.push(verdict);
+      events.push(`failure ${verdict.category} ${source} ${startedAt - T0}`);
+    },
     marker: (match) => events.push(`marker ${match.line}`),
     disconnect: (line) => events.push(`disconnect ${line}`),
     dialog: (kind) => events.push(`dialog ${kind}`),
@@ -32,6 +42,16 @@ const cell = () => document.getElementById(`cell-${CELL}`)!;
 const renderer = () => document.querySelector('colab-static-output-renderer > div')!;
 const errorOutput = (text = OOM) =>
   mount(`<div class="error output-id-9 output_text"><pre>${text}</pre></div>`, renderer());
+
+/** The cell's source as its editor shows it (Monaco: one `.view-line` a line, spaces as U+00A0); null: no lines. */
+function setSource(source: string | null) {
+  const editor = cell().querySelector('.monaco-editor')!;
+  for (const line of editor.querySelectorAll('.view-line')) line.remove();
+  for (const text of source?.split('\n') ?? []) {
+    const [line] = mount('<div class="view-line"><span><span class="mtk1"></span></span></div>', editor);
+    line!.querySelector('.mtk1')!.textContent = text.replaceAll(' ', '\u00a0');
+  }
+}
 
 /** The run state changes `ms` after the previous step, as a kernel's messages would. */
 async function state(classes: string, ms = 100) {
@@ -212,6 +232,302 @@ describe('failure watch: user patterns', () => {
     w.configure(defaultSettings());
     await engineLoaded();
     w.frameText(cell(), '@@RESTART@@');
+    expect(reported()).toEqual([]);
+  });
+});
+
+/** What a shell cell printed, as Colab's static renderer shows it: consecutive outputs of one stream merge. */
+function print(text: string, name: 'stdout' | 'stderr' = 'stdout', into: Element = renderer()) {
+  const last = into.lastElementChild;
+  if (last?.getAttribute('data-name') === name) {
+    last.querySelector('pre')!.append(text);
+    return;
+  }
+  const output = document.createElement('div');
+  output.className = `stream output-id-${into.children.length + 1} output_text`;
+  output.setAttribute('data-name', name);
+  output.append(Object.assign(document.createElement('pre'), { textContent: text }));
+  into.append(output);
+}
+
+/** An error output with its text as the renderer shows it (tracebacks hold `<cell line: 0>`: no HTML parsing). */
+function errorOutputText(text: string, into: Element = renderer()) {
+  const output = document.createElement('div');
+  output.className = `error output-id-${into.children.length + 1} output_text`;
+  output.append(Object.assign(document.createElement('pre'), { textContent: text }));
+  into.append(output);
+}
+
+/** The streams of a ready-made shell run (e2e/colab-sim/texts.ts), and its error output's text if it has one. */
+function shellOutputs(ending: ShellEnding): { streams: Array<[string, 'stdout' | 'stderr']>; error: string | null } {
+  const run: RunSpec = shellRun(ending);
+  const streams = (run.outputs ?? []).flatMap((out) =>
+    out.type === 'stream' ? [[out.text, out.name ?? 'stdout'] as [string, 'stdout' | 'stderr']] : [],
+  );
+  const traceback = typeof run.fail === 'object' ? run.fail.traceback : undefined;
+  return { streams, error: traceback ? plain([traceback].flat().join('\n')) : null };
+}
+
+/** A shell cell's run in the main document: queued, running, its output, then the state it ends in. */
+async function shellCell(ending: ShellEnding, end: 'focused' | 'error' = 'focused') {
+  const { streams, error } = shellOutputs(ending);
+  await state('pending');
+  renderer().replaceChildren(); // the run cleared the cell's old output
+  await state('running animating');
+  for (const [text, name] of streams) print(text, name);
+  if (error !== null) errorOutputText(error);
+  await state(end);
+}
+
+describe('failure watch: a process started from a shell cell (issue 20), its stream in the main document', () => {
+  beforeEach(() => setSource('!accelerate launch --mixed_precision fp16 train.py'));
+
+  it('`!accelerate launch` dying of CUDA OOM, the cell ending with no error: one failure, its line shown', async () => {
+    watch();
+    await shellCell('accelerate-oom');
+    expect(reported()).toEqual(['failure gpu-oom error-output 100']);
+    expect(verdicts[0]).toMatchObject({ rule: 'shell:torch-cuda-oom' });
+    expect(verdicts[0]?.line).toMatch(/^torch\.OutOfMemoryError: CUDA out of memory\./);
+  });
+
+  it("`%%bash` whose script died of CUDA OOM, the cell's error a CalledProcessError: one failure", async () => {
+    watch();
+    await shellCell('bash-oom', 'error');
+    expect(reported()).toEqual(['failure gpu-oom error-output 100']);
+  });
+
+  it('`!python train.py` ending `Killed` (the kernel OOM killer): a host-RAM failure quoting the line', async () => {
+    watch();
+    await shellCell('python-killed');
+    expect(reported()).toEqual(['failure host-ram error-output 100']);
+    expect(verdicts[0]?.line).toBe('/bin/bash: line 1:  2292 Killed                  python3 train.py');
+  });
+
+  it('a Python cell that caught the OOM and printed its traceback last, ending normally: nothing', async () => {
+    setSource('try:\n    train()\nexcept torch.OutOfMemoryError:\n    traceback.print_exc()');
+    watch();
+    await shellCell('accelerate-oom');
+    expect(reported()).toEqual([]);
+  });
+
+  it('a cell whose editor shows no lines yet is read as one that may run a command', async () => {
+    setSource(null);
+    watch();
+    await shellCell('python-killed');
+    expect(reported()).toEqual(['failure host-ram error-output 100']);
+  });
+
+  it('a run that logged an OOM traceback and went on to finish: nothing', async () => {
+    watch();
+    await shellCell('logged-oom-finished');
+    expect(reported()).toEqual([]);
+  });
+
+  it('a cell still running, an OOM traceback printed last: nothing; it goes on and finishes: nothing', async () => {
+    const { streams } = shellOutputs('accelerate-oom');
+    watch();
+    await state('running animating');
+    for (const [text, name] of streams.slice(0, 2)) print(text, name);
+    await vi.advanceTimersByTimeAsync(LATE_OUTPUT_MS * 10);
+    expect(reported()).toEqual([]);
+    print('skipping the batch\nepoch 1/3: step 300/2300 loss=0.6904\n');
+    await state('focused');
+    expect(reported()).toEqual([]);
+  });
+
+  it('a cell ending in an error other than CalledProcessError: its stream is no shell failure', async () => {
+    watch();
+    await state('running animating');
+    for (const [text, name] of shellOutputs('accelerate-oom').streams) print(text, name);
+    errorOutputText('ValueError: Expected input batch_size (32) to match target batch_size (64).');
+    await state('error');
+    expect(reported()).toEqual([]);
+  });
+
+  it('an OOM error output and an OOM at the end of the stream: one failure', async () => {
+    watch();
+    await state('running animating');
+    for (const [text, name] of shellOutputs('accelerate-oom').streams) print(text, name);
+    errorOutput();
+    await state('error');
+    expect(reported()).toEqual(['failure gpu-oom error-output 100']);
+  });
+
+  it('an execution a restart ended (stale), or one of an earlier page (never seen running): nothing', async () => {
+    watch();
+    await state('running animating');
+    for (const [text, name] of shellOutputs('python-killed').streams) print(text, name);
+    await state('stale error');
+    setRunState(cell(), 'focused');
+    await tick();
+    expect(reported()).toEqual([]);
+  });
+
+  it('with the category switched off: nothing', async () => {
+    const w = watch();
+    w.configure({ ...defaultSettings(), categories: { ...defaultSettings().categories, 'gpu-oom': false } });
+    await tick();
+    await shellCell('accelerate-oom');
+    expect(reported()).toEqual([]);
+  });
+});
+
+const FRAME_SRC = 'https://abc123-0-colab.googleusercontent.com/outputframe.html?vrz=colab_20260325';
+
+/**
+ * An output frame in the cell's output area (happy-dom does not load it), with what was posted to it. One still
+ * `loading` holds a blank document whose location the parent can read, until `loaded()`.
+ */
+function addFrame(src = FRAME_SRC, { loading = false } = {}) {
+  const posted: Array<{ data: unknown; origin: string }> = [];
+  let blank = loading;
+  const iframe = document.createElement('iframe');
+  Object.defineProperty(iframe, 'contentWindow', {
+    value: {
+      postMessage: (data: unknown, origin: string) => posted.push({ data, origin }),
+      get location() {
+        if (!blank) throw new DOMException('Blocked a frame from accessing a cross-origin frame.', 'SecurityError');
+        return { href: 'about:blank' };
+      },
+    },
+  });
+  cell().querySelector('.output-iframe-sizer')!.append(iframe);
+  // Once attached, and not as an attribute: happy-dom would try to load it.
+  Object.defineProperty(iframe, 'src', { value: src });
+  const loaded = () => {
+    blank = false;
+    iframe.dispatchEvent(new Event('load'));
+  };
+  return { posted, loaded };
+}
+
+/** The ids of the stream-tail requests posted to a frame. */
+const requests = (posted: Array<{ data: unknown }>) =>
+  posted.map(({ data }) => (isStreamTailRequest(data) ? data.id : null));
+
+describe('failure watch: a shell cell whose stream is in its output frame', () => {
+  beforeEach(() => setSource('%%bash\npython train.py'));
+
+  const streamText = (ending: ShellEnding) =>
+    shellOutputs(ending)
+      .streams.map(([text]) => text)
+      .join('');
+
+  it("asks each of the cell's frames once, when the execution ends, and judges their answers", async () => {
+    const w = watch();
+    const { posted } = addFrame();
+    await state('running animating');
+    expect(posted).toEqual([]);
+    await state('focused');
+    expect(posted).toHaveLength(1);
+    // No secret in the request (scripts in the frame see it); sent to the frame's origin only.
+    expect(posted[0]).toEqual({
+      data: { channel: 'colab-oom-guard/output-frame', ask: 'stream-tail', id: requests(posted)[0] },
+      origin: 'https://abc123-0-colab.googleusercontent.com',
+    });
+    expect(reported()).toEqual([]);
+    w.frameStreamTail(cell(), requests(posted)[0]!, streamText('accelerate-oom'));
+    w.frameStreamTail(cell(), requests(posted)[0]!, streamText('accelerate-oom'));
+    expect(reported()).toEqual(['failure gpu-oom error-output 100']);
+  });
+
+  it('waits for every frame; an answer to another request counts for nothing', async () => {
+    const w = watch();
+    const [first, second] = [addFrame().posted, addFrame().posted];
+    await state('running animating');
+    await state('focused');
+    const [a, b] = [requests(first!)[0]!, requests(second!)[0]!];
+    expect(a).not.toBe(b);
+    w.frameStreamTail(cell(), b + 100, '');
+    w.frameStreamTail(cell(), a, streamText('python-killed'));
+    expect(reported()).toEqual([]);
+    w.frameStreamTail(cell(), b, '');
+    expect(reported()).toEqual(['failure host-ram error-output 100']);
+  });
+
+  it('reads frames after the main document: progress in the frame after a logged OOM is a run going on', async () => {
+    const w = watch();
+    const { posted } = addFrame();
+    await state('pending');
+    renderer().replaceChildren();
+    await state('running animating');
+    print(shellOutputs('accelerate-oom').streams[1]![0]);
+    await state('focused');
+    w.frameStreamTail(cell(), requests(posted)[0]!, 'epoch 1/3: step 300/2300 loss=0.6904\nTraining complete.\n');
+    expect(reported()).toEqual([]);
+  });
+
+  it("does not ask, nor wait for, an iframe that is not one of Colab's output frames", async () => {
+    watch();
+    const other = addFrame('https://www.youtube.com/embed/abc').posted;
+    await state('pending');
+    renderer().replaceChildren();
+    await state('running animating');
+    for (const [text, name] of shellOutputs('accelerate-oom').streams) print(text, name);
+    await state('focused');
+    expect(other).toEqual([]);
+    expect(reported()).toEqual(['failure gpu-oom error-output 100']);
+  });
+
+  it('`%%bash`: waits for its CalledProcessError arriving late from a frame, judges the stream with it', async () => {
+    const w = watch();
+    const { posted } = addFrame();
+    const { error } = shellOutputs('bash-oom');
+    await state('running animating');
+    await state('error');
+    w.frameStreamTail(cell(), requests(posted)[0]!, streamText('bash-oom'));
+    expect(reported()).toEqual([]);
+    await vi.advanceTimersByTimeAsync(2000);
+    w.frameError(cell(), error!);
+    expect(reported()).toEqual(['failure gpu-oom error-output 100']);
+  });
+
+  it('asks a frame still loading when it has loaded (created as the cell stopped, for its error)', async () => {
+    const w = watch();
+    await state('running animating');
+    const { posted, loaded } = addFrame(FRAME_SRC, { loading: true });
+    await state('error');
+    expect(posted).toEqual([]);
+    loaded();
+    expect(requests(posted)).toHaveLength(1);
+    w.frameError(cell(), shellOutputs('bash-oom').error!);
+    w.frameStreamTail(cell(), requests(posted)[0]!, streamText('bash-oom'));
+    expect(reported()).toEqual(['failure gpu-oom error-output 100']);
+  });
+
+  it('asks nothing more once the guard went off, nor once the cell runs again', async () => {
+    watch();
+    await state('running animating');
+    const first = addFrame(FRAME_SRC, { loading: true });
+    await state('focused');
+    await state('running animating');
+    first.loaded();
+    expect(first.posted).toEqual([]);
+    const second = addFrame(FRAME_SRC, { loading: true });
+    await state('focused');
+    expect(requests(first.posted)).toHaveLength(1); // this end's request; the second frame is still loading
+    lifetime.abort();
+    second.loaded();
+    expect(second.posted).toEqual([]);
+  });
+
+  it('an answer too late, or after the cell ran again or the page restarted it, counts for nothing', async () => {
+    const w = watch();
+    const { posted } = addFrame();
+    await state('running animating');
+    await state('focused');
+    await vi.advanceTimersByTimeAsync(LATE_OUTPUT_MS + 1);
+    w.frameStreamTail(cell(), requests(posted).at(-1)!, streamText('accelerate-oom'));
+
+    await state('running animating');
+    await state('focused');
+    await state('running animating');
+    w.frameStreamTail(cell(), requests(posted).at(-1)!, streamText('accelerate-oom'));
+
+    await state('focused');
+    w.forgetExecutions();
+    w.frameStreamTail(cell(), requests(posted).at(-1)!, streamText('accelerate-oom'));
+    expect(requests(posted)).toHaveLength(3);
     expect(reported()).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
 import {
   cellId,
+  cellSource,
   type DialogKind,
   type OutputKind,
   observeColabPage,
@@ -13,15 +14,18 @@ import {
   type Detector,
   loadDetector,
   type MarkerMatch,
+  mayRunProcesses,
   type Verdict,
 } from '../detector';
 import { createExecutionGate, type EndedExecution } from '../detector/execution-gate';
 import { BLIND_AFTER_MS, cut, TEXT_LIMITS } from '../limits';
 import type { Settings } from '../state/schema';
+import { createShellEnds } from './shell-end';
 
 /**
  * Turns what the page shows into reports: a cell whose execution (seen here) ended in an error its outputs show to be
- * an OOM, Colab's crash toast, a marker line the user's code printed, a dialog. Reads only what the observer hands it.
+ * an OOM, or whose stream output ends with a shell-launched process dying of one; Colab's crash toast; a marker line
+ * the user's code printed; a dialog. Reads what the observer hands it, and a cell's stream tail once when it stops.
  * Lives while the guard is on for the notebook: `signal` ends it.
  */
 export interface WatchReports {
@@ -43,6 +47,8 @@ export interface FailureWatch {
   frameError(cell: Element, text: string): void;
   /** Text an output frame of `cell` showed (sent only when the user has marker patterns): matched here. */
   frameText(cell: Element, text: string): void;
+  /** An output frame of `cell` answered the request `id` for the end of its stream outputs (shell-end.ts). */
+  frameStreamTail(cell: Element, id: number, text: string): void;
 }
 
 export function createFailureWatch(doc: Document, reports: WatchReports, signal: AbortSignal): FailureWatch {
@@ -62,27 +68,45 @@ export function createFailureWatch(doc: Document, reports: WatchReports, signal:
     return synthetic;
   };
 
-  /** The first of `texts` (newest first) that is a failure ends the execution's judging. */
-  const judge = (id: string, texts: readonly string[]) => {
+  const fail = (id: string, verdict: Verdict, startedAt: number) => {
+    gate.reported(id);
+    shellEnds.forget(id);
+    reports.failure(verdict, 'error-output', startedAt);
+  };
+
+  /** The first of `texts` (newest first) that is a failure ends the execution's judging; true if one was. */
+  const judge = (id: string, texts: readonly string[]): boolean => {
     for (const text of [...texts].reverse()) {
       const verdict = detector.classifyError(text);
       if (!verdict) continue;
-      gate.reported(id);
-      reports.failure(verdict, 'error-output', gate.startedAt(id) ?? Date.now());
-      return;
+      fail(id, verdict, gate.startedAt(id) ?? Date.now());
+      return true;
     }
+    return false;
   };
+
+  const shellEnds = createShellEnds((id, end, startedAt) => {
+    const verdict = detector.classifyShellEnd(end);
+    if (verdict) fail(id, verdict, startedAt);
+  }, signal);
 
   /**
    * The one place an execution seen in this page ends, with the state it ended in: a fresh error is judged by the
-   * error outputs it showed. (Reading what else an ended execution printed belongs here too.)
+   * error outputs it showed; without a verdict from them, by how its stream output ends (a shell-launched process).
    */
-  const executionEnded = (id: string, ended: EndedExecution) => {
-    if (ended.outcome === 'error') judge(id, ended.evidence);
+  const executionEnded = (id: string, cell: Element, ended: EndedExecution) => {
+    if (ended.outcome === 'stale') return;
+    if (ended.outcome === 'error' && judge(id, ended.evidence)) return;
+    // A Python cell that caught an OOM and printed it last ends as a dying script does: only a cell that can start a
+    // process (or whose source cannot be read) is read as one.
+    if (!mayRunProcesses(cellSource(cell))) return;
+    // Ended in error with no error output yet (undefined): it may come late from a frame; the stream waits for it.
+    shellEnds.ended(id, cell, ended.startedAt, ended.outcome === 'ok' ? null : ended.evidence.at(-1));
   };
 
   const errorText = (id: string, text: string) => {
-    if (gate.errorOutput(id, text, Date.now()) === 'judge') judge(id, [text]);
+    if (gate.errorOutput(id, text, Date.now()) !== 'judge') return;
+    if (!judge(id, [text])) shellEnds.lateError(id, text);
   };
 
   const markerText = (id: string, text: string) => {
@@ -117,8 +141,9 @@ export function createFailureWatch(doc: Document, reports: WatchReports, signal:
 
   const cellState = (cell: Element, rawId: string | null, state: RunState) => {
     const id = idOf(cell, rawId);
+    if (state === 'pending' || state === 'running') shellEnds.forget(id);
     const ended = gate.cellState(id, state, Date.now());
-    if (ended) executionEnded(id, ended);
+    if (ended) executionEnded(id, cell, ended);
     checkSight();
   };
 
@@ -175,9 +200,14 @@ export function createFailureWatch(doc: Document, reports: WatchReports, signal:
     },
     forgetExecutions() {
       gate.reset(Date.now());
+      shellEnds.forget();
       checkSight();
     },
     frameError: (cell, text) => errorText(idOf(cell), text),
     frameText: (cell, text) => markerText(idOf(cell), text),
+    frameStreamTail(cell, id, text) {
+      const key = idOf(cell);
+      if (gate.isLive(key, Date.now())) shellEnds.frameTail(key, id, text);
+    },
   };
 }

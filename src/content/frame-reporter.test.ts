@@ -158,4 +158,50 @@ describe("an output frame's reports to the Colab page", () => {
     await message({ type: 'check-ui' }, { id: fakeBrowser.runtime.id });
     expect(asked).toEqual([{ type: 'frame-hello' }]);
   });
+
+  describe('stream tails asked by the page when a cell stops (issue 20)', () => {
+    /** The page above asks (or a stranger, with another source or origin). */
+    const request = (id: number, from: { source?: unknown; origin?: string } = {}) =>
+      window.dispatchEvent(
+        new MessageEvent('message', {
+          data: { channel: FRAME_CHANNEL, ask: 'stream-tail', id },
+          origin: from.origin ?? 'https://colab.research.google.com',
+          source: (from.source ?? parent) as never,
+        }),
+      );
+    const tails = () => posted.filter(({ data }) => data.report.kind === 'stream-tail').map(({ data }) => data);
+
+    it('answers a request that came before the first hello, once the hello says the notebook is guarded', async () => {
+      let answer: (reply: FrameHelloReply) => void = () => undefined;
+      const hello = new Promise<FrameHelloReply>((resolve) => {
+        answer = resolve;
+      });
+      reportWhileGuarded(document, parent, async <R>() => (await hello) as R, lifetime.signal);
+      addOutput('stream', 'Traceback (most recent call last):\nKilled\n');
+      request(7);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(tails()).toEqual([]);
+      answer({ token: 't1', markers: false });
+      await vi.waitFor(() =>
+        expect(tails()).toEqual([
+          { channel: FRAME_CHANNEL, token: 't1', report: { kind: 'stream-tail', id: 7, text: expect.any(String) } },
+        ]),
+      );
+      expect(tails()[0]?.report.text).toMatch(/Killed\n?$/);
+    });
+
+    it('answers nothing for a notebook that is not guarded, nor to anyone but the page above', async () => {
+      await start({ token: 't1', markers: false });
+      addOutput('stream', 'epoch 1 done\n');
+      request(1, { source: window });
+      request(2, { origin: 'https://evil.example' });
+      request(3);
+      await vi.waitFor(() => expect(tails().map((tail) => tail.report)).toEqual([expect.objectContaining({ id: 3 })]));
+      answers.push(null);
+      await workerSaysChanged();
+      request(4);
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      expect(tails()).toHaveLength(1);
+    });
+  });
 });

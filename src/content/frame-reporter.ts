@@ -6,6 +6,7 @@ import { FRAME_CHANNEL, FRAMES_CHANGED } from '../messaging/frame-channel';
 import type { FrameHelloReply, FrameMessage, FrameReport } from '../messaging/protocol';
 import { COLAB_ORIGIN } from '../messaging/sender';
 import { childLifetime } from './lifetime';
+import { answerStreamTailRequests } from './stream-tail-answerer';
 
 /** Asks the service worker; undefined when there was no answer (then nothing changes). */
 export type AskWorker = <R>(message: FrameMessage) => Promise<R | undefined>;
@@ -19,20 +20,32 @@ export type AskWorker = <R>(message: FrameMessage) => Promise<R | undefined>;
 export function reportWhileGuarded(doc: Document, parent: Window, ask: AskWorker, signal: AbortSignal): void {
   let asked = 0;
   let watching: { token: string; markers: boolean; lifetime: AbortController } | null = null;
+  let post: ((report: FrameReport['report']) => void) | null = null;
+  /** Stream tails answered before the first hello's answer: posted once it says the notebook is guarded. */
+  let early: FrameReport['report'][] | null = [];
+  answerStreamTailRequests(doc, parent, (report) => (post ? post(report) : early?.push(report)), signal);
 
   // A new token is a new page document above, which has seen nothing yet: what the frame holds is posted again.
   const follow = (reply: FrameHelloReply) => {
     if (watching && watching.token === reply?.token && watching.markers === reply.markers) return;
     watching?.lifetime.abort();
     watching = reply && { ...reply, lifetime: childLifetime(signal) };
+    const held = early ?? [];
+    early = null;
+    post = null;
     if (!watching) return;
     const { token, lifetime } = watching;
-    const post = (report: FrameReport['report']) => {
+    const guardedPost = (report: FrameReport['report']) => {
       // An update or removal of the extension orphans this script (Chrome): it has nothing valid to post any more.
       if (!browser.runtime.id) return lifetime.abort();
       parent.postMessage({ channel: FRAME_CHANNEL, token, report }, COLAB_ORIGIN);
     };
-    reportOutputs(doc, post, watching.markers, lifetime.signal);
+    post = guardedPost;
+    lifetime.signal.addEventListener('abort', () => {
+      if (post === guardedPost) post = null;
+    });
+    reportOutputs(doc, guardedPost, watching.markers, lifetime.signal);
+    for (const report of held) guardedPost(report);
   };
   const hello = async () => {
     const seq = ++asked;

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import { cellOfFrameSource } from '../colab';
+import { cellOfFrameSource, isColabOutputFrame } from '../colab';
+import { streamTailRequest } from '../messaging/frame-channel';
 import { type FrameReport, FrameReportSchema } from '../messaging/protocol';
 import { isOutputFrameOrigin } from '../messaging/sender';
 
@@ -22,4 +23,40 @@ export function listenToOutputFrames(
     if (cell) onReport(cell, parsed.output.report);
   };
   win.addEventListener('message', listener, { signal });
+}
+
+/**
+ * Asks an output frame for the end of its stream outputs; it answers with a 'stream-tail' report carrying `id`.
+ * False when `frame` is no Colab output frame, so that nothing will answer. Sent to the frame's origin only, now if
+ * it has loaded, and each time it loads until `signal` ends (answers after the first count for nothing).
+ */
+export function askStreamTail(frame: HTMLIFrameElement, id: number, signal: AbortSignal): boolean {
+  const url = parseUrl(frame.src);
+  if (!url || !isColabOutputFrame(url)) return false;
+  const ask = () => frame.contentWindow?.postMessage(streamTailRequest(id), url.origin);
+  // A frame created as its cell stopped may still be loading: asked once it has loaded (again if it loads again).
+  frame.addEventListener('load', ask, { signal });
+  if (!isStillBlank(frame)) ask();
+  return true;
+}
+
+/**
+ * Until its page commits, an iframe holds a blank document of its parent's origin, whose location is readable (a
+ * loaded output frame's is not): a request posted to it would be lost, and logged as an error in Colab's console.
+ */
+function isStillBlank(frame: HTMLIFrameElement): boolean {
+  try {
+    return frame.contentWindow?.location.href === 'about:blank';
+  } catch {
+    return false;
+  }
+}
+
+/** `URL.parse` is newer than the Chrome this extension supports (111). */
+function parseUrl(href: string): URL | null {
+  try {
+    return new URL(href);
+  } catch {
+    return null;
+  }
 }

@@ -154,8 +154,14 @@ export function startNotebookSession(
     doc.defaultView ?? window,
     () => token,
     (cell, frameReport) => {
-      if (frameReport.kind === 'error-output') watching?.watch.frameError(cell, frameReport.text);
-      watching?.watch.frameText(cell, frameReport.text);
+      const watch = watching?.watch;
+      // A stream tail answers a request of the watch's; it is no new text for the marker patterns.
+      if (frameReport.kind === 'stream-tail') {
+        watch?.frameStreamTail(cell, frameReport.id, frameReport.text);
+        return;
+      }
+      if (frameReport.kind === 'error-output') watch?.frameError(cell, frameReport.text);
+      watch?.frameText(cell, frameReport.text);
     },
     signal,
   );

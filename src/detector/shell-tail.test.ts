@@ -5,7 +5,7 @@ import type { RunSpec } from '../../e2e/colab-sim/scenario';
 import { type ShellEnding, shellRun } from '../../e2e/colab-sim/texts';
 import { MAX_SHELL_TAIL_CHARS } from '../limits';
 import { createDetector } from './index';
-import { classifyShellEnd } from './shell-tail';
+import { classifyShellEnd, mayRunProcesses } from './shell-tail';
 import { ALL_ON, configWith, DEFAULTS } from './test-configs';
 import type { Category, Verdict } from './types';
 
@@ -331,5 +331,33 @@ describe("the simulator's shell endings read as the page will read them", () => 
   it.each(Object.entries(expected))('%s: %s', (ending, category) => {
     const verdict = createDetector(DEFAULTS).classifyShellEnd(ended(shellRun(ending as ShellEnding)));
     expect(verdict?.category ?? null).toBe(category);
+  });
+});
+
+describe('mayRunProcesses: which cells are read as a shell-launched process', () => {
+  it.each([
+    ['!python train.py'],
+    ['!!ls'],
+    ['  !accelerate launch --num_processes 1 train.py'],
+    ['files = !ls /content'],
+    ['%%bash\npython train.py'],
+    ['%%script bash\ntorchrun train.py'],
+    ['%sx nvidia-smi'],
+    ["import subprocess\nsubprocess.run(['python', 'train.py'], check=True)"],
+    ["os.system('python train.py')"],
+    ["get_ipython().system('python train.py')"],
+    [null],
+  ])('%j: yes', (source) => {
+    expect(mayRunProcesses(source)).toBe(true);
+  });
+
+  it.each([
+    ['try:\n    train()\nexcept torch.OutOfMemoryError:\n    traceback.print_exc()'],
+    ['x = 1 != 2'],
+    ['print("run !python train.py in a terminal")'],
+    ['%time train()'],
+    [''],
+  ])('%j: no', (source) => {
+    expect(mayRunProcesses(source)).toBe(false);
   });
 });

@@ -87,6 +87,25 @@ const MAX_RICH_WRAP = 12;
 const MAX_CHAIN = 8;
 
 /**
+ * Source that can start a process whose output reaches the cell: IPython's shell escapes (`!cmd`, `out = !cmd`,
+ * `%sx`, `%system`, `get_ipython().system(…)`), shell cell magics (`%%bash`, `%%sh`, `%%shell`, `%%script`,
+ * `%%system`) and Python's own process calls (`subprocess.…`, `os.system(…)`, `os.popen(…)`).
+ */
+const SHELL_SOURCE = joinRegex(
+  /^\s*(?:[\w.,\s]+=\s*)?!|^\s*%%(?:bash|sh|shell|script|system)\b|^\s*%(?:sx|system)\b/m,
+  /|\bget_ipython\(\)\.system\(|\bsubprocess\.|\bos\.(?:system|popen)\(/,
+);
+
+/**
+ * Whether a cell whose source is `source` may have started a process (null: its source could not be read). A Python
+ * cell that catches an OOM and prints its traceback as its last output ends exactly as a dying script does; only a
+ * cell that can run a command is read as one.
+ */
+export function mayRunProcesses(source: string | null): boolean {
+  return source === null || SHELL_SOURCE.test(source);
+}
+
+/**
  * The failure a shell-launched process died of, or null. Null when the cell's error output is anything but a
  * CalledProcessError (the error-output classifier reads that), when anything but launcher lines follows the final
  * traceback, and when the final exception is not one the built-in rules know.

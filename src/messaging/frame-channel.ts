@@ -10,3 +10,28 @@ export const FRAME_CHANNEL = 'colab-oom-guard/output-frame';
  * output frames ask again (`frame-hello`).
  */
 export const FRAMES_CHANGED = 'colab-oom-guard/frames-changed';
+
+/**
+ * The top frame asks an output frame for the end of its stream output when the frame's cell stops (issue 20). The
+ * request carries no secret (scripts in the frame see messages to it); the answer is a report, token and all.
+ */
+export interface StreamTailRequest {
+  channel: typeof FRAME_CHANNEL;
+  ask: 'stream-tail';
+  /** Echoed in the answer, so the top frame knows which request (which frame, which execution) it answers. */
+  id: number;
+}
+
+export function streamTailRequest(id: number): StreamTailRequest {
+  return { channel: FRAME_CHANNEL, ask: 'stream-tail', id };
+}
+
+export function isStreamTailRequest(data: unknown): data is StreamTailRequest {
+  const request = data as Partial<StreamTailRequest> | null;
+  return (
+    typeof request === 'object' &&
+    request?.channel === FRAME_CHANNEL &&
+    request.ask === 'stream-tail' &&
+    Number.isSafeInteger(request.id)
+  );
+}

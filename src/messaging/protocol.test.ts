@@ -1,6 +1,8 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { PageMessageSchema } from './protocol';
+import { MAX_SHELL_TAIL_CHARS } from '../limits';
+import { FRAME_CHANNEL, isStreamTailRequest, streamTailRequest } from './frame-channel';
+import { FrameReportSchema, PageMessageSchema } from './protocol';
 
 const marker = { type: 'page-marker', key: 'drive:abc', detectedAt: 1000, pattern: 'RESTART', line: 'RESTART' };
 
@@ -11,5 +13,30 @@ describe('page messages', () => {
     expect(v.is(PageMessageSchema, { ...marker, detectedAt: -1 })).toBe(false);
     expect(v.is(PageMessageSchema, { type: 'page-hello', key: 'nonsense', title: '', arrived: true })).toBe(false);
     expect(v.is(PageMessageSchema, { type: 'page-hello', key: null, title: '', arrived: true })).toBe(true);
+  });
+});
+
+describe('the frame channel: stream tails (issue 20)', () => {
+  const report = (id: unknown, text: string) => ({
+    channel: FRAME_CHANNEL,
+    token: 'x'.repeat(32),
+    report: { kind: 'stream-tail', id, text },
+  });
+
+  it('an answer carries its request id and at most the tail the detector reads', () => {
+    expect(v.is(FrameReportSchema, report(7, 'x'.repeat(MAX_SHELL_TAIL_CHARS)))).toBe(true);
+    expect(v.is(FrameReportSchema, report(7, 'x'.repeat(MAX_SHELL_TAIL_CHARS + 1)))).toBe(false);
+    expect(v.is(FrameReportSchema, report(7.5, ''))).toBe(false);
+    expect(v.is(FrameReportSchema, report('7', ''))).toBe(false);
+  });
+
+  it('a request is recognised by its channel, its question and an integer id, and carries nothing else', () => {
+    expect(streamTailRequest(3)).toEqual({ channel: FRAME_CHANNEL, ask: 'stream-tail', id: 3 });
+    expect(isStreamTailRequest(streamTailRequest(3))).toBe(true);
+    expect(isStreamTailRequest({ ...streamTailRequest(3), channel: 'other' })).toBe(false);
+    expect(isStreamTailRequest({ ...streamTailRequest(3), ask: 'everything' })).toBe(false);
+    expect(isStreamTailRequest({ ...streamTailRequest(3), id: '3' })).toBe(false);
+    expect(isStreamTailRequest(null)).toBe(false);
+    expect(isStreamTailRequest('stream-tail')).toBe(false);
   });
 });

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { IMPORT_MAX_CHARS, MAX_TEXT_CHARS, TEXT_LIMITS } from '../limits';
+import { IMPORT_MAX_CHARS, MAX_SHELL_TAIL_CHARS, MAX_TEXT_CHARS, TEXT_LIMITS } from '../limits';
 import { MaxRestartsSchema, NotebookKeySchema as NotebookKey, TimeSchema, VerdictSchema } from '../state/schema';
 import { FRAME_CHANNEL } from './frame-channel';
 
@@ -98,6 +98,12 @@ export const FrameReportSchema = v.object({
   report: v.variant('kind', [
     v.object({ kind: v.literal('error-output'), text: v.pipe(v.string(), v.maxLength(MAX_TEXT_CHARS)) }),
     v.object({ kind: v.literal('output-text'), text: v.pipe(v.string(), v.maxLength(MAX_TEXT_CHARS)) }),
+    /** The answer to a StreamTailRequest (frame-channel.ts): the end of the frame's stream outputs. */
+    v.object({
+      kind: v.literal('stream-tail'),
+      id: v.pipe(v.number(), v.safeInteger()),
+      text: v.pipe(v.string(), v.maxLength(MAX_SHELL_TAIL_CHARS)),
+    }),
   ]),
 });
 export type FrameReport = v.InferOutput<typeof FrameReportSchema>;

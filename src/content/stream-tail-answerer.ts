@@ -1,0 +1,47 @@
+import { frameStreamTail } from '../colab/output-frame-reader';
+import { STREAM_TAIL_MAX_WAIT_MS, STREAM_TAIL_QUIET_MS } from '../limits';
+import { isStreamTailRequest } from '../messaging/frame-channel';
+import type { FrameReport } from '../messaging/protocol';
+import { COLAB_ORIGIN } from '../messaging/sender';
+
+/**
+ * When the frame's cell stops, the top frame asks for the end of the frame's stream output (issue 20). Only Colab's
+ * page above may ask. Listens from the start, as the cell may stop while the frame's hello is on its way, and answers
+ * once the frame has been still for a moment: a frame created as its cell stopped may still be receiving its outputs.
+ * `respond` posts the answer as a report (the frame reporter's rules: guarded notebooks only, the current token).
+ */
+export function answerStreamTailRequests(
+  doc: Document,
+  parent: Window,
+  respond: (report: FrameReport['report']) => void,
+  signal: AbortSignal,
+): void {
+  const win = doc.defaultView ?? window;
+  const ids: number[] = [];
+  let deadline = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const answer = () => {
+    changes.disconnect();
+    const text = frameStreamTail(doc);
+    for (const id of ids.splice(0)) respond({ kind: 'stream-tail', id, text });
+  };
+  const settle = () => {
+    clearTimeout(timer);
+    timer = setTimeout(answer, Math.min(STREAM_TAIL_QUIET_MS, deadline - Date.now()));
+  };
+  const changes = new MutationObserver(settle);
+  const onMessage = (event: MessageEvent) => {
+    if (event.source !== parent || event.origin !== COLAB_ORIGIN || !isStreamTailRequest(event.data)) return;
+    if (!ids.length) {
+      deadline = Date.now() + STREAM_TAIL_MAX_WAIT_MS;
+      changes.observe(doc, { childList: true, subtree: true, characterData: true });
+    }
+    ids.push(event.data.id);
+    settle();
+  };
+  win.addEventListener('message', onMessage, { signal });
+  signal.addEventListener('abort', () => {
+    clearTimeout(timer);
+    changes.disconnect();
+  });
+}
