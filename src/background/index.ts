@@ -7,6 +7,7 @@ import { forgetTab } from './frame-tokens';
 import { injectIntoOpenTabs } from './reinject';
 import { createRouter } from './router';
 import { notebookOfTab, setTabNotebook, tabShowsNotebook } from './tab-registry';
+import { welcomeOnInstall } from './welcome';
 
 /**
  * The service worker: the only writer of notebook state. It holds nothing in memory that must survive: it may be
@@ -20,6 +21,7 @@ browser.runtime.onMessage.addListener((message: unknown, sender: browser.Runtime
 );
 
 browser.runtime.onInstalled.addListener(async ({ reason }) => {
+  void welcomeOnInstall(reason);
   // A record that cannot be migrated must not also leave the open notebooks without the guard.
   try {
     await writer.migrateStoredData();
