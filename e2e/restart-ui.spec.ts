@@ -129,7 +129,9 @@ test.describe('a missing or disabled item', () => {
       expect(await badgeText(serviceWorker, tabId)).toBe('UI');
       // The notice tells the user which step failed, in words.
       await expect(page.locator('colab-oom-guard-notice .box')).toContainText(
-        'Could not find Runtime → Restart session and run all.',
+        option === 'removeItems'
+          ? 'Could not find Runtime → Restart session and run all.'
+          : 'Runtime → Restart session and run all is greyed out',
       );
 
       // The user runs all again and it fails again: the guard stays stopped until re-armed. Nothing is reported once

@@ -1,7 +1,7 @@
 import { type MessageKey, t } from '../lib/i18n';
-import { NIGHT_HOURS, NIGHT_MS, type NightMark, nightLine, nightMark } from '../state/night';
+import { clockTime, NIGHT_HOURS, NIGHT_MS, type NightMark, nightLine, nightMark } from '../state/night';
 import type { HistoryEntry } from '../state/schema';
-import { eventText, formatHour, formatTime } from './text';
+import { eventText, formatTime } from './text';
 
 /** The night at a glance: failures, restarts, give-ups and UI problems of the last 12 hours on a time axis. */
 
@@ -50,7 +50,7 @@ export function Timeline({ history, now, id }: Props) {
               <line x1={x(hour)} x2={x(hour)} y1={AXIS_Y - (labelled ? 4 : 2)} y2={AXIS_Y + (labelled ? 4 : 2)} />
               {labelled && (
                 <text x={x(hour)} y={AXIS_Y + 16} text-anchor={labelAnchor(x(hour))}>
-                  {formatHour(hour)}
+                  {clockTime(hour)}
                 </text>
               )}
             </g>

@@ -23,7 +23,10 @@ const STEPS: Record<string, Words> = {
           ? 'stepMenubarMissing'
           : 'stepOpenMenu',
     ),
-  'find-item': (_, action) => t(restarts(action) ? 'stepFindRestart' : 'stepFindRunAll'),
+  'find-item': (detail, action) =>
+    detail.startsWith('item-disabled')
+      ? t(restarts(action) ? 'stepDisabledRestart' : 'stepDisabledRunAll')
+      : t(restarts(action) ? 'stepFindRestart' : 'stepFindRunAll'),
   'close-menu': () => t('stepCloseMenu'),
   confirm: (detail) => t(detail.startsWith('dialog-stayed-open') ? 'stepConfirmLost' : 'stepConfirm'),
   verify: (_, action) => t(restarts(action) ? 'stepVerifyRestart' : 'stepVerifyRunAll'),

@@ -63,6 +63,9 @@ describe('failed steps in words', () => {
       'could not find Runtime → Restart session and run all',
     );
     expect(stepWords('find-item', 'item-missing', 'run-all')).toBe('could not find Runtime → Run all');
+    expect(stepWords('find-item', 'item-disabled; saw: …', 'restart-and-run-all')).toBe(
+      'Runtime → Restart session and run all is greyed out (Colab does that while no runtime is connected)',
+    );
     expect(stepWords('verify', 'no-run-started', 'reconnect-and-run-all')).toBe(
       'no cell started running after Run all',
     );

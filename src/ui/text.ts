@@ -128,10 +128,6 @@ export function formatTime(at: number, now: number): string {
   return `${date.toLocaleDateString(undefined, { month: 'short', day: 'numeric' })} ${time}`;
 }
 
-export function formatHour(at: number): string {
-  return clockTime(at);
-}
-
 /** The toolbar icon's tooltip: "Colab OOM Guard: watching · 2 restarts in the last 12 hours". */
 export function badgeTooltip(tip: BadgeTip): string {
   return t('badgeTooltip', tipWords(tip));
