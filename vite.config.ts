@@ -86,6 +86,8 @@ export default defineConfig(({ mode }) => {
       // No preload helper around dynamic imports: in the Colab page it would add <link rel=modulepreload> to
       // Colab's document and ship ~1 kB of loader code; the extension's files load from disk anyway.
       modulePreload: false,
+      // Extension pages the manifest does not name: the welcome page, opened by the service worker on install.
+      rollupOptions: { input: { welcome: 'src/welcome/index.html' } },
     },
   };
 });

@@ -10,7 +10,7 @@ import puppeteer, { type Browser, type Page, type WebWorker } from 'puppeteer-co
 import type { LogEntry, Scenario } from './colab-sim';
 import { serveColabSim } from './colab-sim/puppeteer';
 import { findChromium } from './harness/browser-path';
-import { CHROMIUM_FLAGS, DIST } from './harness/extension';
+import { CHROMIUM_FLAGS, DIST, welcomeTabClosed } from './harness/extension';
 import { EPOCH_DONE, freshId, type HistoryEntry, trainNotebook } from './harness/matrix';
 
 const BACKOFF_S = 2;
@@ -39,6 +39,8 @@ test.beforeAll(async () => {
   await expect
     .poll(() => worker.evaluate(() => typeof chrome !== 'undefined' && !!chrome.storage), { intervals: [25] })
     .toBe(true);
+  // The welcome page opened on install would be one more tab in front of or behind the Colab tab.
+  expect(await worker.evaluate(welcomeTabClosed)).toBe(true);
 });
 test.afterAll(async () => browser?.close());
 

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { Worker } from '@playwright/test';
 import { expect, test } from './harness/extension';
-import { enableGuard, resetStorage, setSettings } from './harness/guard';
+import { enableGuard, readRecord, resetStorage, setSettings } from './harness/guard';
+import { screenshot } from './harness/screenshots';
 
 /** The options page in the built extension, talking to the real service worker. */
 
@@ -25,17 +26,17 @@ test('a pattern that does not compile is refused with a message naming the line;
   serviceWorker,
 }) => {
   const page = await openOptions();
-  const box = page.getByRole('textbox', { name: 'Extra failure patterns' });
+  const box = page.getByRole('textbox', { name: 'Your failure patterns' });
   await box.fill('MyTrainer: ran out of budget\n(unclosed');
   await expect(page.getByText('Line 2: This is not a valid regular expression: a ( has no matching ).')).toBeVisible();
   await expect(box).toHaveAttribute('aria-invalid', 'true');
 
-  await page.getByRole('button', { name: 'Save Extra failure patterns' }).click();
+  await page.getByRole('button', { name: 'Save failure patterns' }).click();
   await expect(page.getByRole('alert')).toHaveText('Not saved: fix the lines listed above first.');
   expect((await storedSettings(serviceWorker))?.failurePatterns ?? []).toEqual([]);
 
   await box.fill('MyTrainer: ran out of budget\n/budget exceeded/i');
-  await page.getByRole('button', { name: 'Save Extra failure patterns' }).click();
+  await page.getByRole('button', { name: 'Save failure patterns' }).click();
   await expect(page.getByText('Saved (2 patterns).')).toBeVisible();
   await expect
     .poll(async () => (await storedSettings(serviceWorker))?.failurePatterns)
@@ -43,8 +44,8 @@ test('a pattern that does not compile is refused with a message naming the line;
 
   // The tester uses the new pattern.
   await page.getByRole('textbox', { name: 'Test an output' }).fill('RuntimeError: Budget exceeded at step 400');
-  await expect(page.locator('#tester-verdict')).toHaveText(
-    /^Restart — Your failure pattern \/budget exceeded\/i, rule custom:/,
+  await expect(page.locator('#tester-verdict .verdict-headline')).toHaveText(
+    'Would restart: Your failure pattern /budget exceeded/i',
   );
   await page.close();
 });
@@ -53,12 +54,12 @@ test("patterns are RE2's: one that hangs a backtracking engine answers at once o
   openOptions,
 }) => {
   const page = await openOptions();
-  const box = page.getByRole('textbox', { name: 'Extra failure patterns' });
+  const box = page.getByRole('textbox', { name: 'Your failure patterns' });
   await expect(page.getByText(/^RE2 matches in time proportional to the output/)).toBeVisible();
   await box.fill('(a|aa)+$\n(?<!x)y');
   await expect(page.getByText(/^Line 2: Lookbehind like \(\?<=…\) or \(\?<!…\) is not supported/)).toBeVisible();
   await box.fill('(a|aa)+$');
-  await page.getByRole('button', { name: 'Save Extra failure patterns' }).click();
+  await page.getByRole('button', { name: 'Save failure patterns' }).click();
   await expect(page.getByText('Saved (1 patterns).')).toBeVisible();
 
   // V8's backtracking took 56 s on one such line (the unit tests run these at the detector's bounds).
@@ -66,9 +67,11 @@ test("patterns are RE2's: one that hangs a backtracking engine answers at once o
   const verdict = page.locator('#tester-verdict');
   const hostile = `${'a'.repeat(40)}!\n`.repeat(20);
   await tester.fill(hostile);
-  await expect(verdict).toHaveText('No restart — no rule or pattern matches this text.');
+  await expect(verdict).toHaveText('Would not restartNo built-in rule and none of your patterns match this text.');
   await tester.fill(`${hostile}${'a'.repeat(41)}`);
-  await expect(verdict).toHaveText(/^Restart — Your failure pattern \(a\|aa\)\+\$, rule custom:\(a\|aa\)\+\$: a{41}$/);
+  await expect(verdict).toHaveText(
+    /^Would restart: Your failure pattern \(a\|aa\)\+\$One of your failure patterns\. Matched line: a{41}Rule: /,
+  );
   await page.close();
 });
 
@@ -81,11 +84,11 @@ test('saved patterns this version refuses stay as written, marked not in use wit
   await expect(
     page.getByText(/^Not in use: 1 of the saved patterns are refused by this version of the extension/),
   ).toBeVisible();
-  const box = page.getByRole('textbox', { name: 'Restart marker patterns' });
+  const box = page.getByRole('textbox', { name: 'Your restart markers' });
   await expect(box).toHaveValue('^=== FRESH RUNTIME ===$\n^(?=.*done)restart');
   await expect(page.getByText(/^Line 2: Lookahead like \(\?=…\) or \(\?!…\) is not supported/)).toBeVisible();
   await box.fill('^=== FRESH RUNTIME ===$\n^restart .*done');
-  await page.getByRole('button', { name: 'Save Restart marker patterns' }).click();
+  await page.getByRole('button', { name: 'Save restart markers' }).click();
   await expect(page.getByText('Saved (2 patterns).')).toBeVisible();
   await expect(page.getByText(/^Not in use:/)).toHaveCount(0);
   await page.close();
@@ -117,18 +120,34 @@ test('an import with a pattern this version refuses is refused, naming the patte
   await page.close();
 });
 
-test('Test an output: Restart with category and rule, or No restart', async ({ openOptions }) => {
+test('Test an output: what the guard would do, as information, the rule only as a detail', async ({ openOptions }) => {
   const page = await openOptions();
   const box = page.getByRole('textbox', { name: 'Test an output' });
-  const verdict = page.getByRole('status').filter({ hasText: /restart/i });
+  const verdict = page.locator('#tester-verdict');
   await box.fill(
     'Traceback (most recent call last):\n  File "train.py", line 3, in <module>\n' +
       'torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB. GPU 0 has a total capacity of 14.75 ' +
       'GiB',
   );
-  await expect(verdict).toHaveText(/^Restart — .*, rule torch-[\w-]+: torch\.OutOfMemoryError: CUDA out of memory/);
+  await expect(verdict.locator('.verdict-headline')).toHaveText('Would restart: PyTorch CUDA out of memory');
+  await expect(verdict).toContainText('GPU out of memory. Matched line: torch.OutOfMemoryError: CUDA out of memory');
+  await expect(verdict.locator('.hint')).toHaveText(/^Rule: torch-[\w-]+$/);
+  // Information, not an error: a status in the accent colour, never an alert in the error colour.
+  await expect(verdict).toHaveAttribute('role', 'status');
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  const colours = await verdict.evaluate((el) => {
+    const style = getComputedStyle(el);
+    const probe = document.createElement('p');
+    probe.className = 'error';
+    document.body.append(probe);
+    const error = getComputedStyle(probe).color;
+    probe.remove();
+    return { border: style.borderLeftColor, text: style.color, error };
+  });
+  expect(colours.border).not.toBe(colours.error);
+  expect(colours.text).not.toBe(colours.error);
   await box.fill('ValueError: operands could not be broadcast together');
-  await expect(verdict).toHaveText('No restart — no rule or pattern matches this text.');
+  await expect(verdict.locator('.verdict-headline')).toHaveText('Would not restart');
   await page.close();
 });
 
@@ -137,13 +156,13 @@ test('settings are saved through the service worker, and its refusals are shown'
   serviceWorker,
 }) => {
   const page = await openOptions();
-  const max = page.getByRole('textbox', { name: 'Max restarts in a row' });
+  const max = page.getByRole('textbox', { name: 'Max restarts in a crash loop' });
   await expect(max).toHaveValue('3');
   await max.fill('5');
   await max.press('Tab');
   await expect.poll(async () => (await storedSettings(serviceWorker))?.maxRestarts).toBe(5);
 
-  const longest = page.getByRole('textbox', { name: 'Longest wait (seconds)' });
+  const longest = page.getByRole('textbox', { name: 'Longest countdown (seconds)' });
   await longest.fill('2');
   await longest.press('Tab');
   await expect(page.getByRole('alert')).toContainText('must not be shorter than the first one');
@@ -217,15 +236,84 @@ test('export downloads settings and history as JSON, which imports back; clear a
   await page.close();
 });
 
-test('screenshot of the options page', async ({ openOptions }) => {
+test('the version, and links to the user guide, troubleshooting and the changelog in the repository', async ({
+  openOptions,
+  extensionId,
+}) => {
+  const page = await openOptions();
+  const repo = (JSON.parse(readFileSync('package.json', 'utf8')) as { repository: { url: string } }).repository.url
+    .replace(/^git\+/, '')
+    .replace(/\.git$/, '');
+  const version = (JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version;
+  await expect(page.getByText(`Version ${version}`)).toBeVisible();
+  await expect(page.getByRole('link', { name: 'User guide' })).toHaveAttribute('href', `${repo}#readme`);
+  await expect(page.getByRole('link', { name: 'Troubleshooting' })).toHaveAttribute('href', `${repo}#troubleshooting`);
+  await expect(page.getByRole('link', { name: "What's new (changelog)" })).toHaveAttribute(
+    'href',
+    `${repo}/blob/main/CHANGELOG.md`,
+  );
+  await expect(page.getByRole('link', { name: 'Quick start' })).toHaveAttribute(
+    'href',
+    `chrome-extension://${extensionId}/src/welcome/index.html`,
+  );
+  await page.close();
+});
+
+test('guarded notebooks: each listed with its state; switched off or its counter reset from here', async ({
+  openOptions,
+  serviceWorker,
+}) => {
+  await enableGuard(serviceWorker, KEY, { title: 'train_llm.ipynb', loopCount: 2 });
+  const page = await openOptions();
+  const row = page.locator('.notebook-row', { hasText: 'train_llm.ipynb' });
+  await expect(row).toContainText('Watching · 2 of 3 restarts used');
+  await row.getByRole('button', { name: 'Reset the counter of train_llm.ipynb' }).click();
+  await expect(row).toContainText('Watching · 0 of 3 restarts used');
+  await expect.poll(async () => (await readRecord(serviceWorker, KEY))?.loopCount).toBe(0);
+
+  const toggle = page.getByRole('switch', { name: 'Auto-restart train_llm.ipynb' });
+  await expect(toggle).toBeChecked();
+  await toggle.press('Space');
+  await expect(row).toContainText('Off · 0 of 3 restarts used');
+  await expect.poll(async () => (await readRecord(serviceWorker, KEY))?.enabled).toBe(false);
+  await expect(toggle).not.toBeChecked();
+  await page.close();
+});
+
+test('Restore defaults asks first, resets the settings and keeps the notebooks and their history', async ({
+  openOptions,
+  serviceWorker,
+}) => {
+  const history = [{ at: Date.now() - 60_000, type: 'enabled' }];
+  await enableGuard(serviceWorker, KEY, { title: 'kept.ipynb', history });
+  await setSettings(serviceWorker, { maxRestarts: 9, markerPatterns: ['^NEXT$'], notifications: false });
+  const page = await openOptions();
+  const max = page.getByRole('textbox', { name: 'Max restarts in a crash loop' });
+  await expect(max).toHaveValue('9');
+  await page.getByRole('button', { name: 'Restore defaults…' }).click();
+  await expect(page.getByRole('button', { name: 'Keep my settings' })).toBeFocused();
+  await page.getByRole('button', { name: 'Restore defaults', exact: true }).click();
+  await expect(
+    page.getByText('Settings are back to their defaults. Notebooks and their history were kept.'),
+  ).toBeVisible();
+  await expect(max).toHaveValue('3');
+  await expect(page.getByRole('textbox', { name: 'Your restart markers' })).toHaveValue('');
+  expect(await storedSettings(serviceWorker)).toMatchObject({ maxRestarts: 3, markerPatterns: [] });
+  expect(await readRecord(serviceWorker, KEY)).toMatchObject({ title: 'kept.ipynb', enabled: true, history });
+  await page.close();
+});
+
+test('screenshot of the options page', async ({ openOptions, serviceWorker }) => {
+  await enableGuard(serviceWorker, KEY, { title: 'train_llm.ipynb', loopCount: 1 });
   const page = await openOptions();
   await page.setViewportSize(OPTIONS_VIEWPORT);
   await expect(page.getByRole('heading', { name: 'Colab OOM Guard options' })).toBeVisible();
-  await page.getByRole('textbox', { name: 'Restart marker patterns' }).fill('^=== FRESH RUNTIME ===$');
+  await expect(page.getByRole('switch', { name: 'Auto-restart train_llm.ipynb' })).toBeChecked();
+  await page.getByRole('textbox', { name: 'Your restart markers' }).fill('^=== FRESH RUNTIME ===$');
   await page
     .getByRole('textbox', { name: 'Test an output' })
     .fill('jax.errors.JaxRuntimeError: RESOURCE_EXHAUSTED: Out of memory while trying to allocate 17179869184 bytes.');
-  await expect(page.locator('#tester-verdict')).toHaveText(/^Restart/);
-  await page.screenshot({ path: 'docs/screenshots/options.png', fullPage: true });
+  await expect(page.locator('#tester-verdict .verdict-headline')).toHaveText(/^Would restart: /);
+  await screenshot(page, 'options', { fullPage: true });
   await page.close();
 });

@@ -254,7 +254,7 @@ test('a tab back on its notebook after the deadline gets a new countdown, shown 
   expect(carried.status).toMatchObject({ kind: 'pending', ownerTab: tabId });
   expect(carried.status.restartAt! - historyOf(carried, 'resumed')[0]!.at).toBe(3000);
   const body = page.locator('colab-oom-guard-notice .body');
-  await expect(body).toContainText(/in [1-3] s\b/);
+  await expect(body).toContainText(/restart and run all in 0:0[1-3]$/);
   expect(await logOf(page, 'menu-open'), 'nothing fired at load').toEqual([]);
 
   expect(await waitForRun(page, 1)).toMatchObject({ ok: true });
@@ -317,7 +317,8 @@ test('the in-page notice counts down, and its Cancel button cancels the restart'
 
   const body = page.locator('colab-oom-guard-notice .body');
   await expect(body).toContainText('CUDA out of memory');
-  const seconds = async () => Number(/(\d+) s\b/.exec((await body.textContent()) ?? '')?.[1]);
+  // The countdown in m:ss: "PyTorch CUDA out of memory: restart and run all in 0:05".
+  const seconds = async () => Number(/in 0:(\d\d)$/.exec((await body.textContent()) ?? '')?.[1]);
   const first = await seconds();
   expect(first).toBeGreaterThanOrEqual(1);
   expect(first).toBeLessThanOrEqual(5);

@@ -1,29 +1,23 @@
-import type { Page } from '@playwright/test';
-import { installColabSim, runAll, type Scenario, waitForKernel, waitForRun } from './colab-sim';
+import type { Page, Worker } from '@playwright/test';
+import { runAll, type Scenario, waitForRun } from './colab-sim';
 import { expect, test } from './harness/extension';
-import { readRecord, resetStorage, setSettings, waitForGuard } from './harness/guard';
+import { readRecord, resetStorage, setSettings } from './harness/guard';
+import { badgeText, EPOCH_DONE, openNotebook, record, trainNotebook } from './harness/matrix';
+import { screenshot } from './harness/screenshots';
 
-/** The popup over a (simulated) Colab notebook and over another page, opened as a page with ?tab=<id>. */
+/**
+ * The popup over a (simulated) Colab notebook and over another page, opened as a page with ?tab=<id>: every state it
+ * shows, reached the way the night reaches it, and (with SCREENSHOTS=1) the pictures of each for README and docs/.
+ */
 
 const POPUP_VIEWPORT = { width: 380, height: 600 };
-const SCREENSHOTS = 'docs/screenshots';
 
-let n = 0;
-const nextId = () => `popup${Date.now().toString(36)}${++n}`;
-
-const OOM_ONCE: Scenario = {
-  title: 'train_llm.ipynb',
-  cells: [
-    { source: 'import torch' },
-    {
-      source: 'train()',
-      runs: {
-        1: { fail: 'cuda-oom', place: 'frame' },
-        default: { outputs: [{ type: 'stream', text: 'epoch 1 done\n' }] },
-      },
-    },
-  ],
-};
+const OOM_ONCE = trainNotebook(
+  { 1: { fail: 'cuda-oom', place: 'frame' }, default: EPOCH_DONE },
+  {
+    title: 'train_llm.ipynb',
+  },
+);
 
 async function openPopupAt(openPopup: (tabId?: number) => Promise<Page>, tabId: number): Promise<Page> {
   const popup = await openPopup(tabId);
@@ -31,71 +25,250 @@ async function openPopupAt(openPopup: (tabId?: number) => Promise<Page>, tabId: 
   return popup;
 }
 
+/** The toolbar icon's tooltip for the tab. */
+function badgeTitle(serviceWorker: Worker, tabId: number): Promise<string> {
+  return serviceWorker.evaluate((tabId) => chrome.action.getTitle({ tabId }), tabId);
+}
+
+const headline = (popup: Page) => popup.locator('.status .headline');
+
 test.beforeEach(async ({ serviceWorker }) => {
   await resetStorage(serviceWorker);
-  // Long enough to see the countdown in the popup; short enough for the test.
-  await setSettings(serviceWorker, { backoffBaseSec: 3 });
+  await setSettings(serviceWorker, { backoffBaseSec: 2 });
 });
 
 test('the switch turns the guard on for the notebook, and the page follows: an OOM restarts and runs all', async ({
   context,
   page,
   serviceWorker,
+  sim,
   openPopup,
 }) => {
-  const sim = await installColabSim(context);
-  const id = nextId();
-  const key = `drive:${id}`;
-  await page.goto(sim.notebook(`/drive/${id}`, OOM_ONCE));
-  const tabId = await waitForGuard(serviceWorker, page);
-  await waitForKernel(page, 'idle');
+  const { key, tabId } = await openNotebook({ context, page, serviceWorker, sim }, OOM_ONCE, { guard: false });
 
   const popup = await openPopupAt(openPopup, tabId);
   await expect(popup.getByRole('heading', { name: 'train_llm.ipynb' })).toBeVisible();
-  const toggle = popup.getByRole('switch', { name: /Auto-restart/ });
+  const toggle = popup.getByRole('switch', { name: 'Auto-restart this notebook' });
   await expect(toggle).not.toBeChecked();
-  await expect(popup.locator('.headline')).toHaveText('Off');
+  await expect(headline(popup)).toHaveText('Off');
+  await expect(popup.locator('.night-line')).toHaveText('Last 12 hours: no failures, no restarts');
+  await screenshot(popup, 'popup-off');
 
   // Keyboard only: focus the switch and press Space.
   await toggle.focus();
   await popup.keyboard.press('Space');
   await expect(toggle).toBeChecked();
-  await expect(popup.locator('.headline')).toHaveText('Watching');
+  await expect(headline(popup)).toHaveText('Watching');
   await expect.poll(async () => (await readRecord(serviceWorker, key))?.enabled).toBe(true);
+  await expect.poll(() => badgeText(serviceWorker, tabId)).toBe('ON');
+  expect(await badgeTitle(serviceWorker, tabId)).toBe('Colab OOM Guard: watching');
+  await screenshot(popup, 'popup-watching');
 
   await runAll(page);
-  await expect(popup.locator('.headline')).toHaveText(/^OOM detected — restarting in \d+ s$/);
+  // What was found, and what will happen, in m:ss.
+  await expect(headline(popup)).toHaveText(/^PyTorch CUDA out of memory: restart and run all in 0:0[0-2]$/);
   await expect(popup.getByRole('button', { name: 'Cancel restart' })).toBeVisible();
   expect(await waitForRun(page, 2)).toMatchObject({ ok: true });
 
-  await expect(popup.locator('.headline')).toHaveText('Watching');
-  await expect(popup.getByText('Restarts used: 1 of 3')).toBeVisible();
+  await expect(headline(popup)).toHaveText('Watching');
+  await expect(popup.getByText('Crash loop: 1 of 3 restarts used')).toBeVisible();
+  await expect(popup.locator('.night-line')).toHaveText(/^Last 12 hours: 1 failure, 1 restart, last at \d/);
   await expect(popup.locator('.events li').first()).toContainText('Restarted and ran all cells');
-  await expect(popup.locator('.events li').nth(1)).toContainText('Failure detected, restart scheduled');
+  await expect(popup.locator('.events li').nth(1)).toContainText('Failure detected: countdown started');
   await expect(popup.locator('.timeline [data-kind=restart]')).toHaveCount(1);
   await expect(popup.locator('.timeline [data-kind=failure]')).toHaveCount(1);
   await expect.poll(async () => (await readRecord(serviceWorker, key))?.totalRestarts).toBe(1);
-
-  await popup.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-  await popup.screenshot({ path: `${SCREENSHOTS}/popup-notebook.png` });
+  await expect.poll(() => badgeText(serviceWorker, tabId)).toBe('1');
+  expect(await badgeTitle(serviceWorker, tabId)).toBe('Colab OOM Guard: watching · 1 restart in the last 12 hours');
+  await screenshot(popup, 'popup-notebook');
   await popup.close();
-  await sim.dispose();
+});
+
+test('the countdown says what was found and what will happen, in m:ss, in the popup and the page; Cancel', async ({
+  context,
+  page,
+  serviceWorker,
+  sim,
+  openPopup,
+}) => {
+  // Long enough to read, photograph and cancel on a loaded machine.
+  await setSettings(serviceWorker, { backoffBaseSec: 90 });
+  const { key, tabId } = await openNotebook({ context, page, serviceWorker, sim }, OOM_ONCE);
+  const popup = await openPopupAt(openPopup, tabId);
+  await expect(headline(popup)).toHaveText('Watching');
+  await runAll(page);
+  await expect(headline(popup)).toHaveText(/^PyTorch CUDA out of memory: restart and run all in 1:[23]\d$/);
+  await expect(popup.locator('.status .details')).toContainText('(rule torch-cuda-oom)');
+  await expect(page.locator('colab-oom-guard-notice .countdown')).toHaveText(
+    /^PyTorch CUDA out of memory: restart and run all in 1:[23]\d$/,
+  );
+  expect(await badgeTitle(serviceWorker, tabId)).toBe(
+    'Colab OOM Guard: countdown to a restart (open the popup to cancel it)',
+  );
+  await screenshot(popup, 'popup-countdown');
+
+  await popup.getByRole('button', { name: 'Cancel restart' }).click();
+  await expect(headline(popup)).toHaveText('Watching');
+  await expect(popup.locator('.events li').first()).toContainText('Countdown cancelled');
+  await expect(page.locator('colab-oom-guard-notice')).toHaveCount(0);
+  expect((await record(serviceWorker, key))?.totalRestarts).toBe(0);
+  await popup.close();
+});
+
+test('Restarting…, while Colab restarts the session, then Watching again', async ({
+  context,
+  page,
+  serviceWorker,
+  sim,
+  openPopup,
+}) => {
+  // Colab takes 6 s to restart the session: the guard's verification waits for the cells to run again.
+  const scenario: Scenario = { ...OOM_ONCE, timing: { restartMs: 6000 } };
+  const { tabId } = await openNotebook({ context, page, serviceWorker, sim }, scenario);
+  const popup = await openPopupAt(openPopup, tabId);
+  await runAll(page);
+  await expect(headline(popup)).toHaveText('Restarting…');
+  await expect(popup.locator('.status .detail')).toHaveText('Restart session and run all');
+  expect(await badgeTitle(serviceWorker, tabId)).toBe('Colab OOM Guard: restarting');
+  await screenshot(popup, 'popup-restarting');
+  expect(await waitForRun(page, 2)).toMatchObject({ ok: true });
+  await expect(headline(popup)).toHaveText('Watching');
+  await popup.close();
+});
+
+test('gave up: a badge and icon of its own, the night line says when, Re-arm starts again', async ({
+  context,
+  page,
+  serviceWorker,
+  sim,
+  openPopup,
+}) => {
+  await setSettings(serviceWorker, { backoffBaseSec: 1, maxRestarts: 1 });
+  const { key, tabId } = await openNotebook(
+    { context, page, serviceWorker, sim },
+    trainNotebook({ default: { fail: 'cuda-oom' } }, { title: 'train_llm.ipynb' }),
+  );
+  await runAll(page);
+  await expect.poll(async () => (await record(serviceWorker, key))?.status.kind, { timeout: 20_000 }).toBe('gave-up');
+  await expect.poll(() => badgeText(serviceWorker, tabId)).toBe('!');
+  expect(await badgeTitle(serviceWorker, tabId)).toBe(
+    'Colab OOM Guard: gave up after 1 restart: re-arm it in the popup',
+  );
+
+  const popup = await openPopupAt(openPopup, tabId);
+  await expect(headline(popup)).toHaveText('Gave up after 1 restart');
+  await expect(popup.locator('.night-line')).toHaveText(/^Last 12 hours: 2 failures, 1 restart, gave up at \d/);
+  await expect(popup.locator('.events li').first()).toContainText('Gave up');
+  await screenshot(popup, 'popup-gave-up');
+
+  await popup.getByRole('button', { name: 'Re-arm' }).click();
+  await expect(headline(popup)).toHaveText('Watching');
+  // Watching again, with the night's one restart on the badge.
+  await expect.poll(() => badgeText(serviceWorker, tabId)).toBe('1');
+  await popup.close();
+});
+
+test('Colab UI problem: the step in words, its ids only as details; a badge and icon of their own', async ({
+  context,
+  page,
+  serviceWorker,
+  sim,
+  openPopup,
+}) => {
+  await setSettings(serviceWorker, { backoffBaseSec: 1 });
+  const scenario = trainNotebook(
+    { default: { fail: 'cuda-oom' } },
+    { title: 'train_llm.ipynb', ui: { removeItems: ['restart-and-run-all'], toolbarRunButton: false } },
+  );
+  const { key, tabId } = await openNotebook({ context, page, serviceWorker, sim }, scenario);
+  await page.keyboard.press('Control+F9'); // Run all, as a user does without the toolbar
+  await expect.poll(async () => (await record(serviceWorker, key))?.status.kind).toBe('ui-problem');
+  await expect.poll(() => badgeText(serviceWorker, tabId)).toBe('UI');
+  expect(await badgeTitle(serviceWorker, tabId)).toBe(
+    'Colab OOM Guard: Colab UI problem: could not find Runtime → Restart session and run all',
+  );
+
+  const popup = await openPopupAt(openPopup, tabId);
+  await expect(headline(popup)).toHaveText('Colab UI problem: could not find Runtime → Restart session and run all');
+  await expect(popup.locator('.status .details')).toContainText('item-missing');
+  await expect(popup.locator('.status')).not.toContainText('find-item');
+  await expect(popup.getByRole('button', { name: 'Re-arm' })).toBeVisible();
+  await screenshot(popup, 'popup-ui-problem');
+  await popup.close();
+});
+
+test('the morning after: the night in words at the top, the last events above the controls', async ({
+  context,
+  page,
+  serviceWorker,
+  sim,
+  openPopup,
+}) => {
+  const now = Date.now();
+  const verdict = {
+    category: 'gpu-oom',
+    rule: 'torch-cuda-oom',
+    description: 'PyTorch CUDA out of memory',
+    line: 'torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 14.74',
+  };
+  const night = (hoursAgo: number) => now - hoursAgo * 3600_000;
+  // An overnight run as the guard records it: two OOMs, two restarts that both recovered.
+  const history = [
+    { at: night(8), type: 'enabled' },
+    {
+      at: night(5),
+      type: 'restart-scheduled',
+      detail: 'Restart 1 of 3 in 5 s',
+      verdict,
+      action: 'restart-and-run-all',
+    },
+    { at: night(5) + 9000, type: 'restarted', detail: 'Restart 1 of 3 done', action: 'restart-and-run-all' },
+    { at: night(3), type: 'healthy-reset', detail: 'Ran 30 min or more without a failure: crash-loop counter reset' },
+    {
+      at: night(3),
+      type: 'restart-scheduled',
+      detail: 'Restart 1 of 3 in 5 s',
+      verdict,
+      action: 'restart-and-run-all',
+    },
+    { at: night(3) + 9000, type: 'restarted', detail: 'Restart 1 of 3 done', action: 'restart-and-run-all' },
+  ];
+  const { tabId } = await openNotebook({ context, page, serviceWorker, sim }, OOM_ONCE, {
+    record: {
+      title: 'train_llm.ipynb',
+      loopCount: 1,
+      totalRestarts: 2,
+      lastRestartAt: night(3),
+      lastFailureAt: night(3),
+      history,
+    },
+  });
+  const popup = await openPopupAt(openPopup, tabId);
+  await expect(popup.locator('.night-line')).toHaveText(/^Last 12 hours: 2 failures, 2 restarts, last at \d/);
+  // A healthy run since: the crash loop starts again from 0.
+  await expect(popup.getByText('Crash loop: 0 of 3 restarts used')).toBeVisible();
+  const events = popup.locator('.events li');
+  await expect(events).toHaveCount(5);
+  await expect(events.first()).toContainText('Restarted and ran all cells');
+  await expect(events.first()).toBeInViewport();
+  const eventsBox = await popup.locator('.events').boundingBox();
+  const controlsBox = await popup.locator('.controls').boundingBox();
+  expect(eventsBox!.y).toBeLessThan(controlsBox!.y);
+  await expect.poll(() => badgeText(serviceWorker, tabId)).toBe('2');
+  await screenshot(popup, 'popup-morning');
+  await popup.close();
 });
 
 test('switching off and a per-notebook Max restarts are stored', async ({
   context,
   page,
   serviceWorker,
+  sim,
   openPopup,
 }) => {
-  const sim = await installColabSim(context);
-  const id = nextId();
-  const key = `drive:${id}`;
-  await page.goto(sim.notebook(`/drive/${id}`, OOM_ONCE));
-  const tabId = await waitForGuard(serviceWorker, page);
-
+  const { key, tabId } = await openNotebook({ context, page, serviceWorker, sim }, OOM_ONCE, { guard: false });
   const popup = await openPopupAt(openPopup, tabId);
-  const toggle = popup.getByRole('switch', { name: /Auto-restart/ });
+  const toggle = popup.getByRole('switch', { name: 'Auto-restart this notebook' });
   await toggle.click();
   await expect.poll(async () => (await readRecord(serviceWorker, key))?.enabled).toBe(true);
 
@@ -107,7 +280,7 @@ test('switching off and a per-notebook Max restarts are stored', async ({
 
   await max.fill('7');
   await max.press('Tab');
-  await expect(popup.getByText('Restarts used: 0 of 7')).toBeVisible();
+  await expect(popup.getByText('Crash loop: 0 of 7 restarts used')).toBeVisible();
   await expect
     .poll(
       async () =>
@@ -116,29 +289,23 @@ test('switching off and a per-notebook Max restarts are stored', async ({
     .toEqual({ maxRestarts: 7 });
 
   await toggle.click();
-  await expect(popup.locator('.headline')).toHaveText('Off');
+  await expect(headline(popup)).toHaveText('Off');
   await expect.poll(async () => (await readRecord(serviceWorker, key))?.enabled).toBe(false);
   await popup.close();
-  await sim.dispose();
 });
 
 test('Check Colab UI runs the dry run in the Colab tab and shows its result', async ({
   context,
   page,
   serviceWorker,
+  sim,
   openPopup,
 }) => {
-  const sim = await installColabSim(context);
-  const id = nextId();
-  await page.goto(sim.notebook(`/drive/${id}`, OOM_ONCE));
-  const tabId = await waitForGuard(serviceWorker, page);
-  await waitForKernel(page, 'idle');
-
+  const { tabId } = await openNotebook({ context, page, serviceWorker, sim }, OOM_ONCE);
   const popup = await openPopupAt(openPopup, tabId);
   await popup.getByRole('button', { name: 'Check Colab UI' }).click();
-  await expect(popup.locator('.check [role=status]')).toHaveText(/^Ready: /);
+  await expect(popup.locator('.check .check-result')).toHaveText(/^Ready: /);
   await popup.close();
-  await sim.dispose();
 });
 
 test('over another page: no switch, a line saying it works on Colab notebooks', async ({
@@ -163,7 +330,7 @@ test('over another page: no switch, a line saying it works on Colab notebooks', 
   await expect(popup.getByText('Colab OOM Guard works on Google Colab notebooks.')).toBeVisible();
   await expect(popup.getByText(/switch Auto-restart on/)).toBeVisible();
   await expect(popup.getByRole('switch')).toHaveCount(0);
-  await popup.screenshot({ path: `${SCREENSHOTS}/popup-other.png` });
+  await screenshot(popup, 'popup-other');
   await popup.close();
   await context.unroute('https://example.com/**', handler);
 });

@@ -126,9 +126,13 @@ test.describe('a missing or disabled item', () => {
       expect(rec.status.detail).toContain(problem);
       expect(historyOf(rec, 'restart-failed')).toHaveLength(1);
       expect(rec.totalRestarts).toBe(0);
-      expect(await badgeText(serviceWorker, tabId)).toBe('!');
-      // The notice tells the user which step failed.
-      await expect(page.locator('colab-oom-guard-notice .box')).toContainText('find-item');
+      expect(await badgeText(serviceWorker, tabId)).toBe('UI');
+      // The notice tells the user which step failed, in words.
+      await expect(page.locator('colab-oom-guard-notice .box')).toContainText(
+        option === 'removeItems'
+          ? 'Could not find Runtime → Restart session and run all.'
+          : 'Runtime → Restart session and run all is greyed out',
+      );
 
       // The user runs all again and it fails again: the guard stays stopped until re-armed. Nothing is reported once
       // stopped, so a bounded wait covers back-off (1 s) and reaction time with margin.

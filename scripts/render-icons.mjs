@@ -10,7 +10,8 @@
 //                                                       icon-128 is drawn at 96 px with 16 px of transparent margin, as
 //                                                       the Chrome Web Store asks of the 128 px manifest icon
 //   icon-off-16.png icon-off-32.png                     grey: the guard is off (for action.setIcon)
-//   icon-alert-16.png icon-alert-32.png                 red: needs attention (for action.setIcon)
+//   icon-gave-up-16.png icon-gave-up-32.png             red with a stop square: the guard gave up (action.setIcon)
+//   icon-ui-problem-16.png icon-ui-problem-32.png       orange with "!": a Colab UI problem (action.setIcon)
 //
 // Renders with Playwright and the system Chromium: $CHROMIUM_PATH, else /usr/bin/chromium.
 import { existsSync } from 'node:fs';
@@ -23,11 +24,13 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const sourceDir = path.join(root, 'assets', 'icons');
 const outDir = path.join(root, 'public', 'icons');
 
-/** Colour overrides per variant, applied over the SVG's own <style> (classes .shield, .glyph, .head). */
+/** Colour and glyph overrides per variant, over the SVG's <style> (classes .shield, .glyph, .head, .stop, .warn). */
+const only = (glyph) => `svg .glyph, svg .head { display: none; } svg .${glyph} { display: inline; }`;
 const variants = [
   { suffix: '', sizes: [16, 32, 48, 128], css: '' },
   { suffix: '-off', sizes: [16, 32], css: 'svg .shield { fill: #80868b; }' },
-  { suffix: '-alert', sizes: [16, 32], css: 'svg .shield { fill: #d93025; }' },
+  { suffix: '-gave-up', sizes: [16, 32], css: `svg .shield { fill: #d93025; } ${only('stop')}` },
+  { suffix: '-ui-problem', sizes: [16, 32], css: `svg .shield { fill: #c25400; } ${only('warn')}` },
 ];
 
 const executablePath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';

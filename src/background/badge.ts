@@ -1,15 +1,16 @@
 import browser from 'webextension-polyfill';
-import { t } from '../lib/i18n';
 import { type BadgeView, badgeFor } from '../state/badge';
 import { loadNotebook, loadSettings } from '../state/store';
+import { badgeTooltip } from '../ui/text';
 import { notebookOfTab, tabsOfNotebook } from './tab-registry';
 
-/** The toolbar icon per tab: on/off, restarts tonight, and an alert look when the guard needs the user. */
+/** The toolbar icon per tab: on/off, restarts in the last 12 hours, and a look of its own when the guard stopped. */
 
 const ICONS: Record<BadgeView['icon'], Record<string, string>> = {
   on: { 16: 'icons/icon-16.png', 32: 'icons/icon-32.png' },
   off: { 16: 'icons/icon-off-16.png', 32: 'icons/icon-off-32.png' },
-  alert: { 16: 'icons/icon-alert-16.png', 32: 'icons/icon-alert-32.png' },
+  'gave-up': { 16: 'icons/icon-gave-up-16.png', 32: 'icons/icon-gave-up-32.png' },
+  'ui-problem': { 16: 'icons/icon-ui-problem-16.png', 32: 'icons/icon-ui-problem-32.png' },
 };
 
 export async function refreshTabBadge(tabId: number): Promise<void> {
@@ -27,7 +28,7 @@ async function applyBadge(tabId: number, view: BadgeView): Promise<void> {
     await Promise.all([
       browser.action.setBadgeText({ tabId, text: view.text }),
       browser.action.setBadgeBackgroundColor({ tabId, color: view.color }),
-      browser.action.setTitle({ tabId, title: `${t('extName')}: ${view.title}` }),
+      browser.action.setTitle({ tabId, title: badgeTooltip(view.tip) }),
       browser.action.setIcon({ tabId, path: ICONS[view.icon] }),
     ]);
   } catch {

@@ -98,4 +98,16 @@ describe('service worker', () => {
     ).rejects.toThrow('corrupt record');
     expect(installing.inject).toHaveBeenCalledTimes(1);
   });
+
+  it('opens the welcome page on install, and never on an update', async () => {
+    const welcome = fakeBrowser.runtime.getURL('src/welcome/index.html');
+    const welcomeTabs = async () => (await fakeBrowser.tabs.query({})).filter((tab) => tab.url === welcome);
+    await fakeBrowser.runtime.onInstalled.trigger({ reason: 'update', previousVersion: '0.0.9' });
+    await fakeBrowser.runtime.onInstalled.trigger({ reason: 'chrome_update' });
+    await fakeBrowser.runtime.onInstalled.trigger({ reason: 'install' });
+    await vi.waitFor(async () => expect((await welcomeTabs()).length).toBeGreaterThan(0));
+    // Any tab an update had opened was created before the install's: one tab is the install's alone.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(await welcomeTabs()).toHaveLength(1);
+  });
 });

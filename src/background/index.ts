@@ -8,6 +8,7 @@ import { tellFramesAfter } from './frames';
 import { injectIntoOpenTabs } from './reinject';
 import { createRouter } from './router';
 import { notebookOfTab, setTabNotebook, tabShowsNotebook } from './tab-registry';
+import { welcomeOnInstall } from './welcome';
 
 /**
  * The service worker: the only writer of notebook state. It holds nothing in memory that must survive: it may be
@@ -21,6 +22,7 @@ browser.runtime.onMessage.addListener((message: unknown, sender: browser.Runtime
 );
 
 browser.runtime.onInstalled.addListener(async ({ reason }) => {
+  void welcomeOnInstall(reason);
   // A record that cannot be migrated must not also leave the open notebooks without the guard.
   try {
     await writer.migrateStoredData();

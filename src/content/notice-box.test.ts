@@ -4,12 +4,15 @@ import { defaultNotebook, type NotebookRecord } from '../state/schema';
 import { createNotice } from './notice-box';
 import { noticeFor } from './notice-texts';
 
-vi.mock('../lib/i18n', () => ({ t: (key: string) => (key === 'noticeRestartIn' ? 'Restarting in {s} s.' : key) }));
+vi.mock('../lib/i18n', async () => {
+  const { getMessage } = await import('../../test/support/messages');
+  return { t: (key: string, ...subs: (string | number)[]) => getMessage(key, subs.map(String)) };
+});
 
 const T0 = 1_000_000;
 
 function pendingWithLine(line: string): NotebookRecord {
-  const verdict = { category: 'custom' as const, rule: 'r', description: 'Out of memory', line };
+  const verdict = { category: 'custom' as const, rule: 'r', description: 'Out of memory {s}', line };
   return {
     ...defaultNotebook('drive:x'),
     enabled: true,
@@ -17,7 +20,7 @@ function pendingWithLine(line: string): NotebookRecord {
       kind: 'pending',
       reason: 'failure',
       action: 'restart-and-run-all',
-      restartAt: T0 + 3000,
+      restartAt: T0 + 65_000,
       attempt: 'a1',
       ownerTab: 1,
       detectedAt: T0,
@@ -36,16 +39,45 @@ describe('in-page notice', () => {
     document.querySelector('colab-oom-guard-notice')?.remove();
   });
 
-  it('counts down in its own line, leaving a "{s}" in the quoted output alone', () => {
-    const content = noticeFor(pendingWithLine('print("{s} left")'), () => {});
+  it('says what was found and what will happen, counting down in m:ss in its own line', () => {
+    const content = noticeFor(pendingWithLine('print("{s} left") $1'), () => {});
     if (!content) throw new Error('a pending restart has a notice');
     createNotice(document, 'Dismiss', new AbortController().signal).show(content);
     const body = document.querySelector('colab-oom-guard-notice')?.shadowRoot?.querySelector('.body');
-    expect(body?.firstChild?.textContent).toBe('Out of memory: print("{s} left")');
-    expect(body?.querySelector('.countdown')?.textContent).toBe('Restarting in 3 s.');
+    // The output line as it was, whatever placeholders it holds.
+    expect(body?.firstChild?.textContent).toBe('print("{s} left") $1');
+    expect(body?.querySelector('.countdown')?.textContent).toBe('Out of memory {s}: restart and run all in 1:05');
     vi.advanceTimersByTime(1000);
-    expect(body?.firstChild?.textContent).toBe('Out of memory: print("{s} left")');
-    expect(body?.querySelector('.countdown')?.textContent).toBe('Restarting in 2 s.');
+    expect(body?.firstChild?.textContent).toBe('print("{s} left") $1');
+    expect(body?.querySelector('.countdown')?.textContent).toBe('Out of memory {s}: restart and run all in 1:04');
+    vi.advanceTimersByTime(60_000);
+    expect(body?.querySelector('.countdown')?.textContent).toBe('Out of memory {s}: restart and run all in 0:04');
+  });
+
+  it("after Colab's RAM crash: Run all in 0:05", () => {
+    const record = pendingWithLine('Your session crashed after using all available RAM.');
+    if (record.status.kind !== 'pending') throw new Error('pending');
+    record.status = { ...record.status, reason: 'crash', action: 'run-all', restartAt: T0 + 5000 };
+    const content = noticeFor(record, () => {});
+    expect(content?.countdown?.line(5)).toBe('Run all in 0:05');
+    expect(content?.body).toBe('Your session crashed after using all available RAM.');
+  });
+
+  it('a UI problem names the step in words and keeps the ids to the details line', () => {
+    const record: NotebookRecord = {
+      ...defaultNotebook('drive:x'),
+      enabled: true,
+      status: { kind: 'ui-problem', at: T0, step: 'find-item', detail: 'item-missing; saw: items: Run all' },
+      history: [{ at: T0 - 6000, type: 'restart-scheduled', action: 'restart-and-run-all' }],
+    };
+    const content = noticeFor(record, () => {});
+    expect(content?.tone).toBe('error');
+    expect(content?.body.split('\n')).toEqual([
+      'Could not find Runtime → Restart session and run all.',
+      'Nothing else was clicked, and the guard stopped for this notebook until you re-arm it in the popup.',
+      'Details: item-missing; saw: items: Run all',
+    ]);
+    expect(`${content?.title} ${content?.body}`).not.toContain('find-item');
   });
 
   /** A click as a person makes it: happy-dom dispatches every event untrusted. */

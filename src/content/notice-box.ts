@@ -13,8 +13,8 @@ export interface NoticeContent {
   tone: 'info' | 'warning' | 'error';
   title: string;
   body: string;
-  /** A line under the body whose `{s}` shows the seconds left until `to`, updated every second. */
-  countdown?: { to: number; template: string };
+  /** A line under the body with the seconds left until `to`, written anew every second. */
+  countdown?: { to: number; line: (secondsLeft: number) => string };
   actions: NoticeAction[];
 }
 
@@ -65,11 +65,11 @@ export function createNotice(doc: Document, dismissLabel: string, signal: AbortS
     doc.documentElement.append(host);
     const { countdown } = content;
     if (!countdown) return;
-    // Its own element, so a `{s}` in the body (it quotes the notebook's output) is never taken for the seconds.
+    // Its own element, so the body (it quotes the notebook's output) is never rewritten with the seconds.
     const line = element(doc, 'span', 'countdown');
     box.querySelector('.body')?.append(line);
     const tick = () => {
-      line.textContent = countdown.template.replace('{s}', String(secondsLeft(countdown.to)));
+      line.textContent = countdown.line(secondsLeft(countdown.to));
     };
     tick();
     timer = setInterval(tick, 1000);

@@ -1,35 +1,25 @@
 import { type DialogKind, personOnlyDialog } from '../colab';
 import { t } from '../lib/i18n';
-import type { NotebookRecord, RestartAction, RestartReason } from '../state/schema';
+import { lastAction } from '../state/last-action';
+import type { NotebookRecord } from '../state/schema';
+import { clock, countdownText, foundText } from '../ui/countdown';
+import { stepSentence } from '../ui/steps';
 import type { NoticeContent } from './notice-box';
 
-/** What the in-page notice says about the notebook's state; null when there is nothing to say. */
-
-const TITLES: Record<RestartReason, () => string> = {
-  failure: () => t('noticeOomTitle'),
-  crash: () => t('noticeCrashTitle'),
-  marker: () => t('noticeMarkerTitle'),
-  disconnect: () => t('noticeDisconnectTitle'),
-};
-
-const COUNTDOWNS: Record<RestartAction, () => string> = {
-  'restart-and-run-all': () => t('noticeRestartIn'),
-  'run-all': () => t('noticeRunAllIn'),
-  'reconnect-and-run-all': () => t('noticeReconnectIn'),
-};
-
+/**
+ * What the in-page notice says about the notebook's state; null when there is nothing to say. The words are the
+ * popup's (ui/text.ts, ui/steps.ts): "PyTorch CUDA out of memory: restart and run all in 0:05".
+ */
 export function noticeFor(record: NotebookRecord, cancel: () => void): NoticeContent | null {
   const { status } = record;
   switch (status.kind) {
     case 'pending': {
-      const what = status.verdict.line
-        ? `${status.verdict.description}: ${status.verdict.line}`
-        : status.verdict.description;
+      const what = foundText(status.reason, status.verdict);
       return {
         tone: 'warning',
-        title: TITLES[status.reason](),
-        body: what,
-        countdown: { to: status.restartAt, template: COUNTDOWNS[status.action]() },
+        title: t('noticeBrand'),
+        body: status.verdict.line || what,
+        countdown: { to: status.restartAt, line: (left) => countdownText(status.reason, what, clock(left)) },
         actions: [{ label: t('noticeCancel'), onClick: cancel }],
       };
     }
@@ -42,13 +32,12 @@ export function noticeFor(record: NotebookRecord, cancel: () => void): NoticeCon
         body: t('noticeGaveUpBody', String(status.restarts)),
         actions: [],
       };
-    case 'ui-problem':
-      return {
-        tone: 'error',
-        title: t('noticeProblemTitle'),
-        body: t('noticeProblemBody', status.step, status.detail),
-        actions: [],
-      };
+    case 'ui-problem': {
+      const action = lastAction(record.history);
+      const lines = [stepSentence(status.step, status.detail, action), t('noticeProblemStopped')];
+      if (status.detail) lines.push(t('details', status.detail));
+      return { tone: 'error', title: t('noticeProblemTitle'), body: lines.join('\n'), actions: [] };
+    }
     case 'watching':
       return null;
   }

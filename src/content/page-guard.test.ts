@@ -172,7 +172,7 @@ describe('page guard', () => {
     try {
       await store(pending(A, Date.now() + 5000));
       guard.setNotebook({ key: A, tabId: TAB, token: 't' });
-      await vi.waitFor(() => expect(notice()?.querySelector('.title')?.textContent).toBe('noticeOomTitle'));
+      await vi.waitFor(() => expect(notice()?.querySelector('.title')?.textContent).toBe('noticeBrand'));
       guard.setNotebook({ key: B, tabId: TAB, token: 't' });
       expect(notice()).toBeNull();
       await store({ ...pending(A, Date.now() + 10_000), status: { ...pending(A).status, attempt: 'again' } as never });

@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 import { fakeBrowser } from '@webext-core/fake-browser';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import pkg from '../../package.json';
 import {
   click,
   type FakeWorker,
@@ -25,6 +26,7 @@ import { testText } from './tester';
 vi.mock('webextension-polyfill', async () => ({ default: (await import('@webext-core/fake-browser')).fakeBrowser }));
 
 const KEY = 'drive:1AbCdEfGhIjKlMnOpQrStUvWxYz012345';
+const OTHER = 'drive:0ZyXwVuTsRqPoNmLkJiHgFeDcBa98765';
 const CUDA_OOM = [
   'Traceback (most recent call last):',
   '  File "train.py", line 10, in <module>',
@@ -62,7 +64,7 @@ const textbox = (root: HTMLElement, name: string | RegExp) => getByRole<HTMLInpu
 describe('defaults', () => {
   it('saves a number through the service worker and says so', async () => {
     const root = await open();
-    const field = textbox(root, 'Max restarts in a row');
+    const field = textbox(root, 'Max restarts in a crash loop');
     expect(field.value).toBe('3');
     await type(field, '6');
     await waitFor(() => expect(field.parentElement?.querySelector('[role=status]')?.textContent).toBe('Saved'));
@@ -72,13 +74,13 @@ describe('defaults', () => {
 
   it('refuses a non-number locally, and shows the service worker refusing a combination', async () => {
     const root = await open();
-    const first = textbox(root, 'First wait (seconds)');
+    const first = textbox(root, 'First countdown (seconds)');
     await type(first, '2.5');
     expect(first.getAttribute('aria-invalid')).toBe('true');
     expect(getByRole(root, 'alert').textContent).toBe('Enter a whole number from 1 to 3600. Not saved.');
     expect(worker.sent).toHaveLength(0);
 
-    const longest = textbox(root, 'Longest wait (seconds)');
+    const longest = textbox(root, 'Longest countdown (seconds)');
     await type(longest, '2');
     await waitFor(() =>
       expect(longest.parentElement?.querySelector('[role=alert]')?.textContent).toBe(
@@ -101,10 +103,14 @@ describe('defaults', () => {
     expect(worker.sent).toEqual([{ type: 'ui-settings', patch: { categories: { 'gpu-fault': true } } }]);
     await waitFor(() => expect(fault.checked).toBe(true));
 
-    const reconnect = getByRole<HTMLInputElement>(root, 'checkbox', 'Reconnect when the runtime disconnects');
+    const reconnect = getByRole<HTMLInputElement>(
+      root,
+      'checkbox',
+      'Reconnect and run all after “Runtime disconnected”',
+    );
     expect(reconnect.checked).toBe(false);
     expect(getByRole<HTMLInputElement>(root, 'checkbox', "Colab's RAM crash").checked).toBe(true);
-    const unknown = getByRole<HTMLInputElement>(root, 'checkbox', /Colab's crash “for an unknown reason”/);
+    const unknown = getByRole<HTMLInputElement>(root, 'checkbox', /Colab's crash for an unknown reason/);
     expect(unknown.checked).toBe(false);
     expect(getByText(root, /restarts its own session on purpose/)).toBeTruthy();
   });
@@ -137,32 +143,102 @@ describe('defaults', () => {
   });
 });
 
+describe('about', () => {
+  it("shows the version and links to the repository's README, troubleshooting and CHANGELOG", async () => {
+    const root = await open();
+    expect(getByText(root, `Version ${pkg.version}`)).toBeTruthy();
+    const repo = pkg.repository.url.replace(/^git\+/, '').replace(/\.git$/, '');
+    expect(repo).toMatch(/^https:\/\//);
+    expect(getByRole<HTMLAnchorElement>(root, 'link', 'User guide').href).toBe(`${repo}#readme`);
+    expect(getByRole<HTMLAnchorElement>(root, 'link', 'Troubleshooting').href).toBe(`${repo}#troubleshooting`);
+    expect(getByRole<HTMLAnchorElement>(root, 'link', "What's new (changelog)").href).toBe(
+      `${repo}/blob/main/CHANGELOG.md`,
+    );
+    expect(getByRole<HTMLAnchorElement>(root, 'link', 'Quick start').href).toBe(
+      fakeBrowser.runtime.getURL('src/welcome/index.html'),
+    );
+  });
+});
+
+describe('guarded notebooks', () => {
+  it('lists each stored notebook by name with its state; its switch and Reset counter go to the worker', async () => {
+    await storeNotebook(KEY, { title: 'train.ipynb', enabled: true, loopCount: 2 });
+    await storeNotebook(OTHER, { title: 'eval.ipynb', enabled: false, overrides: { maxRestarts: 5 } });
+    const root = await open();
+    const rows = await waitFor(() => {
+      const found = [...root.querySelectorAll('.notebook-row')];
+      expect(found).toHaveLength(2);
+      return found;
+    });
+    expect(rows.map((row) => row.querySelector('.notebook-name')?.textContent)).toEqual(['eval.ipynb', 'train.ipynb']);
+    expect(rows[1]?.textContent).toContain('Watching · 2 of 3 restarts used');
+    expect(rows[0]?.textContent).toContain('Off · 0 of 5 restarts used');
+    expect(rows[1]?.textContent).toContain('Last 12 hours: no failures, no restarts');
+
+    await click(getByRole(root, 'button', 'Reset the counter of train.ipynb'));
+    await waitFor(() => expect(root.querySelector('.notebook-row:last-child')?.textContent).toContain('0 of 3'));
+    expect(worker.sent.at(-1)).toEqual({ type: 'ui-command', key: KEY, command: { type: 'reset-counter' } });
+
+    const on = getByRole<HTMLInputElement>(root, 'switch', 'Auto-restart train.ipynb');
+    expect(on.checked).toBe(true);
+    await click(on);
+    await waitFor(() =>
+      expect((root.querySelector('.notebook-row:last-child') as HTMLElement).dataset.state).toBe('off'),
+    );
+    expect(worker.sent.at(-1)).toEqual({
+      type: 'ui-command',
+      key: KEY,
+      command: { type: 'set-enabled', enabled: false },
+    });
+    expect(await loadAllNotebooks()).toContainEqual(expect.objectContaining({ key: KEY, enabled: false }));
+  });
+
+  it('says how to start when there is none, and shows a notebook switched on elsewhere', async () => {
+    const root = await open();
+    await waitFor(() => getByText(root, /^None yet\. Open a notebook in Colab/));
+    await storeNotebook(KEY, { title: 'later.ipynb', enabled: true });
+    await waitFor(() => getByRole(root, 'switch', 'Auto-restart later.ipynb'));
+  });
+
+  it('shows a refused command next to the notebook and puts its switch back', async () => {
+    await storeNotebook(KEY, { title: 'train.ipynb', enabled: true });
+    worker.override((message) =>
+      message.type === 'ui-command' ? { ok: false, message: 'The record was written by a newer version' } : undefined,
+    );
+    const root = await open();
+    const on = await waitFor(() => getByRole<HTMLInputElement>(root, 'switch', 'Auto-restart train.ipynb'));
+    await click(on);
+    await waitFor(() => expect(getByRole(root, 'alert').textContent).toBe('The record was written by a newer version'));
+    expect(on.checked).toBe(true);
+  });
+});
+
 describe('custom patterns', () => {
   it('refuses a pattern that does not compile, naming the line, and saves nothing', async () => {
     const root = await open();
-    const box = getByRole<HTMLTextAreaElement>(root, 'textbox', 'Extra failure patterns');
+    const box = getByRole<HTMLTextAreaElement>(root, 'textbox', 'Your failure patterns');
     await type(box, 'MyError: out of budget\n\n(unclosed', false);
     expect(box.getAttribute('aria-invalid')).toBe('true');
     expect(getByText(root, 'Line 3: This is not a valid regular expression: a ( has no matching ).')).toBeTruthy();
 
-    await click(getByRole(root, 'button', 'Save Extra failure patterns'));
+    await click(getByRole(root, 'button', 'Save failure patterns'));
     expect(getByRole(root, 'alert').textContent).toBe('Not saved: fix the lines listed above first.');
     expect(worker.sent).toHaveLength(0);
     expect((await loadSettings()).failurePatterns).toEqual([]);
 
     await type(box, 'MyError: out of budget\n/retry me/i', false);
     expect(box.getAttribute('aria-invalid')).toBe('false');
-    await click(getByRole(root, 'button', 'Save Extra failure patterns'));
+    await click(getByRole(root, 'button', 'Save failure patterns'));
     await waitFor(() => expect(getByText(root, 'Saved (2 patterns).')).toBeTruthy());
     expect((await loadSettings()).failurePatterns).toEqual(['MyError: out of budget', '/retry me/i']);
   });
 
   it('refuses syntax RE2 leaves out, saying what to write instead', async () => {
     const root = await open();
-    const box = getByRole<HTMLTextAreaElement>(root, 'textbox', 'Restart marker patterns');
+    const box = getByRole<HTMLTextAreaElement>(root, 'textbox', 'Your restart markers');
     await type(box, 'ok\n^(?=.*done)restart', false);
     expect(getByText(root, /^Line 2: Lookahead like \(\?=…\) or \(\?!…\) is not supported/)).toBeTruthy();
-    await click(getByRole(root, 'button', 'Save Restart marker patterns'));
+    await click(getByRole(root, 'button', 'Save restart markers'));
     expect(worker.sent).toHaveLength(0);
   });
 
@@ -171,7 +247,7 @@ describe('custom patterns', () => {
       settings: { ...defaultSettings(), failurePatterns: ['ok', '(a)\\1', '\\u00e9t\\u00e9'] },
     });
     const root = await open();
-    const box = getByRole<HTMLTextAreaElement>(root, 'textbox', 'Extra failure patterns');
+    const box = getByRole<HTMLTextAreaElement>(root, 'textbox', 'Your failure patterns');
     const notice = /^Not in use: 2 of the saved patterns are refused by this version/;
     await waitFor(() => expect(getByText(root, notice)).toBeTruthy());
     expect(box.value).toBe('ok\n(a)\\1\n\\u00e9t\\u00e9');
@@ -179,7 +255,7 @@ describe('custom patterns', () => {
     expect(getByText(root, 'Line 3: Write a Unicode character as \\x{00e9}, not \\u00e9 or \\u{e9}.')).toBeTruthy();
 
     await type(box, 'ok\n\\x{e9}t\\x{e9}', false);
-    await click(getByRole(root, 'button', 'Save Extra failure patterns'));
+    await click(getByRole(root, 'button', 'Save failure patterns'));
     await waitFor(() => expect(getByText(root, 'Saved (2 patterns).')).toBeTruthy());
     expect((await loadSettings()).failurePatterns).toEqual(['ok', '\\x{e9}t\\x{e9}']);
     expect(root.textContent).not.toMatch(notice);
@@ -188,45 +264,53 @@ describe('custom patterns', () => {
   it('shows the service worker refusing patterns', async () => {
     worker.override(() => ({ ok: false, message: 'Invalid setting failurePatterns: too many' }));
     const root = await open();
-    await type(getByRole<HTMLTextAreaElement>(root, 'textbox', 'Extra failure patterns'), 'x+y', false);
-    await click(getByRole(root, 'button', 'Save Extra failure patterns'));
+    await type(getByRole<HTMLTextAreaElement>(root, 'textbox', 'Your failure patterns'), 'x+y', false);
+    await click(getByRole(root, 'button', 'Save failure patterns'));
     await waitFor(() => expect(getByRole(root, 'alert').textContent).toBe('Invalid setting failurePatterns: too many'));
   });
 });
 
 describe('Test an output', () => {
-  it('says Restart with the category, rule and line, or No restart', async () => {
+  const verdict = (root: HTMLElement) => root.querySelector('#tester-verdict')!;
+
+  it('says what the guard would do, as information: the kind and the line, the rule only as a detail', async () => {
     const root = await open();
     const box = getByRole<HTMLTextAreaElement>(root, 'textbox', 'Test an output');
-    const status = () => root.querySelector('#tester-verdict')!;
-    expect(status().getAttribute('role')).toBe('status');
+    expect(verdict(root).getAttribute('role')).toBe('status');
+    expect(queryAllByRole(root, 'alert')).toHaveLength(0);
 
     await type(box, CUDA_OOM, false);
-    expect(status().textContent).toMatch(
-      /^Restart — .+, rule torch-[\w-]+: torch\.OutOfMemoryError: CUDA out of memory/,
+    expect(verdict(root).querySelector('.verdict-headline')?.textContent).toBe(
+      'Would restart: PyTorch CUDA out of memory',
     );
+    expect(verdict(root).textContent).toContain('GPU out of memory. Matched line: torch.OutOfMemoryError: CUDA out');
+    expect(verdict(root).querySelector('.hint')?.textContent).toBe('Rule: torch-cuda-oom');
+    // Information, not an error: no error look, no alert.
+    expect(verdict(root).className).not.toMatch(/error|restart/);
+    expect(queryAllByRole(root, 'alert')).toHaveLength(0);
 
     await type(box, 'ValueError: shapes (3,4) and (5,6) not aligned', false);
-    expect(status().textContent).toBe('No restart — no rule or pattern matches this text.');
+    expect(verdict(root).textContent).toBe(
+      'Would not restartNo built-in rule and none of your patterns match this text.',
+    );
 
     await type(box, 'Your session crashed after using all available RAM.', false);
-    expect(status().textContent).toMatch(/^Restart — Colab session crashed after using all available RAM, rule /);
+    expect(verdict(root).querySelector('.verdict-headline')?.textContent).toBe(
+      'Would restart: Colab session crashed after using all available RAM',
+    );
+    expect(verdict(root).textContent).toContain("Colab's RAM crash. Matched line:");
   });
 
   it('uses the patterns as typed, markers included', async () => {
     const root = await open();
-    await type(
-      getByRole<HTMLTextAreaElement>(root, 'textbox', 'Restart marker patterns'),
-      'FRESH RUNTIME PLEASE',
-      false,
-    );
+    await type(getByRole<HTMLTextAreaElement>(root, 'textbox', 'Your restart markers'), 'FRESH RUNTIME PLEASE', false);
     await type(
       getByRole<HTMLTextAreaElement>(root, 'textbox', 'Test an output'),
       'epoch 3 done\nFRESH RUNTIME PLEASE',
       false,
     );
-    expect(root.querySelector('#tester-verdict')!.textContent).toBe(
-      'Restart — as a restart marker, pattern FRESH RUNTIME PLEASE: FRESH RUNTIME PLEASE',
+    expect(verdict(root).textContent).toBe(
+      'Would restart: your restart markerPattern FRESH RUNTIME PLEASE. Matched line: FRESH RUNTIME PLEASE',
     );
   });
 });
@@ -302,7 +386,7 @@ describe('data', () => {
     };
     chooseFile(getByRole(root, 'file', 'Import from a file'), new File([JSON.stringify(file)], 'backup.json'));
     await waitFor(() => expect(getByText(root, 'Imported backup.json: settings and 1 notebooks.')).toBeTruthy());
-    await waitFor(() => expect(textbox(root, 'Max restarts in a row').value).toBe('9'));
+    await waitFor(() => expect(textbox(root, 'Max restarts in a crash loop').value).toBe('9'));
   });
 
   it('exports settings and notebooks as a JSON download', async () => {
@@ -323,6 +407,31 @@ describe('data', () => {
     expect(clicks).toHaveBeenCalledOnce();
     const exported = JSON.parse(await created[0]!.text());
     expect(exported).toMatchObject({ format: 'colab-oom-guard', notebooks: [{ key: KEY, enabled: true }] });
+  });
+
+  it('Restore defaults asks first, then resets every setting and keeps the notebooks and their history', async () => {
+    const history = [{ at: Date.now() - 60_000, type: 'enabled' as const }];
+    await storeNotebook(KEY, { title: 'kept.ipynb', enabled: true, loopCount: 1, history });
+    await fakeBrowser.storage.local.set({
+      settings: {
+        ...defaultSettings(),
+        maxRestarts: 9,
+        failurePatterns: ['MyError'],
+        categories: { ...DEFAULT_CATEGORIES, 'gpu-fault': true },
+      },
+    });
+    const root = await open();
+    await waitFor(() => expect(textbox(root, 'Max restarts in a crash loop').value).toBe('9'));
+    await click(getByRole(root, 'button', 'Restore defaults…'));
+    expect(document.activeElement?.textContent).toBe('Keep my settings');
+    expect(worker.sent).toEqual([]);
+    await click(getByRole(root, 'button', 'Restore defaults'));
+    await waitFor(() => getByText(root, 'Settings are back to their defaults. Notebooks and their history were kept.'));
+    expect(await loadSettings()).toEqual(defaultSettings());
+    expect(await loadAllNotebooks()).toMatchObject([{ key: KEY, title: 'kept.ipynb', enabled: true, history }]);
+    await waitFor(() => expect(textbox(root, 'Max restarts in a crash loop').value).toBe('3'));
+    expect(getByRole<HTMLTextAreaElement>(root, 'textbox', 'Your failure patterns').value).toBe('');
+    expect(document.activeElement?.textContent).toBe('Restore defaults…');
   });
 
   it('clears all data only after confirmation', async () => {
@@ -374,10 +483,8 @@ describe('testText', () => {
       failurePatterns: [],
       markerPatterns: [],
     });
-    expect(result?.restart).toBe(false);
-    expect(result?.message).toMatch(
-      /^No restart — this is “.+”, but the failure kind “GPU out of memory” is switched off\.$/,
-    );
+    expect(result).toMatchObject({ restart: false, headline: 'Would not restart', rule: 'torch-cuda-oom' });
+    expect(result?.detail).toMatch(/^This is “.+”, but the failure kind “GPU out of memory” is switched off above\.$/);
   });
 
   it("runs the user's patterns on the page's engine: the issue's patterns answer on hostile output", () => {
@@ -388,10 +495,14 @@ describe('testText', () => {
     ).join('\n');
     expect(testText(hostile, config)).toEqual({
       restart: false,
-      message: 'No restart — no rule or pattern matches this text.',
+      headline: 'Would not restart',
+      detail: 'No built-in rule and none of your patterns match this text.',
     });
-    expect(testText(`${hostile}\n${','.repeat(11)}P!`, config)?.message).toBe(
-      `Restart — Your failure pattern (.*?,){11}P, rule custom:(.*?,){11}P: ${','.repeat(11)}P!`,
-    );
+    expect(testText(`${hostile}\n${','.repeat(11)}P!`, config)).toEqual({
+      restart: true,
+      headline: 'Would restart: Your failure pattern (.*?,){11}P',
+      detail: `One of your failure patterns. Matched line: ${','.repeat(11)}P!`,
+      rule: 'custom:(.*?,){11}P',
+    });
   });
 });

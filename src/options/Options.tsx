@@ -4,14 +4,18 @@ import { CATEGORIES, type Category } from '../detector';
 import { validatePattern } from '../detector/patterns';
 import { type MessageKey, t } from '../lib/i18n';
 import { IMPORT_MAX_CHARS, MAX_PATTERN_PROGRAM } from '../limits';
-import { SETTING_BOUNDS, type Settings } from '../state/schema';
+import type { Command } from '../messaging/protocol';
+import { nightLine } from '../state/night';
+import { describeStatus } from '../state/policy';
+import { defaultSettings, type NotebookRecord, SETTING_BOUNDS, type Settings } from '../state/schema';
 import { loadAllNotebooks, loadSettings } from '../state/store';
 import { exportData } from '../state/transfer';
 import { parseWholeNumber, useDraft } from '../ui/fields';
-import { useProblems, useSettings } from '../ui/hooks';
+import { useAllNotebooks, useNow, useProblems, useSettings } from '../ui/hooks';
+import { LINKS, WELCOME_PAGE } from '../ui/links';
 import { StorageErrors } from '../ui/StorageErrors';
-import { errorText, sendUi } from '../ui/send';
-import { formatTime } from '../ui/text';
+import { errorText, sendCommand, sendUi } from '../ui/send';
+import { formatTime, statusText } from '../ui/text';
 import { categoryHint, categoryLabel } from './labels';
 import { checkPatterns, type LineProblem } from './patterns';
 import { testText } from './tester';
@@ -42,9 +46,14 @@ export function Options() {
       <header>
         <h1>{t('optionsTitle')}</h1>
         <p class="muted">{t('optionsIntro')}</p>
+        <About />
       </header>
 
       <StorageErrors />
+
+      <Section id="notebooks" title="optionsNotebooks" intro="optionsNotebooksIntro">
+        <NotebookList settings={current} />
+      </Section>
 
       <Section id="limits" title="optionsLimits" intro="optionsLimitsIntro">
         <NumberSetting
@@ -118,6 +127,7 @@ export function Options() {
           id="failure-patterns"
           label="patternsFailure"
           hint="patternsFailureHint"
+          saveLabel="patternsSaveFailure"
           saved={current.failurePatterns}
           draft={failureText}
           setDraft={setFailureDraft}
@@ -127,6 +137,7 @@ export function Options() {
           id="marker-patterns"
           label="patternsMarker"
           hint="patternsMarkerHint"
+          saveLabel="patternsSaveMarker"
           saved={current.markerPatterns}
           draft={markerText}
           setDraft={setMarkerDraft}
@@ -164,6 +175,97 @@ export function Options() {
 
       <Problems />
     </main>
+  );
+}
+
+/** The version and where to read more: the user guide, troubleshooting, what changed. */
+function About() {
+  return (
+    <p class="about">
+      <span>{t('optionsVersion', browser.runtime.getManifest().version)}</span>
+      <a href={LINKS.readme} target="_blank" rel="noreferrer">
+        {t('linkReadme')}
+      </a>
+      <a href={LINKS.troubleshooting} target="_blank" rel="noreferrer">
+        {t('linkTroubleshooting')}
+      </a>
+      <a href={LINKS.changelog} target="_blank" rel="noreferrer">
+        {t('linkChangelog')}
+      </a>
+      <a href={browser.runtime.getURL(WELCOME_PAGE)} target="_blank" rel="noreferrer">
+        {t('linkWelcome')}
+      </a>
+    </p>
+  );
+}
+
+/** The notebooks with a record (switched on, or given their own Max restarts), by name: switch one off, reset it. */
+function NotebookList({ settings }: { settings: Settings }) {
+  const notebooks = useAllNotebooks();
+  const now = useNow(1000);
+  if (!notebooks.value) return <p class="muted">{t('loading')}</p>;
+  if (notebooks.value.length === 0) return <p class="muted">{t('optionsNotebooksEmpty')}</p>;
+  const named = notebooks.value.map((record) => ({ record, name: record.title || record.key }));
+  named.sort((a, b) => a.name.localeCompare(b.name));
+  return (
+    <ul class="notebook-list">
+      {named.map(({ record, name }) => (
+        <NotebookRow key={record.key} record={record} name={name} settings={settings} now={now} />
+      ))}
+    </ul>
+  );
+}
+
+function NotebookRow(props: { record: NotebookRecord; name: string; settings: Settings; now: number }) {
+  const { record, name } = props;
+  const [error, setError] = useState<string | null>(null);
+  const view = describeStatus(record, props.settings, props.now);
+
+  async function run(command: Command): Promise<boolean> {
+    setError(null);
+    const reply = await sendCommand(record.key, command);
+    if (!reply.ok) setError(reply.message);
+    return reply.ok;
+  }
+
+  return (
+    <li class="notebook-row" data-state={view.state}>
+      <div class="notebook-row-text">
+        <p class="notebook-name" title={record.key}>
+          {name}
+        </p>
+        <p class="hint">
+          {statusText(view, record).headline} · {t('notebookUsed', view.used, view.max)}
+        </p>
+        <p class="hint">{nightLine(record.history, props.now, t)}</p>
+        {error && (
+          <p class="error" role="alert">
+            {error}
+          </p>
+        )}
+      </div>
+      <input
+        type="checkbox"
+        role="switch"
+        class="switch"
+        checked={record.enabled}
+        aria-checked={record.enabled}
+        aria-label={t('notebookSwitch', name)}
+        onChange={async (event) => {
+          const input = event.currentTarget;
+          const wanted = input.checked;
+          // Refused: storage did not change, so nothing re-renders the switch; put it back.
+          if (!(await run({ type: 'set-enabled', enabled: wanted }))) input.checked = !wanted;
+        }}
+      />
+      <button
+        type="button"
+        aria-label={t('notebookResetLabel', name)}
+        onClick={() => void run({ type: 'reset-counter' })}
+      >
+        {t('notebookReset')}
+      </button>
+    </li>
   );
 }
 
@@ -293,6 +395,7 @@ function PatternsEditor(props: {
   id: string;
   label: MessageKey;
   hint: MessageKey;
+  saveLabel: MessageKey;
   saved: string[];
   draft: string;
   setDraft: (text: string | null) => void;
@@ -348,7 +451,7 @@ function PatternsEditor(props: {
       </ul>
       <div class="row">
         <button type="button" class="primary" onClick={() => void save()}>
-          {t('patternsSave', t(props.label))}
+          {t(props.saveLabel)}
         </button>
         {dirty && <span class="hint">{t('patternsUnsaved')}</span>}
         <span role={result && !result.ok ? 'alert' : 'status'} class={result ? (result.ok ? 'success' : 'error') : ''}>
@@ -383,13 +486,17 @@ function Tester(props: { settings: Settings; failureText: string; markerText: st
         aria-describedby="tester-verdict"
         onInput={(event) => setText(event.currentTarget.value)}
       />
-      <p
-        id="tester-verdict"
-        role="status"
-        class={`verdict ${result ? (result.restart ? 'restart' : 'no-restart') : 'muted'}`}
-      >
-        {result ? result.message : t('testerEmpty')}
-      </p>
+      <div id="tester-verdict" role="status" class={`verdict ${result ? '' : 'muted'}`}>
+        {result ? (
+          <>
+            <p class="verdict-headline">{result.headline}</p>
+            <p>{result.detail}</p>
+            {result.rule && <p class="hint">{t('testerRule', result.rule)}</p>}
+          </>
+        ) : (
+          <p>{t('testerEmpty')}</p>
+        )}
+      </div>
     </div>
   );
 }
@@ -431,15 +538,7 @@ function DataTools({ afterChange }: { afterChange: () => Promise<void> }) {
   const [exported, setExported] = useState<Outcome>(null);
   const [imported, setImported] = useState<Outcome>(null);
   const [cleared, setCleared] = useState<Outcome>(null);
-  const [confirming, setConfirming] = useState(false);
-  const keepButton = useRef<HTMLButtonElement>(null);
-  const clearButton = useRef<HTMLButtonElement>(null);
-  const wasConfirming = useRef(false);
-  useEffect(() => {
-    if (confirming) keepButton.current?.focus();
-    else if (wasConfirming.current) clearButton.current?.focus();
-    wasConfirming.current = confirming;
-  }, [confirming]);
+  const [restored, setRestored] = useState<Outcome>(null);
 
   async function doExport() {
     try {
@@ -490,9 +589,16 @@ function DataTools({ afterChange }: { afterChange: () => Promise<void> }) {
     }
   }
 
+  /** Settings only: every notebook, its switch and its history stay. */
+  async function doRestore() {
+    const { v: _version, ...patch } = defaultSettings();
+    const reply = await sendUi({ type: 'ui-settings', patch });
+    setRestored(reply.ok ? { ok: true, message: t('restoreDone') } : { ok: false, message: reply.message });
+    if (reply.ok) await afterChange();
+  }
+
   async function doClear() {
     const reply = await sendUi({ type: 'ui-clear' });
-    setConfirming(false);
     setCleared(reply.ok ? { ok: true, message: t('clearDone') } : { ok: false, message: reply.message });
     if (reply.ok) await afterChange();
   }
@@ -522,26 +628,80 @@ function DataTools({ afterChange }: { afterChange: () => Promise<void> }) {
       </div>
 
       <div class="clear">
-        {!confirming ? (
-          <button type="button" class="danger" ref={clearButton} onClick={() => setConfirming(true)}>
-            {t('clearButton')}
-          </button>
-        ) : (
-          <fieldset aria-labelledby="clear-question" class="confirm">
-            <p id="clear-question">{t('clearQuestion')}</p>
-            <div class="row">
-              <button type="button" class="danger" onClick={() => void doClear()}>
-                {t('clearConfirm')}
-              </button>
-              <button type="button" ref={keepButton} onClick={() => setConfirming(false)}>
-                {t('clearKeep')}
-              </button>
-            </div>
-          </fieldset>
-        )}
+        <Confirmed
+          button="restoreButton"
+          question="restoreQuestion"
+          confirm="restoreConfirm"
+          keep="restoreKeep"
+          onConfirm={doRestore}
+        />
+        <Result outcome={restored} />
+      </div>
+
+      <div class="clear">
+        <Confirmed
+          danger
+          button="clearButton"
+          question="clearQuestion"
+          confirm="clearConfirm"
+          keep="clearKeep"
+          onConfirm={doClear}
+        />
         <Result outcome={cleared} />
       </div>
     </div>
+  );
+}
+
+/**
+ * A button that asks before it acts. The question takes the focus on the safe answer, and the focus goes back to the
+ * button afterwards, so keyboard users never lose their place.
+ */
+function Confirmed(props: {
+  button: MessageKey;
+  question: MessageKey;
+  confirm: MessageKey;
+  keep: MessageKey;
+  onConfirm: () => Promise<void>;
+  danger?: boolean;
+}) {
+  const [asking, setAsking] = useState(false);
+  const keepButton = useRef<HTMLButtonElement>(null);
+  const askButton = useRef<HTMLButtonElement>(null);
+  const wasAsking = useRef(false);
+  useEffect(() => {
+    if (asking) keepButton.current?.focus();
+    else if (wasAsking.current) askButton.current?.focus();
+    wasAsking.current = asking;
+  }, [asking]);
+
+  const questionId = `${props.button}-question`;
+  if (!asking) {
+    return (
+      <button type="button" class={props.danger ? 'danger' : ''} ref={askButton} onClick={() => setAsking(true)}>
+        {t(props.button)}
+      </button>
+    );
+  }
+  return (
+    <fieldset aria-labelledby={questionId} class={`confirm ${props.danger ? 'confirm-danger' : ''}`}>
+      <p id={questionId}>{t(props.question)}</p>
+      <div class="row">
+        <button
+          type="button"
+          class={props.danger ? 'danger' : 'primary'}
+          onClick={async () => {
+            await props.onConfirm();
+            setAsking(false);
+          }}
+        >
+          {t(props.confirm)}
+        </button>
+        <button type="button" ref={keepButton} onClick={() => setAsking(false)}>
+          {t(props.keep)}
+        </button>
+      </div>
+    </fieldset>
   );
 }
 

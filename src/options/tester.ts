@@ -1,13 +1,19 @@
-import { CATEGORIES, type Category, createDetector, type DetectorConfig, testOutput } from '../detector';
+import { CATEGORIES, type Category, createDetector, type DetectorConfig, testOutput, type Verdict } from '../detector';
 import { compilePatterns } from '../detector/patterns';
 import { t } from '../lib/i18n';
 import { categoryLabel } from './labels';
 
 const engine = { compilePatterns };
 
+/** What the guard would do with a text: information for the user, never an alarm. */
 export interface TestResult {
   restart: boolean;
-  message: string;
+  /** "Would restart: PyTorch CUDA out of memory" or "Would not restart". */
+  headline: string;
+  /** Why: the failure kind and the matched line, or what did not match. */
+  detail: string;
+  /** The rule or pattern id, shown only as a detail. */
+  rule?: string;
 }
 
 /**
@@ -18,14 +24,26 @@ export function testText(text: string, config: DetectorConfig): TestResult | nul
   if (text.trim() === '') return null;
   const verdict = testOutput(text, config, engine);
   if (verdict) {
-    return { restart: true, message: t('testerRestart', verdict.description, verdict.rule, verdict.line) };
+    const detail = t('testerFound', kindName(verdict), verdict.line);
+    return { restart: true, headline: t('testerWouldRestart', verdict.description), detail, rule: verdict.rule };
   }
   const marker = createDetector(config, engine).findMarker(text);
-  if (marker) return { restart: true, message: t('testerMarker', marker.pattern, marker.line) };
+  if (marker) {
+    return {
+      restart: true,
+      headline: t('testerWouldMarker'),
+      detail: t('testerMarkerFound', marker.pattern, marker.line),
+    };
+  }
   const allOn = Object.fromEntries(CATEGORIES.map((c) => [c, true])) as Record<Category, boolean>;
   const off = testOutput(text, { ...config, categories: allOn });
   if (off && off.category !== 'custom') {
-    return { restart: false, message: t('testerCategoryOff', off.description, categoryLabel(off.category)) };
+    const detail = t('testerCategoryOff', off.description, categoryLabel(off.category));
+    return { restart: false, headline: t('testerWouldNot'), detail, rule: off.rule };
   }
-  return { restart: false, message: t('testerNoRestart') };
+  return { restart: false, headline: t('testerWouldNot'), detail: t('testerNoMatch') };
+}
+
+function kindName(verdict: Verdict): string {
+  return verdict.category === 'custom' ? t('testerYourPattern') : categoryLabel(verdict.category);
 }

@@ -68,12 +68,11 @@ describe('popup over a Colab notebook', () => {
     expect(await storedNotebook(KEY)).toMatchObject({ enabled: true });
   });
 
-  it('uses the key as the name when the notebook has no title yet, and shows "n of max"', async () => {
+  it('uses the key as the name when the notebook has no title yet, and shows the crash loop, "n of max"', async () => {
     await storeNotebook(KEY, { enabled: true, loopCount: 1, totalRestarts: 4 });
     const root = await open();
-    await waitFor(() => getByText(root, 'Restarts used: 1 of 3'));
+    await waitFor(() => getByText(root, 'Crash loop: 1 of 3 restarts used'));
     expect(getByRole(root, 'heading', KEY)).toBeTruthy();
-    expect(getByText(root, '4 in total')).toBeTruthy();
     expect(root.querySelector('.headline')?.textContent).toBe('Watching');
   });
 
@@ -135,19 +134,46 @@ describe('popup over a Colab notebook', () => {
       },
     });
     const root = await open();
-    await waitFor(() => expect(root.querySelector('.headline')?.textContent).toBe('OOM detected — restarting in 20 s'));
-    expect(getByText(root, 'PyTorch CUDA out of memory (rule torch-cuda-oom)')).toBeTruthy();
+    const headline = () => root.querySelector('.headline')?.textContent;
+    await waitFor(() => expect(headline()).toBe('PyTorch CUDA out of memory: restart and run all in 0:20'));
+    // The rule id only in the details line.
+    expect(root.querySelector('.status .details p')?.textContent).toMatch(/\(rule torch-cuda-oom\)/);
+    expect(root.querySelector('.status .details summary')?.textContent).toBe('Details');
+    expect(headline()).not.toContain('torch-cuda-oom');
+    expect(root.querySelector('.status [role=status]')?.textContent).toBe(
+      'PyTorch CUDA out of memory: countdown to the restart started',
+    );
 
     await act(() => void vi.advanceTimersByTime(1000));
-    expect(root.querySelector('.headline')?.textContent).toBe('OOM detected — restarting in 19 s');
+    expect(headline()).toBe('PyTorch CUDA out of memory: restart and run all in 0:19');
     await act(() => void vi.advanceTimersByTime(5000));
-    expect(root.querySelector('.headline')?.textContent).toBe('OOM detected — restarting in 14 s');
+    expect(headline()).toBe('PyTorch CUDA out of memory: restart and run all in 0:14');
 
     await click(getByRole(root, 'button', 'Cancel restart'));
     await waitFor(() => expect(root.querySelector('.headline')?.textContent).toBe('Watching'));
     expect(worker.sent.at(-1)).toEqual({ type: 'ui-command', key: KEY, command: { type: 'cancel' } });
     expect(queryAllByRole(root, 'button', 'Cancel restart')).toHaveLength(0);
-    expect(getByText(root, 'Restart cancelled')).toBeTruthy();
+    expect(getByText(root, 'Countdown cancelled')).toBeTruthy();
+  });
+
+  it("after Colab's RAM crash the countdown says Run all, in m:ss", async () => {
+    const now = Date.now();
+    await storeNotebook(KEY, {
+      enabled: true,
+      status: {
+        kind: 'pending',
+        reason: 'crash',
+        action: 'run-all',
+        restartAt: now + 65_000,
+        attempt: 'a1',
+        ownerTab: tabId,
+        detectedAt: now,
+        verdict: { ...verdict, category: 'colab-crash', rule: 'colab-ram-crash', description: 'Colab RAM crash' },
+      },
+    });
+    const root = await open();
+    await waitFor(() => expect(root.querySelector('.headline')?.textContent).toMatch(/^Run all in 1:0[45]$/));
+    expect(root.querySelector('.status .detail')?.textContent).toMatch(/^Colab's RAM crash: Colab already restarted/);
   });
 
   it('gave up: says after how many restarts, and Re-arm sends rearm', async () => {
@@ -157,7 +183,7 @@ describe('popup over a Colab notebook', () => {
     await click(getByRole(root, 'button', 'Re-arm'));
     await waitFor(() => expect(root.querySelector('.headline')?.textContent).toBe('Watching'));
     expect(worker.sent.at(-1)).toMatchObject({ command: { type: 'rearm' } });
-    expect(getByText(root, 'Restarts used: 0 of 3')).toBeTruthy();
+    expect(getByText(root, 'Crash loop: 0 of 3 restarts used')).toBeTruthy();
   });
 
   it('restarting: says so, with what it does, even just after being switched off', async () => {
@@ -178,23 +204,58 @@ describe('popup over a Colab notebook', () => {
     expect(queryAllByRole(root, 'button', 'Cancel restart')).toHaveLength(0);
   });
 
-  it('Colab UI problem: names the step and the detail, with Re-arm', async () => {
-    await storeNotebook(KEY, {
-      enabled: true,
-      status: {
-        kind: 'ui-problem',
-        at: Date.now(),
-        step: 'open-runtime-menu',
-        detail: 'The Runtime menu did not open',
-      },
-    });
-    const root = await open();
-    await waitFor(() =>
-      expect(root.querySelector('.headline')?.textContent).toBe('Colab UI problem: open-runtime-menu'),
-    );
-    expect(getByText(root, 'The Runtime menu did not open')).toBeTruthy();
-    expect(getByRole(root, 'button', 'Re-arm')).toBeTruthy();
-  });
+  it.each([
+    [
+      'find-item',
+      'item-missing; saw: items: Run all',
+      'restart-and-run-all',
+      'could not find Runtime → Restart session and run all',
+    ],
+    ['find-item', 'item-missing', 'run-all', 'could not find Runtime → Run all'],
+    [
+      'open-menu',
+      'header-collapsed; toolbar fallback: toolbar-missing',
+      'restart-and-run-all',
+      "could not open the Runtime menu: Colab's header is collapsed (the ^ at the top right)",
+    ],
+    [
+      'precheck',
+      'dialog-open: usage-limit; saw: You cannot currently connect',
+      'run-all',
+      'Colab showed a usage-limit dialog when the restart was due',
+    ],
+    ['precheck', 'dialog-open: delete-runtime', 'run-all', 'a Colab dialog was open when the restart was due'],
+    [
+      'confirm',
+      'dialog-stayed-open: restart-confirm (the click was lost)',
+      'restart-and-run-all',
+      "Colab's restart confirmation did not close after the click",
+    ],
+    [
+      'verify',
+      'no-run-started (dialog: confirmed)',
+      'restart-and-run-all',
+      'no cell started running after the restart',
+    ],
+    ['exception', 'TypeError: x is undefined', 'restart-and-run-all', 'an unexpected error stopped the restart'],
+    ['a-step-from-the-future', 'what it saw', 'restart-and-run-all', "a step in Colab's page failed"],
+  ])(
+    'Colab UI problem at %s (%s, %s): the step in words, the ids only in the details, with Re-arm',
+    async (step, detail, action, words) => {
+      const at = Date.now();
+      const history: HistoryEntry[] = [
+        { at: at - 5000, type: 'restart-scheduled', verdict, action: action as 'run-all' },
+        { at, type: 'restart-failed', detail: `${step}: ${detail}` },
+      ];
+      await storeNotebook(KEY, { enabled: true, status: { kind: 'ui-problem', at, step, detail }, history });
+      const root = await open();
+      await waitFor(() => expect(root.querySelector('.headline')?.textContent).toBe(`Colab UI problem: ${words}`));
+      expect(root.querySelector('.status .details p')?.textContent).toBe(detail);
+      expect(root.querySelector('.status')?.textContent).not.toContain(`${step}:`);
+      expect(root.querySelector('.events li .event-title')?.textContent).toBe(`Colab UI problem: ${words}`);
+      expect(getByRole(root, 'button', 'Re-arm')).toBeTruthy();
+    },
+  );
 
   it('shows a refused command as an alert and puts the switch back', async () => {
     await storeNotebook(KEY, {});
@@ -213,7 +274,7 @@ describe('popup over a Colab notebook', () => {
     expect(field.placeholder).toBe('3');
 
     await type(field, '5');
-    await waitFor(() => expect(getByText(root, 'Restarts used: 0 of 5')).toBeTruthy());
+    await waitFor(() => expect(getByText(root, 'Crash loop: 0 of 5 restarts used')).toBeTruthy());
     expect(await storedNotebook(KEY)).toMatchObject({ overrides: { maxRestarts: 5 } });
 
     await type(field, 'lots');
@@ -222,7 +283,7 @@ describe('popup over a Colab notebook', () => {
     expect(worker.sent).toHaveLength(1);
 
     await type(field, '');
-    await waitFor(() => expect(getByText(root, 'Restarts used: 0 of 3')).toBeTruthy());
+    await waitFor(() => expect(getByText(root, 'Crash loop: 0 of 3 restarts used')).toBeTruthy());
     expect(worker.sent.at(-1)).toMatchObject({ command: { type: 'set-max-restarts', value: null } });
     expect(field.getAttribute('aria-invalid')).toBe('false');
   });
@@ -234,7 +295,7 @@ describe('popup over a Colab notebook', () => {
       const root = await open();
       const field = await waitFor(() => getByRole<HTMLInputElement>(root, 'textbox', 'Max restarts'));
       await type(field, typed);
-      await waitFor(() => expect(getByText(root, 'Restarts used: 0 of 5')).toBeTruthy());
+      await waitFor(() => expect(getByText(root, 'Crash loop: 0 of 5 restarts used')).toBeTruthy());
       expect(field.value).toBe('5');
       await storeNotebook(KEY, { enabled: true, overrides: { maxRestarts: 7 } });
       await waitFor(() => expect(field.value).toBe('7'));
@@ -251,7 +312,13 @@ describe('popup over a Colab notebook', () => {
     const now = Date.now();
     const history: HistoryEntry[] = [
       { at: now - 3 * 3600_000, type: 'enabled' },
-      { at: now - 2 * 3600_000, type: 'restart-scheduled', detail: 'Restart 1 of 3 in 5 s', verdict },
+      {
+        at: now - 2 * 3600_000,
+        type: 'restart-scheduled',
+        detail: 'Restart 1 of 3 in 5 s',
+        verdict,
+        action: 'restart-and-run-all',
+      },
       {
         at: now - 2 * 3600_000 + 6000,
         type: 'restarted',
@@ -269,7 +336,7 @@ describe('popup over a Colab notebook', () => {
     });
     expect(items.map((li) => li.querySelector('.event-title')?.textContent)).toEqual([
       'Restarted and ran all cells',
-      'Failure detected, restart scheduled',
+      'Failure detected: countdown started',
       'Auto-restart switched on',
       'Gave up',
     ]);
@@ -285,15 +352,77 @@ describe('popup over a Colab notebook', () => {
       'failure',
       'restart',
     ]);
-    expect(svg.querySelector('desc')?.textContent).toMatch(/1 failures, 1 restarts, 0 give-ups, 0 UI problems/);
+    // The drawing's description is the line at the top, in words.
+    const line = root.querySelector('.night-line')?.textContent;
+    expect(line).toMatch(/^Last 12 hours: 1 failure, 1 restart, last at \d/);
+    expect(svg.querySelector('desc')?.textContent).toBe(line);
+  });
+
+  it('the morning after: the night in words at the top, the last events before the controls', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'Date'] });
+    const now = new Date(2026, 0, 5, 7, 30).getTime();
+    vi.setSystemTime(now);
+    const at = (h: number, m: number) => new Date(2026, 0, 5, h, m).getTime();
+    const history: HistoryEntry[] = [
+      { at: at(1, 2), type: 'restart-scheduled', verdict, action: 'restart-and-run-all' },
+      { at: at(1, 2) + 6000, type: 'restarted', action: 'restart-and-run-all' },
+      { at: at(3, 14), type: 'healthy-reset', detail: 'Ran 30 min or more without a failure' },
+      { at: at(3, 14), type: 'restart-scheduled', verdict, action: 'restart-and-run-all' },
+      { at: at(3, 14) + 6000, type: 'restarted', action: 'restart-and-run-all' },
+    ];
+    // Two restarts that both recovered: the crash loop is back to 0 by morning.
+    await storeNotebook(KEY, { enabled: true, loopCount: 1, totalRestarts: 2, lastRestartAt: at(3, 14), history });
+    const root = await open();
+    const line = await waitFor(() => getByText(root, /^Last 12 hours/));
+    const time = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' }).format(at(3, 14) + 6000);
+    expect(line.textContent).toBe(`Last 12 hours: 2 failures, 2 restarts, last at ${time}`);
+    expect(getByText(root, 'Crash loop: 0 of 3 restarts used')).toBeTruthy();
+
+    // In the page's order: the name, the night, the switch and state, the events, then the controls.
+    const order = ['.nb-title', '.night-line', '.switch-row', '.status', '.events', '.timeline', '.controls'].map(
+      (selector) => root.querySelector(selector),
+    );
+    expect(order.every(Boolean)).toBe(true);
+    for (let i = 1; i < order.length; i++) {
+      expect(order[i - 1]!.compareDocumentPosition(order[i]!) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    }
+    for (const control of ['Reset counter', 'Check Colab UI']) {
+      expect(getByRole(root.querySelector('.controls')!, 'button', control)).toBeTruthy();
+    }
+  });
+
+  it('says when the guard gave up, in the night line too', async () => {
+    const now = Date.now();
+    const history: HistoryEntry[] = [
+      { at: now - 3 * 60_000, type: 'restart-scheduled', verdict, action: 'restart-and-run-all' },
+      { at: now - 2 * 60_000, type: 'restarted', action: 'restart-and-run-all' },
+      {
+        at: now - 60_000,
+        type: 'gave-up',
+        detail: 'Gave up: 1 restart already (limit 1) and it failed again',
+        verdict,
+      },
+    ];
+    await storeNotebook(KEY, {
+      enabled: true,
+      loopCount: 1,
+      overrides: { maxRestarts: 1 },
+      status: { kind: 'gave-up', at: now - 60_000, restarts: 1 },
+      history,
+    });
+    const root = await open();
+    await waitFor(() => expect(root.querySelector('.headline')?.textContent).toBe('Gave up after 1 restart'));
+    expect(root.querySelector('.night-line')?.textContent).toMatch(
+      /^Last 12 hours: 2 failures, 1 restart, gave up at \d/,
+    );
   });
 
   it('Reset counter sends reset-counter; Options opens the options page', async () => {
     await storeNotebook(KEY, { enabled: true, loopCount: 2 });
     const root = await open();
-    await waitFor(() => getByText(root, 'Restarts used: 2 of 3'));
+    await waitFor(() => getByText(root, 'Crash loop: 2 of 3 restarts used'));
     await click(getByRole(root, 'button', 'Reset counter'));
-    await waitFor(() => getByText(root, 'Restarts used: 0 of 3'));
+    await waitFor(() => getByText(root, 'Crash loop: 0 of 3 restarts used'));
     expect(worker.sent.at(-1)).toMatchObject({ command: { type: 'reset-counter' } });
 
     await click(getByRole(root, 'link', 'Options'));
@@ -310,16 +439,22 @@ describe('popup over a Colab notebook', () => {
       await storeNotebook(KEY, { enabled: true });
       const root = await open();
       const button = await waitFor(() => getByRole(root, 'button', 'Check Colab UI'));
-      const result = () => button.parentElement!.querySelector('[role=status]')!.textContent;
+      const result = () => button.parentElement!.querySelector('.check-result')!.textContent;
+      const details = () => button.parentElement!.querySelector('.details p')?.textContent;
 
       send.mockResolvedValueOnce({ ready: true, detail: 'Runtime menu has "Restart session and run all"' });
       await click(button);
       await waitFor(() => expect(result()).toBe('Ready: Runtime menu has "Restart session and run all"'));
       expect(send).toHaveBeenLastCalledWith(tabId, { type: 'check-ui' });
 
-      send.mockResolvedValueOnce({ ready: false, step: 'find-item', detail: 'No "Restart session and run all" item' });
+      send.mockResolvedValueOnce({ ready: false, step: 'find-item', detail: 'item-missing; saw: items: Run all' });
       await click(button);
-      await waitFor(() => expect(result()).toBe('Not ready: find-item — No "Restart session and run all" item'));
+      await waitFor(() => expect(result()).toBe('Not ready: could not find Runtime → Restart session and run all'));
+      expect(details()).toBe('item-missing; saw: items: Run all');
+
+      send.mockResolvedValueOnce({ ready: false, step: 'read-run-states', detail: 'no cell can be seen running' });
+      await click(button);
+      await waitFor(() => expect(result()).toBe('Not ready: could not tell whether cells are running'));
 
       send.mockRejectedValueOnce(new Error('Could not establish connection. Receiving end does not exist.'));
       await click(button);

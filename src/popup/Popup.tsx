@@ -1,7 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
 import browser from 'webextension-polyfill';
 import { t } from '../lib/i18n';
+import { BLIND_AFTER_MS } from '../limits';
 import type { CheckUiReply, Command } from '../messaging/protocol';
+import { nightLine } from '../state/night';
 import { notebookKeyFromUrl, notebookTitleFromDocumentTitle } from '../state/notebook-key';
 import { describeStatus } from '../state/policy';
 import { type HistoryEntry, SETTING_BOUNDS } from '../state/schema';
@@ -9,12 +11,13 @@ import { parseWholeNumber, useDraft } from '../ui/fields';
 import { useNotebook, useNow, useSettings } from '../ui/hooks';
 import { StorageErrors } from '../ui/StorageErrors';
 import { sendCommand } from '../ui/send';
+import { stepWords } from '../ui/steps';
 import { Timeline } from '../ui/Timeline';
 import { eventText, formatTime, statusText } from '../ui/text';
 import { useTargetTab } from './tab';
 
-/** How many events the popup lists (the full history is in the export). */
-export const EVENTS_SHOWN = 8;
+/** How many events the popup lists, above its controls (the full history is in the export). */
+export const EVENTS_SHOWN = 5;
 
 export function Popup({ search }: { search: string }) {
   const target = useTargetTab(search);
@@ -100,11 +103,13 @@ function NotebookPanel({ notebookKey, tabId, tabTitle }: { notebookKey: string; 
   const checked = wantEnabled ?? record.enabled;
   // A notebook never guarded has no record, so no stored name: the tab's title gives it.
   const title = record.title || notebookTitleFromDocumentTitle(tabTitle) || notebookKey;
+  const stopped = view.state === 'gave-up' || view.state === 'ui-problem';
   return (
     <main class="pad notebook" data-state={view.state}>
       <h1 class="nb-title" title={notebookKey}>
         {title}
       </h1>
+      <p class="night-line">{nightLine(record.history, now, t)}</p>
 
       <label class="switch-row">
         <input
@@ -124,7 +129,10 @@ function NotebookPanel({ notebookKey, tabId, tabTitle }: { notebookKey: string; 
           {text.headline}
         </p>
         {text.detail && <p class="detail">{text.detail}</p>}
-        {record.enabled && record.blindSince !== undefined && <p class="detail blind">{t('popupBlind')}</p>}
+        {record.enabled && record.blindSince !== undefined && (
+          <p class="detail blind">{t('popupBlind', BLIND_AFTER_MS / 60_000)}</p>
+        )}
+        {text.details && <Details text={text.details} />}
         <p class="sr-only" role="status">
           {text.announcement}
         </p>
@@ -133,7 +141,7 @@ function NotebookPanel({ notebookKey, tabId, tabTitle }: { notebookKey: string; 
             {t('popupCancel')}
           </button>
         )}
-        {(view.state === 'gave-up' || view.state === 'ui-problem') && (
+        {stopped && (
           <button type="button" class="primary" disabled={busy} onClick={() => void run({ type: 'rearm' })}>
             {t('popupRearm')}
           </button>
@@ -146,35 +154,32 @@ function NotebookPanel({ notebookKey, tabId, tabTitle }: { notebookKey: string; 
         </p>
       )}
 
-      <div class="counts">
-        <p>
-          {t('popupUsed', view.used, view.max)}
-          {record.totalRestarts > 0 && <span class="muted"> · {t('popupTotal', record.totalRestarts)}</span>}
-          {view.markersToday > 0 && (
-            <span class="muted"> · {t('popupMarkers', view.markersToday, view.markerLimit)}</span>
-          )}
-        </p>
-        <button type="button" disabled={busy} onClick={() => void run({ type: 'reset-counter' })}>
-          {t('popupResetCounter')}
-        </button>
-      </div>
-
-      <MaxRestartsField
-        override={record.overrides.maxRestarts}
-        defaultMax={settings.value.maxRestarts}
-        save={(value) => run({ type: 'set-max-restarts', value })}
-      />
-
-      <CheckUi tabId={tabId} />
-
-      <section class="night" aria-labelledby="night-heading">
-        <h2 id="night-heading">{t('popupNight')}</h2>
-        <Timeline id="timeline" history={record.history} now={now} />
-      </section>
-
       <section aria-labelledby="events-heading">
         <h2 id="events-heading">{t('popupEvents')}</h2>
         <EventList history={record.history} now={now} />
+      </section>
+
+      <Timeline id="timeline" history={record.history} now={now} />
+
+      <section class="controls" aria-labelledby="controls-heading">
+        <h2 id="controls-heading">{t('popupControls')}</h2>
+        <div class="counts">
+          <p>
+            {t('popupUsed', view.used, view.max)}
+            {view.markersToday > 0 && (
+              <span class="muted"> · {t('popupMarkers', view.markersToday, view.markerLimit)}</span>
+            )}
+          </p>
+          <button type="button" disabled={busy} onClick={() => void run({ type: 'reset-counter' })}>
+            {t('popupResetCounter')}
+          </button>
+        </div>
+        <MaxRestartsField
+          override={record.overrides.maxRestarts}
+          defaultMax={settings.value.maxRestarts}
+          save={(value) => run({ type: 'set-max-restarts', value })}
+        />
+        <CheckUi tabId={tabId} />
       </section>
     </main>
   );
@@ -235,7 +240,10 @@ function MaxRestartsField(props: {
   );
 }
 
-type CheckState = { kind: 'idle' } | { kind: 'checking' } | { kind: 'done'; ok: boolean; text: string };
+type CheckState =
+  | { kind: 'idle' }
+  | { kind: 'checking' }
+  | { kind: 'done'; ok: boolean; text: string; details?: string };
 
 function CheckUi({ tabId }: { tabId: number }) {
   const [state, setState] = useState<CheckState>({ kind: 'idle' });
@@ -253,40 +261,65 @@ function CheckUi({ tabId }: { tabId: number }) {
     } else if (reply.ready) {
       setState({ kind: 'done', ok: true, text: t('checkReady', reply.detail) });
     } else {
-      setState({ kind: 'done', ok: false, text: t('checkProblem', reply.step, reply.detail) });
+      const words = stepWords(reply.step, reply.detail);
+      setState({ kind: 'done', ok: false, text: t('checkProblem', words), details: reply.detail });
     }
   }
 
+  const done = state.kind === 'done' ? state : null;
   return (
     <div class="check">
       <button type="button" disabled={state.kind === 'checking'} onClick={() => void check()}>
         {t('popupCheckUi')}
       </button>
-      <p role="status" class={state.kind === 'done' ? (state.ok ? 'success' : 'error') : 'muted'}>
-        {state.kind === 'checking' ? t('checkRunning') : state.kind === 'done' ? state.text : ''}
-      </p>
+      <div role="status" class={done ? (done.ok ? 'success' : 'error') : 'muted'}>
+        <p class="check-result">{state.kind === 'checking' ? t('checkRunning') : (done?.text ?? '')}</p>
+        {done?.details && <Details text={done.details} />}
+      </div>
     </div>
   );
 }
 
 function EventList({ history, now }: { history: readonly HistoryEntry[]; now: number }) {
   if (history.length === 0) return <p class="muted">{t('popupNoEvents')}</p>;
-  const newest = history.slice(-EVENTS_SHOWN).reverse();
+  const first = Math.max(0, history.length - EVENTS_SHOWN);
+  const newest = history
+    .slice(first)
+    .map((entry, i) => ({ entry, index: first + i }))
+    .reverse();
   return (
     <ol class="events">
-      {newest.map((entry, index) => {
-        const text = eventText(entry);
+      {newest.map(({ entry, index }) => {
+        const text = eventText(entry, history.slice(0, index));
         return (
           <li key={`${entry.at}-${index}`} data-type={entry.type}>
             <time dateTime={new Date(entry.at).toISOString()}>{formatTime(entry.at, now)}</time>
             <div>
               <p class="event-title">{text.title}</p>
-              {text.detail && <p class="muted">{text.detail}</p>}
-              {text.verdict && <p class="verdict">{text.verdict}</p>}
+              {text.detail && (
+                <p class="muted clamp" title={text.detail}>
+                  {text.detail}
+                </p>
+              )}
+              {text.verdict && (
+                <p class="verdict clamp" title={text.verdict}>
+                  {text.verdict}
+                </p>
+              )}
             </div>
           </li>
         );
       })}
     </ol>
+  );
+}
+
+/** Ids and what a step saw, folded away: the headline says it in words, these are for the curious and bug reports. */
+function Details({ text }: { text: string }) {
+  return (
+    <details class="details">
+      <summary>{t('detailsSummary')}</summary>
+      <p>{text}</p>
+    </details>
   );
 }

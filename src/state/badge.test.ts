@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { badgeFor, TONIGHT_MS } from './badge';
+import { badgeFor } from './badge';
+import { NIGHT_MS } from './night';
 import { defaultNotebook, defaultSettings, type NotebookRecord } from './schema';
 
 const NOW = Date.UTC(2026, 10, 23, 6);
@@ -11,19 +12,27 @@ function record(extra: Partial<NotebookRecord>): NotebookRecord {
 
 describe('badge', () => {
   it('is empty off Colab notebooks and greyed with the off icon when the guard is off', () => {
-    expect(badgeFor(null, settings, NOW)).toMatchObject({ text: '' });
+    expect(badgeFor(null, settings, NOW)).toMatchObject({ text: '', tip: { kind: 'no-notebook' } });
     expect(badgeFor(record({ enabled: false }), settings, NOW)).toMatchObject({ text: '', icon: 'off' });
   });
 
-  it('says ON while watching, then the number of restarts tonight', () => {
-    expect(badgeFor(record({}), settings, NOW)).toMatchObject({ text: 'ON', icon: 'on' });
+  it('says ON while watching, then the number of restarts in the last 12 hours', () => {
+    expect(badgeFor(record({}), settings, NOW)).toMatchObject({
+      text: 'ON',
+      icon: 'on',
+      tip: { kind: 'watching', restarts: 0 },
+    });
     const history = [
-      { at: NOW - TONIGHT_MS - 1, type: 'restarted' as const },
+      { at: NOW - NIGHT_MS - 1, type: 'restarted' as const },
       { at: NOW - 60_000, type: 'restarted' as const },
       { at: NOW - 30_000, type: 'restarted' as const },
       { at: NOW - 20_000, type: 'cancelled' as const },
     ];
-    expect(badgeFor(record({ history }), settings, NOW)).toMatchObject({ text: '2', icon: 'on' });
+    expect(badgeFor(record({ history }), settings, NOW)).toMatchObject({
+      text: '2',
+      icon: 'on',
+      tip: { kind: 'watching', restarts: 2 },
+    });
   });
 
   it('counts interrupted restarts too, as the loop counter does', () => {
@@ -36,14 +45,14 @@ describe('badge', () => {
 
   it('has a look of its own while detection may be blind, as long as nothing else needs saying', () => {
     const blind = badgeFor(record({ blindSince: NOW - 1000 }), settings, NOW);
-    expect(blind).toMatchObject({ text: '?', title: expect.stringContaining('Detection may be blind') });
+    expect(blind).toMatchObject({ text: '?', tip: { kind: 'blind' } });
     expect(blind.color).not.toBe(badgeFor(record({}), settings, NOW).color);
     expect(badgeFor(record({ blindSince: NOW, enabled: false }), settings, NOW)).toMatchObject({ text: '' });
     const gaveUp = record({ blindSince: NOW, status: { kind: 'gave-up', at: NOW, restarts: 3 } });
     expect(badgeFor(gaveUp, settings, NOW)).toMatchObject({ text: '!' });
   });
 
-  it('turns amber while a restart is pending', () => {
+  it('turns amber during the countdown', () => {
     const status = {
       kind: 'pending' as const,
       reason: 'failure' as const,
@@ -55,20 +64,28 @@ describe('badge', () => {
       verdict: { category: 'gpu-oom' as const, rule: 'r', description: 'd', line: 'l' },
     };
     const badge = badgeFor(record({ status }), settings, NOW);
-    expect(badge.title).toContain('restart pending');
+    expect(badge.tip).toEqual({ kind: 'countdown' });
     expect(badge.color).not.toBe(badgeFor(record({}), settings, NOW).color);
   });
 
-  it('has a distinct look when the guard gave up or hit a UI problem', () => {
+  it('gave up and Colab UI problem each have a badge, colour and icon of their own', () => {
     const gaveUp = badgeFor(record({ status: { kind: 'gave-up', at: NOW, restarts: 3 }, loopCount: 3 }), settings, NOW);
-    expect(gaveUp).toMatchObject({ text: '!', icon: 'alert' });
-    expect(gaveUp.title).toContain('Gave up after 3');
+    expect(gaveUp).toMatchObject({ text: '!', icon: 'gave-up', tip: { kind: 'gave-up', restarts: 3 } });
     const problem = badgeFor(
-      record({ status: { kind: 'ui-problem', at: NOW, step: 'find-item', detail: 'item-missing' } }),
+      record({
+        status: { kind: 'ui-problem', at: NOW, step: 'find-item', detail: 'item-missing' },
+        history: [{ at: NOW - 5000, type: 'restart-scheduled', action: 'run-all' }],
+      }),
       settings,
       NOW,
     );
-    expect(problem).toMatchObject({ text: '!', icon: 'alert' });
-    expect(problem.title).toContain('find-item');
+    expect(problem).toMatchObject({
+      text: 'UI',
+      icon: 'ui-problem',
+      tip: { kind: 'ui-problem', step: 'find-item', detail: 'item-missing', action: 'run-all' },
+    });
+    expect(problem.text).not.toBe(gaveUp.text);
+    expect(problem.color).not.toBe(gaveUp.color);
+    expect(problem.icon).not.toBe(gaveUp.icon);
   });
 });

@@ -1,65 +1,62 @@
+import { lastAction } from './last-action';
+import { restartsTonight } from './night';
 import { describeStatus } from './policy';
-import type { HistoryEntry, NotebookRecord, Settings } from './schema';
+import type { NotebookRecord, RestartAction, Settings } from './schema';
 
 /**
- * What the toolbar icon shows for a tab on a notebook: whether the guard is on and how many restarts happened
- * tonight, with a look of its own when the guard stopped and needs the user.
+ * What the toolbar icon shows for a tab on a notebook: whether the guard is on and how many restarts happened in the
+ * last 12 hours, with a look of its own for each state that needs the user: gave up ("!", a stop sign) and Colab UI
+ * problem ("UI", a warning sign). The tooltip's words come from `_locales` (ui/text.ts, badgeTooltip).
  */
 export interface BadgeView {
   text: string;
   color: string;
-  icon: 'on' | 'off' | 'alert';
-  /** Tooltip; the extension name is prepended by the caller. */
-  title: string;
+  icon: BadgeIcon;
+  tip: BadgeTip;
 }
 
-/** "Tonight" is the last 12 hours: long enough for an overnight run, short enough to start fresh the next evening. */
-export const TONIGHT_MS = 12 * 60 * 60_000;
+export type BadgeIcon = 'on' | 'off' | 'gave-up' | 'ui-problem';
+
+export type BadgeTip =
+  | { kind: 'no-notebook' | 'off' | 'blind' | 'countdown' | 'restarting' }
+  | { kind: 'watching' | 'gave-up'; restarts: number }
+  | { kind: 'ui-problem'; step: string; detail: string; action?: RestartAction };
 
 const GREEN = '#188038';
 const AMBER = '#b06000';
 const RED = '#c5221f';
+const ORANGE = '#a04100';
 const GREY = '#5f6368';
 const PURPLE = '#8430ce';
 
-/** Issue 13.6: the page saw Colab busy for minutes without seeing any cell run; failures may go unseen. */
-const BLIND: BadgeView = {
-  text: '?',
-  color: PURPLE,
-  icon: 'on',
-  title: 'Detection may be blind: Colab was busy for minutes with no cell seen running (try Check Colab UI)',
-};
-
-/** An interrupted restart counts too: it counts toward the loop limit and the lifetime total as well. */
-export function restartsSince(record: NotebookRecord, since: number): number {
-  return record.history.filter((entry) => COUNTED.has(entry.type) && entry.at >= since).length;
-}
-
-const COUNTED = new Set<HistoryEntry['type']>(['restarted', 'interrupted']);
-
 export function badgeFor(record: NotebookRecord | null, settings: Settings, now: number): BadgeView {
-  if (!record) return { text: '', color: GREY, icon: 'on', title: 'Not a Colab notebook' };
+  if (!record) return { text: '', color: GREY, icon: 'on', tip: { kind: 'no-notebook' } };
   const view = describeStatus(record, settings, now);
-  const tonight = restartsSince(record, now - TONIGHT_MS);
-  const count = tonight > 0 ? String(tonight) : '';
+  const tonight = restartsTonight(record.history, now);
+  const count = tonight > 0 ? String(tonight) : 'ON';
   switch (view.state) {
     case 'off':
-      return { text: '', color: GREY, icon: 'off', title: 'Off for this notebook' };
+      return { text: '', color: GREY, icon: 'off', tip: { kind: 'off' } };
     case 'watching':
-      if (record.blindSince !== undefined) return BLIND;
-      return { text: count || 'ON', color: GREEN, icon: 'on', title: `Watching · ${tonight} restart(s) tonight` };
+      // Issue 13.6: Colab busy for minutes and no cell seen running; failures may go unseen.
+      if (record.blindSince !== undefined) return { text: '?', color: PURPLE, icon: 'on', tip: { kind: 'blind' } };
+      return { text: count, color: GREEN, icon: 'on', tip: { kind: 'watching', restarts: tonight } };
     case 'pending':
-      return { text: count || 'ON', color: AMBER, icon: 'on', title: 'OOM detected · restart pending' };
+      return { text: count, color: AMBER, icon: 'on', tip: { kind: 'countdown' } };
     case 'restarting':
-      return { text: count || 'ON', color: AMBER, icon: 'on', title: 'Restarting' };
-    case 'gave-up':
-      return {
-        text: '!',
-        color: RED,
-        icon: 'alert',
-        title: `Gave up after ${view.used} restart(s): re-arm in the popup`,
+      return { text: count, color: AMBER, icon: 'on', tip: { kind: 'restarting' } };
+    case 'gave-up': {
+      const restarts = record.status.kind === 'gave-up' ? record.status.restarts : view.used;
+      return { text: '!', color: RED, icon: 'gave-up', tip: { kind: 'gave-up', restarts } };
+    }
+    case 'ui-problem': {
+      const tip: BadgeTip = {
+        kind: 'ui-problem',
+        step: view.step ?? '',
+        detail: view.detail ?? '',
+        action: lastAction(record.history),
       };
-    case 'ui-problem':
-      return { text: '!', color: RED, icon: 'alert', title: `Colab UI problem at ${view.step}: ${view.detail}` };
+      return { text: 'UI', color: ORANGE, icon: 'ui-problem', tip };
+    }
   }
 }

@@ -664,7 +664,14 @@ describe('restart results', () => {
       detail: 'open-runtime-menu: Runtime menu not found',
     });
     expect(result.effects).toEqual([
-      { type: 'notify', kind: 'ui-problem', key: KEY, title: 'train.ipynb', detail: 'Runtime menu not found' },
+      {
+        type: 'notify',
+        kind: 'ui-problem',
+        key: KEY,
+        title: 'train.ipynb',
+        detail: 'Runtime menu not found',
+        step: { id: 'open-runtime-menu', action: 'restart-and-run-all' },
+      },
     ]);
     expect(reduce(result.record, failure(T0 + MIN), ctx(T0 + MIN)).reply).toMatchObject({ outcome: 'ignored' });
   });

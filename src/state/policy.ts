@@ -88,6 +88,8 @@ export interface NotifyEffect {
   key: string;
   title: string;
   detail: string;
+  /** ui-problem: the step that failed and what the restart was doing, for the notification to say in words. */
+  step?: { id: string; action?: RestartAction };
 }
 export type Effect = NotifyEffect;
 
@@ -412,7 +414,9 @@ function restartFailed(record: NotebookRecord, event: Extract<RestartResult, { o
     { ...record, status: { kind: 'ui-problem', at: now, step, detail } },
     { at: now, type: 'restart-failed', detail: cut(`${step}: ${detail}`, TEXT_LIMITS.detail) },
   );
-  return { record: next, effects: [notify(next, 'ui-problem', detail)], reply: { ok: true } };
+  const action = record.status.kind === 'restarting' ? record.status.action : undefined;
+  const effect = { ...notify(next, 'ui-problem', detail), step: { id: step, action } };
+  return { record: next, effects: [effect], reply: { ok: true } };
 }
 
 /** Markers do not count toward the crash-loop limit; every restart counts toward the lifetime total. */

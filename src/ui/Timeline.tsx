@@ -1,29 +1,9 @@
 import { type MessageKey, t } from '../lib/i18n';
+import { clockTime, NIGHT_HOURS, NIGHT_MS, type NightMark, nightLine, nightMark } from '../state/night';
 import type { HistoryEntry } from '../state/schema';
-import { eventText, formatHour, formatTime } from './text';
+import { eventText, formatTime } from './text';
 
-/** The night at a glance: failures, restarts, give-ups and UI problems of the last hours on a time axis. */
-
-export const TIMELINE_HOURS = 12;
-const HOUR_MS = 60 * 60 * 1000;
-
-export type MarkKind = 'failure' | 'marker' | 'restart' | 'gave-up' | 'problem';
-
-export function markKind(entry: HistoryEntry): MarkKind | null {
-  switch (entry.type) {
-    case 'restart-scheduled':
-      return entry.verdict?.rule === 'restart-marker' ? 'marker' : 'failure';
-    case 'restarted':
-      return 'restart';
-    case 'gave-up':
-      return 'gave-up';
-    case 'restart-failed':
-    case 'interrupted':
-      return 'problem';
-    default:
-      return null;
-  }
-}
+/** The night at a glance: failures, restarts, give-ups and UI problems of the last 12 hours on a time axis. */
 
 const WIDTH = 360;
 const HEIGHT = 62;
@@ -34,7 +14,7 @@ const AXIS_Y = 40;
 const EDGE_LABEL_ROOM = 28;
 /** Failures on the upper row, what the guard did about them on the lower one: a restart seconds after its failure
  * stays visible instead of covering it. */
-const ROW_Y: Record<MarkKind, number> = { failure: 12, marker: 12, restart: 27, 'gave-up': 27, problem: 27 };
+const ROW_Y: Record<NightMark, number> = { failure: 12, marker: 12, restart: 27, 'gave-up': 27, problem: 27 };
 
 interface Props {
   history: readonly HistoryEntry[];
@@ -44,26 +24,13 @@ interface Props {
 }
 
 export function Timeline({ history, now, id }: Props) {
-  const start = now - TIMELINE_HOURS * HOUR_MS;
+  const start = now - NIGHT_MS;
   const x = (at: number) => LEFT + ((at - start) / (now - start)) * (RIGHT - LEFT);
-  const marks = history.flatMap((entry) => {
-    const kind = markKind(entry);
-    return kind && entry.at >= start && entry.at <= now ? [{ entry, kind }] : [];
+  const marks = history.flatMap((entry, index) => {
+    const kind = nightMark(entry);
+    return kind && entry.at >= start && entry.at <= now ? [{ entry, kind, index }] : [];
   });
   const ticks = localHours(start, now);
-  const count = (kinds: MarkKind[]) => marks.filter((m) => kinds.includes(m.kind)).length;
-  const summary =
-    marks.length === 0
-      ? t('timelineEmpty', TIMELINE_HOURS)
-      : t(
-          'timelineSummary',
-          formatHour(start),
-          formatHour(now),
-          count(['failure', 'marker']),
-          count(['restart']),
-          count(['gave-up']),
-          count(['problem']),
-        );
 
   return (
     <figure class="timeline">
@@ -73,8 +40,8 @@ export function Timeline({ history, now, id }: Props) {
         aria-labelledby={`${id}-title ${id}-desc`}
         preserveAspectRatio="xMidYMid meet"
       >
-        <title id={`${id}-title`}>{t('timelineTitle', TIMELINE_HOURS)}</title>
-        <desc id={`${id}-desc`}>{summary}</desc>
+        <title id={`${id}-title`}>{t('timelineTitle', NIGHT_HOURS)}</title>
+        <desc id={`${id}-desc`}>{nightLine(history, now, t)}</desc>
         <line class="axis" x1={LEFT} x2={RIGHT} y1={AXIS_Y} y2={AXIS_Y} />
         {ticks.map((hour) => {
           const labelled = new Date(hour).getHours() % 3 === 0;
@@ -83,15 +50,15 @@ export function Timeline({ history, now, id }: Props) {
               <line x1={x(hour)} x2={x(hour)} y1={AXIS_Y - (labelled ? 4 : 2)} y2={AXIS_Y + (labelled ? 4 : 2)} />
               {labelled && (
                 <text x={x(hour)} y={AXIS_Y + 16} text-anchor={labelAnchor(x(hour))}>
-                  {formatHour(hour)}
+                  {clockTime(hour)}
                 </text>
               )}
             </g>
           );
         })}
-        {marks.map(({ entry, kind }, index) => (
+        {marks.map(({ entry, kind, index }) => (
           <g key={`${entry.at}-${index}`} class={`mark mark-${kind}`} data-kind={kind}>
-            <title>{`${formatTime(entry.at, now)} ${eventText(entry).title}`}</title>
+            <title>{`${formatTime(entry.at, now)} ${eventText(entry, history.slice(0, index)).title}`}</title>
             <Shape kind={kind} cx={x(entry.at)} cy={ROW_Y[kind]} />
           </g>
         ))}
@@ -128,13 +95,13 @@ function localHours(start: number, end: number): number[] {
   return hours;
 }
 
-function legendKinds(withMarkers: boolean): MarkKind[] {
+function legendKinds(withMarkers: boolean): NightMark[] {
   return withMarkers
     ? ['failure', 'marker', 'restart', 'gave-up', 'problem']
     : ['failure', 'restart', 'gave-up', 'problem'];
 }
 
-const LEGEND: Record<MarkKind, MessageKey> = {
+const LEGEND: Record<NightMark, MessageKey> = {
   failure: 'timelineFailure',
   marker: 'timelineMarker',
   restart: 'timelineRestart',
@@ -143,7 +110,7 @@ const LEGEND: Record<MarkKind, MessageKey> = {
 };
 
 /** Distinct shapes as well as colours, so the marks read without colour too. */
-function Shape({ kind, cx, cy }: { kind: MarkKind; cx: number; cy: number }) {
+function Shape({ kind, cx, cy }: { kind: NightMark; cx: number; cy: number }) {
   const r = 4.5;
   switch (kind) {
     case 'failure':

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import browser from 'webextension-polyfill';
 import {
+  NOTEBOOK_PREFIX,
   type NotebookRecord,
   PROBLEMS_KEY,
   type Problem,
@@ -9,6 +10,7 @@ import {
   type StorageError,
 } from '../state/schema';
 import {
+  loadAllNotebooks,
   loadNotebook,
   loadProblems,
   loadSettings,
@@ -113,4 +115,21 @@ export function useProblems(): Problem[] {
     };
   }, []);
   return problems;
+}
+
+/** Every stored notebook, kept current: read again whenever a notebook record changes (options page only). */
+export function useAllNotebooks(): Stored<NotebookRecord[]> {
+  return useStored(loadAllNotebooks, watchAllNotebooks, []);
+}
+
+/** Reads all records again on a change to any of them; a read that a newer one overtook is dropped. */
+function watchAllNotebooks(callback: (records: NotebookRecord[]) => void): () => void {
+  let reads = 0;
+  const listener = (changes: Record<string, browser.Storage.StorageChange>, area: string) => {
+    if (area !== 'local' || !Object.keys(changes).some((name) => name.startsWith(NOTEBOOK_PREFIX))) return;
+    const read = ++reads;
+    void loadAllNotebooks().then((records) => read === reads && callback(records));
+  };
+  browser.storage.onChanged.addListener(listener);
+  return () => browser.storage.onChanged.removeListener(listener);
 }

@@ -1,15 +1,22 @@
 import { type MessageKey, t } from '../lib/i18n';
+import type { BadgeTip } from '../state/badge';
+import { lastAction } from '../state/last-action';
+import { clockTime, NIGHT_HOURS } from '../state/night';
 import type { StatusView } from '../state/policy';
 import type { HistoryEntry, NotebookRecord, RestartAction, Verdict } from '../state/schema';
+import { clock, countdownText, foundText } from './countdown';
+import { splitStepDetail, stepWords } from './steps';
 
-/** Human text for the states, events and verdicts the pages show. */
+/** Human text for the states, events and verdicts the pages and the in-page notice show. */
 
 export interface StatusText {
-  /** The state in a few words; for a pending restart it includes the live countdown. */
+  /** The state in a few words; for a countdown it includes the time left. */
   headline: string;
   /** The same without numbers that change every second (for the live region). */
   announcement: string;
   detail?: string;
+  /** Internal ids and what a failed step saw: for the curious and for bug reports, never the headline. */
+  details?: string;
 }
 
 export function statusText(view: StatusView, record: NotebookRecord): StatusText {
@@ -19,16 +26,14 @@ export function statusText(view: StatusView, record: NotebookRecord): StatusText
     case 'watching':
       return same(t('stateWatching'), t('stateWatchingDetail'));
     case 'pending': {
-      const seconds = view.secondsLeft ?? 0;
-      const headline =
-        view.reason === 'marker'
-          ? t('statePendingMarker', seconds)
-          : view.reason === 'disconnect'
-            ? t('statePendingDisconnect', seconds)
-            : t('statePending', seconds);
-      const announcement = view.reason === 'marker' ? t('statePendingMarkerAnnounce') : t('statePendingAnnounce');
-      const detail = view.verdict ? verdictText(view.verdict) : undefined;
-      return { headline, announcement, detail };
+      const reason = view.reason ?? 'failure';
+      const what = foundText(reason, view.verdict);
+      return {
+        headline: countdownText(reason, what, clock(view.secondsLeft ?? 0)),
+        announcement: t('countdownAnnounce', what),
+        detail: reason === 'crash' ? t('countdownCrash') : undefined,
+        details: view.verdict ? verdictText(view.verdict) : undefined,
+      };
     }
     case 'restarting':
       return same(t('stateRestarting'), view.action ? actionText(view.action) : undefined);
@@ -37,8 +42,11 @@ export function statusText(view: StatusView, record: NotebookRecord): StatusText
       const headline = restarts === 1 ? t('stateGaveUpOne') : t('stateGaveUp', restarts);
       return same(headline, t('stateGaveUpDetail'));
     }
-    case 'ui-problem':
-      return same(t('stateUiProblem', view.step ?? ''), view.detail);
+    case 'ui-problem': {
+      const words = stepWords(view.step ?? '', view.detail, lastAction(record.history));
+      const headline = t('stateUiProblem', words);
+      return { headline, announcement: headline, detail: t('stateUiProblemDetail'), details: view.detail };
+    }
   }
 }
 
@@ -83,12 +91,30 @@ export interface EventText {
   verdict?: string;
 }
 
-export function eventText(entry: HistoryEntry): EventText {
+/** `earlier`: the entries before this one, which tell what a failed restart was doing. */
+export function eventText(entry: HistoryEntry, earlier: readonly HistoryEntry[] = []): EventText {
   return {
-    title: t(HISTORY_KEYS[entry.type]),
+    title: eventTitle(entry, earlier),
     detail: entry.detail,
     verdict: entry.verdict ? verdictText(entry.verdict) : undefined,
   };
+}
+
+function eventTitle(entry: HistoryEntry, earlier: readonly HistoryEntry[]): string {
+  switch (entry.type) {
+    case 'restart-scheduled':
+      if (entry.action === 'reconnect-and-run-all') return t('eventDisconnectScheduled');
+      return t(entry.verdict?.rule === 'restart-marker' ? 'eventMarkerScheduled' : 'eventRestartScheduled');
+    case 'restarted':
+      if (entry.action === 'run-all') return t('eventRanAll');
+      return t(entry.action === 'reconnect-and-run-all' ? 'eventReconnected' : 'eventRestarted');
+    case 'restart-failed': {
+      const split = splitStepDetail(entry.detail ?? '');
+      return t('eventRestartFailed', stepWords(split?.step ?? '', split?.detail, lastAction(earlier)));
+    }
+    default:
+      return t(HISTORY_KEYS[entry.type]);
+  }
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -96,12 +122,37 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** Clock time for today's events; weekday and time within the week; the date beyond. */
 export function formatTime(at: number, now: number): string {
   const date = new Date(at);
-  const time = date.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+  const time = clockTime(at);
   if (new Date(now).toDateString() === date.toDateString()) return time;
   if (now - at < 6 * DAY_MS) return `${date.toLocaleDateString(undefined, { weekday: 'short' })} ${time}`;
   return `${date.toLocaleDateString(undefined, { month: 'short', day: 'numeric' })} ${time}`;
 }
 
-export function formatHour(at: number): string {
-  return new Date(at).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+/** The toolbar icon's tooltip: "Colab OOM Guard: watching · 2 restarts in the last 12 hours". */
+export function badgeTooltip(tip: BadgeTip): string {
+  return t('badgeTooltip', tipWords(tip));
+}
+
+function tipWords(tip: BadgeTip): string {
+  switch (tip.kind) {
+    case 'no-notebook':
+      return t('badgeNoNotebook');
+    case 'off':
+      return t('badgeOff');
+    case 'blind':
+      return t('badgeBlind');
+    case 'countdown':
+      return t('badgeCountdown');
+    case 'restarting':
+      return t('badgeRestarting');
+    case 'watching': {
+      if (tip.restarts === 0) return t('badgeWatching');
+      const restarts = tip.restarts === 1 ? t('nightRestartsOne') : t('nightRestartsMany', tip.restarts);
+      return t('badgeWatchingRestarts', restarts, NIGHT_HOURS);
+    }
+    case 'gave-up':
+      return tip.restarts === 1 ? t('badgeGaveUpOne') : t('badgeGaveUp', tip.restarts);
+    case 'ui-problem':
+      return t('badgeUiProblem', stepWords(tip.step, tip.detail, tip.action));
+  }
 }

@@ -9,22 +9,16 @@ import { type ComponentChild, render } from 'preact';
 import { act } from 'preact/test-utils';
 import * as v from 'valibot';
 import { vi } from 'vitest';
-import messages from '../../public/_locales/en/messages.json';
+import manifest from '../../manifest.json';
+import pkg from '../../package.json';
 import { createRouter } from '../../src/background/router';
 import { refusedPattern } from '../../src/detector/patterns';
 import { type UiMessage, UiMessageSchema } from '../../src/messaging/protocol';
 import { defaultNotebook, type NotebookRecord, notebookStorageKey } from '../../src/state/schema';
 import { createNotebookWriter } from '../../src/state/store';
+import { getMessage } from './messages';
 
-/** Chrome's getMessage: `$1`…`$9` are the substitutions, `$$` is a dollar sign. */
-export function getMessage(key: string, substitutions: string | string[] = []): string {
-  const entry = (messages as Record<string, { message: string } | undefined>)[key];
-  if (!entry) return '';
-  const subs = Array.isArray(substitutions) ? substitutions : [substitutions];
-  return entry.message.replace(/\$(\$|[1-9])/g, (_, which: string) =>
-    which === '$' ? '$' : (subs[Number(which) - 1] ?? ''),
-  );
-}
+export { getMessage } from './messages';
 
 export interface FakeWorker {
   /** Every message the page sent, in order. */
@@ -39,6 +33,8 @@ export async function installFakeBrowser(): Promise<FakeWorker> {
   await fakeBrowser.windows.create({ focused: true });
   vi.spyOn(fakeBrowser.i18n, 'getMessage').mockImplementation(getMessage as typeof fakeBrowser.i18n.getMessage);
   vi.spyOn(fakeBrowser.runtime, 'openOptionsPage').mockResolvedValue(undefined);
+  // The built manifest takes its version from package.json (vite.config.ts).
+  vi.spyOn(fakeBrowser.runtime, 'getManifest').mockReturnValue({ ...manifest, version: pkg.version } as never);
   // The real router, as the service worker runs it, with the popup as the sender.
   const { route } = createRouter(createNotebookWriter(refusedPattern));
   const sender = { id: fakeBrowser.runtime.id, url: fakeBrowser.runtime.getURL('src/popup/index.html') };

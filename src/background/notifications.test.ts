@@ -1,0 +1,68 @@
+import { fakeBrowser } from '@webext-core/fake-browser';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { getMessage } from '../../test/support/messages';
+import type { NotifyEffect } from '../state/policy';
+import { defaultSettings } from '../state/schema';
+import { notificationText, notify } from './notifications';
+
+vi.mock('webextension-polyfill', async () => ({ default: (await import('@webext-core/fake-browser')).fakeBrowser }));
+
+const effect = (fields: Partial<NotifyEffect>): NotifyEffect => ({
+  type: 'notify',
+  kind: 'restarted',
+  key: 'drive:abc',
+  title: 'train.ipynb',
+  detail: 'Restart 1 of 3 done',
+  ...fields,
+});
+
+beforeEach(() => {
+  fakeBrowser.reset();
+  vi.spyOn(fakeBrowser.i18n, 'getMessage').mockImplementation(getMessage as typeof fakeBrowser.i18n.getMessage);
+});
+
+describe('notifications', () => {
+  it('name the notebook and what happened, a UI problem in words with its ids in the details', () => {
+    expect(notificationText(effect({}))).toEqual({ title: 'Restarted: train.ipynb', message: 'Restart 1 of 3 done' });
+    expect(
+      notificationText(
+        effect({ kind: 'gave-up', detail: 'Gave up: 3 restarts already (limit 3) and it failed again' }),
+      ),
+    ).toEqual({
+      title: 'Gave up: train.ipynb',
+      message: 'Gave up: 3 restarts already (limit 3) and it failed again. Re-arm it in the popup.',
+    });
+    const problem = effect({
+      kind: 'ui-problem',
+      detail: 'item-missing; saw: items: Run all',
+      step: { id: 'find-item', action: 'restart-and-run-all' },
+    });
+    expect(notificationText(problem)).toEqual({
+      title: 'Colab UI problem: train.ipynb',
+      message: 'Could not find Runtime → Restart session and run all. Details: item-missing; saw: items: Run all',
+    });
+  });
+
+  it('are shown only when switched on and allowed, without characters that reorder the text', async () => {
+    const contains = vi.spyOn(fakeBrowser.permissions, 'contains') as unknown as {
+      mockResolvedValue: (granted: boolean) => void;
+    };
+    const create = vi.spyOn(fakeBrowser.notifications, 'create').mockResolvedValue('id' as never);
+    contains.mockResolvedValue(true);
+    await notify([effect({})], defaultSettings());
+    expect(create).not.toHaveBeenCalled();
+
+    await notify([effect({ title: 'evil\u202Egnp.ipynb' })], { ...defaultSettings(), notifications: true });
+    expect(create).toHaveBeenCalledWith(expect.stringMatching(/^restarted:drive:abc:\d+$/), {
+      type: 'basic',
+      iconUrl: fakeBrowser.runtime.getURL('icons/icon-128.png'),
+      title: 'Restarted: evilgnp.ipynb',
+      message: 'Restart 1 of 3 done',
+    });
+
+    create.mockClear();
+    contains.mockResolvedValue(false);
+    await notify([effect({})], { ...defaultSettings(), notifications: true });
+    expect(create).not.toHaveBeenCalled();
+  });
+});

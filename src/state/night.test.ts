@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { translate } from '../../test/support/messages';
+import { clockTime, countNight, NIGHT_MS, nightLine, nightMark, restartsTonight } from './night';
+import type { HistoryEntry, Verdict } from './schema';
+
+const oom: Verdict = { category: 'gpu-oom', rule: 'torch-cuda-oom', description: 'CUDA OOM', line: 'OutOfMemoryError' };
+const marker: Verdict = {
+  category: 'custom',
+  rule: 'restart-marker',
+  description: 'Restart marker: NEXT',
+  line: 'NEXT',
+};
+/** 07:30 local time: the night ran from 19:30 the evening before. */
+const NOW = new Date(2026, 2, 14, 7, 30).getTime();
+const at = (h: number, m: number, day = 14) => new Date(2026, 2, day, h, m).getTime();
+
+const failure = (time: number): HistoryEntry => ({ at: time, type: 'restart-scheduled', verdict: oom });
+const restart = (time: number): HistoryEntry => ({ at: time, type: 'restarted', action: 'restart-and-run-all' });
+const line = (history: HistoryEntry[], locale = 'en-GB') => nightLine(history, NOW, translate, locale);
+
+describe('the last 12 hours in words', () => {
+  it('says "1 failure, 1 restart, last at 03:14", in the singular', () => {
+    expect(line([failure(at(3, 13)), restart(at(3, 14))])).toBe('Last 12 hours: 1 failure, 1 restart, last at 03:14');
+  });
+
+  it('counts in the plural, and says "no" for none', () => {
+    const history = [failure(at(1, 0)), restart(at(1, 1)), failure(at(2, 0)), restart(at(2, 1)), failure(at(4, 0))];
+    expect(line(history)).toBe('Last 12 hours: 3 failures, 2 restarts, last at 04:00');
+    expect(line([])).toBe('Last 12 hours: no failures, no restarts');
+    expect(
+      line([
+        { at: at(6, 0), type: 'enabled' },
+        { at: at(6, 5), type: 'cancelled' },
+      ]),
+    ).toBe('Last 12 hours: no failures, no restarts');
+  });
+
+  it('ends with "gave up at" when the guard gave up, counting the failure it gave up on', () => {
+    const history: HistoryEntry[] = [
+      failure(at(2, 0)),
+      restart(at(2, 1)),
+      { at: at(4, 2), type: 'gave-up', verdict: oom, detail: 'Gave up' },
+    ];
+    expect(line(history)).toBe('Last 12 hours: 2 failures, 1 restart, gave up at 04:02');
+  });
+
+  it('names UI problems and restart markers only when there were some', () => {
+    const history: HistoryEntry[] = [
+      { at: at(1, 0), type: 'restart-scheduled', verdict: marker },
+      restart(at(1, 1)),
+      failure(at(5, 0)),
+      { at: at(5, 1), type: 'restart-failed', detail: 'find-item: item-missing' },
+    ];
+    expect(line(history)).toBe('Last 12 hours: 1 failure, 1 restart, 1 restart marker, Colab UI problem at 05:01');
+    const twice = [...history, failure(at(6, 0)), { at: at(6, 1), type: 'restart-failed' as const }];
+    expect(line(twice)).toBe(
+      'Last 12 hours: 2 failures, 1 restart, 1 restart marker, 2 Colab UI problems, Colab UI problem at 06:01',
+    );
+    expect(line([...history, failure(at(6, 0)), restart(at(6, 1))])).toBe(
+      'Last 12 hours: 2 failures, 2 restarts, 1 restart marker, 1 Colab UI problem, last at 06:01',
+    );
+  });
+
+  it('counts an interrupted restart as a restart, as the crash loop does', () => {
+    const history: HistoryEntry[] = [failure(at(2, 0)), { at: at(2, 1), type: 'interrupted' }];
+    expect(line(history)).toBe('Last 12 hours: 1 failure, 1 restart, last at 02:01');
+    expect(restartsTonight(history, NOW)).toBe(1);
+  });
+
+  it('leaves out what is older than 12 hours, across midnight', () => {
+    const history = [failure(NOW - NIGHT_MS - 1), restart(at(23, 40, 13)), failure(at(0, 10))];
+    expect(countNight(history, NOW)).toMatchObject({ failures: 1, restarts: 1 });
+    expect(line(history)).toBe('Last 12 hours: 1 failure, 1 restart, last at 00:10');
+  });
+
+  it("writes the time as the user's locale does", () => {
+    expect(clockTime(at(3, 14), 'en-GB')).toBe('03:14');
+    expect(clockTime(at(15, 14), 'en-GB')).toBe('15:14');
+    expect(clockTime(at(15, 14), 'en-US')).toMatch(/^03:14\sPM$/);
+    expect(line([restart(at(20, 4, 13))], 'en-US')).toMatch(
+      /^Last 12 hours: no failures, 1 restart, last at 08:04\sPM$/,
+    );
+  });
+
+  it('maps history entries to marks', () => {
+    expect(nightMark(failure(0))).toBe('failure');
+    expect(nightMark({ at: 0, type: 'restart-scheduled', verdict: marker })).toBe('marker');
+    expect(nightMark({ at: 0, type: 'interrupted' })).toBe('restart');
+    expect(nightMark({ at: 0, type: 'restart-failed' })).toBe('problem');
+    expect(nightMark({ at: 0, type: 'gave-up' })).toBe('gave-up');
+    for (const type of ['cancelled', 'skipped', 'ignored', 'resumed', 'healthy-reset'] as const) {
+      expect(nightMark({ at: 0, type })).toBeNull();
+    }
+  });
+});

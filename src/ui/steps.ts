@@ -1,0 +1,72 @@
+import type { DialogKind } from '../colab/dialogs';
+import { personOnlyDialog } from '../colab/person-only';
+import { t } from '../lib/i18n';
+import type { RestartAction } from '../state/schema';
+
+/**
+ * The one place that turns a failed step (src/colab/actions.ts, restart-runner.ts, detection-check.ts) into words for
+ * people: "could not find Runtime → Restart session and run all", never `find-item`. The popup, the in-page notice,
+ * the badge's tooltip and the notifications all say it this way; the step id and its machine-readable detail stay in
+ * the details line.
+ */
+
+type Words = (detail: string, action: RestartAction | undefined) => string;
+
+const STEPS: Record<string, Words> = {
+  precheck: precheckWords,
+  'runtime-ready': () => t('stepRuntimeReady'),
+  'open-menu': (detail) =>
+    t(
+      detail.startsWith('header-collapsed')
+        ? 'stepHeaderCollapsed'
+        : detail.startsWith('menubar-missing')
+          ? 'stepMenubarMissing'
+          : 'stepOpenMenu',
+    ),
+  'find-item': (detail, action) =>
+    detail.startsWith('item-disabled')
+      ? t(restarts(action) ? 'stepDisabledRestart' : 'stepDisabledRunAll')
+      : t(restarts(action) ? 'stepFindRestart' : 'stepFindRunAll'),
+  'close-menu': () => t('stepCloseMenu'),
+  confirm: (detail) => t(detail.startsWith('dialog-stayed-open') ? 'stepConfirmLost' : 'stepConfirm'),
+  verify: (_, action) => t(restarts(action) ? 'stepVerifyRestart' : 'stepVerifyRunAll'),
+  reconnect: () => t('stepReconnect'),
+  exception: () => t('stepException'),
+  busy: () => t('stepBusy'),
+  'find-cells': () => t('stepFindCells'),
+  'read-run-states': () => t('stepReadRunStates'),
+  'match-output-frames': () => t('stepMatchOutputFrames'),
+};
+
+/** Run all after a crash and after a reconnect; a restart otherwise (and when the action is not known). */
+function restarts(action: RestartAction | undefined): boolean {
+  return action === undefined || action === 'restart-and-run-all';
+}
+
+/** A dialog only a person may answer is named ("Colab showed a usage-limit dialog…"); any other stays generic. */
+function precheckWords(detail: string): string {
+  const kind = /^dialog-open: ([a-z-]+)/.exec(detail)?.[1] as DialogKind | undefined;
+  const named = kind ? personOnlyDialog(kind) : null;
+  return named ? t('stepPrecheckDialog', t(named)) : t('stepPrecheck');
+}
+
+/** The failed step in words, lower-case, to follow "Colab UI problem: " or "Not ready: ". */
+export function stepWords(step: string, detail = '', action?: RestartAction): string {
+  const words = Object.hasOwn(STEPS, step) ? STEPS[step] : undefined;
+  return words ? words(detail, action) : t('stepUnknown');
+}
+
+/** The same as a sentence of its own, for a notification or a notice body. */
+export function stepSentence(step: string, detail = '', action?: RestartAction): string {
+  const words = stepWords(step, detail, action);
+  return `${words.charAt(0).toUpperCase()}${words.slice(1)}.`;
+}
+
+/**
+ * The policy stores a failed restart's history detail as `<step>: <detail>` (state/policy.ts, restartFailed): split
+ * it so the event is titled in words and the id stays in the detail.
+ */
+export function splitStepDetail(detail: string): { step: string; detail: string } | null {
+  const [, step, rest] = /^([a-z][a-z-]*): ([\s\S]*)$/.exec(detail) ?? [];
+  return step !== undefined && rest !== undefined && Object.hasOwn(STEPS, step) ? { step, detail: rest } : null;
+}

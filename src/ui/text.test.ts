@@ -1,0 +1,107 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { ActionStep, CheckUiResult } from '../colab/actions';
+import { clock, countdownText } from './countdown';
+import { stepSentence, stepWords } from './steps';
+import { badgeTooltip } from './text';
+
+vi.mock('../lib/i18n', async () => {
+  const { translate } = await import('../../test/support/messages');
+  return { t: translate };
+});
+
+/** Every step a restart or Check Colab UI can fail at (the compiler keeps this list complete). */
+const STEPS: Record<ActionStep | Extract<CheckUiResult, { ready: false }>['step'], true> = {
+  precheck: true,
+  'runtime-ready': true,
+  'open-menu': true,
+  'find-item': true,
+  'close-menu': true,
+  confirm: true,
+  verify: true,
+};
+const OTHER_STEPS = ['exception', 'reconnect', 'busy', 'find-cells', 'read-run-states', 'match-output-frames'];
+
+describe('the countdown', () => {
+  it('shows the time left in m:ss, and h:mm:ss past an hour', () => {
+    expect([0, 5, 9.2, 59, 60, 65, 300, 3599, 3600, 86_400].map(clock)).toEqual([
+      '0:00',
+      '0:05',
+      '0:10',
+      '0:59',
+      '1:00',
+      '1:05',
+      '5:00',
+      '59:59',
+      '1:00:00',
+      '24:00:00',
+    ]);
+  });
+
+  it('says what was found and what will happen', () => {
+    expect(countdownText('failure', 'CUDA out of memory', '0:05')).toBe(
+      'CUDA out of memory: restart and run all in 0:05',
+    );
+    expect(countdownText('crash', "Colab's RAM crash", '0:05')).toBe('Run all in 0:05');
+    expect(countdownText('marker', 'ignored', '0:05')).toBe('Your restart marker: restart and run all in 0:05');
+    expect(countdownText('disconnect', 'ignored', '0:10')).toBe('Runtime disconnected: reconnect and run all in 0:10');
+  });
+});
+
+describe('failed steps in words', () => {
+  it('has words for every step, never its id', () => {
+    const unknown = stepWords('no-such-step');
+    for (const step of [...Object.keys(STEPS), ...OTHER_STEPS]) {
+      const words = stepWords(step);
+      expect(words, step).not.toBe(unknown);
+      // Ids that are no English words never show ("reconnect" may).
+      if (step.includes('-') || step === 'precheck') expect(words, step).not.toContain(step);
+    }
+  });
+
+  it('names what the restart was doing, and the dialog only a person may answer', () => {
+    expect(stepWords('find-item', 'item-missing', 'restart-and-run-all')).toBe(
+      'could not find Runtime → Restart session and run all',
+    );
+    expect(stepWords('find-item', 'item-missing', 'run-all')).toBe('could not find Runtime → Run all');
+    expect(stepWords('find-item', 'item-disabled; saw: …', 'restart-and-run-all')).toBe(
+      'Runtime → Restart session and run all is greyed out (Colab does that while no runtime is connected)',
+    );
+    expect(stepWords('verify', 'no-run-started', 'reconnect-and-run-all')).toBe(
+      'no cell started running after Run all',
+    );
+    expect(stepWords('precheck', 'dialog-open: recaptcha; saw: I am not a robot')).toBe(
+      'Colab showed a "Are you a robot?" check when the restart was due',
+    );
+    expect(stepWords('precheck', 'dialog-open: unknown')).toBe('a Colab dialog was open when the restart was due');
+    expect(stepWords('open-menu', 'menubar-missing; toolbar fallback: toolbar-missing')).toBe(
+      "could not open the Runtime menu: Colab's menu bar is missing",
+    );
+    expect(stepSentence('confirm', 'other-dialog: usage-limit')).toBe(
+      'The dialog Colab showed was not the restart confirmation.',
+    );
+  });
+});
+
+describe('badge tooltips', () => {
+  it('come from _locales, with the extension name first', () => {
+    expect(badgeTooltip({ kind: 'watching', restarts: 0 })).toBe('Colab OOM Guard: watching');
+    expect(badgeTooltip({ kind: 'watching', restarts: 1 })).toBe(
+      'Colab OOM Guard: watching · 1 restart in the last 12 hours',
+    );
+    expect(badgeTooltip({ kind: 'watching', restarts: 2 })).toBe(
+      'Colab OOM Guard: watching · 2 restarts in the last 12 hours',
+    );
+    expect(badgeTooltip({ kind: 'gave-up', restarts: 3 })).toBe(
+      'Colab OOM Guard: gave up after 3 restarts: re-arm it in the popup',
+    );
+    expect(badgeTooltip({ kind: 'gave-up', restarts: 1 })).toBe(
+      'Colab OOM Guard: gave up after 1 restart: re-arm it in the popup',
+    );
+    expect(badgeTooltip({ kind: 'ui-problem', step: 'find-item', detail: 'item-missing' })).toBe(
+      'Colab OOM Guard: Colab UI problem: could not find Runtime → Restart session and run all',
+    );
+    for (const kind of ['no-notebook', 'off', 'blind', 'countdown', 'restarting'] as const) {
+      expect(badgeTooltip({ kind })).toMatch(/^Colab OOM Guard: [a-z]/);
+    }
+  });
+});
