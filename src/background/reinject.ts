@@ -4,7 +4,8 @@ import browser from 'webextension-polyfill';
  * Chrome does not inject content scripts into tabs that were open before the extension was installed or updated, and
  * an update orphans the scripts already there: an overnight update would leave the guard dead in the open notebook.
  * So after install and update, inject the manifest's content scripts into the open Colab tabs. Firefox injects them
- * by itself, so it is skipped there (the scripts would run twice).
+ * by itself, into frames too, and unloads the old ones on an update (e2e-firefox/install.spec.ts), so it is skipped
+ * there (the scripts would run twice).
  */
 export async function injectIntoOpenTabs(): Promise<number> {
   if (browser.runtime.getURL('').startsWith('moz-extension:')) return 0;
