@@ -11,7 +11,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Browser as BrowserKind, createProfile, launch } from '@puppeteer/browsers';
-import puppeteer, { type Browser, type CreatePageOptions, type Page, ProtocolError } from 'puppeteer-core';
+import puppeteer, { type Browser, type CreatePageOptions, type Page } from 'puppeteer-core';
 
 export const DIST_FIREFOX = resolve(import.meta.dirname, '../../dist-firefox');
 
@@ -122,21 +122,17 @@ export class Firefox {
   async openPage(path: string, options: CreatePageOptions = {}): Promise<Page> {
     const page = await this.browser.newPage(options);
     const url = `${this.origin}/${path}`;
+    // page.goto to a moz-extension:// URL never resolves: Puppeteer never sees the navigation (page.url() stays
+    // about:blank), so a waitForFunction is not restarted in the new document either. The document is polled from
+    // here instead, one evaluation at a time: Firefox's WebDriver BiDi fails one that runs as the tab swaps documents.
+    page.goto(url).catch(() => undefined);
     const deadline = Date.now() + POLL.timeout;
-    for (;;) {
-      // page.goto to a moz-extension:// URL never resolves (Puppeteer never sees the navigation: page.url() stays
-      // about:blank); it rejects when the page closes.
-      page.goto(url).catch(() => undefined);
-      try {
-        await page.waitForFunction((url) => location.href === url && document.readyState === 'complete', POLL, url);
-        return page;
-      } catch (error) {
-        // Opened while an update restarts the add-on, the document can be the old add-on's, dead: Firefox's WebDriver
-        // BiDi then fails every evaluation in it. Load the page again.
-        const cause = error instanceof Error ? error.cause : undefined;
-        if (!(cause instanceof ProtocolError) || Date.now() > deadline) throw error;
-      }
+    const loaded = (url: string) => location.href === url && document.readyState === 'complete';
+    while (!(await page.evaluate(loaded, url).catch(() => false))) {
+      if (Date.now() > deadline) throw new Error(`${url} did not load`);
+      await new Promise((resolve) => setTimeout(resolve, POLL.polling));
     }
+    return page;
   }
 
   /** Runs `fn` in an extension page, where `browser` is the extension's API. */
