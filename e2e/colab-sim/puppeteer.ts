@@ -11,11 +11,19 @@
  * ```
  */
 import type { HTTPRequest, Page } from 'puppeteer-core';
+import type { SimPageApi } from './helpers';
 import type { ColabSim } from './index';
+import { entriesOf, type KernelState, type LogEntry } from './log';
+import type { CrashKind } from './scenario';
 import { SimServer } from './serve';
 
+export interface PuppeteerColabSim extends ColabSim {
+  /** Serves the same notebooks to another page (a second tab on the same notebook). */
+  attach(page: Page): Promise<void>;
+}
+
 /** Serves the simulator to `page` and its frames (cross-origin output frames included); other requests go through. */
-export async function serveColabSim(page: Page): Promise<ColabSim> {
+export async function serveColabSim(page: Page): Promise<PuppeteerColabSim> {
   const server = new SimServer();
   const onRequest = (request: HTTPRequest) => {
     if (request.isInterceptResolutionHandled()) return;
@@ -28,13 +36,79 @@ export async function serveColabSim(page: Page): Promise<ColabSim> {
       headers: { 'cache-control': 'no-store', ...response.headers },
     });
   };
-  await page.setRequestInterception(true);
-  page.on('request', onRequest);
+  const pages: Page[] = [];
+  const attach = async (page: Page) => {
+    await page.setRequestInterception(true);
+    page.on('request', onRequest);
+    pages.push(page);
+  };
+  await attach(page);
   return {
     notebook: (path, scenario) => server.notebook(path, scenario),
+    attach,
     async dispose() {
-      page.off('request', onRequest);
-      if (!page.isClosed()) await page.setRequestInterception(false);
+      for (const page of pages.splice(0)) {
+        page.off('request', onRequest);
+        if (!page.isClosed()) await page.setRequestInterception(false);
+      }
     },
   };
+}
+
+// The page helpers of helpers.ts for a Puppeteer page (the Firefox suite, e2e-firefox/). They wait with interval
+// polling: Puppeteer's default polls on animation frames, which a tab behind another one never gets.
+
+type SimWindow = Window & { __colabSim?: SimPageApi };
+
+/** How the helpers poll a page's state. */
+export const POLL = { polling: 100, timeout: 20_000 };
+
+/** The action log so far. */
+export async function simLog(page: Page): Promise<LogEntry[]> {
+  await page.waitForFunction(() => !!(window as SimWindow).__colabSim, POLL);
+  return page.evaluate(() => (window as SimWindow).__colabSim!.log);
+}
+
+/** The entries of `type` in the page's action log. */
+export async function logOf<T extends LogEntry['type']>(
+  page: Page,
+  type: T,
+): Promise<Array<Extract<LogEntry, { type: T }>>> {
+  return entriesOf(await simLog(page), type);
+}
+
+/** Waits until the kernel reaches `state` (e.g. 'idle' after load). */
+export async function waitForKernel(page: Page, state: KernelState): Promise<void> {
+  await page.waitForFunction((s) => (window as SimWindow).__colabSim?.state().kernel === s, POLL, state);
+}
+
+/** Waits for the end of run `n` (the n-th run requested in this page load) and returns its `run-end` entry. */
+export async function waitForRun(page: Page, n: number): Promise<Extract<LogEntry, { type: 'run-end' }>> {
+  const handle = await page.waitForFunction(
+    (run) => (window as SimWindow).__colabSim?.log.find((e) => e.type === 'run-end' && e.run === run),
+    POLL,
+    n,
+  );
+  return (await handle.jsonValue()) as Extract<LogEntry, { type: 'run-end' }>;
+}
+
+/** The user's Run all: a real click on the toolbar's Run all button; resolves once the run has started. */
+export async function runAll(page: Page): Promise<void> {
+  const runs = (await logOf(page, 'run-start')).length;
+  await page.click('colab-notebook-toolbar-run-button >>> #toolbar-run-button');
+  await page.waitForFunction(
+    (runs) => ((window as SimWindow).__colabSim?.log.filter((e) => e.type === 'run-start').length ?? 0) > runs,
+    POLL,
+    runs,
+  );
+}
+
+/** The kernel dies now (§5.1): as if the running code had used up the VM's RAM. */
+export async function triggerCrash(page: Page, kind: CrashKind = 'ram'): Promise<void> {
+  await page.evaluate((k) => (window as SimWindow).__colabSim!.crash(k), kind);
+}
+
+/** Lets the cells waiting at a `pause` step go on. */
+export async function resume(page: Page): Promise<void> {
+  await page.evaluate(() => (window as SimWindow).__colabSim!.resume());
 }

@@ -8,7 +8,8 @@ type ContentScript = NonNullable<browser.Manifest.WebExtensionManifest['content_
  * an update orphans the scripts already there: an overnight update would leave the guard dead in the open notebook.
  * So after install and update, inject the manifest's content scripts into the open Colab tabs, each into the frames
  * its `matches` name (as Chrome would have): the output-frame script into Colab's output frames only. Firefox injects
- * them by itself, so it is skipped there (the scripts would run twice).
+ * them by itself, into frames too, and unloads the old ones on an update (e2e-firefox/install.spec.ts), so it is
+ * skipped there (the scripts would run twice).
  */
 export async function injectIntoOpenTabs(): Promise<number> {
   if (browser.runtime.getURL('').startsWith('moz-extension:')) return 0;

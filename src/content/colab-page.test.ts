@@ -87,6 +87,22 @@ describe('Colab page script', () => {
     expect(page.createPageGuard).toHaveBeenCalledTimes(2);
   });
 
+  it('runs "Check Colab UI" for the extension\'s pages, in a tab too (Firefox), and for nothing else', async () => {
+    const checkUi = vi.fn().mockResolvedValue({ ready: true, detail: 'found' });
+    page.createPageGuard.mockReturnValue({ setNotebook: page.setNotebook, checkUi });
+    showNotebook('/drive/notebookA', 'a.ipynb');
+    await loadScript();
+    const ask = (sender: object) => fakeBrowser.runtime.onMessage.trigger({ type: 'check-ui' }, sender, () => {});
+    const id = fakeBrowser.runtime.id;
+    const popupUrl = fakeBrowser.runtime.getURL('src/popup/index.html?tab=3');
+    // Firefox gives any page shown in a tab a sender.tab: here the popup opened as a page.
+    expect(await ask({ id, url: popupUrl, tab: { id: 9 }, frameId: 0 })).toEqual([{ ready: true, detail: 'found' }]);
+    expect(await ask({ id, url: popupUrl })).toEqual([{ ready: true, detail: 'found' }]);
+    expect(await ask({ id, url: `${COLAB}/drive/notebookA`, tab: { id: 3 }, frameId: 0 })).toEqual([undefined]);
+    expect(await ask({ id: 'another-extension', url: popupUrl })).toEqual([undefined]);
+    expect(checkUi).toHaveBeenCalledTimes(2);
+  });
+
   describe('when the extension is updated under the page', () => {
     const started = () => window.postMessage('colab-oom-guard:page-script-started', COLAB);
     const disableGuard = () =>

@@ -1,6 +1,6 @@
 import browser from 'webextension-polyfill';
 import type { HelloReply } from '../messaging/protocol';
-import { isTabRequest } from '../messaging/tab-request';
+import { fromExtensionPage, isTabRequest } from '../messaging/tab-request';
 import { notebookStorageKey } from '../state/storage-keys';
 import { trackNotebook } from './notebook-tracker';
 import type { PageGuard, PageNotebook } from './page-guard';
@@ -77,7 +77,8 @@ function main() {
 
   // "Check Colab UI" from the popup: a dry run that opens the Runtime menu and closes it again.
   const onMessage = (message: unknown, sender: browser.Runtime.MessageSender) => {
-    if (sender.id !== browser.runtime.id || sender.tab || !isTabRequest(message)) return undefined;
+    const origin = browser.runtime.getURL('');
+    if (!fromExtensionPage(sender, browser.runtime.id, origin) || !isTabRequest(message)) return undefined;
     return withGuard().then((loaded) => loaded.checkUi());
   };
   browser.runtime.onMessage.addListener(onMessage);
