@@ -104,7 +104,11 @@ test('the in-page notice counts down, ignores a page script, and its Cancel butt
   expect(await body!.evaluate((el) => el.textContent)).toContain('CUDA out of memory');
   // Styled in its shadow root under Colab's CSP: a fixed box in the corner, not an unstyled line in the page.
   expect(await body!.evaluate((el) => getComputedStyle(el.closest('.box')!).position)).toBe('fixed');
-  const seconds = async () => Number(/(\d+) s\b/.exec((await body!.evaluate((el) => el.textContent)) ?? '')?.[1]);
+  // The countdown reads "… in 0:05" (m:ss).
+  const seconds = async () => {
+    const left = /in (\d+):(\d\d)\b/.exec((await body!.evaluate((el) => el.textContent)) ?? '');
+    return left ? Number(left[1]) * 60 + Number(left[2]) : Number.NaN;
+  };
   const first = await seconds();
   expect(first).toBeGreaterThanOrEqual(1);
   expect(first).toBeLessThanOrEqual(5);

@@ -6,7 +6,9 @@ import { expect, openNotebook, test } from './harness/test';
 
 test.beforeEach(async ({ firefox }) => firefox.resetStorage());
 
-type Reports = Window & { __reports?: Array<{ origin: string; data: { channel?: string } }> };
+type Reports = Window & {
+  __reports?: Array<{ origin: string; data: { channel?: string; report?: { kind?: string } } }>;
+};
 
 test("the page script registers the notebook; the output frame reports Colab's error output, with the token", async ({
   firefox,
@@ -20,7 +22,9 @@ test("the page script registers the notebook; the output frame reports Colab's e
     appendToBody: true,
   };
   const runs = { 1: { outputs: [dashboard], fail: 'cuda-oom' as const, place: 'frame' as const }, default: EPOCH_DONE };
-  const { key, tabId } = await openNotebook({ firefox, colab, sim }, trainNotebook(runs), { guard: false });
+  // Frames post only for a guarded notebook (issue 15.2); a long countdown keeps the restart out of the way.
+  await firefox.resetStorage({ backoffBaseSec: 600 });
+  const { key, tabId } = await openNotebook({ firefox, colab, sim }, trainNotebook(runs));
   expect(await firefox.session(`tab:${tabId}`)).toBe(key);
   const token = await firefox.session(`token:${tabId}`);
   expect(token).toMatch(/^[0-9a-f]{64}$/);
@@ -33,7 +37,10 @@ test("the page script registers the notebook; the output frame reports Colab's e
   await colab.click('colab-notebook-toolbar-run-button >>> #toolbar-run-button');
   expect(await waitForRun(colab, 1)).toMatchObject({ ok: false, failedCell: 1 });
   const handle = await colab.waitForFunction(
-    () => (window as Reports).__reports?.find((r) => r.data?.channel === 'colab-oom-guard/output-frame'),
+    () =>
+      (window as Reports).__reports?.find(
+        (r) => r.data?.channel === 'colab-oom-guard/output-frame' && r.data.report?.kind === 'error-output',
+      ),
     { polling: 100 },
   );
   expect(await handle.jsonValue()).toMatchObject({
