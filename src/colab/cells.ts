@@ -42,9 +42,9 @@ const hasAny = (el: Element | null | undefined, names: readonly string[]) =>
  * - the cell's own classes (older): `running`, `pending`, `execution-error`.
  * Each era keeps its state in one of these and leaves the others absent, so the strongest state any source reports
  * wins: running > pending > error > idle (a cell starting to run may keep a stale `error` class for a moment).
+ * `button`: the cell's run button, when the caller has it already.
  */
-export function cellRunState(cell: Element): RunState {
-  const button = runButtonOf(cell);
+export function cellRunState(cell: Element, button: Element | null = runButtonOf(cell)): RunState {
   const exec = button?.shadowRoot?.querySelector(CELL.execution) ?? button?.querySelector(CELL.execution);
   const title = button?.getAttribute('title') ?? '';
   if (hasAny(exec, CELL.runningClasses) || cell.classList.contains(CELL.cellRunning) || CELL.titleRunning.test(title)) {
@@ -59,7 +59,8 @@ export function cellRunState(cell: Element): RunState {
 
 /** The cell's source as its editor shows it, or null when the editor shows no lines (not rendered yet). */
 export function cellSource(cell: Element): string | null {
-  const lines = cell.querySelectorAll(CELL.sourceLine);
+  // The outermost editor holds them all (Colab nests `.editor.monaco` in `.editor.lazy-editor`).
+  const lines = cell.querySelector(CELL.editor)?.querySelectorAll(CELL.sourceLine) ?? [];
   if (lines.length === 0) return null;
   return [...lines].map((line) => (line.textContent ?? '').replaceAll('\u00a0', ' ')).join('\n');
 }
@@ -78,16 +79,15 @@ export function executionCount(cell: Element): number | null {
  * not inside an output under such a scope.
  */
 export function outputElementOf(node: Node, scope: string): Element | null {
+  const start = node.nodeType === Node.ELEMENT_NODE ? (node as Element) : node.parentElement;
+  // Most nodes that change are in no output at all: one native lookup says so, without a test at every ancestor.
+  const bound = start?.closest(scope);
+  if (!start || !bound) return null;
   let found: Element | null = null;
-  for (
-    let el = node.nodeType === Node.ELEMENT_NODE ? (node as Element) : node.parentElement;
-    el;
-    el = el.parentElement
-  ) {
-    if (el.matches(scope)) return found;
+  for (let el: Element | null = start; el && el !== bound; el = el.parentElement) {
     if (el.matches(OUTPUT.element)) found = el;
   }
-  return null;
+  return found;
 }
 
 /**

@@ -83,6 +83,49 @@ describe('run-state transitions', () => {
     await tick();
     expect(events).toEqual(['state old idle->pending', 'state old pending->running', 'state old running->error']);
   });
+
+  it('follows a state element that the run button renders anew, and one rendered only later', async () => {
+    mount(snippet('code-cell-with-static-output-2026-03.html'));
+    const { events } = watch();
+    const cell = document.getElementById(`cell-${CELL}`)!;
+    const root = cell.querySelector('colab-run-button')!.shadowRoot!;
+    const rerender = (classes: string) => {
+      const state = document.createElement('div');
+      state.className = `cell-execution ${classes}`;
+      root.replaceChildren(state);
+    };
+    rerender('pending');
+    await tick();
+    setRunState(cell, 'running animating');
+    await tick();
+    root.replaceChildren(); // Lit's first render has not happened yet: nothing to read, nothing reported
+    await tick();
+    rerender('error');
+    await tick();
+    setRunState(cell, 'stale error');
+    await tick();
+    expect(events).toEqual([
+      `state ${CELL} idle->pending`,
+      `state ${CELL} pending->running`,
+      `state ${CELL} running->error`,
+      `state ${CELL} error->stale-error`,
+    ]);
+  });
+
+  it('follows a state element deeper in the run button than Colab renders it (a layout it does not know)', async () => {
+    mount(snippet('code-cell-with-static-output-2026-03.html'));
+    const cell = document.getElementById(`cell-${CELL}`)!;
+    const root = cell.querySelector('colab-run-button')!.shadowRoot!;
+    const wrapper = document.createElement('div');
+    wrapper.append(...root.childNodes);
+    root.append(wrapper);
+    const { events } = watch();
+    setRunState(cell, 'running animating');
+    await tick();
+    wrapper.replaceChildren(Object.assign(document.createElement('div'), { className: 'cell-execution error' }));
+    await tick();
+    expect(events).toEqual([`state ${CELL} idle->running`, `state ${CELL} running->error`]);
+  });
 });
 
 describe('outputs', () => {

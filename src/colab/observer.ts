@@ -52,14 +52,27 @@ export interface PageObserver {
   setWantStreamText(on: boolean): void;
 }
 
-/** Everything the document observer hooks when it appears, in one selector so a new subtree costs one query. */
-const HOOKS = [CELL.cell, CELL.runButton, OUTPUT.element, TOAST.host, DIALOG.hosts, CONNECT.host].join(', ');
+/**
+ * What the document observer hooks when it appears, in one selector so a new subtree costs one query. Outputs are
+ * looked for apart, and only where they are reported: the notebook's own outputs are most of a page.
+ */
+const HOOKS = [CELL.cell, CELL.runButton, TOAST.host, DIALOG.hosts, CONNECT.host].join(', ');
+
+/** A run button's whole shadow tree, while where its state element sits is not known (not rendered yet, drifted). */
+const RUN_BUTTON_TREE: MutationObserverInit = {
+  subtree: true,
+  childList: true,
+  attributes: true,
+  attributeFilter: ['class'],
+};
 
 export function observeColabPage(doc: Document, handlers: PageHandlers, opts: PageObserverOptions = {}): PageObserver {
   let wantStream = !!opts.wantStreamText;
   const states = new WeakMap<Element, RunState>();
   const outputOfTarget = new WeakMap<Node, Element | null>();
   const shadowOwner = new WeakMap<Node, Element>();
+  /** The cell of each run button, found once: a button stays in its cell (checked, not searched, per change). */
+  const buttonCell = new WeakMap<Element, Element>();
   /** Snackbars open and already reported, with the batch and text of the report: one report per message shown. */
   const toastShown = new WeakMap<Element, { batch: number; text: string }>();
   /**
@@ -100,8 +113,8 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
   function updateCell(cell: Element): void {
     const button = cell.querySelector(CELL.runButton);
     // A run button whose shadow root Lit has not rendered yet would read as idle: wait for the render.
-    if (button?.shadowRoot && !button.shadowRoot.querySelector('*')) return;
-    const state = cellRunState(cell);
+    if (button?.shadowRoot && !button.shadowRoot.firstElementChild) return;
+    const state = cellRunState(cell, button);
     const previous = states.get(cell);
     states.set(cell, state);
     // A cell first seen queued or running is an execution under way (a reload mid-run, a cell rendered late).
@@ -114,6 +127,33 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
     if (!root || shadowOwner.has(root)) return;
     shadowOwner.set(root, host);
     shadowMo.observe(root, init);
+  }
+
+  /**
+   * A run button's state is read from one element of its shadow root, which Colab renders as the root's child (§4.1,
+   * the captures): its class, and the root's children (the first render, a state element replaced), are all that is
+   * observed. The icon and the count are rendered again at every change, and each of those records costs a callback's
+   * worth of work per cell. Elsewhere (not rendered yet, a drifted layout) the whole tree is observed.
+   */
+  function watchRunButton(button: Element): void {
+    const root = button.shadowRoot;
+    if (!root) return;
+    shadowOwner.set(root, button);
+    const state = root.querySelector(CELL.execution);
+    if (state?.parentNode !== root) {
+      shadowMo.observe(root, RUN_BUTTON_TREE);
+      return;
+    }
+    shadowMo.observe(root, { childList: true });
+    shadowMo.observe(state, { attributes: true, attributeFilter: ['class'] });
+  }
+
+  function cellOfButton(button: Element): Element | null {
+    const known = buttonCell.get(button);
+    if (known?.contains(button)) return known;
+    const cell = cellOf(button);
+    if (cell) buttonCell.set(button, cell);
+    return cell;
   }
 
   function checkToast(host: Element): void {
@@ -158,12 +198,12 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
     if (!initial) handlers.dialogOpened?.(classifyDialog(dialog), dialog);
   }
 
-  function hook(el: Element, reportOutputs: boolean): void {
+  function hook(el: Element): void {
     if (isCell(el)) updateCell(el);
     const tag = el.localName;
     if (tag === CELL.runButton) {
-      watchShadow(el, { subtree: true, childList: true, attributes: true, attributeFilter: ['class'] });
-      const cell = cellOf(el);
+      if (el.shadowRoot && !shadowOwner.has(el.shadowRoot)) watchRunButton(el);
+      const cell = cellOfButton(el);
       if (cell) updateCell(cell);
     } else if (tag === TOAST.host) {
       watchShadow(el, {
@@ -179,13 +219,14 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
       checkKernel(el);
     }
     if (el.matches(DIALOG.hosts)) checkDialog(el);
-    if (reportOutputs && el.matches(OUTPUT.element) && outputElementOf(el, OUTPUT.staticRenderer) === el) {
-      const cell = cellOf(el);
-      if (cell) {
-        fresh.add(el);
-        handlers.outputAdded?.(cell, cellId(cell), el, outputKind(el));
-      }
-    }
+  }
+
+  function reportOutput(el: Element): void {
+    if (outputElementOf(el, OUTPUT.staticRenderer) !== el) return;
+    const cell = cellOf(el);
+    if (!cell) return;
+    fresh.add(el);
+    handlers.outputAdded?.(cell, cellId(cell), el, outputKind(el));
   }
 
   /**
@@ -193,9 +234,11 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
    * (the notebook rendering after load, a cell re-created) are saved outputs, not new failures.
    */
   function scan(root: Element): void {
-    const reportOutputs = !initial && !root.matches(CELL.cell) && !root.querySelector(CELL.cell);
-    if (root.matches(HOOKS)) hook(root, reportOutputs);
-    for (const el of root.querySelectorAll(HOOKS)) hook(el, reportOutputs);
+    if (root.matches(HOOKS)) hook(root);
+    for (const el of root.querySelectorAll(HOOKS)) hook(el);
+    if (initial || root.matches(CELL.cell) || root.querySelector(CELL.cell)) return;
+    if (root.matches(OUTPUT.element)) reportOutput(root);
+    for (const el of root.querySelectorAll(OUTPUT.element)) reportOutput(el);
   }
 
   function onStream(out: Element, record: MutationRecord): void {
@@ -212,7 +255,7 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
     } else if (name === TOAST.labelAttr && el.localName === TOAST.host) {
       reshowToast(el);
     } else if (name === 'title' && el.localName === CELL.runButton) {
-      const cell = cellOf(el);
+      const cell = cellOfButton(el);
       if (cell) updateCell(cell);
     } else if (name === 'open' || name === 'opened') {
       if (el.matches(DIALOG.hosts)) checkDialog(el);
@@ -221,12 +264,17 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
 
   function onDocument(records: MutationRecord[]): void {
     nextBatch();
+    let previous: MutationRecord | undefined;
     for (const record of records) {
       const target = record.target;
       if (record.type === 'attributes') {
-        onAttribute(target as Element, record.attributeName);
+        // A class changed twice in a row on one element (a state's classes toggled one by one) is read once.
+        const repeated = previous?.target === target && previous.attributeName === record.attributeName;
+        previous = record;
+        if (!repeated) onAttribute(target as Element, record.attributeName);
         continue;
       }
+      previous = record;
       // Inside an output (every printed line lands here): only stream text matters; no structure to hook.
       const out = outputOf(record.type === 'characterData' ? target.parentNode : target);
       if (out) {
@@ -243,16 +291,19 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
     const hosts = new Set<Element>();
     const reopened = new Set<Element>();
     for (const record of records) {
-      const host = shadowOwner.get(record.target.getRootNode());
+      const root = record.target.getRootNode();
+      const host = shadowOwner.get(root);
       if (!host) continue;
       hosts.add(host);
       if ((record.target as Element).classList?.contains(TOAST.openingClass)) reopened.add(host);
+      // A run button's root got new children: its state element may be new (or rendered at last).
+      if (record.target === root && host.localName === CELL.runButton) watchRunButton(host);
     }
     for (const host of hosts) {
       if (host.localName === TOAST.host) (reopened.has(host) ? reshowToast : checkToast)(host);
       else if (host.localName === CONNECT.host) checkKernel(host);
       else {
-        const cell = cellOf(host);
+        const cell = cellOfButton(host);
         if (cell) updateCell(cell);
       }
     }

@@ -197,6 +197,21 @@ describe('failure watch: saying when it cannot see', () => {
     expect(events).toEqual(['sees']);
   });
 
+  it('counts the two minutes from the last cell seen running, not from the first gap between cells', async () => {
+    watch();
+    await setBusy(true);
+    await state('running animating');
+    await state('focused'); // between two cells: busy, none running
+    await state('running animating', BLIND_AFTER_MS / 2);
+    await state('focused', 100); // the last gap: two minutes from here
+    await vi.advanceTimersByTimeAsync(BLIND_AFTER_MS / 2 + 100); // two minutes after the first gap
+    expect(events).toEqual(['sees']);
+    await vi.advanceTimersByTimeAsync(BLIND_AFTER_MS / 2 - 101);
+    expect(events).toEqual(['sees']);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(events).toEqual(['sees', 'blind']);
+  });
+
   it('stops with its lifetime: no report after the guard went off', async () => {
     watch();
     await setBusy(true);

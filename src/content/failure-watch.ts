@@ -115,12 +115,28 @@ export function createFailureWatch(doc: Document, reports: WatchReports, signal:
     if (match) reports.marker(match);
   };
 
-  // Blind: busy with no cell seen running for BLIND_AFTER_MS (one timer per busy stretch). Seeing: a cell running,
-  // said once per watch (the record may say blind from another tab or an earlier page) and after each blind spell.
+  // Blind: busy with no cell seen running for BLIND_AFTER_MS. Seeing: a cell running, said once per watch (the record
+  // may say blind from another tab or an earlier page) and after each blind spell. Between two cells of a Run all the
+  // runtime stays busy with none running for a moment: one timer at a time, which looks again when it fires, rather
+  // than one set and cleared per cell.
   let busy = false;
   let blind = false;
   let seen = false;
+  /** Since when the runtime is busy with no cell seen running; null while it is not. */
+  let unseenSince: number | null = null;
   let blindTimer: ReturnType<typeof setTimeout> | undefined;
+  const lookForBlind = () => {
+    blindTimer = undefined;
+    if (unseenSince === null) return;
+    const left = unseenSince + BLIND_AFTER_MS - Date.now();
+    if (left > 0) {
+      blindTimer = setTimeout(lookForBlind, left);
+      return;
+    }
+    blind = true;
+    unseenSince = null;
+    reports.sight(true);
+  };
   const checkSight = () => {
     const running = gate.anyRunning();
     if (running && (blind || !seen)) {
@@ -129,14 +145,11 @@ export function createFailureWatch(doc: Document, reports: WatchReports, signal:
       reports.sight(false);
     }
     if (!busy || running || blind) {
-      clearTimeout(blindTimer);
-      blindTimer = undefined;
-    } else {
-      blindTimer ??= setTimeout(() => {
-        blind = true;
-        reports.sight(true);
-      }, BLIND_AFTER_MS);
+      unseenSince = null;
+      return;
     }
+    unseenSince ??= Date.now();
+    blindTimer ??= setTimeout(lookForBlind, BLIND_AFTER_MS);
   };
 
   const cellState = (cell: Element, rawId: string | null, state: RunState) => {
@@ -148,6 +161,8 @@ export function createFailureWatch(doc: Document, reports: WatchReports, signal:
   };
 
   const outputAdded = (cell: Element, id: string | null, element: Element, kind: OutputKind) => {
+    // Most outputs are neither errors nor read by marker patterns: their text is not taken.
+    if (kind !== 'error' && !detector.hasMarkers) return;
     const key = idOf(cell, id);
     const text = outputText(element);
     if (kind === 'error') errorText(key, text);
