@@ -42,19 +42,24 @@ const hasAny = (el: Element | null | undefined, names: readonly string[]) =>
  * - the cell's own classes (older): `running`, `pending`, `execution-error`.
  * Each era keeps its state in one of these and leaves the others absent, so the strongest state any source reports
  * wins: running > pending > error > idle (a cell starting to run may keep a stale `error` class for a moment).
- * `button`: the cell's run button, when the caller has it already.
+ * `button`, `exec`: the cell's run button and its state element, when the caller has them already.
  */
-export function cellRunState(cell: Element, button: Element | null = runButtonOf(cell)): RunState {
-  const exec = button?.shadowRoot?.querySelector(CELL.execution) ?? button?.querySelector(CELL.execution);
+export function cellRunState(
+  cell: Element,
+  button: Element | null = runButtonOf(cell),
+  exec: Element | null | undefined = button?.shadowRoot?.querySelector(CELL.execution) ??
+    button?.querySelector(CELL.execution),
+): RunState {
+  // Booleans first: a class test copies nothing, a title read copies a string.
+  const own = cell.classList;
+  if (hasAny(exec, CELL.runningClasses) || own.contains(CELL.cellRunning)) return 'running';
   const title = button?.getAttribute('title') ?? '';
-  if (hasAny(exec, CELL.runningClasses) || cell.classList.contains(CELL.cellRunning) || CELL.titleRunning.test(title)) {
-    return 'running';
-  }
-  if (hasAny(exec, CELL.pendingClasses) || cell.classList.contains(CELL.cellPending) || CELL.titlePending.test(title)) {
+  if (CELL.titleRunning.test(title)) return 'running';
+  if (hasAny(exec, CELL.pendingClasses) || own.contains(CELL.cellPending) || CELL.titlePending.test(title)) {
     return 'pending';
   }
   if (hasAny(exec, CELL.errorClasses)) return hasAny(exec, CELL.staleClasses) ? 'stale-error' : 'error';
-  return cell.classList.contains(CELL.cellError) ? 'error' : 'idle';
+  return own.contains(CELL.cellError) ? 'error' : 'idle';
 }
 
 /** The cell's source as its editor shows it, or null when the editor shows no lines (not rendered yet). */
@@ -63,6 +68,15 @@ export function cellSource(cell: Element): string | null {
   const lines = cell.querySelector(CELL.editor)?.querySelectorAll(CELL.sourceLine) ?? [];
   if (lines.length === 0) return null;
   return [...lines].map((line) => (line.textContent ?? '').replaceAll('\u00a0', ' ')).join('\n');
+}
+
+/**
+ * All the text of the cell's editor in one read, its lines run together (null without an editor): enough to tell
+ * that a mark is absent from the source, not where a line starts.
+ */
+export function editorText(cell: Element): string | null {
+  const editor = cell.querySelector(CELL.editor);
+  return editor ? (editor.textContent ?? '') : null;
 }
 
 /** "[11]" → 11; "[ ]", "[*]" or no counter → null (§4.1). */

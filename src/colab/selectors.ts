@@ -85,6 +85,8 @@ export const DIALOG = {
     '[role=dialog].mdc-dialog',
   /** Open markers per form: `open` (mwc/md), `opened` (paper), `.mdc-dialog--open` (MDC). */
   openClass: 'mdc-dialog--open',
+  /** Plain MDC dialogs, which open by a class (`openClass`) rather than an attribute: their class is watched. */
+  mdc: '.mdc-dialog',
   /**
    * The confirming action, by attributes only, in priority order (#12, §2): mwc `slot=primaryAction`, `dialogaction`
    * (mwc) / `dialog-action`, Polymer `#ok` / `dialog-confirm`, md-dialog `value`, plain MDC `data-mdc-dialog-action`.

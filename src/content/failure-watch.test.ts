@@ -177,6 +177,28 @@ describe('failure watch: saying when it cannot see', () => {
     expect(events).toEqual(['blind', 'sees']);
   });
 
+  it('counts the two minutes from the runtime going busy again after a moment idle', async () => {
+    watch();
+    await setBusy(true);
+    await vi.advanceTimersByTimeAsync(BLIND_AFTER_MS / 2);
+    await setBusy(false);
+    await vi.advanceTimersByTimeAsync(1000);
+    await setBusy(true); // busy again: two minutes from here
+    await vi.advanceTimersByTimeAsync(BLIND_AFTER_MS - 1);
+    expect(events).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(events).toEqual(['blind']);
+  });
+
+  it('is not blind when the runtime went idle before the two minutes were over', async () => {
+    watch();
+    await setBusy(true);
+    await vi.advanceTimersByTimeAsync(BLIND_AFTER_MS / 2);
+    await setBusy(false);
+    await vi.advanceTimersByTimeAsync(10 * BLIND_AFTER_MS);
+    expect(events).toEqual([]);
+  });
+
   it('says it sees once, at the first cell seen running (the record may say blind from before)', async () => {
     watch();
     await state('running animating');
