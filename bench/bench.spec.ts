@@ -2,17 +2,20 @@
  * `npm run bench` (see bench/README.md): reaction time, page cost while streaming, memory and size of the guard, in
  * real Chromium with the extension built into bench/.dist. Prints a table and writes bench/results.json.
  * Environment: BENCH_TRIALS (reaction trials per place, default 20), BENCH_SCALE (multiplies the streamed lines,
- * default 1; e.g. 0.1 for a quick check of the bench itself), BENCH_ONLY (comma list of: size,reaction,stream).
+ * default 1; e.g. 0.1 for a quick check of the bench itself), BENCH_ONLY (comma list of: size,reaction,stream,scale),
+ * BENCH_SCALE_CELLS (notebook sizes, default 100,1000,3000), BENCH_SCALE_RUNS (pages per size and variant, default 3),
+ * BENCH_SCALE_BASELINE=write (keeps this run's notebook-scale figures as the "before" of later runs).
  */
 
 import { execFileSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { test } from '@playwright/test';
 import { chromiumPath, launch, writeSettings } from './lib/browser';
 import { describeMachine } from './lib/machine';
 import { type Place, type ReactionTrial, reactionTrial } from './lib/reaction';
 import { type BenchResults, updateReadme } from './lib/readme';
+import { measureScale, type ScaleCase, type ScaleRun, type ScaleVariant, summarizeScale } from './lib/scale';
 import { breakdown, byGroup, measureSizes, mergeShares, positionResolver } from './lib/sizes';
 import { round, summarize } from './lib/stats';
 import { measureStream, type StreamCase, type StreamRun, type Variant } from './lib/stream';
@@ -22,7 +25,16 @@ const DIST = join(ROOT, 'bench/.dist');
 const DIST_MAP = join(ROOT, 'bench/.dist-map');
 const TRIALS = Number(process.env.BENCH_TRIALS ?? 20);
 const SCALE = Number(process.env.BENCH_SCALE ?? 1);
-const ONLY = new Set((process.env.BENCH_ONLY ?? 'size,reaction,stream').split(','));
+const PARTS = ['size', 'reaction', 'stream', 'scale'];
+const ONLY = new Set((process.env.BENCH_ONLY ?? PARTS.join(',')).split(','));
+/** Notebook sizes, each `cells` or `cellsxRuns` (pages per variant; default BENCH_SCALE_RUNS, 3). */
+const SCALE_RUNS = Number(process.env.BENCH_SCALE_RUNS ?? 3);
+const SCALE_SIZES = (process.env.BENCH_SCALE_CELLS ?? '100,1000,3000x1').split(',').map((spec) => {
+  const [cells, runs] = spec.split('x').map(Number);
+  return { cells: cells!, runs: runs ?? SCALE_RUNS };
+});
+const SCALE_CELLS = SCALE_SIZES.map((s) => s.cells);
+const SCALE_BASELINE = join(ROOT, 'bench/scale-baseline.json');
 const BACKOFF_SEC = 1;
 
 // The page's own cost grows with every append (layout of an ever longer <pre>), so the message counts are chosen
@@ -35,7 +47,25 @@ const CASES: StreamCase[] = [
   { name: 'progress bar', progress: Math.round(3_000 * SCALE) },
 ];
 
-const TARGETS = { reactionP95Ms: 50, extShareOfTaskPct: 1, naiveOverExt: 10, heapGrowthMB: 1, contentScriptKB: 15 };
+const TARGETS = {
+  reactionP95Ms: 50,
+  extShareOfTaskPct: 1,
+  naiveOverExt: 10,
+  heapGrowthMB: 1,
+  contentScriptKB: 15,
+  // issue 19: a Run all of 1,000 cells; switching the guard on.
+  scaleSharePct: 0.5,
+  scaleHeapMB: 0.5,
+  switchOnMs: 50,
+};
+
+/** The notebook-scale figures of the code before issue 19's changes (bench/scale-baseline.json). */
+interface ScaleBaseline {
+  srcCommit: string;
+  date: string;
+  summary: ReturnType<typeof summarizeScale>[];
+  top: Record<string, Array<{ ms: number; fn: string }>>;
+}
 
 function pad(rows: Array<Array<string | number>>): string {
   const cells = rows.map((r) => r.map(String));
@@ -97,6 +127,14 @@ test('colab-oom-guard bench', async () => {
     results.sizes = sizes;
     results.sizeBreakdown = breakdowns;
   }
+
+  const resolvers = new Map<string, ReturnType<typeof positionResolver>>();
+  /** A function of the built extension (as a CPU profile names it) as `src/…ts:line (name)` (sourcemap build). */
+  const sourceOf = (url: string, line: number, column: number) => {
+    const file = url.replace(/^chrome-extension:\/\/[^/]+\//, '');
+    if (!resolvers.has(file)) resolvers.set(file, positionResolver(DIST, DIST_MAP, file));
+    return resolvers.get(file)?.(line, column);
+  };
 
   const ext = await launch(DIST);
   const plain = await launch(null);
@@ -267,12 +305,6 @@ test('colab-oom-guard bench', async () => {
       if (!runs.find((r) => r.variant === 'with')?.isolatedWorld)
         say('  WARNING: no isolated world of the extension was seen in the page: the content script did not run.');
       // Where the extension's time goes: innermost extension frame of each sample, mapped to the TypeScript source.
-      const resolvers = new Map<string, ReturnType<typeof positionResolver>>();
-      const sourceOf = (url: string, line: number, column: number) => {
-        const file = url.replace(/^chrome-extension:\/\/[^/]+\//, '');
-        if (!resolvers.has(file)) resolvers.set(file, positionResolver(DIST, DIST_MAP, file));
-        return resolvers.get(file)?.(line, column);
-      };
       for (const s of summary)
         for (const t of s.extTop as StreamRun['ownTop']) t.source = sourceOf(t.url, t.line, t.column);
       for (const s of summary) {
@@ -308,12 +340,141 @@ test('colab-oom-guard bench', async () => {
         extensionGrowthMB: extGrowth,
       };
     }
+
+    // ---- 5. Notebook scale (issue 19) -----------------------------------------------------------------------------
+    if (ONLY.has('scale')) {
+      const runs: ScaleRun[] = [];
+      const orders: ScaleVariant[][] = [
+        ['without', 'with'],
+        ['with', 'without'],
+      ];
+      for (const { cells, runs: pages } of SCALE_SIZES) {
+        const c: ScaleCase = { cells, richEvery: 10 };
+        for (let i = 0; i < pages; i++) {
+          for (const variant of orders[i % orders.length]!) {
+            const browser = variant === 'with' ? ext : plain;
+            const run = await measureScale(
+              browser.context,
+              variant,
+              c,
+              variant === 'with' ? { serviceWorker: sw, extensionId } : undefined,
+            );
+            runs.push(run);
+            const r = run.runAll;
+            console.log(
+              `  ${cells} cells / ${variant}: ${Math.round(r.wallMs)} ms wall, task ${Math.round(r.taskMs)} ms, own ` +
+                `${round(r.ownMs)} ms, switch on ${run.switchOn ? round(run.switchOn.ownMs) : '-'} ms, load ` +
+                `${run.load.map((l) => round(l)).join('→')}`,
+            );
+          }
+        }
+      }
+      say('\n== Notebook scale: Run all over every cell, every tenth with an output frame (ms) ==');
+      say(
+        pad([
+          ['cells', 'variant', 'wall', 'Task', 'Script', 'Layout', 'own', 'own %', 'heap Δ MB', 'frames', 'on', 'load'],
+          ...runs.map((r) => [
+            r.cells,
+            r.variant,
+            Math.round(r.runAll.wallMs),
+            round(r.runAll.taskMs),
+            round(r.runAll.scriptMs),
+            round(r.runAll.layoutMs),
+            r.variant === 'with' ? round(r.runAll.ownMs, 2) : '',
+            r.variant === 'with' ? `${round((100 * r.runAll.ownMs) / r.runAll.taskMs, 3)}%` : '',
+            round(r.runAll.heapAfterMB - r.runAll.heapBeforeMB, 3),
+            r.runAll.framesLoaded,
+            r.switchOn ? round(r.switchOn.ownMs, 1) : '',
+            r.load.map((l) => round(l)).join('→'),
+          ]),
+        ]),
+      );
+      const summary = SCALE_CELLS.map((cells) => summarizeScale(runs, cells));
+      const before = existsSync(SCALE_BASELINE)
+        ? (JSON.parse(readFileSync(SCALE_BASELINE, 'utf8')) as ScaleBaseline)
+        : null;
+      const was = (cells: number) => before?.summary.find((s) => s.cells === cells);
+      say('\nExtension per notebook size (medians over the runs; heap: growth with − without, paired runs):');
+      say(
+        pad([
+          ['cells', 'frames', 'own ms', 'own % Task', 'µs/cell', 'heap MB', 'switch on ms (max)', 'before: own %'],
+          ...summary.map((s) => [
+            s.cells,
+            s.framesLoaded,
+            round(s.extOwnMs, 1),
+            `${round(s.extSharePct, 3)}%`,
+            round(s.extUsPerCell, 1),
+            round(s.heapGrowthMB, 3),
+            `${round(s.switchOnMs, 1)} (${round(s.switchOnMaxMs, 1)})`,
+            was(s.cells) ? `${round(was(s.cells)!.extSharePct, 3)}%` : '',
+          ]),
+        ]),
+      );
+      // Where the time goes per size: the innermost extension function of each sample, summed over the runs.
+      const top: Record<string, Array<{ ms: number; fn: string }>> = {};
+      for (const cells of SCALE_CELLS) {
+        const mine = runs.filter((r) => r.cells === cells && r.variant === 'with');
+        const totals = new Map<string, number>();
+        for (const r of mine) {
+          for (const t of r.runAll.ownTop) {
+            const name = sourceOf(t.url, t.line, t.column) ?? t.fn;
+            totals.set(name, (totals.get(name) ?? 0) + t.ms / mine.length);
+          }
+        }
+        top[cells] = [...totals].map(([fn, ms]) => ({ fn, ms })).sort((a, b) => b.ms - a.ms);
+        say(`  where the extension's time goes during Run all (${cells} cells, ms per run):`);
+        for (const t of top[cells]!.slice(0, 12)) say(`    ${round(t.ms, 2).toString().padStart(7)} ms  ${t.fn}`);
+      }
+      const target = summary.find((s) => s.cells === 1000);
+      if (target) {
+        verdicts.push({
+          target: `extension script ≤ ${TARGETS.scaleSharePct}% of main-thread time (Run all, 1,000 cells)`,
+          value: `${round(target.extSharePct, 3)}%`,
+          pass: target.extSharePct <= TARGETS.scaleSharePct,
+        });
+        verdicts.push({
+          target: `heap growth ≤ ${TARGETS.scaleHeapMB} MB (Run all, 1,000 cells)`,
+          value: `${round(target.heapGrowthMB, 3)} MB`,
+          pass: target.heapGrowthMB <= TARGETS.scaleHeapMB,
+        });
+      }
+      const slowestOn = Math.max(...summary.map((s) => s.switchOnMaxMs));
+      verdicts.push({
+        target: `switching the guard on ≤ ${TARGETS.switchOnMs} ms of extension script (any size, max)`,
+        value: `${round(slowestOn, 1)} ms`,
+        pass: slowestOn <= TARGETS.switchOnMs,
+      });
+      const perCell = summary.map((s) => s.extUsPerCell);
+      verdicts.push({
+        target: 'cost per cell no higher in the largest notebook than in the smallest ×1.5 (linear)',
+        value: perCell.map((x) => `${round(x, 1)} µs`).join(' / '),
+        pass: summary.length > 1 ? perCell.at(-1)! <= 1.5 * perCell[0]! : null,
+      });
+      const srcCommit =
+        process.env.BENCH_SRC_COMMIT ??
+        execFileSync('git', ['log', '-1', '--format=%h', '--', 'src'], { encoding: 'utf8' }).trim();
+      results.scale = {
+        method:
+          'one page per (size, variant), the variants in alternating order; Run all over every cell (real click); ' +
+          'CDP Performance.getMetrics deltas, 200 µs CPU profile (extension frames, inclusive), heap after 2 GCs',
+        srcCommit,
+        summary,
+        top,
+        runs,
+        ...(before ? { before } : {}),
+      };
+      if (process.env.BENCH_SCALE_BASELINE === 'write') {
+        const baseline: ScaleBaseline = { srcCommit, date: machine.date, summary, top };
+        writeFileSync(SCALE_BASELINE, `${JSON.stringify(baseline, null, 2)}\n`);
+        say(`  kept as the baseline in ${SCALE_BASELINE.slice(ROOT.length + 1)}`);
+      }
+    }
   } finally {
     await ext.close();
     await plain.close();
   }
 
-  say('\n== Targets (issue 7) ==');
+  say('\n== Targets (issues 7, 19) ==');
   say(
     pad([
       ['target', 'value', 'met'],
@@ -323,7 +484,7 @@ test('colab-oom-guard bench', async () => {
   results.targets = verdicts;
   results.settings = { trials: TRIALS, scale: SCALE, only: [...ONLY], backoffSec: BACKOFF_SEC };
   // Only a full run replaces the published figures; a partial one is kept beside the build.
-  const full = TRIALS >= 20 && SCALE === 1 && ONLY.size === 3;
+  const full = TRIALS >= 20 && SCALE === 1 && PARTS.every((p) => ONLY.has(p)) && !process.env.BENCH_SCALE_CELLS;
   const resultsFile = full ? 'bench/results.json' : 'bench/.dist/results.json';
   writeFileSync(join(ROOT, resultsFile), `${JSON.stringify(results, null, 2)}\n`);
   writeFileSync(join(ROOT, 'bench/.dist/last-report.txt'), `${out.join('\n')}\n`);

@@ -2,6 +2,9 @@
  * Attribution of a CDP CPU profile (Profiler.stop): the time of samples whose stack holds a frame of a given script
  * (inclusive: what that script's functions call, native DOM work such as `innerText` included), and the functions of
  * that script that cost most (each sample charged to the innermost frame of the script).
+ * A sample stands for the time until the next one, but at most MAX_SAMPLE_INTERVALS sampling intervals: a longer gap
+ * means the thread was not running or not sampled (a loaded machine), and nothing says where that time went. Without
+ * the bound one late sample charged 0.85 s to a one-line function.
  */
 export interface CpuProfileNode {
   id: number;
@@ -24,7 +27,14 @@ export interface Attribution {
   top: Array<{ fn: string; url: string; line: number; column: number; ms: number; source?: string }>;
 }
 
-export function attribute(profile: CpuProfile, matches: (frame: CpuProfileNode['callFrame']) => boolean): Attribution {
+export const MAX_SAMPLE_INTERVALS = 10;
+
+export function attribute(
+  profile: CpuProfile,
+  matches: (frame: CpuProfileNode['callFrame']) => boolean,
+  samplingUs: number,
+  limit = 10,
+): Attribution {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
@@ -45,7 +55,7 @@ export function attribute(profile: CpuProfile, matches: (frame: CpuProfileNode['
   const fns = new Map<string, { fn: string; url: string; line: number; column: number; ms: number }>();
   for (let i = 0; i < samples.length; i++) {
     // timeDeltas[i] is the time before sample i: sample i lasts until sample i+1.
-    const dt = (deltas[i + 1] ?? deltas[i] ?? 0) / 1000;
+    const dt = Math.min(deltas[i + 1] ?? deltas[i] ?? 0, MAX_SAMPLE_INTERVALS * samplingUs) / 1000;
     const node = byId.get(samples[i]!)!;
     if (node.callFrame.functionName === '(idle)') continue;
     busyMs += dt;
@@ -59,6 +69,6 @@ export function attribute(profile: CpuProfile, matches: (frame: CpuProfileNode['
     entry.ms += dt;
     fns.set(name, entry);
   }
-  const top = [...fns.values()].sort((a, b) => b.ms - a.ms).slice(0, 10);
+  const top = [...fns.values()].sort((a, b) => b.ms - a.ms).slice(0, limit);
   return { ms, busyMs, top };
 }

@@ -3,6 +3,7 @@
  * `bench:end` markers, so the figures there are always the latest ones with the machine they came from.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
+import type { ScaleSummary } from './scale';
 
 interface Summary {
   p50: number;
@@ -26,6 +27,7 @@ export interface BenchResults {
   reaction?: Record<'main' | 'frame', Summary>;
   stream?: { summary: StreamSummary[] };
   memory?: { extensionGrowthMB: number };
+  scale?: { summary: ScaleSummary[]; before?: { srcCommit: string; summary: ScaleSummary[] } };
 }
 
 const START = '<!-- bench:start -->';
@@ -36,14 +38,20 @@ const kB = (n: number) => `${(n / 1000).toFixed(1)} kB`;
 function rows(r: BenchResults): string[][] | null {
   const size = (what: string) => r.sizes?.find((s) => s.what === what);
   const stream = (name: string) => r.stream?.summary.find((s) => s.case === name);
-  const [page, lazy, frame, popup] = [
+  const [page, lazy, frame, popup, engine] = [
     'content script: Colab page (top frame)',
     'lazy: the guard, imported when switched on',
     'content script: output frames',
     'popup (html + scripts + css)',
+    'lazy: the pattern engine, imported where there are patterns',
   ].map(size);
   const [s30, s100, bar] = ['30k lines', '100k lines', 'progress bar'].map(stream);
-  if (!r.reaction || !page || !lazy || !frame || !popup || !s30 || !s100 || !bar || !r.memory) return null;
+  const scale = (cells: number) => r.scale?.summary.find((s) => s.cells === cells);
+  const before = (cells: number) => r.scale?.before?.summary.find((s) => s.cells === cells);
+  const sizes = r.scale?.summary ?? [];
+  const [n1000, was1000] = [scale(1000), before(1000)];
+  if (!r.reaction || !page || !lazy || !frame || !popup || !engine || !s30 || !s100 || !bar || !r.memory) return null;
+  if (!n1000 || sizes.length < 2) return null;
   const reaction = (s: Summary) => `${ms(s.p50)} / ${ms(s.p95)} / ${ms(s.max)}`;
   const share = (s: StreamSummary) => `${s.extSharePct.toFixed(3)} % (${s.extOwnMs.toFixed(1)} ms)`;
   const bytes = (s: SizeEntry) => `${kB(s.raw)} / ${kB(s.gzip)}`;
@@ -70,7 +78,25 @@ function rows(r: BenchResults): string[][] | null {
     ['Content script, Colab page, always injected (minified / gzip)', bytes(page), '≤ 15 kB minified'],
     ['Content script, output frame (minified / gzip)', bytes(frame), '≤ 15 kB minified'],
     ['Guard imported on notebooks where it is switched on (minified / gzip)', bytes(lazy), '–'],
+    ['Pattern engine (re2js), imported only where there are user patterns (minified / gzip)', bytes(engine), '–'],
     ['Popup (minified / gzip)', bytes(popup), '–'],
+    [
+      'Extension script during Run all over 1,000 cells with 100 output frames (share of main-thread time)',
+      `${n1000.extSharePct.toFixed(2)} % (${n1000.extOwnMs.toFixed(0)} ms)` +
+        (was1000 ? `; before issue 19: ${was1000.extSharePct.toFixed(2)} %` : ''),
+      '≤ 0.5 %',
+    ],
+    ['Heap growth during that Run all', `${n1000.heapGrowthMB.toFixed(2)} MB`, '≤ 0.5 MB'],
+    [
+      `Extension script per cell of a Run all (${sizes.map((s) => s.cells.toLocaleString('en')).join(' / ')} cells)`,
+      sizes.map((s) => `${s.extUsPerCell.toFixed(0)} µs`).join(' / '),
+      'linear',
+    ],
+    [
+      `Switching the guard on (${sizes.map((s) => s.cells.toLocaleString('en')).join(' / ')} cells; extension script)`,
+      sizes.map((s) => ms(s.switchOnMs)).join(' / '),
+      '≤ 50 ms',
+    ],
   ];
 }
 

@@ -116,7 +116,7 @@ export async function measureStream(
       variant === 'naive'
         ? (f: { url: string }) => f.url.endsWith(NAIVE_URL)
         : (f: { url: string }) => !!ext && f.url.startsWith(`chrome-extension://${ext.extensionId}/`);
-    const own = attribute(profile, isOwn);
+    const own = attribute(profile, isOwn, SAMPLING_US);
     const d = (k: string) => ((after[k] ?? 0) - (before[k] ?? 0)) * 1000;
     const isolated = worlds.find((w) => w.type === 'isolated' && ext && w.origin.includes(ext.extensionId));
     return {

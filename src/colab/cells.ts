@@ -42,26 +42,41 @@ const hasAny = (el: Element | null | undefined, names: readonly string[]) =>
  * - the cell's own classes (older): `running`, `pending`, `execution-error`.
  * Each era keeps its state in one of these and leaves the others absent, so the strongest state any source reports
  * wins: running > pending > error > idle (a cell starting to run may keep a stale `error` class for a moment).
+ * `button`, `exec`: the cell's run button and its state element, when the caller has them already.
  */
-export function cellRunState(cell: Element): RunState {
-  const button = runButtonOf(cell);
-  const exec = button?.shadowRoot?.querySelector(CELL.execution) ?? button?.querySelector(CELL.execution);
+export function cellRunState(
+  cell: Element,
+  button: Element | null = runButtonOf(cell),
+  exec: Element | null | undefined = button?.shadowRoot?.querySelector(CELL.execution) ??
+    button?.querySelector(CELL.execution),
+): RunState {
+  // Booleans first: a class test copies nothing, a title read copies a string.
+  const own = cell.classList;
+  if (hasAny(exec, CELL.runningClasses) || own.contains(CELL.cellRunning)) return 'running';
   const title = button?.getAttribute('title') ?? '';
-  if (hasAny(exec, CELL.runningClasses) || cell.classList.contains(CELL.cellRunning) || CELL.titleRunning.test(title)) {
-    return 'running';
-  }
-  if (hasAny(exec, CELL.pendingClasses) || cell.classList.contains(CELL.cellPending) || CELL.titlePending.test(title)) {
+  if (CELL.titleRunning.test(title)) return 'running';
+  if (hasAny(exec, CELL.pendingClasses) || own.contains(CELL.cellPending) || CELL.titlePending.test(title)) {
     return 'pending';
   }
   if (hasAny(exec, CELL.errorClasses)) return hasAny(exec, CELL.staleClasses) ? 'stale-error' : 'error';
-  return cell.classList.contains(CELL.cellError) ? 'error' : 'idle';
+  return own.contains(CELL.cellError) ? 'error' : 'idle';
 }
 
 /** The cell's source as its editor shows it, or null when the editor shows no lines (not rendered yet). */
 export function cellSource(cell: Element): string | null {
-  const lines = cell.querySelectorAll(CELL.sourceLine);
+  // The outermost editor holds them all (Colab nests `.editor.monaco` in `.editor.lazy-editor`).
+  const lines = cell.querySelector(CELL.editor)?.querySelectorAll(CELL.sourceLine) ?? [];
   if (lines.length === 0) return null;
   return [...lines].map((line) => (line.textContent ?? '').replaceAll('\u00a0', ' ')).join('\n');
+}
+
+/**
+ * All the text of the cell's editor in one read, its lines run together (null without an editor): enough to tell
+ * that a mark is absent from the source, not where a line starts.
+ */
+export function editorText(cell: Element): string | null {
+  const editor = cell.querySelector(CELL.editor);
+  return editor ? (editor.textContent ?? '') : null;
 }
 
 /** "[11]" → 11; "[ ]", "[*]" or no counter → null (§4.1). */
@@ -78,16 +93,15 @@ export function executionCount(cell: Element): number | null {
  * not inside an output under such a scope.
  */
 export function outputElementOf(node: Node, scope: string): Element | null {
+  const start = node.nodeType === Node.ELEMENT_NODE ? (node as Element) : node.parentElement;
+  // Most nodes that change are in no output at all: one native lookup says so, without a test at every ancestor.
+  const bound = start?.closest(scope);
+  if (!start || !bound) return null;
   let found: Element | null = null;
-  for (
-    let el = node.nodeType === Node.ELEMENT_NODE ? (node as Element) : node.parentElement;
-    el;
-    el = el.parentElement
-  ) {
-    if (el.matches(scope)) return found;
+  for (let el: Element | null = start; el && el !== bound; el = el.parentElement) {
     if (el.matches(OUTPUT.element)) found = el;
   }
-  return null;
+  return found;
 }
 
 /**

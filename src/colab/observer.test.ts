@@ -12,7 +12,7 @@ afterEach(() => {
 });
 
 /** Starts the observer with every handler recording into `events`. */
-function watch(opts: { wantStreamText?: boolean } = {}) {
+function watch(opts: { wantAllText?: boolean } = {}) {
   const events: string[] = [];
   const elements: Element[] = [];
   const handlers: Required<PageHandlers> = {
@@ -24,7 +24,14 @@ function watch(opts: { wantStreamText?: boolean } = {}) {
     streamText: (_cell, id, text) => events.push(`stream ${id} ${JSON.stringify(text)}`),
     toast: (text) => events.push(`toast ${text}`),
     dialogOpened: (kind) => events.push(`dialog ${kind}`),
-    kernelBusy: (busy) => events.push(`kernel ${busy ? 'busy' : 'not busy'}`),
+    kernelChanged: () => kernelNow(),
+  };
+  /** What the connect button shows when it changed, recorded when it differs from what was recorded last. */
+  let kernelSaid: string | undefined;
+  const kernelNow = () => {
+    const said = `kernel ${observer?.kernelBusy() ? 'busy' : 'not busy'}`;
+    if (said !== kernelSaid) events.push(said);
+    kernelSaid = said;
   };
   observer = observeColabPage(document, handlers, opts);
   return { events, elements };
@@ -83,15 +90,74 @@ describe('run-state transitions', () => {
     await tick();
     expect(events).toEqual(['state old idle->pending', 'state old pending->running', 'state old running->error']);
   });
+
+  it('follows a state element that the run button renders anew, and one rendered only later', async () => {
+    mount(snippet('code-cell-with-static-output-2026-03.html'));
+    const { events } = watch();
+    const cell = document.getElementById(`cell-${CELL}`)!;
+    const root = cell.querySelector('colab-run-button')!.shadowRoot!;
+    const rerender = (classes: string) => {
+      const state = document.createElement('div');
+      state.className = `cell-execution ${classes}`;
+      root.replaceChildren(state);
+    };
+    rerender('pending');
+    await tick();
+    setRunState(cell, 'running animating');
+    await tick();
+    root.replaceChildren(); // Lit's first render has not happened yet: nothing to read, nothing reported
+    await tick();
+    rerender('error');
+    await tick();
+    setRunState(cell, 'stale error');
+    await tick();
+    expect(events).toEqual([
+      `state ${CELL} idle->pending`,
+      `state ${CELL} pending->running`,
+      `state ${CELL} running->error`,
+      `state ${CELL} error->stale-error`,
+    ]);
+  });
+
+  it('follows a state element deeper in the run button than Colab renders it (a layout it does not know)', async () => {
+    mount(snippet('code-cell-with-static-output-2026-03.html'));
+    const cell = document.getElementById(`cell-${CELL}`)!;
+    const root = cell.querySelector('colab-run-button')!.shadowRoot!;
+    const wrapper = document.createElement('div');
+    wrapper.append(...root.childNodes);
+    root.append(wrapper);
+    const { events } = watch();
+    setRunState(cell, 'running animating');
+    await tick();
+    wrapper.replaceChildren(Object.assign(document.createElement('div'), { className: 'cell-execution error' }));
+    await tick();
+    expect(events).toEqual([`state ${CELL} idle->running`, `state ${CELL} running->error`]);
+  });
 });
 
 describe('outputs', () => {
-  it('reports outputs added after start, not the ones already there', async () => {
-    mount(snippet('code-cell-with-static-output-2026-03.html'));
-    const { events, elements } = watch();
+  const addThree = () => {
     mount('<div class="error output-id-4"><pre>OutOfMemoryError: CUDA out of memory.</pre></div>', renderer());
     mount('<div class="stream output-id-5 output_text"><pre>epoch 1</pre></div>', renderer());
     mount('<div class="execute_result output-id-6"><pre>42</pre></div>', renderer());
+  };
+
+  it('reports error outputs added after start, and without wanting all text only those', async () => {
+    mount(snippet('code-cell-with-static-output-2026-03.html'));
+    const { events } = watch();
+    addThree();
+    mount(
+      '<div class="execute_result output-id-7"><pre><div class="traceback">MemoryError</div></pre></div>',
+      renderer(),
+    );
+    await tick();
+    expect(events).toEqual([`output ${CELL} error`, `output ${CELL} error`]);
+  });
+
+  it('reports every output added after start when all text is wanted, not the ones already there', async () => {
+    mount(snippet('code-cell-with-static-output-2026-03.html'));
+    const { events, elements } = watch({ wantAllText: true });
+    addThree();
     await tick();
     expect(events).toEqual([`output ${CELL} error`, `output ${CELL} stream`, `output ${CELL} other`]);
     expect(elements[0]?.textContent).toContain('CUDA out of memory');
@@ -99,7 +165,7 @@ describe('outputs', () => {
 
   it('reports the outputs of a whole renderer added at once, outermost elements only', async () => {
     mount(snippet('code-cell-with-static-output-2026-03.html'));
-    const { events } = watch();
+    const { events } = watch({ wantAllText: true });
     const sizer = document.querySelector('.output-iframe-sizer')!;
     sizer.innerHTML = '';
     mount(
@@ -123,7 +189,7 @@ describe('stream text', () => {
     expect(quiet.events).toEqual([]);
     observer!.disconnect();
 
-    const { events } = watch({ wantStreamText: true });
+    const { events } = watch({ wantAllText: true });
     pre().append('epoch 2 loss 0.1\n');
     await tick();
     const text = pre().lastChild as Text;
@@ -142,7 +208,7 @@ describe('stream text', () => {
     mount(snippet('code-cell-with-static-output-2026-03.html'));
     const pre = document.querySelector('colab-static-output-renderer pre')!;
     pre.textContent = 'a\n';
-    const { events } = watch({ wantStreamText: true });
+    const { events } = watch({ wantAllText: true });
     pre.textContent = 'a\nb\n';
     await tick();
     expect(events).toEqual([`stream ${CELL} "b\\n"`]);
@@ -151,7 +217,7 @@ describe('stream text', () => {
   it('can be switched on later', async () => {
     mount(snippet('code-cell-with-static-output-2026-03.html'));
     const { events } = watch();
-    observer!.setWantStreamText(true);
+    observer!.setWantAllText(true);
     (document.querySelector('colab-static-output-renderer pre')!.lastChild as Text).appendData('x');
     await tick();
     expect(events).toEqual([`stream ${CELL} "x"`]);
@@ -159,7 +225,7 @@ describe('stream text', () => {
 
   it('does not repeat the text of an output reported in the same batch', async () => {
     mount(snippet('code-cell-with-static-output-2026-03.html'));
-    const { events } = watch({ wantStreamText: true });
+    const { events } = watch({ wantAllText: true });
     const [out] = mount('<div class="stream output-id-9"><pre></pre></div>', renderer());
     out!.querySelector('pre')!.append('first line\n');
     await tick();
@@ -278,16 +344,17 @@ describe('the connect button', () => {
   const icon = () =>
     document.querySelector('colab-connect-button')!.shadowRoot!.querySelector('#connect-icon md-icon')!;
 
-  it('reports whether the runtime is busy running code: its first state, then changes', async () => {
+  it('tells whether the runtime is busy running code: its first state, then at each change', async () => {
     mount(snippet('connect-button-connected-2026-03.html'));
     const { events } = watch();
+    expect(observer!.kernelBusy()).toBe(false);
     icon().textContent = 'more_horiz';
     await tick();
     icon().textContent = 'more_horiz'; // re-rendered, same state
     await tick();
     icon().textContent = 'done';
     await tick();
-    expect(events).toEqual(['kernel not busy', 'kernel busy', 'kernel not busy']);
+    expect(events).toEqual(['kernel busy', 'kernel not busy']);
   });
 
   it('a runtime connecting is not busy running code', async () => {
@@ -298,6 +365,22 @@ describe('the connect button', () => {
     icon().textContent = 'more_horiz';
     await tick();
     expect(events).toEqual(['kernel not busy']);
+    expect(observer!.kernelBusy()).toBe(false);
+  });
+
+  it('a page without a connect button is not busy', () => {
+    mount('<div></div>');
+    watch();
+    expect(observer!.kernelBusy()).toBe(false);
+  });
+
+  it('says the connect button changed after the cell states of the same batch', async () => {
+    mount(snippet('connect-button-connected-2026-03.html') + snippet('code-cell-with-static-output-2026-03.html'));
+    const { events } = watch();
+    setRunState(document.getElementById(`cell-${CELL}`)!, 'running animating');
+    icon().textContent = 'more_horiz';
+    await tick();
+    expect(events).toEqual([`state ${CELL} idle->running`, 'kernel busy']);
   });
 });
 

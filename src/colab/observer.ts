@@ -28,63 +28,98 @@ export interface PageHandlers {
    */
   cellState?(cell: Element, id: string | null, state: RunState, previous: RunState): void;
   /**
-   * A new output element in a cell's static renderer (main document), with the text it was added with. Outputs that
-   * arrive with their cell are not reported, but saved outputs that Colab renders late into a cell already on the
-   * page (scrolled into view, §4.1) are: act only on cells seen running (cellState) in this page.
+   * A new output element in a cell's static renderer (main document): an error output, or any output with
+   * `wantAllText`. Outputs that arrive with their cell are not reported, but saved outputs that Colab renders late
+   * into a cell already on the page (scrolled into view, §4.1) are: act only on cells seen running (cellState).
    */
   outputAdded?(cell: Element, id: string | null, element: Element, kind: OutputKind): void;
-  /** Text appended to a stream output afterwards (only with `wantStreamText`). */
+  /** Text appended to a stream output afterwards (only with `wantAllText`). */
   streamText?(cell: Element, id: string | null, text: string): void;
   /** A snackbar opened, with its text, e.g. "Your session crashed after using all available RAM. Get more RAM". */
   toast?(text: string, host: Element): void;
   dialogOpened?(kind: DialogKind, dialog: Element): void;
-  /** The connect button shows the runtime busy running code, or not (§5.4): its first readable state, then changes. */
-  kernelBusy?(busy: boolean): void;
+  /**
+   * The connect button changed (after the batch's cell states were reported): `PageObserver.kernelBusy()` tells what
+   * it shows now. Read only when needed: the button changes at every cell of a Run all.
+   */
+  kernelChanged?(): void;
 }
 
 export interface PageObserverOptions {
-  /** Report text appended to streams: costs a look at every printed line, so off unless marker patterns exist. */
-  wantStreamText?: boolean;
+  /**
+   * Report every new output, not only errors, and text appended to streams: costs a look at every output and printed
+   * line, so off unless marker patterns exist.
+   */
+  wantAllText?: boolean;
 }
 
 export interface PageObserver {
   disconnect(): void;
-  setWantStreamText(on: boolean): void;
+  setWantAllText(on: boolean): void;
+  /** Whether the connect button shows the runtime busy running code (§5.4); false without one. */
+  kernelBusy(): boolean;
 }
 
-/** Everything the document observer hooks when it appears, in one selector so a new subtree costs one query. */
-const HOOKS = [CELL.cell, CELL.runButton, OUTPUT.element, TOAST.host, DIALOG.hosts, CONNECT.host].join(', ');
+/** What the document observer hooks when it appears: one selector, so a new subtree costs one query. */
+const HOOKS = [CELL.cell, CELL.runButton, TOAST.host, DIALOG.hosts, DIALOG.mdc, CONNECT.host].join(', ');
+/** The same and the outputs, for subtrees added to a page already shown (their outputs are new, scan()). */
+const HOOKS_AND_OUTPUTS = `${HOOKS}, ${OUTPUT.element}`;
 
+/** A run button's whole shadow tree, while where its state element sits is not known (not rendered yet, drifted). */
+const RUN_BUTTON_TREE: MutationObserverInit = {
+  subtree: true,
+  childList: true,
+  attributes: true,
+  attributeFilter: ['class'],
+};
+
+/** Only the class attribute of one element. */
+const CLASS_ONLY: MutationObserverInit = { attributes: true, attributeFilter: ['class'] };
+
+/**
+ * Three observers, whose records of one task are read in one callback (a cell's run button and the connect button
+ * change together): the document; the parts it cannot see or does not watch everywhere (run buttons' and toasts'
+ * shadow roots; the class of the cells and dialogs that show their state by it); the connect button, which changes
+ * at every cell of a Run all and is read only when asked. Each changed cell is read once per batch.
+ * Classes change all over the page all the time, and a current cell's classes repeat its run button's state (§4.1):
+ * the class attribute is watched only on older cells, whose run button holds no state element, and on MDC dialogs.
+ */
 export function observeColabPage(doc: Document, handlers: PageHandlers, opts: PageObserverOptions = {}): PageObserver {
-  let wantStream = !!opts.wantStreamText;
+  let wantAll = !!opts.wantAllText;
   const states = new WeakMap<Element, RunState>();
   const outputOfTarget = new WeakMap<Node, Element | null>();
-  const shadowOwner = new WeakMap<Node, Element>();
+  /**
+   * The host of each watched shadow root, and of each run button's state element (its records' target), by kind:
+   * a record is told from its target in one lookup.
+   */
+  const runButtonOwner = new WeakMap<Node, Element>();
+  const toastOwner = new WeakMap<Node, Element>();
+  /** The cell of each run button and the run button of each cell, found once (a button stays in its cell). */
+  const buttonCell = new WeakMap<Element, Element>();
+  const cellButton = new WeakMap<Element, Element>();
+  /** The state element of each run button that renders one as its shadow root's child (watchRunButton). */
+  const stateElementOf = new WeakMap<Element, Element>();
   /** Snackbars open and already reported, with the batch and text of the report: one report per message shown. */
   const toastShown = new WeakMap<Element, { batch: number; text: string }>();
-  /**
-   * Mutations of one task: both observers' callbacks run in the same microtask, the shadow one first, so the batch
-   * is counted once for both (else a toast whose label and open class change in one task reads as shown twice).
-   */
   let batch = 0;
-  let batchOpen = false;
-  const nextBatch = () => {
-    if (batchOpen) return;
-    batch++;
-    batchOpen = true;
-    queueMicrotask(() => {
-      batchOpen = false;
-    });
-  };
   const dialogsOpen = new WeakSet<Element>();
   /** Outputs reported by outputAdded in the current batch: their text records are not "appended" text. */
   const fresh = new Set<Element>();
+  /** Cells whose state may have changed in the current batch, read once at its end. */
+  const changedCells = new Set<Element>();
   const appended = streamAppender();
   let initial = true;
-  let kernelBusy: boolean | undefined;
+  let connectHost: Element | null = null;
+  /** What the connect button showed when last read; null: changed since (read on demand). */
+  let kernelRead: boolean | null = null;
+  let kernelTouched = false;
 
-  const shadowMo = new MutationObserver(onShadow);
-  const mo = new MutationObserver(onDocument);
+  /** Elements whose class attribute is watched (partMo). */
+  const classWatched = new WeakSet<Element>();
+
+  const mo = new MutationObserver((records) => onBatch(records, partMo.takeRecords(), kernelMo.takeRecords()));
+  const partMo = new MutationObserver((records) => onBatch(mo.takeRecords(), records, kernelMo.takeRecords()));
+  const kernelMo = new MutationObserver((records) => onBatch(mo.takeRecords(), partMo.takeRecords(), records));
 
   /** The output element holding `node`, cached per node: a stream's `pre` receives every printed line. */
   function outputOf(node: Node | null): Element | null {
@@ -97,23 +132,98 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
     return out;
   }
 
-  function updateCell(cell: Element): void {
+  /** A cell's id, read once (Colab keeps a cell's id for its life): reading a DOM string costs a copy each time. */
+  const cellIds = new WeakMap<Element, string | null>();
+  function idOfCell(cell: Element): string | null {
+    let id = cellIds.get(cell);
+    if (id === undefined) {
+      id = cellId(cell);
+      cellIds.set(cell, id);
+    }
+    return id;
+  }
+
+  function runButtonIn(cell: Element): Element | null {
+    const known = cellButton.get(cell);
+    if (known?.isConnected) return known;
     const button = cell.querySelector(CELL.runButton);
+    if (button) cellButton.set(cell, button);
+    return button;
+  }
+
+  function updateCell(cell: Element): void {
+    const button = runButtonIn(cell);
+    const stateElement = button && stateElementOf.get(button);
     // A run button whose shadow root Lit has not rendered yet would read as idle: wait for the render.
-    if (button?.shadowRoot && !button.shadowRoot.querySelector('*')) return;
-    const state = cellRunState(cell);
+    if (!stateElement && button?.shadowRoot && !button.shadowRoot.firstElementChild) return;
+    const state = cellRunState(cell, button, stateElement);
+    if (!stateElement) watchClass(cell);
     const previous = states.get(cell);
     states.set(cell, state);
     // A cell first seen queued or running is an execution under way (a reload mid-run, a cell rendered late).
     const changed = previous === undefined ? state === 'pending' || state === 'running' : previous !== state;
-    if (changed) handlers.cellState?.(cell, cellId(cell), state, previous ?? 'idle');
+    if (changed) handlers.cellState?.(cell, idOfCell(cell), state, previous ?? 'idle');
   }
 
-  function watchShadow(host: Element, init: MutationObserverInit): void {
-    const root = host.shadowRoot;
-    if (!root || shadowOwner.has(root)) return;
-    shadowOwner.set(root, host);
-    shadowMo.observe(root, init);
+  function watchToast(toast: Element): void {
+    const root = toast.shadowRoot;
+    if (!root || toastOwner.has(root)) return;
+    toastOwner.set(root, toast);
+    partMo.observe(root, {
+      subtree: true,
+      childList: true,
+      characterData: true,
+      attributes: true,
+      attributeFilter: ['class'],
+    });
+  }
+
+  function watchConnectButton(host: Element): void {
+    if (host.shadowRoot) kernelMo.observe(host.shadowRoot, { subtree: true, childList: true, characterData: true });
+    kernelChanged(host);
+  }
+
+  function watchClass(el: Element): void {
+    if (classWatched.has(el)) return;
+    classWatched.add(el);
+    partMo.observe(el, CLASS_ONLY);
+  }
+
+  /**
+   * A run button's state is read from one element of its shadow root, which Colab renders as the root's child (§4.1,
+   * the captures): its class, and the root's children (the first render, a state element replaced), are all that is
+   * observed. The icon and the count are rendered again at every change, and each of those records costs a callback's
+   * worth of work per cell. Elsewhere (not rendered yet, a drifted layout) the whole tree is observed.
+   */
+  function watchRunButton(button: Element): void {
+    const root = button.shadowRoot;
+    if (!root) return;
+    runButtonOwner.set(root, button);
+    const state = root.querySelector(CELL.execution);
+    if (state?.parentNode !== root) {
+      stateElementOf.delete(button);
+      partMo.observe(root, RUN_BUTTON_TREE);
+      return;
+    }
+    runButtonOwner.set(state, button);
+    stateElementOf.set(button, state);
+    partMo.observe(root, { childList: true });
+    partMo.observe(state, CLASS_ONLY);
+  }
+
+  function cellOfButton(button: Element): Element | null {
+    const known = buttonCell.get(button);
+    if (known) return known;
+    const cell = cellOf(button);
+    if (!cell) return null;
+    buttonCell.set(button, cell);
+    cellButton.set(cell, button);
+    return cell;
+  }
+
+  function buttonChanged(button: Element): void {
+    const cell = cellOfButton(button);
+    if (cell) changedCells.add(cell);
   }
 
   function checkToast(host: Element): void {
@@ -140,11 +250,10 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
     checkToast(host);
   }
 
-  function checkKernel(host: Element): void {
-    const busy = kernelBusyAt(host);
-    if (busy === kernelBusy) return;
-    kernelBusy = busy;
-    handlers.kernelBusy?.(busy);
+  function kernelChanged(host: Element): void {
+    connectHost = host;
+    kernelRead = null;
+    kernelTouched = true;
   }
 
   function checkDialog(el: Element): void {
@@ -158,75 +267,89 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
     if (!initial) handlers.dialogOpened?.(classifyDialog(dialog), dialog);
   }
 
-  function hook(el: Element, reportOutputs: boolean): void {
-    if (isCell(el)) updateCell(el);
+  /** By kind, the commonest first: a notebook's hooks are almost all cells and run buttons. */
+  function hook(el: Element): void {
     const tag = el.localName;
     if (tag === CELL.runButton) {
-      watchShadow(el, { subtree: true, childList: true, attributes: true, attributeFilter: ['class'] });
-      const cell = cellOf(el);
-      if (cell) updateCell(cell);
+      if (el.shadowRoot && !runButtonOwner.has(el.shadowRoot)) watchRunButton(el);
+      buttonChanged(el);
+    } else if (isCell(el)) {
+      changedCells.add(el);
     } else if (tag === TOAST.host) {
-      watchShadow(el, {
-        subtree: true,
-        childList: true,
-        characterData: true,
-        attributes: true,
-        attributeFilter: ['class'],
-      });
+      watchToast(el);
       checkToast(el);
     } else if (tag === CONNECT.host) {
-      watchShadow(el, { subtree: true, childList: true, characterData: true });
-      checkKernel(el);
+      watchConnectButton(el);
+    } else {
+      if (el.matches(DIALOG.mdc)) watchClass(el);
+      if (el.matches(DIALOG.hosts)) checkDialog(el);
     }
-    if (el.matches(DIALOG.hosts)) checkDialog(el);
-    if (reportOutputs && el.matches(OUTPUT.element) && outputElementOf(el, OUTPUT.staticRenderer) === el) {
-      const cell = cellOf(el);
-      if (cell) {
-        fresh.add(el);
-        handlers.outputAdded?.(cell, cellId(cell), el, outputKind(el));
-      }
-    }
+  }
+
+  function reportOutput(el: Element): void {
+    const kind = outputKind(el);
+    if (kind !== 'error' && !wantAll) return;
+    if (outputElementOf(el, OUTPUT.staticRenderer) !== el) return;
+    const cell = cellOf(el);
+    if (!cell) return;
+    fresh.add(el);
+    handlers.outputAdded?.(cell, idOfCell(cell), el, kind);
   }
 
   /**
    * Outputs are reported only when they arrive in a cell already on the page: outputs that come with their cell
-   * (the notebook rendering after load, a cell re-created) are saved outputs, not new failures.
+   * (the notebook rendering after load, a cell re-created) are saved outputs, not new failures. One query finds both.
    */
   function scan(root: Element): void {
-    const reportOutputs = !initial && !root.matches(CELL.cell) && !root.querySelector(CELL.cell);
-    if (root.matches(HOOKS)) hook(root, reportOutputs);
-    for (const el of root.querySelectorAll(HOOKS)) hook(el, reportOutputs);
+    const selector = initial ? HOOKS : HOOKS_AND_OUTPUTS;
+    const found = root.matches(selector) ? [root, ...root.querySelectorAll(selector)] : root.querySelectorAll(selector);
+    const outputs: Element[] = [];
+    let withCell = false;
+    for (const el of found) {
+      if (initial) {
+        hook(el);
+      } else if (el.matches(HOOKS)) {
+        withCell ||= isCell(el);
+        hook(el);
+      } else {
+        outputs.push(el);
+      }
+    }
+    if (!withCell) for (const el of outputs) reportOutput(el);
   }
 
   function onStream(out: Element, record: MutationRecord): void {
-    if (!wantStream || fresh.has(out) || outputKind(out) !== 'stream') return;
+    if (!wantAll || fresh.has(out) || outputKind(out) !== 'stream') return;
     const cell = cellOf(out);
     const text = cell && appended(record);
-    if (cell && text) handlers.streamText?.(cell, cellId(cell), text);
+    if (cell && text) handlers.streamText?.(cell, idOfCell(cell), text);
   }
 
   function onAttribute(el: Element, name: string | null): void {
     if (name === 'class') {
-      if (isCell(el)) updateCell(el);
-      else if (el.classList.contains('mdc-dialog')) checkDialog(el);
+      if (isCell(el)) changedCells.add(el);
+      else if (el.matches(DIALOG.mdc)) checkDialog(el);
     } else if (name === TOAST.labelAttr && el.localName === TOAST.host) {
       reshowToast(el);
     } else if (name === 'title' && el.localName === CELL.runButton) {
-      const cell = cellOf(el);
-      if (cell) updateCell(cell);
+      buttonChanged(el);
     } else if (name === 'open' || name === 'opened') {
       if (el.matches(DIALOG.hosts)) checkDialog(el);
     }
   }
 
-  function onDocument(records: MutationRecord[]): void {
-    nextBatch();
+  function onDocumentRecords(records: MutationRecord[]): void {
+    let previous: MutationRecord | undefined;
     for (const record of records) {
       const target = record.target;
       if (record.type === 'attributes') {
-        onAttribute(target as Element, record.attributeName);
+        // A class changed twice in a row on one element (a state's classes toggled one by one) is read once.
+        const repeated = previous?.target === target && previous.attributeName === record.attributeName;
+        previous = record;
+        if (!repeated) onAttribute(target as Element, record.attributeName);
         continue;
       }
+      previous = record;
       // Inside an output (every printed line lands here): only stream text matters; no structure to hook.
       const out = outputOf(record.type === 'characterData' ? target.parentNode : target);
       if (out) {
@@ -235,27 +358,50 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
       }
       for (const node of record.addedNodes) if (node.nodeType === Node.ELEMENT_NODE) scan(node as Element);
     }
-    fresh.clear();
   }
 
-  function onShadow(records: MutationRecord[]): void {
-    nextBatch();
-    const hosts = new Set<Element>();
-    const reopened = new Set<Element>();
+  function onPartRecords(records: MutationRecord[]): void {
+    const toasts = new Map<Element, boolean>();
     for (const record of records) {
-      const host = shadowOwner.get(record.target.getRootNode());
-      if (!host) continue;
-      hosts.add(host);
-      if ((record.target as Element).classList?.contains(TOAST.openingClass)) reopened.add(host);
-    }
-    for (const host of hosts) {
-      if (host.localName === TOAST.host) (reopened.has(host) ? reshowToast : checkToast)(host);
-      else if (host.localName === CONNECT.host) checkKernel(host);
-      else {
-        const cell = cellOf(host);
-        if (cell) updateCell(cell);
+      const target = record.target;
+      // A run button's state element is its own key, and the commonest; anything else is found by its root.
+      const button = runButtonOwner.get(target);
+      if (button) {
+        // A run button's root got new children: its state element may be new (or rendered at last).
+        if (target === button.shadowRoot) watchRunButton(button);
+        buttonChanged(button);
+        continue;
+      }
+      const root = target.getRootNode();
+      const toast = toastOwner.get(root);
+      const inButton = runButtonOwner.get(root);
+      if (toast) {
+        toasts.set(toast, !!toasts.get(toast) || !!(target as Element).classList?.contains(TOAST.openingClass));
+      } else if (inButton) {
+        buttonChanged(inButton);
+      } else if (root === doc) {
+        onAttribute(target as Element, record.attributeName);
       }
     }
+    for (const [host, reopened] of toasts) (reopened ? reshowToast : checkToast)(host);
+  }
+
+  /** Cell states first, then the connect button: a reader of both sees the batch's cells already. */
+  function flush(): void {
+    for (const cell of changedCells) updateCell(cell);
+    changedCells.clear();
+    fresh.clear();
+    if (!kernelTouched) return;
+    kernelTouched = false;
+    if (!initial) handlers.kernelChanged?.();
+  }
+
+  function onBatch(documentRecords: MutationRecord[], partRecords: MutationRecord[], kernelRecords: MutationRecord[]) {
+    batch++;
+    if (kernelRecords.length > 0 && connectHost) kernelChanged(connectHost);
+    onPartRecords(partRecords);
+    onDocumentRecords(documentRecords);
+    flush();
   }
 
   const observe = () =>
@@ -263,27 +409,34 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
       childList: true,
       subtree: true,
       attributes: true,
-      attributeFilter: ['class', 'title', 'open', 'opened', TOAST.labelAttr],
-      characterData: wantStream,
-      characterDataOldValue: wantStream,
+      attributeFilter: ['title', 'open', 'opened', TOAST.labelAttr],
+      characterData: wantAll,
+      characterDataOldValue: wantAll,
     });
 
   observe();
   if (doc.documentElement) scan(doc.documentElement);
+  flush();
   initial = false;
 
   return {
     disconnect() {
       mo.disconnect();
-      shadowMo.disconnect();
+      partMo.disconnect();
+      kernelMo.disconnect();
     },
-    setWantStreamText(on: boolean) {
-      if (on === wantStream) return;
+    setWantAllText(on: boolean) {
+      if (on === wantAll) return;
       const pending = mo.takeRecords();
       mo.disconnect();
-      wantStream = on;
+      wantAll = on;
       observe();
-      onDocument(pending);
+      onBatch(pending, partMo.takeRecords(), kernelMo.takeRecords());
+    },
+    kernelBusy() {
+      if (!connectHost) return false;
+      kernelRead ??= kernelBusyAt(connectHost);
+      return kernelRead;
     },
   };
 }

@@ -85,6 +85,8 @@ export const DIALOG = {
     '[role=dialog].mdc-dialog',
   /** Open markers per form: `open` (mwc/md), `opened` (paper), `.mdc-dialog--open` (MDC). */
   openClass: 'mdc-dialog--open',
+  /** Plain MDC dialogs, which open by a class (`openClass`) rather than an attribute: their class is watched. */
+  mdc: '.mdc-dialog',
   /**
    * The confirming action, by attributes only, in priority order (#12, §2): mwc `slot=primaryAction`, `dialogaction`
    * (mwc) / `dialog-action`, Polymer `#ok` / `dialog-confirm`, md-dialog `value`, plain MDC `data-mdc-dialog-action`.
@@ -190,9 +192,11 @@ export const CELL = {
   /**
    * #13/§4.1: the source lines of the cell's Monaco editor (`div.editor.lazy-editor … div.view-line`, spaces as
    * U+00A0), in both captures (snippets code-cell-with-static-output-2026-03, code-cell-static-output-2025). High
-   * (structure); Monaco may leave lines out of an editor not rendered yet.
+   * (structure); Monaco may leave lines out of an editor not rendered yet. Two single-class selectors, looked up one
+   * inside the other: a descendant selector costs a test of every element of the cell.
    */
-  sourceLine: '.editor .view-line',
+  editor: '.editor',
+  sourceLine: '.view-line',
   /** #14 state classes (2024-08 →): Med. `stale` = idle, `animating` accompanies `running`. */
   runningClasses: ['running', 'animating'],
   pendingClasses: ['pending'],

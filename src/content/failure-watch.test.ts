@@ -177,6 +177,28 @@ describe('failure watch: saying when it cannot see', () => {
     expect(events).toEqual(['blind', 'sees']);
   });
 
+  it('counts the two minutes from the runtime going busy again after a moment idle', async () => {
+    watch();
+    await setBusy(true);
+    await vi.advanceTimersByTimeAsync(BLIND_AFTER_MS / 2);
+    await setBusy(false);
+    await vi.advanceTimersByTimeAsync(1000);
+    await setBusy(true); // busy again: two minutes from here
+    await vi.advanceTimersByTimeAsync(BLIND_AFTER_MS - 1);
+    expect(events).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(events).toEqual(['blind']);
+  });
+
+  it('is not blind when the runtime went idle before the two minutes were over', async () => {
+    watch();
+    await setBusy(true);
+    await vi.advanceTimersByTimeAsync(BLIND_AFTER_MS / 2);
+    await setBusy(false);
+    await vi.advanceTimersByTimeAsync(10 * BLIND_AFTER_MS);
+    expect(events).toEqual([]);
+  });
+
   it('says it sees once, at the first cell seen running (the record may say blind from before)', async () => {
     watch();
     await state('running animating');
@@ -195,6 +217,21 @@ describe('failure watch: saying when it cannot see', () => {
     await setBusy(false);
     await vi.advanceTimersByTimeAsync(2 * BLIND_AFTER_MS);
     expect(events).toEqual(['sees']);
+  });
+
+  it('counts the two minutes from the last cell seen running, not from the first gap between cells', async () => {
+    watch();
+    await setBusy(true);
+    await state('running animating');
+    await state('focused'); // between two cells: busy, none running
+    await state('running animating', BLIND_AFTER_MS / 2);
+    await state('focused', 100); // the last gap: two minutes from here
+    await vi.advanceTimersByTimeAsync(BLIND_AFTER_MS / 2 + 100); // two minutes after the first gap
+    expect(events).toEqual(['sees']);
+    await vi.advanceTimersByTimeAsync(BLIND_AFTER_MS / 2 - 101);
+    expect(events).toEqual(['sees']);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(events).toEqual(['sees', 'blind']);
   });
 
   it('stops with its lifetime: no report after the guard went off', async () => {

@@ -2,6 +2,7 @@ import {
   cellId,
   cellSource,
   type DialogKind,
+  editorText,
   type OutputKind,
   observeColabPage,
   outputText,
@@ -15,6 +16,7 @@ import {
   loadDetector,
   type MarkerMatch,
   mayRunProcesses,
+  SHELL_SOURCE_HINT,
   type Verdict,
 } from '../detector';
 import { createExecutionGate, type EndedExecution } from '../detector/execution-gate';
@@ -99,9 +101,16 @@ export function createFailureWatch(doc: Document, reports: WatchReports, signal:
     if (ended.outcome === 'error' && judge(id, ended.evidence)) return;
     // A Python cell that caught an OOM and printed it last ends as a dying script does: only a cell that can start a
     // process (or whose source cannot be read) is read as one.
-    if (!mayRunProcesses(cellSource(cell))) return;
+    if (!cellMayRunProcesses(cell)) return;
     // Ended in error with no error output yet (undefined): it may come late from a frame; the stream waits for it.
     shellEnds.ended(id, cell, ended.startedAt, ended.outcome === 'ok' ? null : ended.evidence.at(-1));
+  };
+
+  /** Most cells show none of the marks of a command in their editor's text: their lines are not read one by one. */
+  const cellMayRunProcesses = (cell: Element) => {
+    const flat = editorText(cell);
+    if (flat && !SHELL_SOURCE_HINT.test(flat)) return false;
+    return mayRunProcesses(cellSource(cell));
   };
 
   const errorText = (id: string, text: string) => {
@@ -115,12 +124,35 @@ export function createFailureWatch(doc: Document, reports: WatchReports, signal:
     if (match) reports.marker(match);
   };
 
-  // Blind: busy with no cell seen running for BLIND_AFTER_MS (one timer per busy stretch). Seeing: a cell running,
-  // said once per watch (the record may say blind from another tab or an earlier page) and after each blind spell.
-  let busy = false;
+  // Blind: busy with no cell seen running for BLIND_AFTER_MS. Seeing: a cell running, said once per watch (the record
+  // may say blind from another tab or an earlier page) and after each blind spell. Between two cells of a Run all no
+  // cell runs for a moment, and the connect button changes at every cell: rather than read it each time, one timer
+  // looks when a stretch with no cell running has lasted BLIND_AFTER_MS, and reads the button then.
   let blind = false;
   let seen = false;
+  /** Since when no cell is seen running (while not blind); null while one is. */
+  let unseenSince: number | null = null;
+  /** When the connect button last changed: what it shows now, it has shown since then. */
+  let kernelChangedAt = Date.now();
   let blindTimer: ReturnType<typeof setTimeout> | undefined;
+  const lookForBlind = () => {
+    blindTimer = undefined;
+    if (unseenSince === null) return;
+    if (!observer?.kernelBusy()) {
+      unseenSince = null;
+      return;
+    }
+    // Busy now, and surely since its last change only: the spell is counted from the later of the two.
+    const since = Math.max(unseenSince, kernelChangedAt);
+    const left = since + BLIND_AFTER_MS - Date.now();
+    if (left > 0) {
+      blindTimer = setTimeout(lookForBlind, left);
+      return;
+    }
+    blind = true;
+    unseenSince = null;
+    reports.sight(true);
+  };
   const checkSight = () => {
     const running = gate.anyRunning();
     if (running && (blind || !seen)) {
@@ -128,15 +160,12 @@ export function createFailureWatch(doc: Document, reports: WatchReports, signal:
       seen = true;
       reports.sight(false);
     }
-    if (!busy || running || blind) {
-      clearTimeout(blindTimer);
-      blindTimer = undefined;
-    } else {
-      blindTimer ??= setTimeout(() => {
-        blind = true;
-        reports.sight(true);
-      }, BLIND_AFTER_MS);
+    if (running || blind) {
+      unseenSince = null;
+      return;
     }
+    unseenSince ??= Date.now();
+    blindTimer ??= setTimeout(lookForBlind, BLIND_AFTER_MS);
   };
 
   const cellState = (cell: Element, rawId: string | null, state: RunState) => {
@@ -148,13 +177,17 @@ export function createFailureWatch(doc: Document, reports: WatchReports, signal:
   };
 
   const outputAdded = (cell: Element, id: string | null, element: Element, kind: OutputKind) => {
+    // Most outputs are neither errors nor read by marker patterns: their text is not taken.
+    if (kind !== 'error' && !detector.hasMarkers) return;
     const key = idOf(cell, id);
     const text = outputText(element);
     if (kind === 'error') errorText(key, text);
     markerText(key, text);
   };
 
-  const observer: PageObserver = observeColabPage(
+  // Assigned once the first look at the page is over: the cells found running then are reported before it returns.
+  let observer: PageObserver | undefined;
+  observer = observeColabPage(
     doc,
     {
       cellState,
@@ -168,15 +201,15 @@ export function createFailureWatch(doc: Document, reports: WatchReports, signal:
         if (kind === 'disconnected') reports.disconnect(cut((dialog.textContent ?? '').trim(), TEXT_LIMITS.dialog));
         else reports.dialog(kind);
       },
-      kernelBusy(now) {
-        busy = now;
-        checkSight();
+      kernelChanged() {
+        kernelChangedAt = Date.now();
       },
     },
-    { wantStreamText: detector.hasMarkers },
+    { wantAllText: detector.hasMarkers },
   );
+  checkSight();
   signal.addEventListener('abort', () => {
-    observer.disconnect();
+    observer?.disconnect();
     clearTimeout(blindTimer);
   });
 
@@ -193,7 +226,7 @@ export function createFailureWatch(doc: Document, reports: WatchReports, signal:
         // Loads can end out of order (only the first with patterns waits for the engine): the newest settings win.
         if (mine !== configured || signal.aborted) return;
         detector = next;
-        observer.setWantStreamText(detector.hasMarkers);
+        observer?.setWantAllText(detector.hasMarkers);
       };
       // The engine's chunk fails to load only when the extension was reloaded: built-in rules still apply.
       loadDetector(config).then(use, () => use(createDetector(config)));

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { cellOfFrameSource, isColabOutputFrame } from '../colab';
-import { streamTailRequest } from '../messaging/frame-channel';
+import { FRAME_CHANNEL, streamTailRequest } from '../messaging/frame-channel';
 import { type FrameReport, FrameReportSchema } from '../messaging/protocol';
 import { isOutputFrameOrigin } from '../messaging/sender';
 
@@ -16,7 +16,9 @@ export function listenToOutputFrames(
   signal: AbortSignal,
 ): void {
   const listener = (event: MessageEvent) => {
-    if (!isOutputFrameOrigin(event.origin)) return;
+    // Colab's frames post to the page all the time (sizes, widgets): only our channel's messages are validated.
+    if ((event.data as { channel?: unknown } | null)?.channel !== FRAME_CHANNEL || !isOutputFrameOrigin(event.origin))
+      return;
     const parsed = v.safeParse(FrameReportSchema, event.data);
     if (!parsed.success || parsed.output.token !== token()) return;
     const cell = cellOfFrameSource(win.document, event.source);

@@ -1,5 +1,6 @@
 import { outputFramesOf, streamOutputsIn, streamTail } from '../colab';
 import type { ShellEnd } from '../detector';
+import { LATE_OUTPUT_MS } from '../detector/execution-gate';
 import { askStreamTail } from './frame-reports';
 import { childLifetime } from './lifetime';
 
@@ -27,6 +28,8 @@ export interface ShellEnds {
 
 interface Check {
   startedAt: number;
+  /** When it was made (the execution's end): after LATE_OUTPUT_MS nothing can settle it any more. */
+  madeAt: number;
   error: string | null | undefined;
   /** The main document's stream tail, then each asked frame's answer in page order (null until it answers). */
   tails: Array<string | null>;
@@ -55,11 +58,24 @@ export function createShellEnds(
     judge(key, { stream: check.tails.filter(Boolean).join('\n'), error: check.error }, check.startedAt);
   };
 
+  /**
+   * Checks still waiting when their execution's late outputs are no longer taken (a frame that never answered) are
+   * let go, oldest first (a Map keeps the order they were made in): what never arrives costs nothing afterwards.
+   */
+  const dropExpired = (now: number) => {
+    for (const [key, check] of checks) {
+      if (now - check.madeAt <= LATE_OUTPUT_MS) return;
+      drop(key);
+    }
+  };
+
   return {
     ended(key, cell, startedAt, error) {
       drop(key);
+      const madeAt = Date.now();
+      dropExpired(madeAt);
       const tails = [streamTail(streamOutputsIn(cell))];
-      const check: Check = { startedAt, error, tails, asked: new Map(), stop: childLifetime(signal) };
+      const check: Check = { startedAt, madeAt, error, tails, asked: new Map(), stop: childLifetime(signal) };
       for (const frame of outputFramesOf(cell)) {
         const id = ++lastRequest;
         if (!askStreamTail(frame, id, check.stop.signal)) continue;

@@ -148,6 +148,30 @@ describe('execution gate', () => {
     });
   });
 
+  it('a Run all of thousands of cells: the last executions still judged, the old ones let go', () => {
+    const gate = createExecutionGate(-1);
+    const cells = Array.from({ length: 3000 }, (_, i) => `c${i}`);
+    for (const id of cells) gate.cellState(id, 'pending', 0);
+    let now = 0;
+    for (const id of cells) {
+      now += 40;
+      gate.cellState(id, 'running', now);
+      expect(gate.anyRunning()).toBe(true);
+      gate.errorOutput(id, 'ValueError', now + 1);
+      expect(gate.cellState(id, id === 'c2999' ? 'error' : 'idle', now + 20)).toMatchObject({ startedAt: 0 });
+    }
+    expect(gate.anyRunning()).toBe(false);
+    // The last one's late output is still its own; one that ended minutes ago is nobody's.
+    expect(gate.errorOutput('c2999', 'OutOfMemoryError', now + 30)).toBe('judge');
+    expect(gate.isLive('c2999', now + 30)).toBe(true);
+    expect(gate.isLive('c0', now + 30)).toBe(false);
+    expect(gate.errorOutput('c0', 'OutOfMemoryError', now + 30)).toBe('dropped');
+    expect(gate.cellState('c0', 'error', now + 30)).toBeNull();
+    // A crash notice looks back over the executions that ended within its window, and no further.
+    expect(gate.crashStartedAt(now + 30)).toBe(0);
+    expect(gate.crashStartedAt(now + 21 + CRASH_LOOKBACK_MS)).toBe(-1);
+  });
+
   it('tells whether a cell is seen running (queued is not running)', () => {
     const gate = createExecutionGate(0);
     gate.cellState('a', 'pending', 1);

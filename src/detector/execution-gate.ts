@@ -67,17 +67,69 @@ export interface ExecutionGate {
   reset(now: number): void;
 }
 
+/** First in, first out; the front leaves in constant amortised time (no array shifted or copied per item). */
+interface Queue<T> {
+  push(item: T): void;
+  /** The oldest item, or undefined. */
+  first(): T | undefined;
+  dropFirst(): void;
+  size(): number;
+  values(): T[];
+  clear(): void;
+}
+
+function queue<T>(): Queue<T> {
+  let items: T[] = [];
+  let head = 0;
+  return {
+    push: (item) => void items.push(item),
+    first: () => items[head],
+    dropFirst() {
+      head++;
+      // Compacted once half is dead: each item is copied at most once on average.
+      if (head * 2 >= items.length) {
+        items = items.slice(head);
+        head = 0;
+      }
+    },
+    size: () => items.length - head,
+    values: () => items.slice(head),
+    clear() {
+      items = [];
+      head = 0;
+    },
+  };
+}
+
 export function createExecutionGate(now: number): ExecutionGate {
   const executions = new Map<string, Execution>();
-  let recent: Array<{ startedAt: number; endedAt: number }> = [];
+  /** Cells whose execution is seen running now: `anyRunning` is asked at every run-state change. */
+  const running = new Set<string>();
+  /** Ended executions in the order they ended, each dropped once no late output can belong to it any more. */
+  const ended = queue<{ cellId: string; run: Execution; endedAt: number }>();
+  /** Ended executions' spans for a crash notice, oldest first. */
+  const recent = queue<{ startedAt: number; endedAt: number }>();
   let watchingSince = now;
 
   const active = (run: Execution | undefined): boolean => run !== undefined && run.endedAt === null;
 
-  const end = (run: Execution, outcome: ExecutionOutcome, at: number): EndedExecution => {
+  /** What is too old to matter leaves from the front: constant work per ended execution, whatever the notebook. */
+  const prune = (at: number) => {
+    for (let old = ended.first(); old && at - old.endedAt > LATE_OUTPUT_MS; old = ended.first()) {
+      if (executions.get(old.cellId) === old.run) executions.delete(old.cellId);
+      ended.dropFirst();
+    }
+    for (let old = recent.first(); old && at - old.endedAt > CRASH_LOOKBACK_MS; old = recent.first())
+      recent.dropFirst();
+    if (recent.size() >= RECENT_KEPT) recent.dropFirst();
+  };
+
+  const end = (cellId: string, run: Execution, outcome: ExecutionOutcome, at: number): EndedExecution => {
     run.endedAt = at;
     run.outcome = outcome;
-    recent = recent.filter((r) => at - r.endedAt <= CRASH_LOOKBACK_MS).slice(1 - RECENT_KEPT);
+    running.delete(cellId);
+    prune(at);
+    ended.push({ cellId, run, endedAt: at });
     recent.push({ startedAt: run.startedAt, endedAt: at });
     const evidence = run.evidence;
     run.evidence = [];
@@ -91,6 +143,7 @@ export function createExecutionGate(now: number): ExecutionGate {
     cellState(cellId, state, at) {
       const run = executions.get(cellId);
       if (state === 'pending' || state === 'running') {
+        if (state === 'running') running.add(cellId);
         if (run && active(run)) run.running ||= state === 'running';
         else
           executions.set(cellId, {
@@ -105,7 +158,7 @@ export function createExecutionGate(now: number): ExecutionGate {
       }
       if (!run || !active(run)) return null;
       const outcome = state === 'error' ? 'error' : state === 'stale-error' ? 'stale' : 'ok';
-      return end(run, outcome, at);
+      return end(cellId, run, outcome, at);
     },
     errorOutput(cellId, text, at) {
       const run = executions.get(cellId);
@@ -131,16 +184,16 @@ export function createExecutionGate(now: number): ExecutionGate {
     crashStartedAt(at) {
       let earliest = Number.POSITIVE_INFINITY;
       for (const run of executions.values()) if (active(run)) earliest = Math.min(earliest, run.startedAt);
-      for (const r of recent) if (at - r.endedAt <= CRASH_LOOKBACK_MS) earliest = Math.min(earliest, r.startedAt);
+      for (const r of recent.values())
+        if (at - r.endedAt <= CRASH_LOOKBACK_MS) earliest = Math.min(earliest, r.startedAt);
       return Number.isFinite(earliest) ? earliest : watchingSince;
     },
-    anyRunning() {
-      for (const run of executions.values()) if (run.running && active(run)) return true;
-      return false;
-    },
+    anyRunning: () => running.size > 0,
     reset(at) {
       executions.clear();
-      recent = [];
+      running.clear();
+      ended.clear();
+      recent.clear();
       watchingSince = at;
     },
   };

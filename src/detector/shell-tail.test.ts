@@ -5,7 +5,7 @@ import type { RunSpec } from '../../e2e/colab-sim/scenario';
 import { type ShellEnding, shellRun } from '../../e2e/colab-sim/texts';
 import { MAX_SHELL_TAIL_CHARS } from '../limits';
 import { createDetector } from './index';
-import { classifyShellEnd, mayRunProcesses } from './shell-tail';
+import { classifyShellEnd, mayRunProcesses, SHELL_SOURCE_HINT } from './shell-tail';
 import { ALL_ON, configWith, DEFAULTS } from './test-configs';
 import type { Category, Verdict } from './types';
 
@@ -24,6 +24,21 @@ const records: TailRecord[] = readFileSync(FIXTURE, 'utf8')
   .split('\n')
   .filter((line) => line.trim() !== '')
   .map((line) => JSON.parse(line) as TailRecord);
+
+/** Sources read as possibly starting a process (each with its lines as an editor's text runs them together). */
+const PROCESS_SOURCES = [
+  '!python train.py',
+  '!!ls',
+  '  !accelerate launch --num_processes 1 train.py',
+  'files = !ls /content',
+  '%%bash\npython train.py',
+  '%%script bash\ntorchrun train.py',
+  '%sx nvidia-smi',
+  "import subprocess\nsubprocess.run(['python', 'train.py'], check=True)",
+  "import os\nos.system('python train.py')",
+  "x = 1\nos.popen('nvidia-smi').read()",
+  "get_ipython().system('python train.py')",
+];
 
 const CATEGORY_OF_LABEL: Record<string, Category> = { cuda_oom: 'gpu-oom', cpu_ram_oom: 'host-ram' };
 
@@ -335,20 +350,16 @@ describe("the simulator's shell endings read as the page will read them", () => 
 });
 
 describe('mayRunProcesses: which cells are read as a shell-launched process', () => {
-  it.each([
-    ['!python train.py'],
-    ['!!ls'],
-    ['  !accelerate launch --num_processes 1 train.py'],
-    ['files = !ls /content'],
-    ['%%bash\npython train.py'],
-    ['%%script bash\ntorchrun train.py'],
-    ['%sx nvidia-smi'],
-    ["import subprocess\nsubprocess.run(['python', 'train.py'], check=True)"],
-    ["os.system('python train.py')"],
-    ["get_ipython().system('python train.py')"],
-    [null],
-  ])('%j: yes', (source) => {
+  it.each<[string | null]>([...PROCESS_SOURCES.map((source): [string] => [source]), [null]])('%j: yes', (source) => {
     expect(mayRunProcesses(source)).toBe(true);
+  });
+
+  it('the quick look at the editor text lets every such source through, its lines run together', () => {
+    for (const source of PROCESS_SOURCES) expect(SHELL_SOURCE_HINT.test(source.replaceAll('\n', ''))).toBe(true);
+  });
+
+  it('the quick look turns away a Python cell with none of the marks', () => {
+    expect(SHELL_SOURCE_HINT.test('model.fit(x, y, epochs=3)history = model.history')).toBe(false);
   });
 
   it.each([

@@ -97,6 +97,12 @@ const SHELL_SOURCE = joinRegex(
 );
 
 /**
+ * What every source SHELL_SOURCE accepts contains, whatever separates its lines (none, in an editor's whole text):
+ * a text without it cannot start a process.
+ */
+export const SHELL_SOURCE_HINT = /[!%]|subprocess\.|\.(?:system|popen)\(/;
+
+/**
  * Whether a cell whose source is `source` may have started a process (null: its source could not be read). A Python
  * cell that catches an OOM and prints its traceback as its last output ends exactly as a dying script does; only a
  * cell that can run a command is read as one.
