@@ -58,9 +58,10 @@ export const DANGEROUS_LABEL = /disconnect|delete|factory reset|change runtime|m
  * run all", pre-2024 "Restart and run all" / "Restart runtime and run all". Matched on the label without accel.
  */
 export const LABELS: Record<string, readonly RegExp[]> = {
-  [COMMAND.restartAndRunAll]: [/^Restart (session |runtime )?and run all/i],
-  [COMMAND.runAll]: [/^Run all(?![\w-])/i],
-};
+  // Keys spelled out, checked against COMMAND: computed keys would leave their property reads in every bundle.
+  'restart-and-run-all': [/^Restart (session |runtime )?and run all/i],
+  runall: [/^Run all(?![\w-])/i],
+} satisfies Record<(typeof COMMAND)[keyof typeof COMMAND], readonly RegExp[]>;
 
 /** M3 toolbar split button, the fallback path (#10, §1.3, snippet toolbar-run-all-split-button-2026-03). Med. */
 export const TOOLBAR = {
