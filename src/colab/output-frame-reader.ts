@@ -9,12 +9,6 @@ import { streamAppender } from './dom';
 import { OUTPUT } from './selectors';
 import { streamOutputsIn, streamTail } from './stream-tail';
 
-export interface FrameHandlers {
-  outputAdded?(kind: OutputKind, element: Element): void;
-  /** Text appended to a stream output after it was reported (only with `wantStreamText`). */
-  streamText?(text: string, element: Element): void;
-}
-
 /**
  * Colab's outputs live under #output-body. The rest of the frame's body is the notebook's: HTML and scripts it
  * displays can put anything there, elements with an `error` class included (issue 13.4), so it is never read.
@@ -39,24 +33,24 @@ export function frameStreamTail(doc: Document): string {
 }
 
 /**
- * Reports each output element once, existing ones included: the frame exists only for its cell's output, so what
- * it holds when the script starts (at document_start, normally nothing) is as new as what arrives later. Observes
- * until `disconnect()` or until `signal` aborts.
+ * Calls `outputAdded` once for each output element, existing ones included: the frame exists only for its cell's
+ * output, so what it holds when the script starts (at document_start, normally nothing) is as new as what arrives
+ * later. With `streamText`, also calls it with the text appended to a stream output after it was reported.
+ * Observes until `signal` aborts.
  */
 export function observeOutputFrame(
   doc: Document,
-  handlers: FrameHandlers,
-  opts: { wantStreamText?: boolean; signal?: AbortSignal } = {},
-): { disconnect(): void } {
-  const want = !!opts.wantStreamText;
+  outputAdded: (kind: OutputKind, element: Element) => void,
+  streamText: ((text: string) => void) | null,
+  signal: AbortSignal,
+): void {
   const reported = new WeakSet<Element>();
   /** Reported in the current batch: their text records are the initial text, not appended text. */
   const fresh = new Set<Element>();
   const outputOfTarget = new WeakMap<Node, Element | null>();
   const appended = streamAppender();
 
-  const outputOf = (node: Node | null): Element | null => {
-    if (!node) return null;
+  const outputOf = (node: Node): Element | null => {
     let out = outputOfTarget.get(node);
     if (out === undefined) {
       out = outputElementOf(node, SCOPE);
@@ -69,7 +63,7 @@ export function observeOutputFrame(
     if (reported.has(el) || outputElementOf(el, SCOPE) !== el) return;
     reported.add(el);
     fresh.add(el);
-    handlers.outputAdded?.(outputKind(el), el);
+    outputAdded(outputKind(el), el);
   };
 
   const scan = (root: Element) => {
@@ -78,22 +72,24 @@ export function observeOutputFrame(
   };
 
   const onRecord = (record: MutationRecord) => {
-    const out = outputOf(record.type === 'characterData' ? record.target.parentNode : record.target);
+    const target = record.type === 'characterData' ? record.target.parentNode : record.target;
+    const out = target && outputOf(target);
     if (!out) {
       for (const node of record.addedNodes) if (node.nodeType === Node.ELEMENT_NODE) scan(node as Element);
       return;
     }
-    const text = want && !fresh.has(out) && outputKind(out) === 'stream' ? appended(record) : '';
-    if (text) handlers.streamText?.(text, out);
+    if (!streamText || fresh.has(out) || outputKind(out) !== 'stream') return;
+    const text = appended(record);
+    if (text) streamText(text);
   };
 
   const mo = new MutationObserver((records) => {
     records.forEach(onRecord);
     fresh.clear();
   });
+  const want = !!streamText;
   mo.observe(doc, { childList: true, subtree: true, characterData: want, characterDataOldValue: want });
-  opts.signal?.addEventListener('abort', () => mo.disconnect(), { once: true });
+  signal.addEventListener('abort', () => mo.disconnect());
   if (doc.documentElement) scan(doc.documentElement);
   fresh.clear();
-  return { disconnect: () => mo.disconnect() };
 }

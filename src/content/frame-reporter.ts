@@ -11,6 +11,8 @@ import { answerStreamTailRequests } from './stream-tail-answerer';
 /** Asks the service worker; undefined when there was no answer (then nothing changes). */
 export type AskWorker = <R>(message: FrameMessage) => Promise<R | undefined>;
 
+type Report = FrameReport['report'];
+
 /**
  * An output frame's reports to the Colab page above (its `parent`): error outputs, and with marker patterns all output
  * text, tagged with the token of the page's document. Asks the worker what it may post when it starts and whenever
@@ -19,33 +21,29 @@ export type AskWorker = <R>(message: FrameMessage) => Promise<R | undefined>;
  */
 export function reportWhileGuarded(doc: Document, parent: Window, ask: AskWorker, signal: AbortSignal): void {
   let asked = 0;
-  let watching: { token: string; markers: boolean; lifetime: AbortController } | null = null;
-  let post: ((report: FrameReport['report']) => void) | null = null;
+  /** The latest answer while it says the guard is on, with the lifetime of what it started. */
+  let guarded: { token: string; markers: boolean; lifetime: AbortController } | null = null;
   /** Stream tails answered before the first hello's answer: posted once it says the notebook is guarded. */
-  let early: FrameReport['report'][] | null = [];
-  answerStreamTailRequests(doc, parent, (report) => (post ? post(report) : early?.push(report)), signal);
+  let early: Report[] | null = [];
+
+  const post = (report: Report) => {
+    if (!guarded || guarded.lifetime.signal.aborted) return void early?.push(report);
+    // An update or removal of the extension orphans this script (Chrome): it has nothing valid to post any more.
+    if (!browser.runtime.id) return guarded.lifetime.abort();
+    parent.postMessage({ channel: FRAME_CHANNEL, token: guarded.token, report }, COLAB_ORIGIN);
+  };
+  answerStreamTailRequests(doc, parent, post, signal);
 
   // A new token is a new page document above, which has seen nothing yet: what the frame holds is posted again.
   const follow = (reply: FrameHelloReply) => {
-    if (watching && watching.token === reply?.token && watching.markers === reply.markers) return;
-    watching?.lifetime.abort();
-    watching = reply && { ...reply, lifetime: childLifetime(signal) };
+    if (guarded && guarded.token === reply?.token && guarded.markers === reply.markers) return;
+    guarded?.lifetime.abort();
+    guarded = reply && { ...reply, lifetime: childLifetime(signal) };
     const held = early ?? [];
     early = null;
-    post = null;
-    if (!watching) return;
-    const { token, lifetime } = watching;
-    const guardedPost = (report: FrameReport['report']) => {
-      // An update or removal of the extension orphans this script (Chrome): it has nothing valid to post any more.
-      if (!browser.runtime.id) return lifetime.abort();
-      parent.postMessage({ channel: FRAME_CHANNEL, token, report }, COLAB_ORIGIN);
-    };
-    post = guardedPost;
-    lifetime.signal.addEventListener('abort', () => {
-      if (post === guardedPost) post = null;
-    });
-    reportOutputs(doc, guardedPost, watching.markers, lifetime.signal);
-    for (const report of held) guardedPost(report);
+    if (!guarded) return;
+    reportOutputs(doc, post, guarded.markers, guarded.lifetime.signal);
+    held.forEach(post);
   };
   const hello = async () => {
     const seq = ++asked;
@@ -69,23 +67,17 @@ export function reportWhileGuarded(doc: Document, parent: Window, ask: AskWorker
   void hello();
 }
 
-function reportOutputs(
-  doc: Document,
-  post: (report: FrameReport['report']) => void,
-  markers: boolean,
-  signal: AbortSignal,
-): void {
+function reportOutputs(doc: Document, post: (report: Report) => void, markers: boolean, signal: AbortSignal): void {
   observeOutputFrame(
     doc,
-    {
-      outputAdded(kind, element) {
-        const text = outputText(element);
-        if (kind === 'error') post({ kind: 'error-output', text });
-        else if (markers) post({ kind: 'output-text', text });
-      },
-      // Cut as the top frame reads it (outputText cuts the same way): the receiver refuses longer text.
-      streamText: (text) => post({ kind: 'output-text', text: tailOf(text) }),
+    (kind, element) => {
+      // Other outputs are read only for marker patterns.
+      if (kind === 'error' || markers) {
+        post({ kind: kind === 'error' ? 'error-output' : 'output-text', text: outputText(element) });
+      }
     },
-    { wantStreamText: markers, signal },
+    // Cut as the top frame reads it (outputText cuts the same way): the receiver refuses longer text.
+    markers ? (text) => post({ kind: 'output-text', text: tailOf(text) }) : null,
+    signal,
   );
 }
