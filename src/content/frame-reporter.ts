@@ -1,10 +1,11 @@
-import browser from 'webextension-polyfill';
+import type Browser from 'webextension-polyfill';
 import { outputText } from '../colab/cells';
 import { observeOutputFrame } from '../colab/output-frame-reader';
 import { tailOf } from '../detector/text';
 import { FRAME_CHANNEL, FRAMES_CHANGED } from '../messaging/frame-channel';
 import type { FrameHelloReply, FrameMessage, FrameReport } from '../messaging/protocol';
 import { COLAB_ORIGIN } from '../messaging/sender';
+import { browser } from './frame-browser';
 import { childLifetime } from './lifetime';
 import { answerStreamTailRequests } from './stream-tail-answerer';
 
@@ -52,7 +53,7 @@ export function reportWhileGuarded(doc: Document, parent: Window, ask: AskWorker
     if (reply !== undefined && seq === asked && !signal.aborted) follow(reply);
   };
 
-  const onMessage = (message: unknown, sender: browser.Runtime.MessageSender) => {
+  const onMessage = (message: unknown, sender: Browser.Runtime.MessageSender) => {
     const fromWorker = sender.id === browser.runtime.id && !sender.tab;
     if (fromWorker && (message as { type?: unknown } | null)?.type === FRAMES_CHANGED) void hello();
   };

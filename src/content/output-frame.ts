@@ -1,7 +1,7 @@
 import { isColabOutputFrame } from '../colab/output-frame-reader';
 import type { FrameMessage } from '../messaging/protocol';
+import { browser } from './frame-browser';
 import { type AskWorker, reportWhileGuarded } from './frame-reporter';
-import { OrphanedError, sendToWorker } from './send';
 import { answerStatusRequests } from './status-answerer';
 
 /**
@@ -18,9 +18,10 @@ function main() {
   const context = new AbortController();
   const ask: AskWorker = async <R>(message: FrameMessage) => {
     try {
-      return await sendToWorker<R>(message);
+      return (await browser.runtime.sendMessage(message)) as R;
     } catch (error) {
-      if (error instanceof OrphanedError) context.abort();
+      // The extension was updated or removed under the frame (as send.ts tells it): this script is orphaned.
+      if (!browser.runtime.id || /context invalidated/i.test(String(error))) context.abort();
       return undefined;
     }
   };
