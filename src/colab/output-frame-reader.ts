@@ -6,14 +6,14 @@
 
 import { type OutputKind, outputElementOf, outputKind } from './cells';
 import { streamAppender } from './dom';
-import { OUTPUT } from './selectors';
+import { OUTPUT_CORE } from './selectors';
 import { streamOutputsIn, streamTail } from './stream-tail';
 
 /**
  * Colab's outputs live under #output-body. The rest of the frame's body is the notebook's: HTML and scripts it
  * displays can put anything there, elements with an `error` class included (issue 13.4), so it is never read.
  */
-const SCOPE = OUTPUT.frameBody;
+const SCOPE = OUTPUT_CORE.frameBody;
 
 /**
  * Whether this document is a Colab output frame: https, a googleusercontent.com host, path /outputframe.html.
@@ -22,7 +22,9 @@ const SCOPE = OUTPUT.frameBody;
  */
 export function isColabOutputFrame(location: Pick<Location, 'protocol' | 'hostname' | 'pathname'>): boolean {
   return (
-    location.protocol === 'https:' && OUTPUT.frameHost.test(location.hostname) && location.pathname === OUTPUT.framePath
+    location.protocol === 'https:' &&
+    OUTPUT_CORE.frameHost.test(location.hostname) &&
+    location.pathname === OUTPUT_CORE.framePath
   );
 }
 
@@ -67,8 +69,8 @@ export function observeOutputFrame(
   };
 
   const scan = (root: Element) => {
-    if (root.matches(OUTPUT.element)) report(root);
-    for (const el of root.querySelectorAll(OUTPUT.element)) report(el);
+    if (root.matches(OUTPUT_CORE.element)) report(root);
+    for (const el of root.querySelectorAll(OUTPUT_CORE.element)) report(el);
   };
 
   const onRecord = (record: MutationRecord) => {

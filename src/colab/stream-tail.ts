@@ -7,7 +7,7 @@
 import { tailOf } from '../detector/text';
 import { MAX_SHELL_TAIL_CHARS } from '../limits';
 import { outputKind } from './cells';
-import { OUTPUT } from './selectors';
+import { OUTPUT_CORE } from './selectors';
 
 /**
  * The last `maxChars` of the text of `outputs` (stream output elements in page order, stdout and stderr alike),
@@ -49,14 +49,14 @@ function readBackwards(root: Element, wanted: number, chunks: string[]): number 
  * outermost output elements whose kind is 'stream'.
  */
 export function streamOutputsIn(scope: Element): Element[] {
-  return [...scope.querySelectorAll(OUTPUT.element)].filter(
+  return [...scope.querySelectorAll(OUTPUT_CORE.element)].filter(
     (el) => outputKind(el) === 'stream' && isOutermost(el, scope),
   );
 }
 
 function isOutermost(el: Element, scope: Element): boolean {
   for (let parent = el.parentElement; parent && parent !== scope; parent = parent.parentElement) {
-    if (parent.matches(OUTPUT.element)) return false;
+    if (parent.matches(OUTPUT_CORE.element)) return false;
   }
   return true;
 }
