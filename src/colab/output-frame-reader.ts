@@ -49,17 +49,7 @@ export function observeOutputFrame(
   const reported = new WeakSet<Element>();
   /** Reported in the current batch: their text records are the initial text, not appended text. */
   const fresh = new Set<Element>();
-  const outputOfTarget = new WeakMap<Node, Element | null>();
   const appended = streamAppender();
-
-  const outputOf = (node: Node): Element | null => {
-    let out = outputOfTarget.get(node);
-    if (out === undefined) {
-      out = outputElementOf(node, SCOPE);
-      outputOfTarget.set(node, out);
-    }
-    return out;
-  };
 
   const report = (el: Element) => {
     if (reported.has(el) || outputElementOf(el, SCOPE) !== el) return;
@@ -74,8 +64,9 @@ export function observeOutputFrame(
   };
 
   const onRecord = (record: MutationRecord) => {
+    // A frame's document is its cell's output only: a few ancestors to the scope, no cache needed (the page's is).
     const target = record.type === 'characterData' ? record.target.parentNode : record.target;
-    const out = target && outputOf(target);
+    const out = target && outputElementOf(target, SCOPE);
     if (!out) {
       for (const node of record.addedNodes) if (node.nodeType === Node.ELEMENT_NODE) scan(node as Element);
       return;
