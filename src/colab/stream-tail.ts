@@ -36,8 +36,8 @@ function readBackwards(root: Element, wanted: number, chunks: string[]): number 
   // Text nodes only (comments such as lit's markers are not text), in document order, from the last one back.
   const walker = root.ownerDocument.createTreeWalker(root, NodeFilter.SHOW_TEXT);
   for (let node = walker.lastChild(); node && left > 0; node = walker.previousNode()) {
-    const data = (node as Text).data;
-    const taken = data.length <= left ? data : data.slice(data.length - left);
+    // `left` > 0: the node's last `left` characters, or all of them.
+    const taken = (node as Text).data.slice(-left);
     chunks.push(taken);
     left -= taken.length;
   }
