@@ -22,15 +22,16 @@ type Report = FrameReport['report'];
  */
 export function reportWhileGuarded(doc: Document, parent: Window, ask: AskWorker, signal: AbortSignal): void {
   let asked = 0;
-  /** The latest answer while it says the guard is on, with the lifetime of what it started. */
-  let guarded: { token: string; markers: boolean; lifetime: AbortController } | null = null;
+  /** The latest answer (null: the guard is off), and the lifetime of what it started. */
+  let guarded: FrameHelloReply = null;
+  let lifetime = childLifetime(signal);
   /** Stream tails answered before the first hello's answer: posted once it says the notebook is guarded. */
   let early: Report[] | null = [];
 
   const post = (report: Report) => {
-    if (!guarded || guarded.lifetime.signal.aborted) return void early?.push(report);
+    if (!guarded || lifetime.signal.aborted) return void early?.push(report);
     // An update or removal of the extension orphans this script (Chrome): it has nothing valid to post any more.
-    if (!browser.runtime.id) return guarded.lifetime.abort();
+    if (!browser.runtime.id) return lifetime.abort();
     parent.postMessage({ channel: FRAME_CHANNEL, token: guarded.token, report }, COLAB_ORIGIN);
   };
   answerStreamTailRequests(doc, parent, post, signal);
@@ -38,12 +39,13 @@ export function reportWhileGuarded(doc: Document, parent: Window, ask: AskWorker
   // A new token is a new page document above, which has seen nothing yet: what the frame holds is posted again.
   const follow = (reply: FrameHelloReply) => {
     if (guarded && guarded.token === reply?.token && guarded.markers === reply.markers) return;
-    guarded?.lifetime.abort();
-    guarded = reply && { ...reply, lifetime: childLifetime(signal) };
+    lifetime.abort();
+    lifetime = childLifetime(signal);
+    guarded = reply;
     const held = early ?? [];
     early = null;
-    if (!guarded) return;
-    reportOutputs(doc, post, guarded.markers, guarded.lifetime.signal);
+    if (!reply) return;
+    reportOutputs(doc, post, reply.markers, lifetime.signal);
     held.forEach(post);
   };
   const hello = async () => {
