@@ -5,7 +5,7 @@ import { tailOf } from '../detector/text';
 import { FRAME_CHANNEL, FRAMES_CHANGED } from '../messaging/frame-channel';
 import type { FrameHelloReply, FrameMessage, FrameReport } from '../messaging/protocol';
 import { COLAB_ORIGIN } from '../messaging/sender';
-import { browser } from './frame-browser';
+import { runtime } from './frame-browser';
 import { childLifetime } from './lifetime';
 import { answerStreamTailRequests } from './stream-tail-answerer';
 
@@ -31,7 +31,7 @@ export function reportWhileGuarded(doc: Document, parent: Window, ask: AskWorker
   const post = (report: Report) => {
     if (!guarded || lifetime.signal.aborted) return void early?.push(report);
     // An update or removal of the extension orphans this script (Chrome): it has nothing valid to post any more.
-    if (!browser.runtime.id) return lifetime.abort();
+    if (!runtime.id) return lifetime.abort();
     parent.postMessage({ channel: FRAME_CHANNEL, token: guarded.token, report }, COLAB_ORIGIN);
   };
   answerStreamTailRequests(doc, parent, post, signal);
@@ -56,13 +56,13 @@ export function reportWhileGuarded(doc: Document, parent: Window, ask: AskWorker
   };
 
   const onMessage = (message: unknown, sender: Browser.Runtime.MessageSender) => {
-    const fromWorker = sender.id === browser.runtime.id && !sender.tab;
+    const fromWorker = sender.id === runtime.id && !sender.tab;
     if (fromWorker && (message as { type?: unknown } | null)?.type === FRAMES_CHANGED) void hello();
   };
-  browser.runtime.onMessage.addListener(onMessage);
+  runtime.onMessage.addListener(onMessage);
   signal.addEventListener('abort', () => {
     try {
-      browser.runtime.onMessage.removeListener(onMessage);
+      runtime.onMessage.removeListener(onMessage);
     } catch {
       // An orphaned script's API may throw: its listener is dead already.
     }
