@@ -236,13 +236,16 @@ export const OUTPUT_CORE = {
 } as const;
 
 /** Outputs (§4.2, #15, #16; snippets code-cell-*, outputframe-body-samples). */
-export const OUTPUT = {
-  /** #15: plain-text outputs rendered in the main document (light DOM). High. */
-  staticRenderer: 'colab-static-output-renderer',
-  /** #16: cross-origin output frames in the cell's output area (≤2023 every output). High. */
-  frame: '.output-iframe-sizer iframe, .output iframe',
-  ...OUTPUT_CORE,
-} as const;
+// Object.assign marked pure, not a spread: a bundle that never reads OUTPUT keeps no trace of it.
+export const OUTPUT = /* @__PURE__ */ Object.assign(
+  {
+    /** #15: plain-text outputs rendered in the main document (light DOM). High. */
+    staticRenderer: 'colab-static-output-renderer',
+    /** #16: cross-origin output frames in the cell's output area (≤2023 every output). High. */
+    frame: '.output-iframe-sizer iframe, .output iframe',
+  } as const,
+  OUTPUT_CORE,
+);
 
 /** Toasts (§5.1, #17, #18; snippet snackbar-message-area-idle-2026-03). Med-High. */
 export const TOAST = {
