@@ -6,7 +6,6 @@ import { FRAME_CHANNEL, FRAMES_CHANGED } from '../messaging/frame-channel';
 import type { FrameHelloReply, FrameMessage, FrameReport } from '../messaging/protocol';
 import { COLAB_ORIGIN } from '../messaging/sender';
 import { runtime } from './frame-browser';
-import { childLifetime } from './lifetime';
 import { answerStreamTailRequests } from './stream-tail-answerer';
 
 /** Asks the service worker; undefined when there was no answer (then nothing changes). */
@@ -22,9 +21,9 @@ type Report = FrameReport['report'];
  */
 export function reportWhileGuarded(doc: Document, parent: Window, ask: AskWorker, signal: AbortSignal): void {
   let asked = 0;
-  /** The latest answer (null: the guard is off), and the lifetime of what it started. */
+  /** The latest answer (null: the guard is off), and the lifetime of what it started (it ends with `signal` too). */
   let guarded: FrameHelloReply = null;
-  let lifetime = childLifetime(signal);
+  let lifetime = new AbortController();
   /** Stream tails answered before the first hello's answer: posted once it says the notebook is guarded. */
   let early: Report[] | null = [];
 
@@ -40,7 +39,7 @@ export function reportWhileGuarded(doc: Document, parent: Window, ask: AskWorker
   const follow = (reply: FrameHelloReply) => {
     if (guarded && guarded.token === reply?.token && guarded.markers === reply.markers) return;
     lifetime.abort();
-    lifetime = childLifetime(signal);
+    lifetime = new AbortController();
     guarded = reply;
     const held = early ?? [];
     early = null;
@@ -61,6 +60,7 @@ export function reportWhileGuarded(doc: Document, parent: Window, ask: AskWorker
   };
   runtime.onMessage.addListener(onMessage);
   signal.addEventListener('abort', () => {
+    lifetime.abort();
     try {
       runtime.onMessage.removeListener(onMessage);
     } catch {
