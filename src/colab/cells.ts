@@ -2,7 +2,7 @@
 
 import { tailOf } from '../detector/text';
 import { MAX_TEXT_CHARS } from '../limits';
-import { CELL, OUTPUT } from './selectors';
+import { CELL, OUTPUT, OUTPUT_CORE } from './selectors';
 
 /** 'stale-error': an error from an earlier kernel session (saved, shown again, or left by a restart, §11.4). */
 export type RunState = 'idle' | 'pending' | 'running' | 'error' | 'stale-error';
@@ -99,7 +99,7 @@ export function outputElementOf(node: Node, scope: string): Element | null {
   if (!start || !bound) return null;
   let found: Element | null = null;
   for (let el: Element | null = start; el && el !== bound; el = el.parentElement) {
-    if (el.matches(OUTPUT.element)) found = el;
+    if (el.matches(OUTPUT_CORE.element)) found = el;
   }
   return found;
 }
@@ -110,9 +110,9 @@ export function outputElementOf(node: Node, scope: string): Element | null {
  * error by itself; only the user's marker patterns read streams), 'other' for execute_result/display_data (§4.2).
  */
 export function outputKind(el: Element): OutputKind {
-  if (hasAny(el, OUTPUT.errorClasses)) return 'error';
-  if (hasAny(el, OUTPUT.streamClasses)) return 'stream';
-  return el.querySelector(OUTPUT.errorInside) ? 'error' : 'other';
+  if (hasAny(el, OUTPUT_CORE.errorClasses)) return 'error';
+  if (hasAny(el, OUTPUT_CORE.streamClasses)) return 'stream';
+  return el.querySelector(OUTPUT_CORE.errorInside) ? 'error' : 'other';
 }
 
 /**

@@ -3,25 +3,22 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { mount, snippet, tick } from '../../test/support/colab-dom';
 import { frameStreamTail, observeOutputFrame } from './output-frame-reader';
 
-let stop: (() => void) | null = null;
+let lifetime = new AbortController();
 
 afterEach(() => {
-  stop?.();
-  stop = null;
+  lifetime.abort();
+  lifetime = new AbortController();
   document.body.innerHTML = '';
 });
 
 function watch(wantStreamText = false) {
   const events: string[] = [];
-  const handle = observeOutputFrame(
+  observeOutputFrame(
     document,
-    {
-      outputAdded: (kind, el) => events.push(`${kind} ${el.className}`),
-      streamText: (text) => events.push(`text ${JSON.stringify(text)}`),
-    },
-    { wantStreamText },
+    (kind, el) => events.push(`${kind} ${el.className}`),
+    wantStreamText ? (text) => events.push(`text ${JSON.stringify(text)}`) : null,
+    lifetime.signal,
   );
-  stop = handle.disconnect;
   return events;
 }
 

@@ -6,20 +6,14 @@
 
 import { type OutputKind, outputElementOf, outputKind } from './cells';
 import { streamAppender } from './dom';
-import { OUTPUT } from './selectors';
+import { OUTPUT_CORE } from './selectors';
 import { streamOutputsIn, streamTail } from './stream-tail';
-
-export interface FrameHandlers {
-  outputAdded?(kind: OutputKind, element: Element): void;
-  /** Text appended to a stream output after it was reported (only with `wantStreamText`). */
-  streamText?(text: string, element: Element): void;
-}
 
 /**
  * Colab's outputs live under #output-body. The rest of the frame's body is the notebook's: HTML and scripts it
  * displays can put anything there, elements with an `error` class included (issue 13.4), so it is never read.
  */
-const SCOPE = OUTPUT.frameBody;
+const SCOPE = OUTPUT_CORE.frameBody;
 
 /**
  * Whether this document is a Colab output frame: https, a googleusercontent.com host, path /outputframe.html.
@@ -28,7 +22,9 @@ const SCOPE = OUTPUT.frameBody;
  */
 export function isColabOutputFrame(location: Pick<Location, 'protocol' | 'hostname' | 'pathname'>): boolean {
   return (
-    location.protocol === 'https:' && OUTPUT.frameHost.test(location.hostname) && location.pathname === OUTPUT.framePath
+    location.protocol === 'https:' &&
+    OUTPUT_CORE.frameHost.test(location.hostname) &&
+    location.pathname === OUTPUT_CORE.framePath
   );
 }
 
@@ -39,61 +35,54 @@ export function frameStreamTail(doc: Document): string {
 }
 
 /**
- * Reports each output element once, existing ones included: the frame exists only for its cell's output, so what
- * it holds when the script starts (at document_start, normally nothing) is as new as what arrives later. Observes
- * until `disconnect()` or until `signal` aborts.
+ * Calls `outputAdded` once for each output element, existing ones included: the frame exists only for its cell's
+ * output, so what it holds when the script starts (at document_start, normally nothing) is as new as what arrives
+ * later. With `streamText`, also calls it with the text appended to a stream output after it was reported.
+ * Observes until `signal` aborts.
  */
 export function observeOutputFrame(
   doc: Document,
-  handlers: FrameHandlers,
-  opts: { wantStreamText?: boolean; signal?: AbortSignal } = {},
-): { disconnect(): void } {
-  const want = !!opts.wantStreamText;
+  outputAdded: (kind: OutputKind, element: Element) => void,
+  streamText: ((text: string) => void) | null,
+  signal: AbortSignal,
+): void {
   const reported = new WeakSet<Element>();
   /** Reported in the current batch: their text records are the initial text, not appended text. */
   const fresh = new Set<Element>();
-  const outputOfTarget = new WeakMap<Node, Element | null>();
   const appended = streamAppender();
-
-  const outputOf = (node: Node | null): Element | null => {
-    if (!node) return null;
-    let out = outputOfTarget.get(node);
-    if (out === undefined) {
-      out = outputElementOf(node, SCOPE);
-      outputOfTarget.set(node, out);
-    }
-    return out;
-  };
 
   const report = (el: Element) => {
     if (reported.has(el) || outputElementOf(el, SCOPE) !== el) return;
     reported.add(el);
     fresh.add(el);
-    handlers.outputAdded?.(outputKind(el), el);
+    outputAdded(outputKind(el), el);
   };
 
   const scan = (root: Element) => {
-    if (root.matches(OUTPUT.element)) report(root);
-    for (const el of root.querySelectorAll(OUTPUT.element)) report(el);
+    if (root.matches(OUTPUT_CORE.element)) report(root);
+    for (const el of root.querySelectorAll(OUTPUT_CORE.element)) report(el);
   };
 
   const onRecord = (record: MutationRecord) => {
-    const out = outputOf(record.type === 'characterData' ? record.target.parentNode : record.target);
+    // A frame's document is its cell's output only: a few ancestors to the scope, no cache needed (the page's is).
+    const target = record.type === 'characterData' ? record.target.parentNode : record.target;
+    const out = target && outputElementOf(target, SCOPE);
     if (!out) {
       for (const node of record.addedNodes) if (node.nodeType === Node.ELEMENT_NODE) scan(node as Element);
       return;
     }
-    const text = want && !fresh.has(out) && outputKind(out) === 'stream' ? appended(record) : '';
-    if (text) handlers.streamText?.(text, out);
+    if (!streamText || fresh.has(out) || outputKind(out) !== 'stream') return;
+    const text = appended(record);
+    if (text) streamText(text);
   };
 
   const mo = new MutationObserver((records) => {
     records.forEach(onRecord);
     fresh.clear();
   });
+  const want = !!streamText;
   mo.observe(doc, { childList: true, subtree: true, characterData: want, characterDataOldValue: want });
-  opts.signal?.addEventListener('abort', () => mo.disconnect(), { once: true });
+  signal.addEventListener('abort', () => mo.disconnect());
   if (doc.documentElement) scan(doc.documentElement);
   fresh.clear();
-  return { disconnect: () => mo.disconnect() };
 }

@@ -58,9 +58,10 @@ export const DANGEROUS_LABEL = /disconnect|delete|factory reset|change runtime|m
  * run all", pre-2024 "Restart and run all" / "Restart runtime and run all". Matched on the label without accel.
  */
 export const LABELS: Record<string, readonly RegExp[]> = {
-  [COMMAND.restartAndRunAll]: [/^Restart (session |runtime )?and run all/i],
-  [COMMAND.runAll]: [/^Run all(?![\w-])/i],
-};
+  // Keys spelled out, checked against COMMAND: computed keys would leave their property reads in every bundle.
+  'restart-and-run-all': [/^Restart (session |runtime )?and run all/i],
+  runall: [/^Run all(?![\w-])/i],
+} satisfies Record<(typeof COMMAND)[keyof typeof COMMAND], readonly RegExp[]>;
 
 /** M3 toolbar split button, the fallback path (#10, §1.3, snippet toolbar-run-all-split-button-2026-03). Med. */
 export const TOOLBAR = {
@@ -212,12 +213,12 @@ export const CELL = {
   titlePending: /\bqueued\b/i,
 } as const;
 
-/** Outputs (§4.2, #15, #16; snippets code-cell-*, outputframe-body-samples). */
-export const OUTPUT = {
-  /** #15: plain-text outputs rendered in the main document (light DOM). High. */
-  staticRenderer: 'colab-static-output-renderer',
-  /** #16: cross-origin output frames in the cell's output area (≤2023 every output). High. */
-  frame: '.output-iframe-sizer iframe, .output iframe',
+/**
+ * The output entries the output-frame script needs (§4.2, #16; snippets code-cell-*, outputframe-body-samples), the
+ * page reads them too. An object of their own: object properties are not tree-shaken, and the frame script is small
+ * (the bench's size target). OUTPUT holds them as well.
+ */
+export const OUTPUT_CORE = {
   /** #16: the frame document's output list. High. */
   frameBody: '#output-body',
   /**
@@ -237,6 +238,18 @@ export const OUTPUT = {
   framePath: '/outputframe.html',
   frameHost: /^[a-z0-9-]+(\.[a-z0-9-]+)*\.googleusercontent\.com$/,
 } as const;
+
+/** Outputs (§4.2, #15, #16; snippets code-cell-*, outputframe-body-samples). */
+// Object.assign marked pure, not a spread: a bundle that never reads OUTPUT keeps no trace of it.
+export const OUTPUT = /* @__PURE__ */ Object.assign(
+  {
+    /** #15: plain-text outputs rendered in the main document (light DOM). High. */
+    staticRenderer: 'colab-static-output-renderer',
+    /** #16: cross-origin output frames in the cell's output area (≤2023 every output). High. */
+    frame: '.output-iframe-sizer iframe, .output iframe',
+  } as const,
+  OUTPUT_CORE,
+);
 
 /** Toasts (§5.1, #17, #18; snippet snackbar-message-area-idle-2026-03). Med-High. */
 export const TOAST = {

@@ -7,9 +7,7 @@
 import { tailOf } from '../detector/text';
 import { MAX_SHELL_TAIL_CHARS } from '../limits';
 import { outputKind } from './cells';
-import { OUTPUT } from './selectors';
-
-const TEXT_NODE = 3;
+import { OUTPUT_CORE } from './selectors';
 
 /**
  * The last `maxChars` of the text of `outputs` (stream output elements in page order, stdout and stderr alike),
@@ -33,28 +31,17 @@ export function streamTail(outputs: readonly Element[], maxChars = MAX_SHELL_TAI
 }
 
 /** Pushes the text of `root`'s last text nodes onto `chunks`, newest first, until `wanted` characters are taken. */
-function readBackwards(root: Node, wanted: number, chunks: string[]): number {
+function readBackwards(root: Element, wanted: number, chunks: string[]): number {
   let left = wanted;
-  for (let node = lastDescendant(root); node !== root && left > 0; node = previousInTree(node, root)) {
-    if (node.nodeType !== TEXT_NODE) continue;
-    const data = (node as Text).data;
-    const taken = data.length <= left ? data : data.slice(data.length - left);
+  // Text nodes only (comments such as lit's markers are not text), in document order, from the last one back.
+  const walker = root.ownerDocument.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  for (let node = walker.lastChild(); node && left > 0; node = walker.previousNode()) {
+    // `left` > 0: the node's last `left` characters, or all of them.
+    const taken = (node as Text).data.slice(-left);
     chunks.push(taken);
     left -= taken.length;
   }
   return left;
-}
-
-function lastDescendant(node: Node): Node {
-  let last = node;
-  while (last.lastChild) last = last.lastChild;
-  return last;
-}
-
-/** The node before `node` in document order, staying inside `root` (`root` itself when there is none). */
-function previousInTree(node: Node, root: Node): Node {
-  if (node.previousSibling) return lastDescendant(node.previousSibling);
-  return node.parentNode ?? root;
 }
 
 /**
@@ -62,14 +49,14 @@ function previousInTree(node: Node, root: Node): Node {
  * outermost output elements whose kind is 'stream'.
  */
 export function streamOutputsIn(scope: Element): Element[] {
-  return [...scope.querySelectorAll(OUTPUT.element)].filter(
+  return [...scope.querySelectorAll(OUTPUT_CORE.element)].filter(
     (el) => outputKind(el) === 'stream' && isOutermost(el, scope),
   );
 }
 
 function isOutermost(el: Element, scope: Element): boolean {
   for (let parent = el.parentElement; parent && parent !== scope; parent = parent.parentElement) {
-    if (parent.matches(OUTPUT.element)) return false;
+    if (parent.matches(OUTPUT_CORE.element)) return false;
   }
   return true;
 }

@@ -6,7 +6,7 @@ import { FRAME_CHANNEL, FRAMES_CHANGED } from '../messaging/frame-channel';
 import type { FrameHelloReply, FrameMessage } from '../messaging/protocol';
 import { reportWhileGuarded } from './frame-reporter';
 
-vi.mock('webextension-polyfill', async () => ({ default: (await import('@webext-core/fake-browser')).fakeBrowser }));
+vi.mock('./frame-browser', async () => ({ runtime: (await import('@webext-core/fake-browser')).fakeBrowser.runtime }));
 
 const TRACEBACK = 'OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB';
 

@@ -1,15 +1,17 @@
-import browser from 'webextension-polyfill';
+import type Browser from 'webextension-polyfill';
 import { outputText } from '../colab/cells';
 import { observeOutputFrame } from '../colab/output-frame-reader';
 import { tailOf } from '../detector/text';
 import { FRAME_CHANNEL, FRAMES_CHANGED } from '../messaging/frame-channel';
 import type { FrameHelloReply, FrameMessage, FrameReport } from '../messaging/protocol';
 import { COLAB_ORIGIN } from '../messaging/sender';
-import { childLifetime } from './lifetime';
+import { runtime } from './frame-browser';
 import { answerStreamTailRequests } from './stream-tail-answerer';
 
 /** Asks the service worker; undefined when there was no answer (then nothing changes). */
 export type AskWorker = <R>(message: FrameMessage) => Promise<R | undefined>;
+
+type Report = FrameReport['report'];
 
 /**
  * An output frame's reports to the Colab page above (its `parent`): error outputs, and with marker patterns all output
@@ -19,33 +21,31 @@ export type AskWorker = <R>(message: FrameMessage) => Promise<R | undefined>;
  */
 export function reportWhileGuarded(doc: Document, parent: Window, ask: AskWorker, signal: AbortSignal): void {
   let asked = 0;
-  let watching: { token: string; markers: boolean; lifetime: AbortController } | null = null;
-  let post: ((report: FrameReport['report']) => void) | null = null;
+  /** The latest answer (null: the guard is off), and the lifetime of what it started (it ends with `signal` too). */
+  let guarded: FrameHelloReply = null;
+  let lifetime = new AbortController();
   /** Stream tails answered before the first hello's answer: posted once it says the notebook is guarded. */
-  let early: FrameReport['report'][] | null = [];
-  answerStreamTailRequests(doc, parent, (report) => (post ? post(report) : early?.push(report)), signal);
+  let early: Report[] | null = [];
+
+  const post = (report: Report) => {
+    if (!guarded || lifetime.signal.aborted) return void early?.push(report);
+    // An update or removal of the extension orphans this script (Chrome): it has nothing valid to post any more.
+    if (!runtime.id) return lifetime.abort();
+    parent.postMessage({ channel: FRAME_CHANNEL, token: guarded.token, report }, COLAB_ORIGIN);
+  };
+  answerStreamTailRequests(doc, parent, post, signal);
 
   // A new token is a new page document above, which has seen nothing yet: what the frame holds is posted again.
   const follow = (reply: FrameHelloReply) => {
-    if (watching && watching.token === reply?.token && watching.markers === reply.markers) return;
-    watching?.lifetime.abort();
-    watching = reply && { ...reply, lifetime: childLifetime(signal) };
+    if (guarded && guarded.token === reply?.token && guarded.markers === reply.markers) return;
+    lifetime.abort();
+    lifetime = new AbortController();
+    guarded = reply;
     const held = early ?? [];
     early = null;
-    post = null;
-    if (!watching) return;
-    const { token, lifetime } = watching;
-    const guardedPost = (report: FrameReport['report']) => {
-      // An update or removal of the extension orphans this script (Chrome): it has nothing valid to post any more.
-      if (!browser.runtime.id) return lifetime.abort();
-      parent.postMessage({ channel: FRAME_CHANNEL, token, report }, COLAB_ORIGIN);
-    };
-    post = guardedPost;
-    lifetime.signal.addEventListener('abort', () => {
-      if (post === guardedPost) post = null;
-    });
-    reportOutputs(doc, guardedPost, watching.markers, lifetime.signal);
-    for (const report of held) guardedPost(report);
+    if (!reply) return;
+    reportOutputs(doc, post, reply.markers, lifetime.signal);
+    held.forEach(post);
   };
   const hello = async () => {
     const seq = ++asked;
@@ -54,14 +54,15 @@ export function reportWhileGuarded(doc: Document, parent: Window, ask: AskWorker
     if (reply !== undefined && seq === asked && !signal.aborted) follow(reply);
   };
 
-  const onMessage = (message: unknown, sender: browser.Runtime.MessageSender) => {
-    const fromWorker = sender.id === browser.runtime.id && !sender.tab;
+  const onMessage = (message: unknown, sender: Browser.Runtime.MessageSender) => {
+    const fromWorker = sender.id === runtime.id && !sender.tab;
     if (fromWorker && (message as { type?: unknown } | null)?.type === FRAMES_CHANGED) void hello();
   };
-  browser.runtime.onMessage.addListener(onMessage);
+  runtime.onMessage.addListener(onMessage);
   signal.addEventListener('abort', () => {
+    lifetime.abort();
     try {
-      browser.runtime.onMessage.removeListener(onMessage);
+      runtime.onMessage.removeListener(onMessage);
     } catch {
       // An orphaned script's API may throw: its listener is dead already.
     }
@@ -69,23 +70,17 @@ export function reportWhileGuarded(doc: Document, parent: Window, ask: AskWorker
   void hello();
 }
 
-function reportOutputs(
-  doc: Document,
-  post: (report: FrameReport['report']) => void,
-  markers: boolean,
-  signal: AbortSignal,
-): void {
+function reportOutputs(doc: Document, post: (report: Report) => void, markers: boolean, signal: AbortSignal): void {
   observeOutputFrame(
     doc,
-    {
-      outputAdded(kind, element) {
-        const text = outputText(element);
-        if (kind === 'error') post({ kind: 'error-output', text });
-        else if (markers) post({ kind: 'output-text', text });
-      },
-      // Cut as the top frame reads it (outputText cuts the same way): the receiver refuses longer text.
-      streamText: (text) => post({ kind: 'output-text', text: tailOf(text) }),
+    (kind, element) => {
+      // Other outputs are read only for marker patterns.
+      if (kind === 'error' || markers) {
+        post({ kind: kind === 'error' ? 'error-output' : 'output-text', text: outputText(element) });
+      }
     },
-    { wantStreamText: markers, signal },
+    // Cut as the top frame reads it (outputText cuts the same way): the receiver refuses longer text.
+    markers ? (text) => post({ kind: 'output-text', text: tailOf(text) }) : null,
+    signal,
   );
 }

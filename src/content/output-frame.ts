@@ -1,7 +1,7 @@
 import { isColabOutputFrame } from '../colab/output-frame-reader';
 import type { FrameMessage } from '../messaging/protocol';
+import { runtime } from './frame-browser';
 import { type AskWorker, reportWhileGuarded } from './frame-reporter';
-import { OrphanedError, sendToWorker } from './send';
 import { answerStatusRequests } from './status-answerer';
 
 /**
@@ -14,18 +14,20 @@ import { answerStatusRequests } from './status-answerer';
  */
 function main() {
   // Colab's own frames sit right under the notebook page; an output frame nested in an output is the notebook's.
-  if (window.parent === window || window.parent !== window.top || !isColabOutputFrame(location)) return;
+  const { parent } = window;
+  if (parent === window || parent !== window.top || !isColabOutputFrame(location)) return;
   const context = new AbortController();
   const ask: AskWorker = async <R>(message: FrameMessage) => {
     try {
-      return await sendToWorker<R>(message);
+      return (await runtime.sendMessage(message)) as R;
     } catch (error) {
-      if (error instanceof OrphanedError) context.abort();
+      // The extension was updated or removed under the frame (as send.ts tells it): this script is orphaned.
+      if (!runtime.id || /context invalidated/i.test(String(error))) context.abort();
       return undefined;
     }
   };
   answerStatusRequests(window, ask, context.signal);
-  reportWhileGuarded(document, window.parent, ask, context.signal);
+  reportWhileGuarded(document, parent, ask, context.signal);
 }
 
 main();

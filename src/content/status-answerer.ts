@@ -16,9 +16,10 @@ export function answerStatusRequests(win: Window, ask: AskWorker, signal: AbortS
       pending = null;
     });
     void pending.then((status) => {
-      const answer: StatusAnswer | null = status ? { colabOomGuard: STATUS_ANSWER, id, status } : null;
       // Posted to this window itself: '*' names no other receiver, and works whatever the frame's origin.
-      if (answer && !signal.aborted) win.postMessage(answer, '*');
+      if (status && !signal.aborted) {
+        win.postMessage({ colabOomGuard: STATUS_ANSWER, id, status } satisfies StatusAnswer, '*');
+      }
     });
   };
   win.addEventListener('message', onRequest, { signal });
