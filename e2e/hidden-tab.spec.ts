@@ -9,8 +9,8 @@ import { expect, test } from '@playwright/test';
 import puppeteer, { type Browser, type Page, type WebWorker } from 'puppeteer-core';
 import type { LogEntry, Scenario } from './colab-sim';
 import { serveColabSim } from './colab-sim/puppeteer';
-import { findChromium } from './harness/browser-path';
-import { CHROMIUM_FLAGS, DIST, welcomeTabClosed } from './harness/extension';
+import { CHROMIUM_FLAGS, findChromium } from './harness/browser-path';
+import { DIST, welcomeTabClosed } from './harness/extension';
 import { EPOCH_DONE, freshId, type HistoryEntry, trainNotebook } from './harness/matrix';
 
 const BACKOFF_S = 2;

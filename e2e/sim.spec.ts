@@ -30,7 +30,7 @@ import {
   waitForRole,
   waitForRun,
 } from './colab-sim';
-import { findChromium } from './harness/browser-path';
+import { CHROMIUM_FLAGS, findChromium } from './harness/browser-path';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -44,14 +44,7 @@ test.beforeAll(async () => {
   browser = await chromium.launch({
     executablePath: findChromium(),
     headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-quic',
-    ],
+    args: CHROMIUM_FLAGS,
   });
 });
 test.afterAll(async () => browser?.close());

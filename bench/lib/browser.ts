@@ -7,16 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, chromium, type Worker } from '@playwright/test';
-import { findChromium } from '../../e2e/harness/browser-path';
-
-const COMMON_ARGS = [
-  '--no-sandbox',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
+import { CHROMIUM_FLAGS, findChromium } from '../../e2e/harness/browser-path';
 
 export interface Browser {
   context: BrowserContext;
@@ -38,7 +29,7 @@ export async function launch(dist: string | null): Promise<Browser> {
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: chromiumPath(),
     headless: true,
-    args: [...extensionArgs, ...COMMON_ARGS],
+    args: [...extensionArgs, ...CHROMIUM_FLAGS],
   });
   const close = async () => {
     await context.close();

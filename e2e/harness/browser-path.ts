@@ -1,6 +1,16 @@
 import { existsSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 
+/** Flags of every e2e and bench Chromium: no network chatter, no first-run UI, no QUIC (routes see every request). */
+export const CHROMIUM_FLAGS = [
+  '--no-sandbox',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
+
 /** Where the e2e tests and the bench find Chromium, in order of preference. */
 export function findChromium(): string | undefined {
   const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', playwrightChromium()];

@@ -3,19 +3,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type BrowserContext, test as base, chromium, type Page, type Worker } from '@playwright/test';
 import { type ColabSim, installColabSim } from '../colab-sim';
-import { findChromium } from './browser-path';
+import { CHROMIUM_FLAGS, findChromium } from './browser-path';
 
 export const DIST = resolve(import.meta.dirname, '../../dist');
-
-/** Chromium flags of every e2e browser: no network chatter, no first-run UI, no QUIC (routes see every request). */
-export const CHROMIUM_FLAGS = [
-  '--no-sandbox',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
 
 export interface ExtensionWorkerFixtures {
   /** One Chromium with the built extension, shared by the tests of a worker. */

@@ -2,6 +2,7 @@ import { isColabOutputFrame } from '../colab/output-frame-reader';
 import type { FrameMessage } from '../messaging/protocol';
 import { runtime } from './frame-browser';
 import { type AskWorker, reportWhileGuarded } from './frame-reporter';
+import { isOrphaned } from './orphaned';
 import { answerStatusRequests } from './status-answerer';
 
 /**
@@ -21,8 +22,7 @@ function main() {
     try {
       return (await runtime.sendMessage(message)) as R;
     } catch (error) {
-      // The extension was updated or removed under the frame (as send.ts tells it): this script is orphaned.
-      if (!runtime.id || /context invalidated/i.test(String(error))) context.abort();
+      if (isOrphaned(runtime, error)) context.abort();
       return undefined;
     }
   };

@@ -1,5 +1,6 @@
 import browser from 'webextension-polyfill';
 import type { FrameMessage, PageMessage } from '../messaging/protocol';
+import { isOrphaned } from './orphaned';
 
 /** The extension was updated or removed under this page: this script is orphaned and must stop acting. */
 export class OrphanedError extends Error {}
@@ -9,7 +10,7 @@ export async function sendToWorker<R>(message: PageMessage | FrameMessage): Prom
   try {
     return (await browser.runtime.sendMessage(message)) as R;
   } catch (error) {
-    if (!browser.runtime.id || /context invalidated/i.test(String(error))) throw new OrphanedError(String(error));
+    if (isOrphaned(browser.runtime, error)) throw new OrphanedError(String(error));
     throw error;
   }
 }
