@@ -13,7 +13,7 @@ import {
   waitForRun,
 } from './colab-sim';
 import { expect, test } from './harness/extension';
-import { resetStorage, setSettings, waitForGuard } from './harness/guard';
+import { resetStorage, setSettings, waitForGuard, waitForWatching } from './harness/guard';
 import {
   badgeText,
   checkUi,
@@ -141,6 +141,7 @@ test.describe('13.3 one execution, one failure, across tabs', () => {
     await waitForRole(other, 'follower');
     const otherTab = await waitForGuard(fx.serviceWorker, other);
     await waitForHelloDone(fx.serviceWorker, otherTab);
+    await waitForWatching(fx.serviceWorker, otherTab, opened.key);
     await waitForKernel(other, 'idle');
     return { ...opened, other };
   }

@@ -1,7 +1,7 @@
 import type { Worker } from '@playwright/test';
 import { runAll, simLog, triggerCrash, waitForKernel, waitForRun } from './colab-sim';
 import { expect, test } from './harness/extension';
-import { enableGuard, resetStorage, setSettings, waitForGuard } from './harness/guard';
+import { enableGuard, resetStorage, setSettings, waitForGuard, waitForWatching } from './harness/guard';
 import {
   badgeText,
   EPOCH_DONE,
@@ -277,6 +277,7 @@ test('the same notebook in two tabs: both fail, one restart', async ({ context, 
   const otherTab = await waitForGuard(serviceWorker, other);
   expect(otherTab).not.toBe(tabId);
   await waitForHelloDone(serviceWorker, otherTab);
+  await waitForWatching(serviceWorker, otherTab, key);
   await waitForKernel(other, 'idle');
 
   await Promise.all([runAll(page), runAll(other)]);

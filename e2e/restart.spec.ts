@@ -1,6 +1,6 @@
 import { entriesOf, installColabSim, runAll, type Scenario, simLog, waitForKernel, waitForRun } from './colab-sim';
 import { expect, test } from './harness/extension';
-import { enableGuard, readRecord, resetStorage, setSettings, waitForGuard } from './harness/guard';
+import { enableGuard, readRecord, resetStorage, setSettings, waitForGuard, waitForWatching } from './harness/guard';
 
 /** Restart and run all through Colab's UI after an OOM: once per failure, verified, in every UI variant. */
 
@@ -35,7 +35,7 @@ for (const place of ['frame', 'main'] as const) {
       const id = nextId();
       await enableGuard(serviceWorker, `drive:${id}`);
       await page.goto(sim.notebook(`/drive/${id}`, oomOnFirstRun({}, place)));
-      await waitForGuard(serviceWorker, page);
+      await waitForWatching(serviceWorker, await waitForGuard(serviceWorker, page), `drive:${id}`);
       await waitForKernel(page, 'idle');
       await runAll(page);
       expect(await waitForRun(page, 1)).toMatchObject({ ok: false });

@@ -10,6 +10,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { expect } from '@playwright/test';
 import { Browser as BrowserKind, createProfile, launch } from '@puppeteer/browsers';
 import puppeteer, { type Browser, type CreatePageOptions, type Page } from 'puppeteer-core';
 
@@ -212,6 +213,14 @@ export class Firefox {
       name,
     );
     if (!found) throw new Error(failure);
+  }
+
+  /** Waits until the Colab page in `tabId` watches `key` (the popup's page-state question; see e2e/harness/guard). */
+  async waitForWatching(tabId: number, key: string): Promise<void> {
+    const ask = (tabId: number) => browser.tabs.sendMessage(tabId, { type: 'page-state' }).catch(() => null);
+    await expect
+      .poll(() => this.evaluate(ask, tabId), { message: `the page never watched ${key}`, timeout: 15_000 })
+      .toEqual({ key, watching: true });
   }
 
   /**

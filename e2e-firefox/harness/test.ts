@@ -59,20 +59,16 @@ export async function openNotebook(
   if (guard) await firefox.enableGuard(key);
   await colab.goto(sim.notebook(`/drive/${id}`, scenario));
   const tabId = await firefox.waitForGuard(colab);
+  if (guard) await firefox.waitForWatching(tabId, key);
   await waitForKernel(colab, 'idle');
   return { key, tabId };
 }
 
-/**
- * Switches the guard on for the notebook open in `colab` and returns once the page watches it: the record starts
- * with a note that detection was blind, which the page clears when it sees a cell running. The test's Run all must
- * reach a cell that waits at a `pause` step. (The page loads the guard when the record changes: no other state says
- * when it has started.)
- */
+/** Switches the guard on for the notebook open in `colab`, waits until the page watches it, and runs all. */
 export async function switchOnAndRun(firefox: Firefox, colab: Page, key: string): Promise<void> {
-  await firefox.enableGuard(key, { blindSince: Date.now() });
+  await firefox.enableGuard(key);
+  await firefox.waitForWatching(await firefox.tabIdOf(colab), key);
   await runAll(colab);
-  await expect.poll(async () => (await firefox.record(key))?.blindSince).toBeUndefined();
 }
 
 export function historyOf<E extends { type: string }>(rec: { history: E[] } | undefined, type: string): E[] {

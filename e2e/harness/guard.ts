@@ -1,4 +1,4 @@
-import type { Page, Worker } from '@playwright/test';
+import { expect, type Page, type Worker } from '@playwright/test';
 
 /**
  * Test set-up through the extension's own storage, from its service worker. Tests of the popup switch the guard on
@@ -53,6 +53,18 @@ export async function waitForGuard(serviceWorker: Worker, page: Page): Promise<n
   const tabId = await tabIdOf(serviceWorker, page);
   await waitForSessionKey(serviceWorker, `tab:${tabId}`, 'the content script never said hello');
   return tabId;
+}
+
+/**
+ * Waits until the Colab page in `tabId` watches `key`: its guard has read the record and attached its observers (the
+ * popup's page-state question). A notebook opened with the guard on is watched shortly after its hello is answered;
+ * what a test does to the page before then would go unseen.
+ */
+export async function waitForWatching(serviceWorker: Worker, tabId: number, key: string): Promise<void> {
+  const ask = (tabId: number) => chrome.tabs.sendMessage(tabId, { type: 'page-state' }).catch(() => null);
+  await expect
+    .poll(() => serviceWorker.evaluate(ask, tabId), { message: `the page never watched ${key}`, timeout: 15_000 })
+    .toEqual({ key, watching: true });
 }
 
 /**

@@ -10,7 +10,7 @@ import {
   waitForKernel,
   waitForRun,
 } from '../colab-sim';
-import { enableGuard, readRecord, type StoredRecord, waitForGuard, waitForSessionKey } from './guard';
+import { enableGuard, readRecord, type StoredRecord, waitForGuard, waitForSessionKey, waitForWatching } from './guard';
 
 /** Shared steps of the end-to-end matrix (detection, restart UI, policy): a guarded notebook on the simulator. */
 
@@ -44,7 +44,7 @@ export interface OpenOptions {
   connected?: boolean;
 }
 
-/** Registers `scenario` on a fresh Drive notebook path, switches the guard on, opens it, waits for the guard. */
+/** Registers `scenario` on a fresh Drive notebook path, switches the guard on, opens it, waits until it is watched. */
 export async function openNotebook(
   { context, page, serviceWorker, sim: given }: Fixtures,
   scenario: Scenario,
@@ -58,6 +58,7 @@ export async function openNotebook(
   await page.goto(url);
   const tabId = await waitForGuard(serviceWorker, page);
   await waitForHelloDone(serviceWorker, tabId);
+  if (opts.guard ?? true) await waitForWatching(serviceWorker, tabId, key);
   if (opts.connected ?? true) await waitForKernel(page, 'idle');
   return { sim, id, key, url, tabId };
 }

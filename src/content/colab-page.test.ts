@@ -103,6 +103,21 @@ describe('Colab page script', () => {
     expect(checkUi).toHaveBeenCalledTimes(2);
   });
 
+  it("answers the popup whether the page is watched, from the guard, for the extension's pages only", async () => {
+    const pageState = vi.fn().mockResolvedValue({ key: 'drive:notebookA', watching: true });
+    const checkUi = vi.fn();
+    page.createPageGuard.mockReturnValue({ setNotebook: page.setNotebook, checkUi, pageState });
+    showNotebook('/drive/notebookA', 'a.ipynb');
+    await loadScript();
+    const ask = (sender: object) => fakeBrowser.runtime.onMessage.trigger({ type: 'page-state' }, sender, () => {});
+    const id = fakeBrowser.runtime.id;
+    const popupUrl = fakeBrowser.runtime.getURL('src/popup/index.html');
+    expect(await ask({ id, url: popupUrl })).toEqual([{ key: 'drive:notebookA', watching: true }]);
+    expect(await ask({ id, url: `${COLAB}/drive/notebookA`, tab: { id: 3 }, frameId: 0 })).toEqual([undefined]);
+    expect(pageState).toHaveBeenCalledOnce();
+    expect(checkUi).not.toHaveBeenCalled();
+  });
+
   describe('when the extension is updated under the page', () => {
     const started = () => window.postMessage('colab-oom-guard:page-script-started', COLAB);
     const disableGuard = () =>

@@ -17,6 +17,8 @@ const STARTED = 'colab-oom-guard:page-script-started';
  */
 function main() {
   if (window.top !== window) return;
+  // Taken once: each `browser.` in this always-loaded script costs bytes.
+  const { runtime, storage } = browser;
   const context = new AbortController();
   const { signal } = context;
   const invalidate = () => context.abort();
@@ -40,7 +42,7 @@ function main() {
 
   const isOn = async (key: string) => {
     const name = notebookStorageKey(key);
-    return isEnabled((await browser.storage.local.get(name))[name]);
+    return isEnabled((await storage.local.get(name))[name]);
   };
 
   let helloKey: string | null | undefined;
@@ -73,23 +75,27 @@ function main() {
     if (guard || area !== 'local' || !key) return;
     if (isEnabled(changes[notebookStorageKey(key)]?.newValue)) void startGuard();
   };
-  browser.storage.onChanged.addListener(onStorage);
+  storage.onChanged.addListener(onStorage);
 
-  // "Check Colab UI" from the popup: a dry run that opens the Runtime menu and closes it again.
+  // "Check Colab UI" from the popup (a dry run that opens the Runtime menu and closes it again), or its question
+  // whether this page is watched.
   const onMessage = (message: unknown, sender: browser.Runtime.MessageSender) => {
-    const origin = browser.runtime.getURL('');
-    if (!fromExtensionPage(sender, browser.runtime.id, origin) || !isTabRequest(message)) return undefined;
-    return withGuard().then((loaded) => loaded.checkUi());
+    const origin = runtime.getURL('');
+    if (!fromExtensionPage(sender, runtime.id, origin) || !isTabRequest(message)) return undefined;
+    // Either loads the guard: the popup asks for the page state only where the guard is on.
+    return withGuard().then(
+      (loaded): Promise<unknown> => (message.type === 'page-state' ? loaded.pageState() : loaded.checkUi()),
+    );
   };
-  browser.runtime.onMessage.addListener(onMessage);
+  runtime.onMessage.addListener(onMessage);
 
   // Only an orphaned copy ends on another's start: a page script posting this cannot stop a live guard.
-  addEventListener('message', (event) => event.data === STARTED && !browser.runtime.id && invalidate(), { signal });
+  addEventListener('message', (event) => event.data === STARTED && !runtime.id && invalidate(), { signal });
   postMessage(STARTED, location.origin);
   signal.addEventListener('abort', () => {
     try {
-      browser.storage.onChanged.removeListener(onStorage);
-      browser.runtime.onMessage.removeListener(onMessage);
+      storage.onChanged.removeListener(onStorage);
+      runtime.onMessage.removeListener(onMessage);
     } catch {
       // An orphaned script's API may throw: its listeners are dead already.
     }

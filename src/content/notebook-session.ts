@@ -25,6 +25,8 @@ export interface NotebookSession {
   readonly busy: boolean;
   /** The same notebook said hello again (renamed): the frame token may be new. */
   setToken(token: string): void;
+  /** Whether the page watch runs, after reading the record (the popup shows it; tests wait for it). */
+  watching(): Promise<boolean>;
 }
 
 /**
@@ -143,13 +145,18 @@ export function startNotebookSession(
 
   void loadSettings().then(configure);
   const unwatchSettings = watchSettings(configure);
-  let changed = false;
+  let changes = 0;
   const unwatchRecord = watchNotebook(key, (record) => {
-    changed = true;
+    changes++;
     follow(record);
   });
-  // A change seen while the first read was on its way is newer than what that read returns.
-  void loadNotebook(key).then((record) => changed || follow(record));
+  // A change seen while a read was on its way is newer than what that read returns.
+  const read = async () => {
+    const seen = changes;
+    const record = await loadNotebook(key);
+    if (seen === changes) follow(record);
+  };
+  read().catch(() => undefined);
   listenToOutputFrames(
     doc.defaultView ?? window,
     () => token,
@@ -179,6 +186,12 @@ export function startNotebookSession(
     setToken(next) {
       token = next;
     },
+    // Read afresh: the popup asks just after switching the guard on, maybe before this page heard of the change.
+    watching: () =>
+      read().then(
+        () => watching !== null,
+        () => false,
+      ),
   };
 }
 

@@ -167,6 +167,18 @@ describe('page guard', () => {
     expect(document.querySelector('colab-oom-guard-notice')).toBeNull();
   });
 
+  it('answers the page state once the record is read: watched while on, just switched on too; not off', async () => {
+    expect(await guard.pageState()).toEqual({ key: null, watching: false });
+    await store({ ...defaultNotebook(B), enabled: false });
+    guard.setNotebook({ key: B, tabId: TAB, token: 't' });
+    expect(await guard.pageState()).toEqual({ key: B, watching: false });
+    // Switched on, and this page has not heard of it yet (its first read is older): the question reads afresh.
+    await store({ ...defaultNotebook(A), enabled: true });
+    vi.mocked(loadNotebook).mockResolvedValueOnce({ ...defaultNotebook(A), enabled: false });
+    guard.setNotebook({ key: A, tabId: TAB, token: 't' });
+    expect(await guard.pageState()).toEqual({ key: A, watching: true });
+  });
+
   it("showing another notebook ends the first one's session: its notice, countdown and record watch", async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
     try {

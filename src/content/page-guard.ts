@@ -1,6 +1,6 @@
 import { checkDetection, checkUi } from '../colab';
 import { t } from '../lib/i18n';
-import type { CheckUiReply } from '../messaging/protocol';
+import type { CheckUiReply, PageStateReply } from '../messaging/protocol';
 import { childLifetime } from './lifetime';
 import { type NotebookSession, type PageNotebook, startNotebookSession } from './notebook-session';
 import { withSaw } from './restart-runner';
@@ -15,6 +15,8 @@ export type { PageNotebook } from './notebook-session';
 export interface PageGuard {
   setNotebook(notebook: PageNotebook): void;
   checkUi(): Promise<CheckUiReply>;
+  /** Whether the page is watched, once its notebook's record has been read. */
+  pageState(): Promise<PageStateReply>;
 }
 
 export interface ScriptContext {
@@ -40,6 +42,11 @@ export function createPageGuard(doc: Document, context: ScriptContext): PageGuar
       const lifetime = childLifetime(context.signal);
       const started = startNotebookSession(doc, { ...notebook, key }, lifetime.signal, context.invalidate);
       session = { notebook: started, lifetime };
+    },
+    async pageState() {
+      if (!session) return { key: null, watching: false };
+      const { key } = session.notebook;
+      return { key, watching: await session.notebook.watching() };
     },
     async checkUi() {
       if (session?.notebook.busy) return { ready: false, step: 'busy', detail: t('checkBusy') };

@@ -92,6 +92,15 @@ export type { ClaimReply } from '../state/policy';
 
 export type CheckUiReply = { ready: true; detail: string } | { ready: false; step: string; detail: string };
 
+/**
+ * Whether the guard watches the page for `key` now (its observers are attached), once the page has read the
+ * notebook's record; `key` null: the tab shows no notebook the guard has loaded for.
+ */
+export interface PageStateReply {
+  key: string | null;
+  watching: boolean;
+}
+
 export const FrameReportSchema = v.object({
   channel: v.literal(FRAME_CHANNEL),
   token: v.pipe(v.string(), v.minLength(16), v.maxLength(100)),

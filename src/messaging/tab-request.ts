@@ -1,13 +1,15 @@
 /**
- * The one request the popup sends to a Colab tab. Checked by hand rather than with a valibot schema: the page's
- * always-loaded script must stay small, and the message has a single literal field.
+ * What the popup asks a Colab tab: a UI check ("Check Colab UI"), or whether the guard watches the page now. Checked
+ * by hand rather than with a valibot schema: the page's always-loaded script must stay small, and each request has a
+ * single literal field.
  */
 export interface TabRequest {
-  type: 'check-ui';
+  type: 'check-ui' | 'page-state';
 }
 
 export function isTabRequest(message: unknown): message is TabRequest {
-  return typeof message === 'object' && message !== null && (message as { type?: unknown }).type === 'check-ui';
+  const type = typeof message === 'object' && message !== null && (message as { type?: unknown }).type;
+  return type === 'check-ui' || type === 'page-state';
 }
 
 /**

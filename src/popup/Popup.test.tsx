@@ -429,6 +429,37 @@ describe('popup over a Colab notebook', () => {
     expect(fakeBrowser.runtime.openOptionsPage).toHaveBeenCalledOnce();
   });
 
+  it('asks the page whether it watches the notebook while the guard is on, and says when it does not', async () => {
+    const send = vi.spyOn(fakeBrowser.tabs, 'sendMessage') as unknown as MockInstance<
+      (tabId: number, message: unknown) => Promise<unknown>
+    >;
+    const notWatched = (root: HTMLElement) => root.querySelector('.not-watched')?.textContent;
+    send.mockResolvedValueOnce({ key: KEY, watching: true });
+    await storeNotebook(KEY, { enabled: true });
+    let root = await open();
+    await waitFor(() => expect(send).toHaveBeenCalledWith(tabId, { type: 'page-state' }));
+    await waitFor(() => expect(root.querySelector('.headline')?.textContent).toBe('Watching'));
+    expect(notWatched(root)).toBeUndefined();
+
+    // Switched off in the page, watching another notebook, or no content script at all: reload.
+    for (const answer of [{ key: KEY, watching: false }, { key: 'drive:other', watching: true }, null]) {
+      view?.unmount();
+      if (answer) send.mockResolvedValueOnce(answer);
+      else send.mockRejectedValueOnce(new Error('Could not establish connection. Receiving end does not exist.'));
+      root = await open();
+      await waitFor(() => expect(notWatched(root)).toMatch(/not watched yet: reload the Colab tab/));
+    }
+
+    // Off: the page is not asked, and nothing is said.
+    view?.unmount();
+    send.mockClear();
+    await storeNotebook(KEY, { enabled: false });
+    root = await open();
+    await waitFor(() => expect(root.querySelector('.headline')?.textContent).toBe('Off'));
+    expect(send).not.toHaveBeenCalled();
+    expect(notWatched(root)).toBeUndefined();
+  });
+
   it(
     'Check Colab UI reports ready, a failed step, or asks to reload the tab when no content script ' + 'answers',
     async () => {

@@ -14,7 +14,7 @@ import { sendCommand } from '../ui/send';
 import { stepWords } from '../ui/steps';
 import { Timeline } from '../ui/Timeline';
 import { eventText, formatTime, statusText } from '../ui/text';
-import { useTargetTab } from './tab';
+import { usePageWatched, useTargetTab } from './tab';
 
 /** How many events the popup lists, above its controls (the full history is in the export). */
 export const EVENTS_SHOWN = 5;
@@ -76,6 +76,7 @@ function NotebookPanel({ notebookKey, tabId, tabTitle }: { notebookKey: string; 
   const [wantEnabled, setWantEnabled] = useState<boolean | null>(null);
 
   const record = notebook.value;
+  const watched = usePageWatched(tabId, notebookKey, record?.enabled === true);
   useEffect(() => {
     if (record && wantEnabled === record.enabled) setWantEnabled(null);
   }, [record, wantEnabled]);
@@ -129,6 +130,7 @@ function NotebookPanel({ notebookKey, tabId, tabTitle }: { notebookKey: string; 
           {text.headline}
         </p>
         {text.detail && <p class="detail">{text.detail}</p>}
+        {record.enabled && watched === false && <p class="detail not-watched">{t('popupNotWatched')}</p>}
         {record.enabled && record.blindSince !== undefined && (
           <p class="detail blind">{t('popupBlind', BLIND_AFTER_MS / 60_000)}</p>
         )}

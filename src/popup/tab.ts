@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import browser from 'webextension-polyfill';
+import type { PageStateReply } from '../messaging/protocol';
 import { errorText } from '../ui/send';
 
 /** The tab the popup acts on: the one it was opened over, or `?tab=<id>` when opened as a page. */
@@ -52,3 +53,30 @@ export function useTargetTab(search: string): Target {
   }, [search]);
   return target;
 }
+
+/**
+ * Whether the Colab page in `tabId` watches `key` (asked while the guard is on for it): null until it answers or
+ * while the guard is off; false when the page answers otherwise, or not at all (it has no content script: an old
+ * tab, or one opened before the extension was installed).
+ */
+export function usePageWatched(tabId: number, key: string, on: boolean): boolean | null {
+  const [watched, setWatched] = useState<boolean | null>(null);
+  useEffect(() => {
+    setWatched(null);
+    if (!on) return;
+    let alive = true;
+    browser.tabs
+      .sendMessage(tabId, { type: 'page-state' })
+      .then(isWatching(key), () => false)
+      .then((answer) => alive && setWatched(answer));
+    return () => {
+      alive = false;
+    };
+  }, [tabId, key, on]);
+  return watched;
+}
+
+const isWatching = (key: string) => (reply: unknown) => {
+  const state = reply as Partial<PageStateReply> | undefined;
+  return state?.key === key && state.watching === true;
+};
