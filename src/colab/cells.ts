@@ -31,8 +31,23 @@ function runButtonOf(cell: Element): HTMLElement | null {
   return cell.querySelector<HTMLElement>(CELL.runButton);
 }
 
-const hasAny = (el: Element | null | undefined, names: readonly string[]) =>
-  !!el && names.some((n) => el.classList.contains(n));
+/** The pattern of each class-name list (or single name) tested, made at its first test. */
+const classPatterns = new Map<readonly string[] | string, RegExp>();
+
+/**
+ * Whether a class attribute (`classes`, read once per element) holds any of `names`: each `classList.contains` is a
+ * call into the page from the content script's world, and a run state takes many. The names are plain class names.
+ */
+function hasClass(classes: string, names: readonly string[] | string): boolean {
+  let re = classPatterns.get(names);
+  if (!re) {
+    re = new RegExp(`(?:^|\\s)(?:${[names].flat().join('|')})(?=\\s|$)`);
+    classPatterns.set(names, re);
+  }
+  return re.test(classes);
+}
+
+const classesOf = (el: Element | null | undefined) => el?.getAttribute('class') ?? '';
 
 /**
  * The cell's run state from every source REFERENCE lists (§4.1, #13, #14):
@@ -50,16 +65,17 @@ export function cellRunState(
   exec: Element | null | undefined = button?.shadowRoot?.querySelector(CELL.execution) ??
     button?.querySelector(CELL.execution),
 ): RunState {
-  // Booleans first: a class test copies nothing, a title read copies a string.
-  const own = cell.classList;
-  if (hasAny(exec, CELL.runningClasses) || own.contains(CELL.cellRunning)) return 'running';
+  const state = classesOf(exec);
+  const own = classesOf(cell);
   const title = button?.getAttribute('title') ?? '';
-  if (CELL.titleRunning.test(title)) return 'running';
-  if (hasAny(exec, CELL.pendingClasses) || own.contains(CELL.cellPending) || CELL.titlePending.test(title)) {
+  if (hasClass(state, CELL.runningClasses) || hasClass(own, CELL.cellRunning) || CELL.titleRunning.test(title)) {
+    return 'running';
+  }
+  if (hasClass(state, CELL.pendingClasses) || hasClass(own, CELL.cellPending) || CELL.titlePending.test(title)) {
     return 'pending';
   }
-  if (hasAny(exec, CELL.errorClasses)) return hasAny(exec, CELL.staleClasses) ? 'stale-error' : 'error';
-  return own.contains(CELL.cellError) ? 'error' : 'idle';
+  if (hasClass(state, CELL.errorClasses)) return hasClass(state, CELL.staleClasses) ? 'stale-error' : 'error';
+  return hasClass(own, CELL.cellError) ? 'error' : 'idle';
 }
 
 /** The cell's source as its editor shows it, or null when the editor shows no lines (not rendered yet). */
@@ -110,8 +126,9 @@ export function outputElementOf(node: Node, scope: string): Element | null {
  * error by itself; only the user's marker patterns read streams), 'other' for execute_result/display_data (§4.2).
  */
 export function outputKind(el: Element): OutputKind {
-  if (hasAny(el, OUTPUT_CORE.errorClasses)) return 'error';
-  if (hasAny(el, OUTPUT_CORE.streamClasses)) return 'stream';
+  const classes = classesOf(el);
+  if (hasClass(classes, OUTPUT_CORE.errorClasses)) return 'error';
+  if (hasClass(classes, OUTPUT_CORE.streamClasses)) return 'stream';
   return el.querySelector(OUTPUT_CORE.errorInside) ? 'error' : 'other';
 }
 

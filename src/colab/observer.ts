@@ -77,10 +77,10 @@ const RUN_BUTTON_TREE: MutationObserverInit = {
 const CLASS_ONLY: MutationObserverInit = { attributes: true, attributeFilter: ['class'] };
 
 /**
- * Three observers, whose records of one task are read in one callback (a cell's run button and the connect button
- * change together): the document; the parts it cannot see or does not watch everywhere (run buttons' and toasts'
- * shadow roots; the class of the cells and dialogs that show their state by it); the connect button, which changes
- * at every cell of a Run all and is read only when asked. Each changed cell is read once per batch.
+ * One observer for the document and the parts it cannot see or does not watch everywhere (run buttons', toasts' and
+ * the connect button's shadow roots; the class of the cells and dialogs that show their state by it): the records of
+ * one task come in one callback, in the order they happened, and each changed cell is read once per batch. The
+ * connect button changes at every cell of a Run all and is read only when asked.
  * Classes change all over the page all the time, and a current cell's classes repeat its run button's state (§4.1):
  * the class attribute is watched only on older cells, whose run button holds no state element, and on MDC dialogs.
  */
@@ -94,6 +94,7 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
    */
   const runButtonOwner = new WeakMap<Node, Element>();
   const toastOwner = new WeakMap<Node, Element>();
+  const connectOwner = new WeakMap<Node, Element>();
   /** The cell of each run button and the run button of each cell, found once (a button stays in its cell). */
   const buttonCell = new WeakMap<Element, Element>();
   const cellButton = new WeakMap<Element, Element>();
@@ -114,12 +115,13 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
   let kernelRead: boolean | null = null;
   let kernelTouched = false;
 
-  /** Elements whose class attribute is watched (partMo). */
+  /** Elements whose class attribute is watched on their own. */
   const classWatched = new WeakSet<Element>();
 
-  const mo = new MutationObserver((records) => onBatch(records, partMo.takeRecords(), kernelMo.takeRecords()));
-  const partMo = new MutationObserver((records) => onBatch(mo.takeRecords(), records, kernelMo.takeRecords()));
-  const kernelMo = new MutationObserver((records) => onBatch(mo.takeRecords(), partMo.takeRecords(), records));
+  // An engine that calls back per observed node (happy-dom) still gives one batch: the rest is taken at once.
+  const mo = new MutationObserver((records) => onBatch(withRest(records, mo, textMo)));
+  /** Text changes in the document, observed only while all text is wanted (markers): streams print all night. */
+  let textMo: MutationObserver | null = null;
 
   /** The output element holding `node`, cached per node: a stream's `pre` receives every printed line. */
   function outputOf(node: Node | null): Element | null {
@@ -169,7 +171,7 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
     const root = toast.shadowRoot;
     if (!root || toastOwner.has(root)) return;
     toastOwner.set(root, toast);
-    partMo.observe(root, {
+    mo.observe(root, {
       subtree: true,
       childList: true,
       characterData: true,
@@ -179,14 +181,18 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
   }
 
   function watchConnectButton(host: Element): void {
-    if (host.shadowRoot) kernelMo.observe(host.shadowRoot, { subtree: true, childList: true, characterData: true });
+    const root = host.shadowRoot;
+    if (root && !connectOwner.has(root)) {
+      connectOwner.set(root, host);
+      mo.observe(root, { subtree: true, childList: true, characterData: true });
+    }
     kernelChanged(host);
   }
 
   function watchClass(el: Element): void {
     if (classWatched.has(el)) return;
     classWatched.add(el);
-    partMo.observe(el, CLASS_ONLY);
+    mo.observe(el, CLASS_ONLY);
   }
 
   /**
@@ -202,13 +208,13 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
     const state = root.querySelector(CELL.execution);
     if (state?.parentNode !== root) {
       stateElementOf.delete(button);
-      partMo.observe(root, RUN_BUTTON_TREE);
+      mo.observe(root, RUN_BUTTON_TREE);
       return;
     }
     runButtonOwner.set(state, button);
     stateElementOf.set(button, state);
-    partMo.observe(root, { childList: true });
-    partMo.observe(state, CLASS_ONLY);
+    mo.observe(root, { childList: true });
+    mo.observe(state, CLASS_ONLY);
   }
 
   function cellOfButton(button: Element): Element | null {
@@ -338,52 +344,35 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
     }
   }
 
-  function onDocumentRecords(records: MutationRecord[]): void {
-    let previous: MutationRecord | undefined;
-    for (const record of records) {
-      const target = record.target;
-      if (record.type === 'attributes') {
-        // A class changed twice in a row on one element (a state's classes toggled one by one) is read once.
-        const repeated = previous?.target === target && previous.attributeName === record.attributeName;
-        previous = record;
-        if (!repeated) onAttribute(target as Element, record.attributeName);
-        continue;
-      }
-      previous = record;
-      // Inside an output (every printed line lands here): only stream text matters; no structure to hook.
-      const out = outputOf(record.type === 'characterData' ? target.parentNode : target);
-      if (out) {
-        onStream(out, record);
-        continue;
-      }
-      for (const node of record.addedNodes) if (node.nodeType === Node.ELEMENT_NODE) scan(node as Element);
+  /** A record of the document's own tree: attributes of hooked elements, added subtrees, text inside outputs. */
+  function onDocumentRecord(record: MutationRecord, previous: MutationRecord | undefined): void {
+    const target = record.target;
+    if (record.type === 'attributes') {
+      // A class changed twice in a row on one element (a state's classes toggled one by one) is read once.
+      const repeated = previous?.target === target && previous.attributeName === record.attributeName;
+      if (!repeated) onAttribute(target as Element, record.attributeName);
+      return;
     }
+    // Inside an output (every printed line lands here): only stream text matters; no structure to hook.
+    const out = outputOf(record.type === 'characterData' ? target.parentNode : target);
+    if (out) {
+      onStream(out, record);
+      return;
+    }
+    for (const node of record.addedNodes) if (node.nodeType === Node.ELEMENT_NODE) scan(node as Element);
   }
 
-  function onPartRecords(records: MutationRecord[]): void {
-    const toasts = new Map<Element, boolean>();
-    for (const record of records) {
-      const target = record.target;
-      // A run button's state element is its own key, and the commonest; anything else is found by its root.
-      const button = runButtonOwner.get(target);
-      if (button) {
-        // A run button's root got new children: its state element may be new (or rendered at last).
-        if (target === button.shadowRoot) watchRunButton(button);
-        buttonChanged(button);
-        continue;
-      }
-      const root = target.getRootNode();
-      const toast = toastOwner.get(root);
-      const inButton = runButtonOwner.get(root);
-      if (toast) {
-        toasts.set(toast, !!toasts.get(toast) || !!(target as Element).classList?.contains(TOAST.openingClass));
-      } else if (inButton) {
-        buttonChanged(inButton);
-      } else if (root === doc) {
-        onAttribute(target as Element, record.attributeName);
-      }
+  /** A record in a watched shadow root: a run button's tree, a toast's (collected in `toasts`), the connect button. */
+  function onShadowRecord(root: Node, target: Node, toasts: Map<Element, boolean>): void {
+    const toast = toastOwner.get(root);
+    if (toast) {
+      toasts.set(toast, !!toasts.get(toast) || !!(target as Element).classList?.contains(TOAST.openingClass));
+      return;
     }
-    for (const [host, reopened] of toasts) (reopened ? reshowToast : checkToast)(host);
+    const button = runButtonOwner.get(root);
+    if (button) buttonChanged(button);
+    const connect = connectOwner.get(root);
+    if (connect) kernelChanged(connect);
   }
 
   /** Cell states first, then the connect button: a reader of both sees the batch's cells already. */
@@ -396,25 +385,41 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
     if (!initial) handlers.kernelChanged?.();
   }
 
-  function onBatch(documentRecords: MutationRecord[], partRecords: MutationRecord[], kernelRecords: MutationRecord[]) {
+  function onBatch(records: MutationRecord[]): void {
     batch++;
-    if (kernelRecords.length > 0 && connectHost) kernelChanged(connectHost);
-    onPartRecords(partRecords);
-    onDocumentRecords(documentRecords);
+    const toasts = new Map<Element, boolean>();
+    let previous: MutationRecord | undefined;
+    for (const record of records) {
+      const target = record.target;
+      // A run button's state element is its own key, and the commonest; anything else is found by its root.
+      const button = runButtonOwner.get(target);
+      if (button) {
+        // A run button's root got new children: its state element may be new (or rendered at last).
+        if (target === button.shadowRoot) watchRunButton(button);
+        buttonChanged(button);
+      } else {
+        const root = target.getRootNode();
+        if (root === doc) onDocumentRecord(record, previous);
+        else onShadowRecord(root, target, toasts);
+      }
+      previous = record;
+    }
+    for (const [host, reopened] of toasts) (reopened ? reshowToast : checkToast)(host);
     flush();
   }
 
-  const observe = () =>
-    mo.observe(doc, {
-      childList: true,
-      subtree: true,
-      attributes: true,
-      attributeFilter: ['title', 'open', 'opened', TOAST.labelAttr],
-      characterData: wantAll,
-      characterDataOldValue: wantAll,
-    });
+  const observeText = () => {
+    textMo = new MutationObserver((records) => onBatch(withRest(records, textMo, mo)));
+    textMo.observe(doc, { subtree: true, characterData: true, characterDataOldValue: true });
+  };
 
-  observe();
+  mo.observe(doc, {
+    childList: true,
+    subtree: true,
+    attributes: true,
+    attributeFilter: ['title', 'open', 'opened', TOAST.labelAttr],
+  });
+  if (wantAll) observeText();
   if (doc.documentElement) scan(doc.documentElement);
   flush();
   initial = false;
@@ -422,16 +427,17 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
   return {
     disconnect() {
       mo.disconnect();
-      partMo.disconnect();
-      kernelMo.disconnect();
+      textMo?.disconnect();
     },
     setWantAllText(on: boolean) {
       if (on === wantAll) return;
-      const pending = mo.takeRecords();
-      mo.disconnect();
+      // The records so far were made under the old choice.
+      const pending = withRest(mo.takeRecords(), mo, textMo);
       wantAll = on;
-      observe();
-      onBatch(pending, partMo.takeRecords(), kernelMo.takeRecords());
+      textMo?.disconnect();
+      textMo = null;
+      if (on) observeText();
+      if (pending.length > 0) onBatch(pending);
     },
     kernelBusy() {
       if (!connectHost) return false;
@@ -439,6 +445,12 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
       return kernelRead;
     },
   };
+}
+
+/** `records` and what the observers have queued besides (nothing, in a browser calling back once per observer). */
+function withRest(records: MutationRecord[], self: MutationObserver | null, other: MutationObserver | null) {
+  const rest = [...(self?.takeRecords() ?? []), ...(other?.takeRecords() ?? [])];
+  return rest.length === 0 ? records : [...records, ...rest];
 }
 
 /**
