@@ -239,8 +239,10 @@ export const OUTPUT_CORE = {
   frameHost: /^[a-z0-9-]+(\.[a-z0-9-]+)*\.googleusercontent\.com$/,
 } as const;
 
-/** Outputs (§4.2, #15, #16; snippets code-cell-*, outputframe-body-samples). */
-// Object.assign marked pure, not a spread: a bundle that never reads OUTPUT keeps no trace of it.
+/**
+ * Outputs (§4.2, #15, #16; snippets code-cell-*, outputframe-body-samples): the page's own entries and OUTPUT_CORE.
+ * A pure-marked Object.assign, not a spread: a bundle that never reads OUTPUT (the frame script) keeps no trace of it.
+ */
 export const OUTPUT = /* @__PURE__ */ Object.assign(
   {
     /** #15: plain-text outputs rendered in the main document (light DOM). High. */
