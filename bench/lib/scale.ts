@@ -163,8 +163,9 @@ export async function measureScale(
     await page.waitForTimeout(1500);
     let switchOn: Window | undefined;
     if (ext) {
-      // Bounded: switching on has no state of its own to wait for (the guard watches silently); 2 s covers the
-      // chunk import, the first storage reads, the page scan and the frames asking again, with room under load.
+      // Bounded: asking the page whether it watches (the popup's page-state question) would add extension work to
+      // the window measured; 2 s covers the chunk import, the first storage reads, the page scan and the frames
+      // asking again, with room under load.
       switchOn = await measured(
         cdp,
         isOwn,
