@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import type { BrowserContext, CDPSession, Page, Worker } from '@playwright/test';
 import { type CellSpec, installColabSim, runAll, type Scenario, waitForKernel } from '../../e2e/colab-sim';
 import { enableNotebook } from './browser';
+import { heapMB, metrics, SAMPLING_US } from './page-metrics';
 import { type Attribution, attribute, type CpuProfile } from './profile';
 
 export type ScaleVariant = 'without' | 'with';
@@ -53,7 +54,6 @@ export interface ScaleRun {
   load: [number, number];
 }
 
-const SAMPLING_US = 200;
 const PROFILE_DIR = process.env.BENCH_PROFILE_DIR;
 /** Cells run in ~40 ms each here (Colab's own round trip is longer): what is measured is work, not waiting. */
 const TIMING = { stepMs: 10, cellMs: 20, connectMs: 50 };
@@ -90,18 +90,6 @@ export function scaleScenario(c: ScaleCase, title: string): Scenario {
     timing: TIMING,
     cells: Array.from({ length: c.cells }, (_, i) => cell(i, c.richEvery)),
   };
-}
-
-async function metrics(cdp: CDPSession): Promise<Record<string, number>> {
-  const { metrics: list } = await cdp.send('Performance.getMetrics');
-  return Object.fromEntries(list.map((m) => [m.name, m.value]));
-}
-
-async function heapMB(cdp: CDPSession): Promise<number> {
-  await cdp.send('HeapProfiler.collectGarbage');
-  await cdp.send('HeapProfiler.collectGarbage');
-  const { usedSize } = await cdp.send('Runtime.getHeapUsage');
-  return usedSize / 2 ** 20;
 }
 
 /** Runs `body` under the profiler and the page metrics; the extension's share of it from the profile. */

@@ -4,10 +4,11 @@
  * ended, a sampling CPU profile over the same span (every variant, so the profiler's own overhead is the same), and
  * the isolate's JS heap after a forced GC before and after.
  */
-import type { BrowserContext, CDPSession, Page, Worker } from '@playwright/test';
+import type { BrowserContext, Page, Worker } from '@playwright/test';
 import { type ColabSim, installColabSim, type RunSpec, runAll, waitForKernel, waitForRun } from '../../e2e/colab-sim';
 import { enableNotebook } from './browser';
 import { NAIVE_DETECTOR, NAIVE_URL } from './naive';
+import { heapMB, metrics, SAMPLING_US } from './page-metrics';
 import { type Attribution, attribute, type CpuProfile } from './profile';
 
 export type Variant = 'without' | 'with' | 'naive';
@@ -38,21 +39,6 @@ export interface StreamRun {
   domNodes: number;
   /** For the guard: did its content script run in the page (its isolated world exists)? */
   isolatedWorld?: string | null;
-}
-
-const SAMPLING_US = 200;
-
-async function metrics(cdp: CDPSession): Promise<Record<string, number>> {
-  const { metrics: list } = await cdp.send('Performance.getMetrics');
-  return Object.fromEntries(list.map((m) => [m.name, m.value]));
-}
-
-async function heapMB(cdp: CDPSession): Promise<number> {
-  // Two passes: weak maps and finalizers need a second collection to let go.
-  await cdp.send('HeapProfiler.collectGarbage');
-  await cdp.send('HeapProfiler.collectGarbage');
-  const { usedSize } = await cdp.send('Runtime.getHeapUsage');
-  return usedSize / 2 ** 20;
 }
 
 function runSpec(c: StreamCase): RunSpec {
