@@ -432,7 +432,7 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
     setWantAllText(on: boolean) {
       if (on === wantAll) return;
       // The records so far were made under the old choice.
-      const pending = withRest(mo.takeRecords(), mo, textMo);
+      const pending = withRest([], mo, textMo);
       wantAll = on;
       textMo?.disconnect();
       textMo = null;
