@@ -119,7 +119,7 @@ describe('Colab page script', () => {
   });
 
   describe('when the extension is updated under the page', () => {
-    const started = () => window.postMessage('colab-oom-guard:page-script-started', COLAB);
+    const started = () => window.dispatchEvent(new Event('colab-oom-guard:page-script-started'));
     const disableGuard = () =>
       fakeBrowser.storage.local.set({ 'nb:drive:notebookA': { v: 1, key: 'drive:notebookA', enabled: false } });
     const enableGuard = () =>

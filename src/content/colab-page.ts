@@ -6,7 +6,11 @@ import { trackNotebook } from './notebook-tracker';
 import type { PageGuard, PageNotebook } from './page-guard';
 import { OrphanedError, sendToWorker } from './send';
 
-/** Posted by every copy of this script as it starts: the copy an update orphaned ends itself (WXT's model). */
+/**
+ * Dispatched on the window by every copy of this script as it starts: the copy an update orphaned ends itself (WXT's
+ * model). An event of its own type, not a window message: a message listener would run at every message the page's
+ * frames post.
+ */
 const STARTED = 'colab-oom-guard:page-script-started';
 
 /**
@@ -90,8 +94,8 @@ function main() {
   runtime.onMessage.addListener(onMessage);
 
   // Only an orphaned copy ends on another's start: a page script posting this cannot stop a live guard.
-  addEventListener('message', (event) => event.data === STARTED && !runtime.id && invalidate(), { signal });
-  postMessage(STARTED, location.origin);
+  addEventListener(STARTED, () => !runtime.id && invalidate(), { signal });
+  dispatchEvent(new Event(STARTED));
   signal.addEventListener('abort', () => {
     try {
       storage.onChanged.removeListener(onStorage);
