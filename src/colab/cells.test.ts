@@ -68,6 +68,19 @@ describe('cells on the real 2026 capture', () => {
     }
   });
 
+  it('a state element marked stale is read alone; a bare error still yields to a cell class saying it runs', () => {
+    const cell = cell2026();
+    cell.classList.add('running');
+    setRunState(cell, 'stale');
+    expect(cellRunState(cell)).toBe('idle');
+    setRunState(cell, 'stale error');
+    expect(cellRunState(cell)).toBe('stale-error');
+    setRunState(cell, 'error');
+    expect(cellRunState(cell)).toBe('running');
+    cell.classList.remove('running');
+    expect(cellRunState(cell)).toBe('error');
+  });
+
   it('"[ ]" and "[*]" counters are no count', () => {
     const cell = cell2026();
     const counter = cell.querySelector('colab-run-button')!.shadowRoot!.querySelector('.execution-count')!;

@@ -20,7 +20,8 @@ export function isCell(el: Element): boolean {
 
 /** `id="cell-T2BNeFUZ1OGZ"` → "T2BNeFUZ1OGZ" (§4.1: also the #scrollTo= value and the nbformat cell id). */
 export function cellId(cell: Element): string | null {
-  return cell.id.startsWith(CELL.idPrefix) ? cell.id.slice(CELL.idPrefix.length) || null : null;
+  const { id } = cell;
+  return id.startsWith(CELL.idPrefix) ? id.slice(CELL.idPrefix.length) || null : null;
 }
 
 export function findCells(doc: Document): Element[] {
@@ -66,16 +67,17 @@ export function cellRunState(
     button?.querySelector(CELL.execution),
 ): RunState {
   const state = classesOf(exec);
+  // The strongest states, and a settled one marked `stale` (the 2026 markup, §11.4), need no other source: most
+  // changes of a Run all are read from one attribute.
+  if (hasClass(state, CELL.runningClasses)) return 'running';
+  if (hasClass(state, CELL.pendingClasses)) return 'pending';
+  const error = hasClass(state, CELL.errorClasses);
+  if (hasClass(state, CELL.staleClasses)) return error ? 'stale-error' : 'idle';
   const own = classesOf(cell);
   const title = button?.getAttribute('title') ?? '';
-  if (hasClass(state, CELL.runningClasses) || hasClass(own, CELL.cellRunning) || CELL.titleRunning.test(title)) {
-    return 'running';
-  }
-  if (hasClass(state, CELL.pendingClasses) || hasClass(own, CELL.cellPending) || CELL.titlePending.test(title)) {
-    return 'pending';
-  }
-  if (hasClass(state, CELL.errorClasses)) return hasClass(state, CELL.staleClasses) ? 'stale-error' : 'error';
-  return hasClass(own, CELL.cellError) ? 'error' : 'idle';
+  if (hasClass(own, CELL.cellRunning) || CELL.titleRunning.test(title)) return 'running';
+  if (hasClass(own, CELL.cellPending) || CELL.titlePending.test(title)) return 'pending';
+  return error || hasClass(own, CELL.cellError) ? 'error' : 'idle';
 }
 
 /** The cell's source as its editor shows it, or null when the editor shows no lines (not rendered yet). */
