@@ -7,5 +7,6 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}', 'python/**/*.test.ts'],
     environment: 'node',
     restoreMocks: true,
+    setupFiles: ['test/support/setup.ts'],
   },
 });
