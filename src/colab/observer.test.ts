@@ -177,6 +177,22 @@ describe('outputs', () => {
     await tick();
     expect(events).toEqual([`output ${CELL} stream`, `output ${CELL} error`]);
   });
+
+  it('finds an error output by its marks alone when only errors are wanted: once, and not a mark in a stream', async () => {
+    mount(snippet('code-cell-with-static-output-2026-03.html'));
+    const { events, elements } = watch();
+    const sizer = document.querySelector('.output-iframe-sizer')!;
+    sizer.innerHTML = '';
+    mount(
+      '<div><colab-static-output-renderer><div><div class="stream output-id-1"><pre class="traceback">a</pre></div>' +
+        '<div class="error output-id-2"><div class="output_subarea output_error"><pre class="traceback">MemoryError' +
+        '</pre></div></div></div></colab-static-output-renderer><span class="error">not an output</span></div>',
+      sizer,
+    );
+    await tick();
+    expect(events).toEqual([`output ${CELL} error`]);
+    expect(elements[0]?.className).toBe('error output-id-2');
+  });
 });
 
 describe('stream text', () => {

@@ -1,7 +1,8 @@
 /**
  * Watches a Colab page: run-state transitions, new outputs, new output frames, toasts and dialogs.
- * One MutationObserver for the document, one more shared by the shadow roots that must be watched (run buttons for
- * their state classes, snackbars for the open class; shadow mutations do not reach document observers, §8).
+ * One MutationObserver for the document and the shadow roots that must be watched (run buttons for their state
+ * classes, snackbars for the open class, the connect button; shadow mutations do not reach document observers, §8),
+ * and one for text, only while markers want it.
  * Incremental: each record costs O(1) plus the size of the nodes it adds; nothing re-reads the whole page.
  * Colab is an SPA with lazily rendered cells and outputs (§4.1), so everything is hooked as it appears.
  */
@@ -19,7 +20,7 @@ import {
 import { classifyDialog, type DialogKind, dialogHost, isOpenDialog } from './dialogs';
 import { nodeText, squash, streamAppender } from './dom';
 import { kernelBusyAt } from './kernel-state';
-import { CELL, CONNECT, DIALOG, OUTPUT, TOAST } from './selectors';
+import { CELL, CONNECT, DIALOG, OUTPUT, OUTPUT_CORE, TOAST } from './selectors';
 
 export interface PageHandlers {
   /**
@@ -60,10 +61,24 @@ export interface PageObserver {
   kernelBusy(): boolean;
 }
 
-/** What the document observer hooks when it appears: one selector, so a new subtree costs one query. */
-const HOOKS = [CELL.cell, CELL.runButton, TOAST.host, DIALOG.hosts, DIALOG.mdc, CONNECT.host].join(', ');
+/** `Node.ELEMENT_NODE`, without looking up the global `Node` at every added node. */
+const ELEMENT_NODE = 1;
+
+/** What the document observer hooks when it appears, each selector of the lists on its own. */
+const HOOK_SELECTORS = [CELL.cell, CELL.runButton, TOAST.host, DIALOG.hosts, DIALOG.mdc, CONNECT.host].flatMap((list) =>
+  list.split(', '),
+);
+/** The same as one selector, so that a new subtree costs one query. */
+const HOOKS = HOOK_SELECTORS.join(', ');
 /** The same and the outputs, for subtrees added to a page already shown (their outputs are new, scan()). */
 const HOOKS_AND_OUTPUTS = `${HOOKS}, ${OUTPUT.element}`;
+/**
+ * The same and what marks an error output or lies inside one only, while only errors are wanted: most outputs are
+ * not errors, and a new subtree without a mark costs one query that finds nothing.
+ */
+const HOOKS_AND_ERRORS = [HOOKS, ...OUTPUT_CORE.errorClasses.map((name) => `.${name}`), OUTPUT_CORE.errorInside].join(
+  ', ',
+);
 
 /** A run button's whole shadow tree, while where its state element sits is not known (not rendered yet, drifted). */
 const RUN_BUTTON_TREE: MutationObserverInit = {
@@ -93,6 +108,7 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
    * a record is told from its target in one lookup.
    */
   const runButtonOwner = new WeakMap<Node, Element>();
+  const runButtonRoots = new WeakSet<Node>();
   const toastOwner = new WeakMap<Node, Element>();
   const connectOwner = new WeakMap<Node, Element>();
   /** The cell of each run button and the run button of each cell, found once (a button stays in its cell). */
@@ -106,6 +122,8 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
   const dialogsOpen = new WeakSet<Element>();
   /** Outputs reported by outputAdded in the current batch: their text records are not "appended" text. */
   const fresh = new Set<Element>();
+  /** The root of the subtree scanned last in the current batch. */
+  let lastScanned: Element | null = null;
   /** Cells whose state may have changed in the current batch, read once at its end. */
   const changedCells = new Set<Element>();
   const appended = streamAppender();
@@ -115,11 +133,25 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
   let kernelRead: boolean | null = null;
   let kernelTouched = false;
 
+  /**
+   * The tree of each record target, remembered where it is the document or a watched shadow root: nodes stay in the
+   * tree they are made in (a detached one may be inserted again, so its own root is not remembered).
+   */
+  const rootOfTarget = new WeakMap<Node, Node>();
+  function rootOf(target: Node): Node {
+    let root = rootOfTarget.get(target);
+    if (root) return root;
+    root = target.getRootNode();
+    if (root === doc || toastOwner.has(root) || connectOwner.has(root) || runButtonOwner.has(root)) {
+      rootOfTarget.set(target, root);
+    }
+    return root;
+  }
+
   /** Elements whose class attribute is watched on their own. */
   const classWatched = new WeakSet<Element>();
 
-  // An engine that calls back per observed node (happy-dom) still gives one batch: the rest is taken at once.
-  const mo = new MutationObserver((records) => onBatch(withRest(records, mo, textMo)));
+  const mo = new MutationObserver((records) => onBatch(withRest(records, textMo)));
   /** Text changes in the document, observed only while all text is wanted (markers): streams print all night. */
   let textMo: MutationObserver | null = null;
 
@@ -205,6 +237,7 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
     const root = button.shadowRoot;
     if (!root) return;
     runButtonOwner.set(root, button);
+    runButtonRoots.add(root);
     const state = root.querySelector(CELL.execution);
     if (state?.parentNode !== root) {
       stateElementOf.delete(button);
@@ -292,14 +325,16 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
     }
   }
 
+  /** `el`: an output, or an error mark (HOOKS_AND_ERRORS); the outermost output holding it is reported once a batch. */
   function reportOutput(el: Element): void {
-    const kind = outputKind(el);
+    const out = outputElementOf(el, OUTPUT.staticRenderer);
+    if (!out || fresh.has(out)) return;
+    const kind = outputKind(out);
     if (kind !== 'error' && !wantAll) return;
-    if (outputElementOf(el, OUTPUT.staticRenderer) !== el) return;
-    const cell = cellOf(el);
+    const cell = cellOf(out);
     if (!cell) return;
-    fresh.add(el);
-    handlers.outputAdded?.(cell, idOfCell(cell), el, kind);
+    fresh.add(out);
+    handlers.outputAdded?.(cell, idOfCell(cell), out, kind);
   }
 
   /**
@@ -307,14 +342,13 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
    * (the notebook rendering after load, a cell re-created) are saved outputs, not new failures. One query finds both.
    */
   function scan(root: Element): void {
-    const selector = initial ? HOOKS : HOOKS_AND_OUTPUTS;
+    lastScanned = root;
+    const selector = wantAll ? HOOKS_AND_OUTPUTS : HOOKS_AND_ERRORS;
     const found = root.matches(selector) ? [root, ...root.querySelectorAll(selector)] : root.querySelectorAll(selector);
     const outputs: Element[] = [];
     let withCell = false;
     for (const el of found) {
-      if (initial) {
-        hook(el);
-      } else if (el.matches(HOOKS)) {
+      if (el.matches(HOOKS)) {
         withCell ||= isCell(el);
         hook(el);
       } else {
@@ -353,26 +387,45 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
       if (!repeated) onAttribute(target as Element, record.attributeName);
       return;
     }
+    const added = record.addedNodes;
+    // Nodes only removed (Run all clearing every queued cell's outputs) matter only to the stream text, if wanted.
+    if (!wantAll && added.length === 0) return;
+    // Inside the subtree scanned last in this batch (a renderer added, then its first output): it was scanned as it
+    // is now, and an output in it was reported with its text.
+    if (lastScanned?.contains(target)) return;
     // Inside an output (every printed line lands here): only stream text matters; no structure to hook.
     const out = outputOf(record.type === 'characterData' ? target.parentNode : target);
     if (out) {
       onStream(out, record);
       return;
     }
-    for (const node of record.addedNodes) if (node.nodeType === Node.ELEMENT_NODE) scan(node as Element);
+    // Indexed: a NodeList iterated with for…of goes through the iterator protocol, call by call.
+    for (let i = 0; i < added.length; i++) {
+      const node = added[i] as Node;
+      if (node.nodeType === ELEMENT_NODE) scan(node as Element);
+    }
   }
 
-  /** A record in a watched shadow root: a run button's tree, a toast's (collected in `toasts`), the connect button. */
-  function onShadowRecord(root: Node, target: Node, toasts: Map<Element, boolean>): void {
+  /**
+   * A record in a watched shadow root: a run button's tree, a toast's (collected in `toasts`, made at the batch's
+   * first toast record), the connect button.
+   */
+  function onShadowRecord(
+    root: Node,
+    target: Node,
+    toasts: Map<Element, boolean> | null,
+  ): Map<Element, boolean> | null {
     const toast = toastOwner.get(root);
     if (toast) {
-      toasts.set(toast, !!toasts.get(toast) || !!(target as Element).classList?.contains(TOAST.openingClass));
-      return;
+      const seen = toasts ?? new Map<Element, boolean>();
+      seen.set(toast, !!seen.get(toast) || !!(target as Element).classList?.contains(TOAST.openingClass));
+      return seen;
     }
     const button = runButtonOwner.get(root);
     if (button) buttonChanged(button);
     const connect = connectOwner.get(root);
     if (connect) kernelChanged(connect);
+    return toasts;
   }
 
   /** Cell states first, then the connect button: a reader of both sees the batch's cells already. */
@@ -387,7 +440,8 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
 
   function onBatch(records: MutationRecord[]): void {
     batch++;
-    const toasts = new Map<Element, boolean>();
+    lastScanned = null;
+    let toasts: Map<Element, boolean> | null = null;
     let previous: MutationRecord | undefined;
     for (const record of records) {
       const target = record.target;
@@ -395,21 +449,21 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
       const button = runButtonOwner.get(target);
       if (button) {
         // A run button's root got new children: its state element may be new (or rendered at last).
-        if (target === button.shadowRoot) watchRunButton(button);
+        if (runButtonRoots.has(target)) watchRunButton(button);
         buttonChanged(button);
       } else {
-        const root = target.getRootNode();
+        const root = rootOf(target);
         if (root === doc) onDocumentRecord(record, previous);
-        else onShadowRecord(root, target, toasts);
+        else toasts = onShadowRecord(root, target, toasts);
       }
       previous = record;
     }
-    for (const [host, reopened] of toasts) (reopened ? reshowToast : checkToast)(host);
+    for (const [host, reopened] of toasts ?? []) (reopened ? reshowToast : checkToast)(host);
     flush();
   }
 
   const observeText = () => {
-    textMo = new MutationObserver((records) => onBatch(withRest(records, textMo, mo)));
+    textMo = new MutationObserver((records) => onBatch(withRest(records, mo)));
     textMo.observe(doc, { subtree: true, characterData: true, characterDataOldValue: true });
   };
 
@@ -420,7 +474,7 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
     attributeFilter: ['title', 'open', 'opened', TOAST.labelAttr],
   });
   if (wantAll) observeText();
-  if (doc.documentElement) scan(doc.documentElement);
+  for (const el of hookCandidates(doc)) hook(el);
   flush();
   initial = false;
 
@@ -432,7 +486,7 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
     setWantAllText(on: boolean) {
       if (on === wantAll) return;
       // The records so far were made under the old choice.
-      const pending = withRest([], mo, textMo);
+      const pending = withRest(mo.takeRecords(), textMo);
       wantAll = on;
       textMo?.disconnect();
       textMo = null;
@@ -447,10 +501,34 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
   };
 }
 
-/** `records` and what the observers have queued besides (nothing, in a browser calling back once per observer). */
-function withRest(records: MutationRecord[], self: MutationObserver | null, other: MutationObserver | null) {
-  const rest = [...(self?.takeRecords() ?? []), ...(other?.takeRecords() ?? [])];
-  return rest.length === 0 ? records : [...records, ...rest];
+/**
+ * Every element of the page a hook may apply to, each selector's candidates found by the document's own index of
+ * their tag or of a class they must have; hook() tells them apart as it does in added subtrees. Over a whole notebook
+ * this is far cheaper than one list of a dozen selectors tested at each of its tens of thousands of elements, which
+ * was most of the cost of switching the guard on.
+ */
+function hookCandidates(doc: Document): Set<Element> {
+  const found = new Set<Element>();
+  for (const selector of HOOK_SELECTORS) {
+    const tag = /^[a-z][\w-]*/i.exec(selector)?.[0];
+    const className = /\.([\w-]+)/.exec(selector)?.[1];
+    let candidates: Iterable<Element>;
+    if (tag) candidates = doc.getElementsByTagName(tag);
+    else if (className) candidates = doc.getElementsByClassName(className);
+    else candidates = doc.querySelectorAll(selector);
+    for (const el of candidates) found.add(el);
+  }
+  return found;
+}
+
+/**
+ * `records` and what the other observer has queued: the first of the two called back in a task takes the other's
+ * records of that task (it is then not called back), so that one batch holds the task's records. Nothing is
+ * allocated when there is nothing more (at every batch).
+ */
+function withRest(records: MutationRecord[], other: MutationObserver | null): MutationRecord[] {
+  const more = other?.takeRecords();
+  return more?.length ? records.concat(more) : records;
 }
 
 /**
