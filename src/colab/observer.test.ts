@@ -178,7 +178,7 @@ describe('outputs', () => {
     expect(events).toEqual([`output ${CELL} stream`, `output ${CELL} error`]);
   });
 
-  it('finds an error output by its marks alone when only errors are wanted: once, and not a mark in a stream', async () => {
+  it('finds an error output by its marks alone when only errors are wanted: once, not a mark in a stream', async () => {
     mount(snippet('code-cell-with-static-output-2026-03.html'));
     const { events, elements } = watch();
     const sizer = document.querySelector('.output-iframe-sizer')!;
