@@ -64,12 +64,8 @@ export interface PageObserver {
 /** `Node.ELEMENT_NODE`, without looking up the global `Node` at every added node. */
 const ELEMENT_NODE = 1;
 
-/** What the document observer hooks when it appears, each selector of the lists on its own. */
-const HOOK_SELECTORS = [CELL.cell, CELL.runButton, TOAST.host, DIALOG.hosts, DIALOG.mdc, CONNECT.host].flatMap((list) =>
-  list.split(', '),
-);
-/** The same as one selector, so that a new subtree costs one query. */
-const HOOKS = HOOK_SELECTORS.join(', ');
+/** What the document observer hooks when it appears: one selector, so a new subtree costs one query. */
+const HOOKS = [CELL.cell, CELL.runButton, TOAST.host, DIALOG.hosts, DIALOG.mdc, CONNECT.host].join(', ');
 /** The same and the outputs, for subtrees added to a page already shown (their outputs are new, scan()). */
 const HOOKS_AND_OUTPUTS = `${HOOKS}, ${OUTPUT.element}`;
 /**
@@ -343,12 +339,15 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
    */
   function scan(root: Element): void {
     lastScanned = root;
-    const selector = wantAll ? HOOKS_AND_OUTPUTS : HOOKS_AND_ERRORS;
+    // The first look at the page (one query: cheaper than a lookup per hook selector) takes hooks only.
+    const selector = initial ? HOOKS : wantAll ? HOOKS_AND_OUTPUTS : HOOKS_AND_ERRORS;
     const found = root.matches(selector) ? [root, ...root.querySelectorAll(selector)] : root.querySelectorAll(selector);
     const outputs: Element[] = [];
     let withCell = false;
     for (const el of found) {
-      if (el.matches(HOOKS)) {
+      if (initial) {
+        hook(el);
+      } else if (el.matches(HOOKS)) {
         withCell ||= isCell(el);
         hook(el);
       } else {
@@ -474,7 +473,7 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
     attributeFilter: ['title', 'open', 'opened', TOAST.labelAttr],
   });
   if (wantAll) observeText();
-  for (const el of hookCandidates(doc)) hook(el);
+  if (doc.documentElement) scan(doc.documentElement);
   flush();
   initial = false;
 
@@ -499,26 +498,6 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
       return kernelRead;
     },
   };
-}
-
-/**
- * Every element of the page a hook may apply to, each selector's candidates found by the document's own index of
- * their tag or of a class they must have; hook() tells them apart as it does in added subtrees. Over a whole notebook
- * this is far cheaper than one list of a dozen selectors tested at each of its tens of thousands of elements, which
- * was most of the cost of switching the guard on.
- */
-function hookCandidates(doc: Document): Set<Element> {
-  const found = new Set<Element>();
-  for (const selector of HOOK_SELECTORS) {
-    const tag = /^[a-z][\w-]*/i.exec(selector)?.[0];
-    const className = /\.([\w-]+)/.exec(selector)?.[1];
-    let candidates: Iterable<Element>;
-    if (tag) candidates = doc.getElementsByTagName(tag);
-    else if (className) candidates = doc.getElementsByClassName(className);
-    else candidates = doc.querySelectorAll(selector);
-    for (const el of candidates) found.add(el);
-  }
-  return found;
 }
 
 /**
