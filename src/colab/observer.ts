@@ -104,7 +104,6 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
    * a record is told from its target in one lookup.
    */
   const runButtonOwner = new WeakMap<Node, Element>();
-  const runButtonRoots = new WeakSet<Node>();
   const toastOwner = new WeakMap<Node, Element>();
   const connectOwner = new WeakMap<Node, Element>();
   /** The cell of each run button and the run button of each cell, found once (a button stays in its cell). */
@@ -233,7 +232,6 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
     const root = button.shadowRoot;
     if (!root) return;
     runButtonOwner.set(root, button);
-    runButtonRoots.add(root);
     const state = root.querySelector(CELL.execution);
     if (state?.parentNode !== root) {
       stateElementOf.delete(button);
@@ -447,8 +445,8 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
       // A run button's state element is its own key, and the commonest; anything else is found by its root.
       const button = runButtonOwner.get(target);
       if (button) {
-        // A run button's root got new children: its state element may be new (or rendered at last).
-        if (runButtonRoots.has(target)) watchRunButton(button);
+        // Not its state element: the root got new children, and its state element may be new (or rendered at last).
+        if (stateElementOf.get(button) !== target) watchRunButton(button);
         buttonChanged(button);
       } else {
         const root = rootOf(target);
