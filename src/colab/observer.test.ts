@@ -39,6 +39,13 @@ function watch(opts: { wantAllText?: boolean } = {}) {
 
 const renderer = () => document.querySelector('colab-static-output-renderer > div')!;
 const CELL = 'T2BNeFUZ1OGZ';
+/** The transitions of an execution queued, run, failed, and made one of an earlier kernel session by a restart. */
+const QUEUED_TO_OLD_ERROR = [
+  `state ${CELL} idle->pending`,
+  `state ${CELL} pending->running`,
+  `state ${CELL} running->error`,
+  `state ${CELL} error->stale-error`,
+];
 
 describe('run-state transitions', () => {
   it('emits transitions only, from the run button shadow root', async () => {
@@ -55,12 +62,7 @@ describe('run-state transitions', () => {
     await tick();
     setRunState(cell, 'stale error'); // a restart made the error one of an earlier kernel session
     await tick();
-    expect(events).toEqual([
-      `state ${CELL} idle->pending`,
-      `state ${CELL} pending->running`,
-      `state ${CELL} running->error`,
-      `state ${CELL} error->stale-error`,
-    ]);
+    expect(events).toEqual(QUEUED_TO_OLD_ERROR);
   });
 
   it(
@@ -111,12 +113,7 @@ describe('run-state transitions', () => {
     await tick();
     setRunState(cell, 'stale error');
     await tick();
-    expect(events).toEqual([
-      `state ${CELL} idle->pending`,
-      `state ${CELL} pending->running`,
-      `state ${CELL} running->error`,
-      `state ${CELL} error->stale-error`,
-    ]);
+    expect(events).toEqual(QUEUED_TO_OLD_ERROR);
   });
 
   it('follows a state element deeper in the run button than Colab renders it (a layout it does not know)', async () => {
