@@ -32,21 +32,23 @@ function runButtonOf(cell: Element): HTMLElement | null {
   return cell.querySelector<HTMLElement>(CELL.runButton);
 }
 
-/** The pattern of each class-name list (or single name) tested, made at its first test. */
-const classPatterns = new Map<readonly string[] | string, RegExp>();
-
-/**
- * Whether a class attribute (`classes`, read once per element) holds any of `names`: each `classList.contains` is a
- * call into the page from the content script's world, and a run state takes many. The names are plain class names.
- */
-function hasClass(classes: string, names: readonly string[] | string): boolean {
-  let re = classPatterns.get(names);
-  if (!re) {
-    re = new RegExp(`(?:^|\\s)(?:${[names].flat().join('|')})(?=\\s|$)`);
-    classPatterns.set(names, re);
-  }
-  return re.test(classes);
+/** A test of a class attribute (read once per element) for any of `names`, plain class names. */
+function classTest(names: readonly string[] | string): (classes: string) => boolean {
+  const re = new RegExp(`(?:^|\\s)(?:${[names].flat().join('|')})(?=\\s|$)`);
+  return (classes) => re.test(classes);
 }
+
+// Made once: each `classList.contains` would be a call into the page from the content script's world, and a run state
+// takes several.
+const isRunning = classTest(CELL.runningClasses);
+const isPending = classTest(CELL.pendingClasses);
+const isError = classTest(CELL.errorClasses);
+const isStale = classTest(CELL.staleClasses);
+const cellRunning = classTest(CELL.cellRunning);
+const cellPending = classTest(CELL.cellPending);
+const cellError = classTest(CELL.cellError);
+const errorOutput = classTest(OUTPUT_CORE.errorClasses);
+const streamOutput = classTest(OUTPUT_CORE.streamClasses);
 
 const classesOf = (el: Element | null | undefined) => el?.getAttribute('class') ?? '';
 
@@ -69,15 +71,15 @@ export function cellRunState(
   const state = classesOf(exec);
   // The strongest states, and a settled one marked `stale` (the 2026 markup, §11.4), need no other source: most
   // changes of a Run all are read from one attribute.
-  if (hasClass(state, CELL.runningClasses)) return 'running';
-  if (hasClass(state, CELL.pendingClasses)) return 'pending';
-  const error = hasClass(state, CELL.errorClasses);
-  if (hasClass(state, CELL.staleClasses)) return error ? 'stale-error' : 'idle';
+  if (isRunning(state)) return 'running';
+  if (isPending(state)) return 'pending';
+  const error = isError(state);
+  if (isStale(state)) return error ? 'stale-error' : 'idle';
   const own = classesOf(cell);
   const title = button?.getAttribute('title') ?? '';
-  if (hasClass(own, CELL.cellRunning) || CELL.titleRunning.test(title)) return 'running';
-  if (hasClass(own, CELL.cellPending) || CELL.titlePending.test(title)) return 'pending';
-  return error || hasClass(own, CELL.cellError) ? 'error' : 'idle';
+  if (cellRunning(own) || CELL.titleRunning.test(title)) return 'running';
+  if (cellPending(own) || CELL.titlePending.test(title)) return 'pending';
+  return error || cellError(own) ? 'error' : 'idle';
 }
 
 /** The cell's source as its editor shows it, or null when the editor shows no lines (not rendered yet). */
@@ -129,8 +131,8 @@ export function outputElementOf(node: Node, scope: string): Element | null {
  */
 export function outputKind(el: Element): OutputKind {
   const classes = classesOf(el);
-  if (hasClass(classes, OUTPUT_CORE.errorClasses)) return 'error';
-  if (hasClass(classes, OUTPUT_CORE.streamClasses)) return 'stream';
+  if (errorOutput(classes)) return 'error';
+  if (streamOutput(classes)) return 'stream';
   return el.querySelector(OUTPUT_CORE.errorInside) ? 'error' : 'other';
 }
 
