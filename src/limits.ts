@@ -75,6 +75,11 @@ export const STORAGE_ERRORS_LIMIT = 20;
  * says so, the badge and the popup show it.
  */
 export const BLIND_AFTER_MS = 2 * 60_000;
+/**
+ * The connect button is watched only once no cell has been seen running for this long: it changes at every cell of a
+ * Run all, whose gaps between cells are shorter. A change in the first moments of a stretch is counted from its start.
+ */
+export const KERNEL_WATCH_AFTER_MS = 1000;
 
 /** Cuts `text` to `max` characters (no marker): what every sender does before a receiver checks the length. */
 export function cut(text: string, max: number): string {

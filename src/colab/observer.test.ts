@@ -357,9 +357,10 @@ describe('the connect button', () => {
   const icon = () =>
     document.querySelector('colab-connect-button')!.shadowRoot!.querySelector('#connect-icon md-icon')!;
 
-  it('tells whether the runtime is busy running code: its first state, then at each change', async () => {
+  it('tells whether the runtime is busy running code: its first state, then at each change while watched', async () => {
     mount(snippet('connect-button-connected-2026-03.html'));
     const { events } = watch();
+    observer!.watchKernel(true);
     expect(observer!.kernelBusy()).toBe(false);
     icon().textContent = 'more_horiz';
     await tick();
@@ -370,9 +371,38 @@ describe('the connect button', () => {
     expect(events).toEqual(['kernel busy', 'kernel not busy']);
   });
 
+  it('is not watched until asked, and no longer once asked to stop; it is read as it is now all the same', async () => {
+    mount(snippet('connect-button-connected-2026-03.html'));
+    const { events } = watch();
+    icon().textContent = 'more_horiz';
+    await tick();
+    expect(events).toEqual([]);
+    expect(observer!.kernelBusy()).toBe(true);
+    observer!.watchKernel(true);
+    icon().textContent = 'done';
+    await tick();
+    observer!.watchKernel(false);
+    icon().textContent = 'more_horiz';
+    await tick();
+    expect(events).toEqual(['kernel not busy']);
+    expect(observer!.kernelBusy()).toBe(true);
+  });
+
+  it('a connect button rendered anew while watched is watched, and said to have changed', async () => {
+    mount('<div id="toolbar"></div>');
+    const { events } = watch();
+    observer!.watchKernel(true);
+    mount(snippet('connect-button-connected-2026-03.html'), document.getElementById('toolbar')!);
+    await tick();
+    icon().textContent = 'more_horiz';
+    await tick();
+    expect(events).toEqual(['kernel not busy', 'kernel busy']);
+  });
+
   it('a runtime connecting is not busy running code', async () => {
     mount(snippet('connect-button-connected-2026-03.html'));
     const { events } = watch();
+    observer!.watchKernel(true);
     const root = document.querySelector('colab-connect-button')!.shadowRoot!;
     root.querySelector('#connect')!.textContent = 'Connecting';
     icon().textContent = 'more_horiz';
@@ -390,6 +420,7 @@ describe('the connect button', () => {
   it('says the connect button changed after the cell states of the same batch', async () => {
     mount(snippet('connect-button-connected-2026-03.html') + snippet('code-cell-with-static-output-2026-03.html'));
     const { events } = watch();
+    observer!.watchKernel(true);
     setRunState(document.getElementById(`cell-${CELL}`)!, 'running animating');
     icon().textContent = 'more_horiz';
     await tick();

@@ -40,8 +40,8 @@ export interface PageHandlers {
   toast?(text: string, host: Element): void;
   dialogOpened?(kind: DialogKind, dialog: Element): void;
   /**
-   * The connect button changed (after the batch's cell states were reported): `PageObserver.kernelBusy()` tells what
-   * it shows now. Read only when needed: the button changes at every cell of a Run all.
+   * The connect button changed, while it is watched (`PageObserver.watchKernel`), after the batch's cell states were
+   * reported: `PageObserver.kernelBusy()` tells what it shows now.
    */
   kernelChanged?(): void;
 }
@@ -57,8 +57,13 @@ export interface PageObserverOptions {
 export interface PageObserver {
   disconnect(): void;
   setWantAllText(on: boolean): void;
-  /** Whether the connect button shows the runtime busy running code (§5.4); false without one. */
+  /** Whether the connect button shows the runtime busy running code (§5.4), read now; false without one. */
   kernelBusy(): boolean;
+  /**
+   * Whether the connect button's changes are reported (kernelChanged); off at first. Colab renders it anew at every
+   * cell of a Run all, so it is watched only while someone needs its changes.
+   */
+  watchKernel(on: boolean): void;
 }
 
 /** `Node.ELEMENT_NODE`, without looking up the global `Node` at every added node. */
@@ -68,13 +73,14 @@ const ELEMENT_NODE = 1;
 const HOOKS = [CELL.cell, CELL.runButton, TOAST.host, DIALOG.hosts, DIALOG.mdc, CONNECT.host].join(', ');
 /** The same and the outputs, for subtrees added to a page already shown (their outputs are new, scan()). */
 const HOOKS_AND_OUTPUTS = `${HOOKS}, ${OUTPUT.element}`;
+/** What marks an error output, or lies inside one only. */
+const ERROR_MARKS = [...OUTPUT_CORE.errorClasses.map((name) => `.${name}`), OUTPUT_CORE.errorInside].join(', ');
+
 /**
- * The same and what marks an error output or lies inside one only, while only errors are wanted: most outputs are
- * not errors, and a new subtree without a mark costs one query that finds nothing.
+ * The hooks and the error marks, while only errors are wanted: most outputs are not errors, and a new subtree without
+ * a mark costs one query that finds nothing.
  */
-const HOOKS_AND_ERRORS = [HOOKS, ...OUTPUT_CORE.errorClasses.map((name) => `.${name}`), OUTPUT_CORE.errorInside].join(
-  ', ',
-);
+const HOOKS_AND_ERRORS = `${HOOKS}, ${ERROR_MARKS}`;
 
 /** A run button's whole shadow tree, while where its state element sits is not known (not rendered yet, drifted). */
 const RUN_BUTTON_TREE: MutationObserverInit = {
@@ -88,10 +94,10 @@ const RUN_BUTTON_TREE: MutationObserverInit = {
 const CLASS_ONLY: MutationObserverInit = { attributes: true, attributeFilter: ['class'] };
 
 /**
- * One observer for the document and the parts it cannot see or does not watch everywhere (run buttons', toasts' and
- * the connect button's shadow roots; the class of the cells and dialogs that show their state by it): the records of
- * one task come in one callback, in the order they happened, and each changed cell is read once per batch. The
- * connect button changes at every cell of a Run all and is read only when asked.
+ * One observer for the document and the parts it cannot see or does not watch everywhere (run buttons' and toasts'
+ * shadow roots; the class of the cells and dialogs that show their state by it): the records of one task come in one
+ * callback, in the order they happened, and each changed cell is read once per batch. The connect button, which
+ * changes at every cell of a Run all, has an observer of its own, on only while asked (watchKernel).
  * Classes change all over the page all the time, and a current cell's classes repeat its run button's state (§4.1):
  * the class attribute is watched only on older cells, whose run button holds no state element, and on MDC dialogs.
  */
@@ -105,7 +111,6 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
    */
   const runButtonOwner = new WeakMap<Node, Element>();
   const toastOwner = new WeakMap<Node, Element>();
-  const connectOwner = new WeakMap<Node, Element>();
   /** The cell of each run button and the run button of each cell, found once (a button stays in its cell). */
   const buttonCell = new WeakMap<Element, Element>();
   const cellButton = new WeakMap<Element, Element>();
@@ -124,8 +129,9 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
   const appended = streamAppender();
   let initial = true;
   let connectHost: Element | null = null;
-  /** What the connect button showed when last read; null: changed since (read on demand). */
-  let kernelRead: boolean | null = null;
+  /** The connect button's shadow root, observed while watchKernel is on; null while off. */
+  let kernelMo: MutationObserver | null = null;
+  /** A new connect button appeared while watched: said at the batch's end. */
   let kernelTouched = false;
 
   /**
@@ -137,7 +143,7 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
     let root = rootOfTarget.get(target);
     if (root) return root;
     root = target.getRootNode();
-    if (root === doc || toastOwner.has(root) || connectOwner.has(root) || runButtonOwner.has(root)) {
+    if (root === doc || toastOwner.has(root) || runButtonOwner.has(root)) {
       rootOfTarget.set(target, root);
     }
     return root;
@@ -208,12 +214,14 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
   }
 
   function watchConnectButton(host: Element): void {
-    const root = host.shadowRoot;
-    if (root && !connectOwner.has(root)) {
-      connectOwner.set(root, host);
-      mo.observe(root, { subtree: true, childList: true, characterData: true });
-    }
-    kernelChanged(host);
+    connectHost = host;
+    if (!kernelMo) return;
+    observeConnectButton(kernelMo, host);
+    kernelTouched = true;
+  }
+
+  function observeConnectButton(observer: MutationObserver, host: Element): void {
+    if (host.shadowRoot) observer.observe(host.shadowRoot, { subtree: true, childList: true, characterData: true });
   }
 
   function watchClass(el: Element): void {
@@ -281,12 +289,6 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
   function reshowToast(host: Element): void {
     if ((toastShown.get(host)?.batch ?? batch) < batch) toastShown.delete(host);
     checkToast(host);
-  }
-
-  function kernelChanged(host: Element): void {
-    connectHost = host;
-    kernelRead = null;
-    kernelTouched = true;
   }
 
   function checkDialog(el: Element): void {
@@ -405,7 +407,7 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
 
   /**
    * A record in a watched shadow root: a run button's tree, a toast's (collected in `toasts`, made at the batch's
-   * first toast record), the connect button.
+   * first toast record).
    */
   function onShadowRecord(
     root: Node,
@@ -420,8 +422,6 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
     }
     const button = runButtonOwner.get(root);
     if (button) buttonChanged(button);
-    const connect = connectOwner.get(root);
-    if (connect) kernelChanged(connect);
     return toasts;
   }
 
@@ -432,7 +432,7 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
     fresh.clear();
     if (!kernelTouched) return;
     kernelTouched = false;
-    if (!initial) handlers.kernelChanged?.();
+    handlers.kernelChanged?.();
   }
 
   function onBatch(records: MutationRecord[]): void {
@@ -479,6 +479,7 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
     disconnect() {
       mo.disconnect();
       textMo?.disconnect();
+      kernelMo?.disconnect();
     },
     setWantAllText(on: boolean) {
       if (on === wantAll) return;
@@ -491,9 +492,16 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
       if (pending.length > 0) onBatch(pending);
     },
     kernelBusy() {
-      if (!connectHost) return false;
-      kernelRead ??= kernelBusyAt(connectHost);
-      return kernelRead;
+      return !!connectHost && kernelBusyAt(connectHost);
+    },
+    watchKernel(on: boolean) {
+      if (on === !!kernelMo) return;
+      kernelMo?.disconnect();
+      kernelMo = null;
+      if (!on) return;
+      // Created after the page observer, so called back after it in a task: the batch's cell states come first.
+      kernelMo = new MutationObserver(() => handlers.kernelChanged?.());
+      if (connectHost) observeConnectButton(kernelMo, connectHost);
     },
   };
 }

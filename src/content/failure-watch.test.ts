@@ -5,7 +5,7 @@ import { plain, type ShellEnding, shellRun } from '../../e2e/colab-sim/texts';
 import { mount, setRunState, snippet } from '../../test/support/colab-dom';
 import type { Verdict } from '../detector';
 import { LATE_OUTPUT_MS } from '../detector/execution-gate';
-import { BLIND_AFTER_MS } from '../limits';
+import { BLIND_AFTER_MS, KERNEL_WATCH_AFTER_MS } from '../limits';
 import { isStreamTailRequest } from '../messaging/frame-channel';
 import { defaultSettings } from '../state/schema';
 import { createFailureWatch, type WatchReports } from './failure-watch';
@@ -232,6 +232,41 @@ describe('failure watch: saying when it cannot see', () => {
     expect(events).toEqual(['sees']);
     await vi.advanceTimersByTimeAsync(1);
     expect(events).toEqual(['sees', 'blind']);
+  });
+
+  it('watches the connect button anew in each stretch: a change in a later one counts from that change', async () => {
+    watch();
+    await setBusy(true);
+    await vi.advanceTimersByTimeAsync(BLIND_AFTER_MS / 4); // watched since the first second
+    await state('running animating');
+    await state('focused', 1000); // a second stretch, watched from its first second on
+    const stretch = Date.now();
+    await vi.advanceTimersByTimeAsync(BLIND_AFTER_MS / 2);
+    await setBusy(false);
+    await setBusy(true); // busy again: two minutes from here, later than two minutes from either stretch's start
+    const busyAgain = Date.now();
+    await vi.advanceTimersByTimeAsync(stretch + BLIND_AFTER_MS - Date.now() + 1000);
+    expect(events).toEqual(['sees']);
+    await vi.advanceTimersByTimeAsync(busyAgain + BLIND_AFTER_MS - Date.now() - 1);
+    expect(events).toEqual(['sees']);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(events).toEqual(['sees', 'blind']);
+  });
+
+  it('does not watch the connect button while a cell runs, nor in the first moment between two cells', async () => {
+    const observed = vi.spyOn(MutationObserver.prototype, 'observe');
+    const connectRoot = document.querySelector('colab-connect-button')!.shadowRoot;
+    const connectObserved = () => observed.mock.calls.filter(([target]) => target === connectRoot).length;
+    watch();
+    await state('running animating');
+    await state('focused');
+    await state('running animating', KERNEL_WATCH_AFTER_MS - 200);
+    await vi.advanceTimersByTimeAsync(10 * KERNEL_WATCH_AFTER_MS);
+    expect(connectObserved()).toBe(0);
+    await state('focused');
+    await vi.advanceTimersByTimeAsync(KERNEL_WATCH_AFTER_MS);
+    expect(connectObserved()).toBe(1);
+    observed.mockRestore();
   });
 
   it('stops with its lifetime: no report after the guard went off', async () => {

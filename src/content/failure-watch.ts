@@ -20,7 +20,7 @@ import {
   type Verdict,
 } from '../detector';
 import { createExecutionGate, type EndedExecution } from '../detector/execution-gate';
-import { BLIND_AFTER_MS, cut, TEXT_LIMITS } from '../limits';
+import { BLIND_AFTER_MS, cut, KERNEL_WATCH_AFTER_MS, TEXT_LIMITS } from '../limits';
 import type { Settings } from '../state/schema';
 import { createShellEnds } from './shell-end';
 
@@ -126,31 +126,51 @@ export function createFailureWatch(doc: Document, reports: WatchReports, signal:
 
   // Blind: busy with no cell seen running for BLIND_AFTER_MS. Seeing: a cell running, said once per watch (the record
   // may say blind from another tab or an earlier page) and after each blind spell. Between two cells of a Run all no
-  // cell runs for a moment, and the connect button changes at every cell: rather than read it each time, one timer
-  // looks when a stretch with no cell running has lasted BLIND_AFTER_MS, and reads the button then.
+  // cell runs for a moment, and the connect button changes at every cell: it is watched only once a stretch with no
+  // cell running has lasted KERNEL_WATCH_AFTER_MS (one timer, set again when it fires), and read when the stretch has
+  // lasted BLIND_AFTER_MS.
   let blind = false;
   let seen = false;
   /** Since when no cell is seen running (while not blind); null while one is. */
   let unseenSince: number | null = null;
-  /** When the connect button last changed: what it shows now, it has shown since then. */
-  let kernelChangedAt = Date.now();
+  /** While the connect button is watched: when it last changed (its changes before the watch: the stretch's start). */
+  let kernelChangedAt: number | null = null;
   let blindTimer: ReturnType<typeof setTimeout> | undefined;
+  const stopLooking = () => {
+    unseenSince = null;
+    if (kernelChangedAt === null) return;
+    kernelChangedAt = null;
+    observer?.watchKernel(false);
+    // Its timer counts from this stretch: the next stretch sets its own.
+    clearTimeout(blindTimer);
+    blindTimer = undefined;
+  };
   const lookForBlind = () => {
     blindTimer = undefined;
     if (unseenSince === null) return;
+    const now = Date.now();
+    if (kernelChangedAt === null) {
+      // The timer may have been set for an earlier stretch: this one is watched once it has lasted long enough.
+      const watchAt = unseenSince + KERNEL_WATCH_AFTER_MS;
+      if (now >= watchAt) {
+        kernelChangedAt = unseenSince;
+        observer?.watchKernel(true);
+      }
+      blindTimer = setTimeout(lookForBlind, (now >= watchAt ? unseenSince + BLIND_AFTER_MS : watchAt) - now);
+      return;
+    }
     if (!observer?.kernelBusy()) {
-      unseenSince = null;
+      stopLooking();
       return;
     }
     // Busy now, and surely since its last change only: the spell is counted from the later of the two.
-    const since = Math.max(unseenSince, kernelChangedAt);
-    const left = since + BLIND_AFTER_MS - Date.now();
+    const left = Math.max(unseenSince, kernelChangedAt) + BLIND_AFTER_MS - now;
     if (left > 0) {
       blindTimer = setTimeout(lookForBlind, left);
       return;
     }
     blind = true;
-    unseenSince = null;
+    stopLooking();
     reports.sight(true);
   };
   const checkSight = () => {
@@ -161,11 +181,11 @@ export function createFailureWatch(doc: Document, reports: WatchReports, signal:
       reports.sight(false);
     }
     if (running || blind) {
-      unseenSince = null;
+      stopLooking();
       return;
     }
     unseenSince ??= Date.now();
-    blindTimer ??= setTimeout(lookForBlind, BLIND_AFTER_MS);
+    blindTimer ??= setTimeout(lookForBlind, KERNEL_WATCH_AFTER_MS);
   };
 
   const cellState = (cell: Element, rawId: string | null, state: RunState) => {
@@ -202,7 +222,7 @@ export function createFailureWatch(doc: Document, reports: WatchReports, signal:
         else reports.dialog(kind);
       },
       kernelChanged() {
-        kernelChangedAt = Date.now();
+        if (kernelChangedAt !== null) kernelChangedAt = Date.now();
       },
     },
     { wantAllText: detector.hasMarkers },
