@@ -190,6 +190,25 @@ describe('outputs', () => {
     expect(events).toEqual([`output ${CELL} error`]);
     expect(elements[0]?.className).toBe('error output-id-2');
   });
+
+  it('a renderer added by itself is looked into for error marks only; an output frame added is nothing', async () => {
+    mount(snippet('code-cell-with-static-output-2026-03.html'));
+    const { events, elements } = watch();
+    const holder = document.querySelector('colab-static-output-renderer')!.parentElement!;
+    holder.innerHTML = '';
+    mount('<colab-static-output-renderer><div><div class="stream output-id-1"><pre>a</pre></div></div>', holder);
+    mount('<iframe class="output-iframe"></iframe>', holder);
+    await tick();
+    expect(events).toEqual([]);
+    mount(
+      '<colab-static-output-renderer><div><div class="execute_result output-id-2"><pre class="traceback">MemoryError' +
+        '</pre></div></div></colab-static-output-renderer>',
+      holder,
+    );
+    await tick();
+    expect(events).toEqual([`output ${CELL} error`]);
+    expect(elements[0]?.className).toBe('execute_result output-id-2');
+  });
 });
 
 describe('stream text', () => {

@@ -339,6 +339,10 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
    */
   function scan(root: Element): void {
     lastScanned = root;
+    // What a cell's run adds most (an output renderer, an output frame) holds no hook, and an error only with a mark:
+    // while only errors are wanted, one look for a mark settles it.
+    const tag = root.localName;
+    if (tag === 'iframe' || (tag === OUTPUT.staticRenderer && !wantAll && !root.querySelector(ERROR_MARKS))) return;
     // The first look at the page (one query: cheaper than a lookup per hook selector) takes hooks only.
     const selector = initial ? HOOKS : wantAll ? HOOKS_AND_OUTPUTS : HOOKS_AND_ERRORS;
     const found = root.matches(selector) ? [root, ...root.querySelectorAll(selector)] : root.querySelectorAll(selector);
