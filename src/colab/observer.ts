@@ -1,8 +1,8 @@
 /**
  * Watches a Colab page: run-state transitions, new outputs, new output frames, toasts and dialogs.
  * One MutationObserver for the document and the shadow roots that must be watched (run buttons for their state
- * classes, snackbars for the open class, the connect button; shadow mutations do not reach document observers, §8),
- * and one for text, only while markers want it.
+ * classes, snackbars for the open class; shadow mutations do not reach document observers, §8), one for text, only
+ * while markers want it, and one for the connect button, only while asked.
  * Incremental: each record costs O(1) plus the size of the nodes it adds; nothing re-reads the whole page.
  * Colab is an SPA with lazily rendered cells and outputs (§4.1), so everything is hooked as it appears.
  */
