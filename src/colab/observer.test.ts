@@ -196,7 +196,11 @@ describe('outputs', () => {
     const { events, elements } = watch();
     const holder = document.querySelector('colab-static-output-renderer')!.parentElement!;
     holder.innerHTML = '';
-    mount('<colab-static-output-renderer><div><div class="stream output-id-1"><pre>a</pre></div></div>', holder);
+    mount(
+      '<colab-static-output-renderer><div><div class="stream output-id-1"><pre>a</pre></div></div>' +
+        '</colab-static-output-renderer>',
+      holder,
+    );
     mount('<iframe class="output-iframe"></iframe>', holder);
     await tick();
     expect(events).toEqual([]);

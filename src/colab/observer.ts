@@ -499,10 +499,12 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
       return !!connectHost && kernelBusyAt(connectHost);
     },
     watchKernel(on: boolean) {
-      if (on === !!kernelMo) return;
-      kernelMo?.disconnect();
-      kernelMo = null;
-      if (!on) return;
+      if (!on) {
+        kernelMo?.disconnect();
+        kernelMo = null;
+        return;
+      }
+      if (kernelMo) return;
       // Created after the page observer, so called back after it in a task: the batch's cell states come first.
       kernelMo = new MutationObserver(() => handlers.kernelChanged?.());
       if (connectHost) observeConnectButton(kernelMo, connectHost);

@@ -152,11 +152,13 @@ export function createFailureWatch(doc: Document, reports: WatchReports, signal:
     if (kernelChangedAt === null) {
       // The timer may have been set for an earlier stretch: this one is watched once it has lasted long enough.
       const watchAt = unseenSince + KERNEL_WATCH_AFTER_MS;
-      if (now >= watchAt) {
-        kernelChangedAt = unseenSince;
-        observer?.watchKernel(true);
+      if (now < watchAt) {
+        blindTimer = setTimeout(lookForBlind, watchAt - now);
+        return;
       }
-      blindTimer = setTimeout(lookForBlind, (now >= watchAt ? unseenSince + BLIND_AFTER_MS : watchAt) - now);
+      kernelChangedAt = unseenSince;
+      observer?.watchKernel(true);
+      blindTimer = setTimeout(lookForBlind, unseenSince + BLIND_AFTER_MS - now);
       return;
     }
     if (!observer?.kernelBusy()) {
