@@ -132,6 +132,50 @@ describe('run-state transitions', () => {
   });
 });
 
+describe('the first look at a page', () => {
+  const cellNamed = (id: string) => snippet('code-cell-with-static-output-2026-03.html').replaceAll(CELL, id);
+
+  it('finds the cells of the cell list, one in a wrapper, and the hooks beside the list', async () => {
+    mount(snippet('code-cell-with-static-output-2026-03.html'));
+    const list = document.querySelector('.notebook-cell-list')!;
+    // A child of the list that is no cell (here a list of its own) is searched whole.
+    mount(cellNamed('WRAPPED'), list);
+    const panel = mount('<div class="side-panel"></div>')[0]!;
+    mount(cellNamed('SCRATCH'), panel);
+    mount(snippet('connect-button-connected-2026-03.html'));
+    const [dialog] = mount('<mwc-dialog heading="Runtime disconnected"></mwc-dialog>');
+    setRunState(document.getElementById('cell-WRAPPED')!, 'running animating');
+    setRunState(document.getElementById('cell-SCRATCH')!, 'pending');
+    const { events } = watch();
+    expect([...events].sort()).toEqual(['state SCRATCH idle->pending', 'state WRAPPED idle->running']);
+    events.length = 0;
+    setRunState(document.getElementById(`cell-${CELL}`)!, 'running');
+    await tick();
+    setRunState(document.getElementById('cell-WRAPPED')!, 'error');
+    await tick();
+    dialog!.setAttribute('open', '');
+    await tick();
+    expect(events).toEqual([
+      `state ${CELL} idle->running`,
+      'state WRAPPED running->error',
+      'dialog disconnected',
+    ]);
+    document.querySelector('colab-connect-button')!.shadowRoot!.querySelector('#connect-icon md-icon')!.textContent =
+      'more_horiz';
+    expect(observer!.kernelBusy()).toBe(true);
+  });
+
+  it('searches a page without a cell list whole', async () => {
+    mount(snippet('code-cell-with-static-output-2026-03.html'));
+    document.querySelector('.notebook-cell-list')!.className = 'cells-of-another-layout';
+    setRunState(document.getElementById(`cell-${CELL}`)!, 'pending');
+    const { events } = watch();
+    setRunState(document.getElementById(`cell-${CELL}`)!, 'running');
+    await tick();
+    expect(events).toEqual([`state ${CELL} idle->pending`, `state ${CELL} pending->running`]);
+  });
+});
+
 describe('outputs', () => {
   const addThree = () => {
     mount('<div class="error output-id-4"><pre>OutOfMemoryError: CUDA out of memory.</pre></div>', renderer());

@@ -361,6 +361,39 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
     if (!withCell) for (const el of outputs) reportOutput(el);
   }
 
+  /**
+   * The first look at the page, without one query over all its elements (a long notebook's are almost all inside its
+   * cells): every subtree beside the path to the cell list is searched for hooks, and in the list each cell gives its
+   * run button, found near its top (§4.1: the query stops there). Whatever else the list holds is searched whole,
+   * and a page without a cell list is searched whole.
+   */
+  function firstLook(root: Element): void {
+    const list = root.querySelector(CELL.list);
+    if (!list) {
+      scan(root);
+      return;
+    }
+    for (let node: Element = list; node !== root; ) {
+      const parent = node.parentElement as Element;
+      for (let el = parent.firstElementChild; el; el = el.nextElementSibling) if (el !== node) scan(el);
+      if (parent.matches(HOOKS)) hook(parent);
+      node = parent;
+    }
+    for (let el = list.firstElementChild; el; el = el.nextElementSibling) {
+      if (!isCell(el)) {
+        scan(el);
+        continue;
+      }
+      changedCells.add(el);
+      const button = el.querySelector(CELL.runButton);
+      if (!button) continue;
+      // Known, so hooking it does not look for its cell.
+      buttonCell.set(button, el);
+      cellButton.set(el, button);
+      hook(button);
+    }
+  }
+
   function onStream(out: Element, record: MutationRecord): void {
     if (!wantAll || fresh.has(out) || outputKind(out) !== 'stream') return;
     const cell = cellOf(out);
@@ -475,7 +508,7 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
     attributeFilter: ['title', 'open', 'opened', TOAST.labelAttr],
   });
   if (wantAll) observeText();
-  if (doc.documentElement) scan(doc.documentElement);
+  if (doc.documentElement) firstLook(doc.documentElement);
   flush();
   initial = false;
 

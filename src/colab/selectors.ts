@@ -186,6 +186,11 @@ export const CELL = {
   /** #13: `div.cell.code.notebook-cell[id="cell-<id>"]`. High. */
   cell: '.cell[id^="cell-"], .notebook-cell[id^="cell-"]',
   idPrefix: 'cell-',
+  /**
+   * §4.1, #13: the notebook's cells are the children of this list (snippet code-cell-with-static-output-2026-03).
+   * High. Only the first look at a page relies on it, and looks at the whole page without it.
+   */
+  list: '.notebook-cell-list',
   /** #14: the run button; its shadow root holds `div.cell-execution.<states>`. High (structure). */
   runButton: 'colab-run-button',
   execution: '.cell-execution',

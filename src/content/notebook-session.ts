@@ -43,7 +43,7 @@ export function startNotebookSession(
 ): NotebookSession {
   const { key, tabId } = notebook;
   let token = notebook.token;
-  const notice = createNotice(doc, t('noticeDismiss'), signal);
+  const notice = createNotice(doc, () => t('noticeDismiss'), signal);
   let shown = '';
   /** Reports seen while a restart is being performed wait for its result, so they count toward the new run. */
   const held: PageMessage[] = [];

@@ -42,7 +42,7 @@ describe('in-page notice', () => {
   it('says what was found and what will happen, counting down in m:ss in its own line', () => {
     const content = noticeFor(pendingWithLine('print("{s} left") $1'), () => {});
     if (!content) throw new Error('a pending restart has a notice');
-    createNotice(document, 'Dismiss', new AbortController().signal).show(content);
+    createNotice(document, () => 'Dismiss', new AbortController().signal).show(content);
     const body = document.querySelector('colab-oom-guard-notice')?.shadowRoot?.querySelector('.body');
     // The output line as it was, whatever placeholders it holds.
     expect(body?.firstChild?.textContent).toBe('print("{s} left") $1');
@@ -91,7 +91,7 @@ describe('in-page notice', () => {
     const cancel = vi.fn();
     const content = noticeFor(pendingWithLine('OutOfMemoryError'), cancel);
     if (!content) throw new Error('a pending restart has a notice');
-    createNotice(document, 'Dismiss', new AbortController().signal).show(content);
+    createNotice(document, () => 'Dismiss', new AbortController().signal).show(content);
     const root = document.querySelector('colab-oom-guard-notice')?.shadowRoot;
     const [close, cancelButton] = [...(root?.querySelectorAll('button') ?? [])];
     cancelButton?.click();
@@ -109,12 +109,23 @@ describe('in-page notice', () => {
     const session = new AbortController();
     const content = noticeFor(pendingWithLine('OutOfMemoryError'), () => {});
     if (!content) throw new Error('a pending restart has a notice');
-    const notice = createNotice(document, 'Dismiss', session.signal);
+    const notice = createNotice(document, () => 'Dismiss', session.signal);
     notice.show(content);
     session.abort();
     expect(document.querySelector('colab-oom-guard-notice')).toBeNull();
     notice.show(content);
     expect(document.querySelector('colab-oom-guard-notice')).toBeNull();
     expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('reads its dismiss label when it shows, not before (the first i18n read costs a synchronous fetch)', () => {
+    const content = noticeFor(pendingWithLine('OutOfMemoryError'), () => {});
+    if (!content) throw new Error('a pending restart has a notice');
+    const label = vi.fn(() => 'Dismiss');
+    const notice = createNotice(document, label, new AbortController().signal);
+    expect(label).not.toHaveBeenCalled();
+    notice.show(content);
+    const close = document.querySelector('colab-oom-guard-notice')?.shadowRoot?.querySelector('.close');
+    expect(close?.getAttribute('aria-label')).toBe('Dismiss');
   });
 });

@@ -45,8 +45,12 @@ export interface Notice {
   hide(): void;
 }
 
-/** Shown until hidden, replaced, or `signal` aborts (the notebook's session ended). */
-export function createNotice(doc: Document, dismissLabel: string, signal: AbortSignal): Notice {
+/**
+ * Shown until hidden, replaced, or `signal` aborts (the notebook's session ended). `dismissLabel` is asked for at each
+ * showing: a content script's first i18n read fetches the whole message bundle synchronously (about 15 ms of the
+ * switch-on profile), which a session that never shows a notice should not pay.
+ */
+export function createNotice(doc: Document, dismissLabel: () => string, signal: AbortSignal): Notice {
   let host: HTMLElement | null = null;
   let timer: ReturnType<typeof setInterval> | undefined;
 
@@ -61,7 +65,7 @@ export function createNotice(doc: Document, dismissLabel: string, signal: AbortS
     if (signal.aborted) return;
     host = doc.createElement('colab-oom-guard-notice');
     const root = host.attachShadow({ mode: 'open' });
-    const box = render(doc, root, content, dismissLabel, hide);
+    const box = render(doc, root, content, dismissLabel(), hide);
     doc.documentElement.append(host);
     const { countdown } = content;
     if (!countdown) return;
