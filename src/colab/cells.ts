@@ -38,17 +38,37 @@ function classTest(names: readonly string[] | string): (classes: string) => bool
   return (classes) => re.test(classes);
 }
 
-// Made once: each `classList.contains` would be a call into the page from the content script's world, and a run state
-// takes several.
-const isRunning = classTest(CELL.runningClasses);
-const isPending = classTest(CELL.pendingClasses);
-const isError = classTest(CELL.errorClasses);
-const isStale = classTest(CELL.staleClasses);
-const cellRunning = classTest(CELL.cellRunning);
-const cellPending = classTest(CELL.cellPending);
-const cellError = classTest(CELL.cellError);
+// Made once: each `classList.contains` would be a call into the page from the content script's world.
 const errorOutput = classTest(OUTPUT_CORE.errorClasses);
 const streamOutput = classTest(OUTPUT_CORE.streamClasses);
+
+const RUNNING = 1;
+const PENDING = 2;
+const ERROR = 4;
+const STALE = 8;
+
+/**
+ * The run-state words of a class attribute, as the bits of `flags` (plain class name → bit), in one pass: a run state
+ * is read at every change of every cell, and one regex costs less than one per word.
+ */
+function classFlags(flags: Record<string, number>): (classes: string) => number {
+  const re = new RegExp(`(?:^|\\s)(${Object.keys(flags).join('|')})(?=\\s|$)`, 'g');
+  return (classes) => {
+    let found = 0;
+    re.lastIndex = 0;
+    for (let m = re.exec(classes); m; m = re.exec(classes)) found |= flags[m[1] as string] ?? 0;
+    return found;
+  };
+}
+
+const withFlag = (names: readonly string[], flag: number) => Object.fromEntries(names.map((name) => [name, flag]));
+const stateFlags = classFlags({
+  ...withFlag(CELL.runningClasses, RUNNING),
+  ...withFlag(CELL.pendingClasses, PENDING),
+  ...withFlag(CELL.errorClasses, ERROR),
+  ...withFlag(CELL.staleClasses, STALE),
+});
+const cellFlags = classFlags({ [CELL.cellRunning]: RUNNING, [CELL.cellPending]: PENDING, [CELL.cellError]: ERROR });
 
 const classesOf = (el: Element | null | undefined) => el?.getAttribute('class') ?? '';
 
@@ -68,18 +88,18 @@ export function cellRunState(
   exec: Element | null | undefined = button?.shadowRoot?.querySelector(CELL.execution) ??
     button?.querySelector(CELL.execution),
 ): RunState {
-  const state = classesOf(exec);
+  const state = stateFlags(classesOf(exec));
   // The strongest states, and a settled one marked `stale` (the 2026 markup, §11.4), need no other source: most
   // changes of a Run all are read from one attribute.
-  if (isRunning(state)) return 'running';
-  if (isPending(state)) return 'pending';
-  const error = isError(state);
-  if (isStale(state)) return error ? 'stale-error' : 'idle';
-  const own = classesOf(cell);
-  const title = button?.getAttribute('title') ?? '';
-  if (cellRunning(own) || CELL.titleRunning.test(title)) return 'running';
-  if (cellPending(own) || CELL.titlePending.test(title)) return 'pending';
-  return error || cellError(own) ? 'error' : 'idle';
+  if (state & RUNNING) return 'running';
+  if (state & PENDING) return 'pending';
+  if (state & STALE) return state & ERROR ? 'stale-error' : 'idle';
+  const own = cellFlags(classesOf(cell));
+  // Without a title (every run button since 2024-08) there is nothing to test.
+  const title = button?.getAttribute('title');
+  if (own & RUNNING || (title && CELL.titleRunning.test(title))) return 'running';
+  if (own & PENDING || (title && CELL.titlePending.test(title))) return 'pending';
+  return (state | own) & ERROR ? 'error' : 'idle';
 }
 
 /** The cell's source as its editor shows it, or null when the editor shows no lines (not rendered yet). */

@@ -155,11 +155,7 @@ describe('the first look at a page', () => {
     await tick();
     dialog!.setAttribute('open', '');
     await tick();
-    expect(events).toEqual([
-      `state ${CELL} idle->running`,
-      'state WRAPPED running->error',
-      'dialog disconnected',
-    ]);
+    expect(events).toEqual([`state ${CELL} idle->running`, 'state WRAPPED running->error', 'dialog disconnected']);
     document.querySelector('colab-connect-button')!.shadowRoot!.querySelector('#connect-icon md-icon')!.textContent =
       'more_horiz';
     expect(observer!.kernelBusy()).toBe(true);
