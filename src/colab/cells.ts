@@ -38,37 +38,29 @@ function classTest(names: readonly string[] | string): (classes: string) => bool
   return (classes) => re.test(classes);
 }
 
-// Made once: each `classList.contains` would be a call into the page from the content script's world.
+// Made once: each `classList.contains` would be a call into the page from the content script's world, and a run state
+// takes several.
 const errorOutput = classTest(OUTPUT_CORE.errorClasses);
 const streamOutput = classTest(OUTPUT_CORE.streamClasses);
 
-const RUNNING = 1;
-const PENDING = 2;
-const ERROR = 4;
-const STALE = 8;
-
 /**
- * The run-state words of a class attribute, as the bits of `flags` (plain class name → bit), in one pass: a run state
- * is read at every change of every cell, and one regex costs less than one per word.
+ * The run-state tests, made from the whole registry entry in one pure call: a bundle that never reads a run state
+ * (the output-frame script, with its size target) keeps none of them, nor CELL. Property reads at the top level would
+ * be kept.
  */
-function classFlags(flags: Record<string, number>): (classes: string) => number {
-  const re = new RegExp(`(?:^|\\s)(${Object.keys(flags).join('|')})(?=\\s|$)`, 'g');
-  return (classes) => {
-    let found = 0;
-    re.lastIndex = 0;
-    for (let m = re.exec(classes); m; m = re.exec(classes)) found |= flags[m[1] as string] ?? 0;
-    return found;
+const RUN = /* @__PURE__ */ runStateTests(CELL);
+
+function runStateTests(cell: typeof CELL) {
+  return {
+    running: classTest(cell.runningClasses),
+    pending: classTest(cell.pendingClasses),
+    error: classTest(cell.errorClasses),
+    stale: classTest(cell.staleClasses),
+    cellRunning: classTest(cell.cellRunning),
+    cellPending: classTest(cell.cellPending),
+    cellError: classTest(cell.cellError),
   };
 }
-
-const withFlag = (names: readonly string[], flag: number) => Object.fromEntries(names.map((name) => [name, flag]));
-const stateFlags = classFlags({
-  ...withFlag(CELL.runningClasses, RUNNING),
-  ...withFlag(CELL.pendingClasses, PENDING),
-  ...withFlag(CELL.errorClasses, ERROR),
-  ...withFlag(CELL.staleClasses, STALE),
-});
-const cellFlags = classFlags({ [CELL.cellRunning]: RUNNING, [CELL.cellPending]: PENDING, [CELL.cellError]: ERROR });
 
 const classesOf = (el: Element | null | undefined) => el?.getAttribute('class') ?? '';
 
@@ -88,18 +80,19 @@ export function cellRunState(
   exec: Element | null | undefined = button?.shadowRoot?.querySelector(CELL.execution) ??
     button?.querySelector(CELL.execution),
 ): RunState {
-  const state = stateFlags(classesOf(exec));
+  const state = classesOf(exec);
   // The strongest states, and a settled one marked `stale` (the 2026 markup, §11.4), need no other source: most
   // changes of a Run all are read from one attribute.
-  if (state & RUNNING) return 'running';
-  if (state & PENDING) return 'pending';
-  if (state & STALE) return state & ERROR ? 'stale-error' : 'idle';
-  const own = cellFlags(classesOf(cell));
+  if (RUN.running(state)) return 'running';
+  if (RUN.pending(state)) return 'pending';
+  const error = RUN.error(state);
+  if (RUN.stale(state)) return error ? 'stale-error' : 'idle';
+  const own = classesOf(cell);
   // Without a title (every run button since 2024-08) there is nothing to test.
   const title = button?.getAttribute('title');
-  if (own & RUNNING || (title && CELL.titleRunning.test(title))) return 'running';
-  if (own & PENDING || (title && CELL.titlePending.test(title))) return 'pending';
-  return (state | own) & ERROR ? 'error' : 'idle';
+  if (RUN.cellRunning(own) || (title && CELL.titleRunning.test(title))) return 'running';
+  if (RUN.cellPending(own) || (title && CELL.titlePending.test(title))) return 'pending';
+  return error || RUN.cellError(own) ? 'error' : 'idle';
 }
 
 /** The cell's source as its editor shows it, or null when the editor shows no lines (not rendered yet). */

@@ -343,7 +343,7 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
     // while only errors are wanted, one look for a mark settles it.
     const tag = root.localName;
     if (tag === 'iframe' || (tag === OUTPUT.staticRenderer && !wantAll && !root.querySelector(ERROR_MARKS))) return;
-    // The first look at the page (one query: cheaper than a lookup per hook selector) takes hooks only.
+    // At the first look (firstLook) only hooks are taken: one query, cheaper than a lookup per hook selector.
     const selector = initial ? HOOKS : wantAll ? HOOKS_AND_OUTPUTS : HOOKS_AND_ERRORS;
     const found = root.matches(selector) ? [root, ...root.querySelectorAll(selector)] : root.querySelectorAll(selector);
     const outputs: Element[] = [];
