@@ -38,8 +38,7 @@ function classTest(names: readonly string[] | string): (classes: string) => bool
   return (classes) => re.test(classes);
 }
 
-// Made once: each `classList.contains` would be a call into the page from the content script's world, and a run state
-// takes several.
+// Made once: each `classList.contains` would be a call into the page from the content script's world.
 const errorOutput = classTest(OUTPUT_CORE.errorClasses);
 const streamOutput = classTest(OUTPUT_CORE.streamClasses);
 
