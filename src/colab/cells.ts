@@ -49,15 +49,15 @@ const streamOutput = classTest(OUTPUT_CORE.streamClasses);
  */
 const RUN = /* @__PURE__ */ runStateTests(CELL);
 
-function runStateTests(cell: typeof CELL) {
+function runStateTests(entry: typeof CELL) {
   return {
-    running: classTest(cell.runningClasses),
-    pending: classTest(cell.pendingClasses),
-    error: classTest(cell.errorClasses),
-    stale: classTest(cell.staleClasses),
-    cellRunning: classTest(cell.cellRunning),
-    cellPending: classTest(cell.cellPending),
-    cellError: classTest(cell.cellError),
+    running: classTest(entry.runningClasses),
+    pending: classTest(entry.pendingClasses),
+    error: classTest(entry.errorClasses),
+    stale: classTest(entry.staleClasses),
+    cellRunning: classTest(entry.cellRunning),
+    cellPending: classTest(entry.cellPending),
+    cellError: classTest(entry.cellError),
   };
 }
 

@@ -256,10 +256,13 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
     const known = buttonCell.get(button);
     if (known) return known;
     const cell = cellOf(button);
-    if (!cell) return null;
+    if (cell) pairButton(button, cell);
+    return cell;
+  }
+
+  function pairButton(button: Element, cell: Element): void {
     buttonCell.set(button, cell);
     cellButton.set(cell, button);
-    return cell;
   }
 
   function buttonChanged(button: Element): void {
@@ -387,9 +390,8 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
       changedCells.add(el);
       const button = el.querySelector(CELL.runButton);
       if (!button) continue;
-      // Known, so hooking it does not look for its cell.
-      buttonCell.set(button, el);
-      cellButton.set(el, button);
+      // Paired first, so hooking it does not look for its cell.
+      pairButton(button, el);
       hook(button);
     }
   }
