@@ -10,8 +10,9 @@ import puppeteer, { type Browser, type Page, type WebWorker } from 'puppeteer-co
 import type { LogEntry, Scenario } from './colab-sim';
 import { serveColabSim } from './colab-sim/puppeteer';
 import { CHROMIUM_FLAGS, findChromium } from './harness/browser-path';
-import { DIST, welcomeTabClosed } from './harness/extension';
+import { DIST } from './harness/extension';
 import { EPOCH_DONE, freshId, type HistoryEntry, trainNotebook } from './harness/matrix';
+import { welcomeTabClosed } from './harness/welcome-tab';
 
 const BACKOFF_S = 2;
 /** What the restart may take beyond the back-off in a hidden tab: background timers run late, by up to a second. */

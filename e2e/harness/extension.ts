@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { type BrowserContext, test as base, chromium, type Page, type Worker } from '@playwright/test';
 import { type ColabSim, installColabSim } from '../colab-sim';
 import { CHROMIUM_FLAGS, findChromium } from './browser-path';
+import { welcomeTabClosed } from './welcome-tab';
 
 export const DIST = resolve(import.meta.dirname, '../../dist');
 
@@ -40,33 +41,6 @@ export async function launchWithExtension(): Promise<{ context: BrowserContext; 
 
 export async function extensionServiceWorker(context: BrowserContext): Promise<Worker> {
   return context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
-}
-
-/**
- * Run in the service worker (`worker.evaluate(welcomeTabClosed)`, Playwright's or Puppeteer's): waits for the welcome
- * page the extension opens on install and closes it, so that tests start with only the tabs they open. False if none
- * opened within 15 s.
- */
-export function welcomeTabClosed(): Promise<boolean> {
-  return new Promise((resolve) => {
-    const url = chrome.runtime.getURL('src/welcome/index.html');
-    let done = false;
-    const finish = (closed: boolean) => {
-      done = true;
-      clearTimeout(timer);
-      chrome.tabs.onUpdated.removeListener(look);
-      resolve(closed);
-    };
-    const look = async () => {
-      const [tab] = await chrome.tabs.query({ url });
-      if (done || tab?.id === undefined) return;
-      finish(true);
-      await chrome.tabs.remove(tab.id);
-    };
-    const timer = setTimeout(() => finish(false), 15_000);
-    chrome.tabs.onUpdated.addListener(look);
-    void look();
-  });
 }
 
 export const test = base.extend<ExtensionTestFixtures, ExtensionWorkerFixtures>({
