@@ -94,6 +94,26 @@ const RUN_BUTTON_TREE: MutationObserverInit = {
 const CLASS_ONLY: MutationObserverInit = { attributes: true, attributeFilter: ['class'] };
 
 /**
+ * What is known of one run button: its state element (where Colab renders one as its shadow root's child,
+ * watchRunButton) and its cell's watch, once found (a button stays in its cell). A record of its shadow root or state
+ * element leads here in one lookup.
+ */
+interface ButtonWatch {
+  readonly button: Element;
+  stateElement: Element | null;
+  cell: CellWatch | null;
+}
+
+/** What is known of one cell: its run button, its last state read (undefined before the first) and its id. */
+interface CellWatch {
+  readonly cell: Element;
+  run: ButtonWatch | null;
+  state: RunState | undefined;
+  /** Read once (Colab keeps a cell's id for its life): reading a DOM string costs a copy each time. */
+  id: string | null | undefined;
+}
+
+/**
  * One observer for the document and the parts it cannot see or does not watch everywhere (run buttons' and toasts'
  * shadow roots; the class of the cells and dialogs that show their state by it): the records of one task come in one
  * callback, in the order they happened, and each changed cell is read once per batch. The connect button, which
@@ -103,19 +123,16 @@ const CLASS_ONLY: MutationObserverInit = { attributes: true, attributeFilter: ['
  */
 export function observeColabPage(doc: Document, handlers: PageHandlers, opts: PageObserverOptions = {}): PageObserver {
   let wantAll = !!opts.wantAllText;
-  const states = new WeakMap<Element, RunState>();
   const outputOfTarget = new WeakMap<Node, Element | null>();
   /**
    * The host of each watched shadow root, and of each run button's state element (its records' target), by kind:
    * a record is told from its target in one lookup.
    */
-  const runButtonOwner = new WeakMap<Node, Element>();
+  const runButtonOwner = new WeakMap<Node, ButtonWatch>();
   const toastOwner = new WeakMap<Node, Element>();
-  /** The cell of each run button and the run button of each cell, found once (a button stays in its cell). */
-  const buttonCell = new WeakMap<Element, Element>();
-  const cellButton = new WeakMap<Element, Element>();
-  /** The state element of each run button that renders one as its shadow root's child (watchRunButton). */
-  const stateElementOf = new WeakMap<Element, Element>();
+  /** Each run button's and each cell's watch: a change of state costs a lookup or two, not one per fact. */
+  const buttonWatches = new WeakMap<Element, ButtonWatch>();
+  const cellWatches = new WeakMap<Element, CellWatch>();
   /** Snackbars open and already reported, with the batch and text of the report: one report per message shown. */
   const toastShown = new WeakMap<Element, { batch: number; text: string }>();
   let batch = 0;
@@ -125,7 +142,7 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
   /** The root of the subtree scanned last in the current batch. */
   let lastScanned: Element | null = null;
   /** Cells whose state may have changed in the current batch, read once at its end. */
-  const changedCells = new Set<Element>();
+  const changedCells = new Set<CellWatch>();
   const appended = streamAppender();
   let initial = true;
   let connectHost: Element | null = null;
@@ -167,37 +184,53 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
     return out;
   }
 
-  /** A cell's id, read once (Colab keeps a cell's id for its life): reading a DOM string costs a copy each time. */
-  const cellIds = new WeakMap<Element, string | null>();
-  function idOfCell(cell: Element): string | null {
-    let id = cellIds.get(cell);
-    if (id === undefined) {
-      id = cellId(cell);
-      cellIds.set(cell, id);
+  function cellWatchOf(cell: Element): CellWatch {
+    let watch = cellWatches.get(cell);
+    if (!watch) {
+      watch = { cell, run: null, state: undefined, id: undefined };
+      cellWatches.set(cell, watch);
     }
-    return id;
+    return watch;
   }
 
-  function runButtonIn(cell: Element): Element | null {
-    const known = cellButton.get(cell);
-    if (known?.isConnected) return known;
-    const button = cell.querySelector(CELL.runButton);
-    if (button) cellButton.set(cell, button);
-    return button;
+  function buttonWatchOf(button: Element): ButtonWatch {
+    let watch = buttonWatches.get(button);
+    if (!watch) {
+      watch = { button, stateElement: null, cell: null };
+      buttonWatches.set(button, watch);
+    }
+    return watch;
   }
 
-  function updateCell(cell: Element): void {
-    const button = runButtonIn(cell);
-    const stateElement = button && stateElementOf.get(button);
+  function idOf(watch: CellWatch): string | null {
+    if (watch.id === undefined) watch.id = cellId(watch.cell);
+    return watch.id;
+  }
+
+  const idOfCell = (cell: Element) => idOf(cellWatchOf(cell));
+
+  function runButtonIn(watch: CellWatch): ButtonWatch | null {
+    if (watch.run?.button.isConnected) return watch.run;
+    const button = watch.cell.querySelector(CELL.runButton);
+    if (!button) return null;
+    watch.run = buttonWatchOf(button);
+    return watch.run;
+  }
+
+  function updateCell(watch: CellWatch): void {
+    const run = runButtonIn(watch);
+    const button = run?.button ?? null;
+    // No state element known: cellRunState looks for one anywhere in the button (undefined), or has no button (null).
+    const stateElement = run ? (run.stateElement ?? undefined) : null;
     // A run button whose shadow root Lit has not rendered yet would read as idle: wait for the render.
     if (!stateElement && button?.shadowRoot && !button.shadowRoot.firstElementChild) return;
-    const state = cellRunState(cell, button, stateElement);
-    if (!stateElement) watchClass(cell);
-    const previous = states.get(cell);
-    states.set(cell, state);
+    const state = cellRunState(watch.cell, button, stateElement);
+    if (!stateElement) watchClass(watch.cell);
+    const previous = watch.state;
+    watch.state = state;
     // A cell first seen queued or running is an execution under way (a reload mid-run, a cell rendered late).
     const changed = previous === undefined ? state === 'pending' || state === 'running' : previous !== state;
-    if (changed) handlers.cellState?.(cell, idOfCell(cell), state, previous ?? 'idle');
+    if (changed) handlers.cellState?.(watch.cell, idOf(watch), state, previous ?? 'idle');
   }
 
   function watchToast(toast: Element): void {
@@ -236,38 +269,38 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
    * observed. The icon and the count are rendered again at every change, and each of those records costs a callback's
    * worth of work per cell. Elsewhere (not rendered yet, a drifted layout) the whole tree is observed.
    */
-  function watchRunButton(button: Element): void {
-    const root = button.shadowRoot;
+  function watchRunButton(run: ButtonWatch): void {
+    const root = run.button.shadowRoot;
     if (!root) return;
-    runButtonOwner.set(root, button);
+    runButtonOwner.set(root, run);
     const state = root.querySelector(CELL.execution);
     if (state?.parentNode !== root) {
-      stateElementOf.delete(button);
+      run.stateElement = null;
       mo.observe(root, RUN_BUTTON_TREE);
       return;
     }
-    runButtonOwner.set(state, button);
-    stateElementOf.set(button, state);
+    runButtonOwner.set(state, run);
+    run.stateElement = state;
     mo.observe(root, { childList: true });
     mo.observe(state, CLASS_ONLY);
   }
 
-  function cellOfButton(button: Element): Element | null {
-    const known = buttonCell.get(button);
-    if (known) return known;
-    const cell = cellOf(button);
-    if (cell) pairButton(button, cell);
-    return cell;
+  /** The watch of the button's cell, found once (not remembered while the button is in no cell). */
+  function cellOfButton(run: ButtonWatch): CellWatch | null {
+    if (run.cell) return run.cell;
+    const cell = cellOf(run.button);
+    if (cell) pairButton(run, cellWatchOf(cell));
+    return run.cell;
   }
 
-  function pairButton(button: Element, cell: Element): void {
-    buttonCell.set(button, cell);
-    cellButton.set(cell, button);
+  function pairButton(run: ButtonWatch, watch: CellWatch): void {
+    run.cell = watch;
+    watch.run = run;
   }
 
-  function buttonChanged(button: Element): void {
-    const cell = cellOfButton(button);
-    if (cell) changedCells.add(cell);
+  function buttonChanged(run: ButtonWatch): void {
+    const watch = cellOfButton(run);
+    if (watch) changedCells.add(watch);
   }
 
   function checkToast(host: Element): void {
@@ -309,10 +342,11 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
   function hook(el: Element): void {
     const tag = el.localName;
     if (tag === CELL.runButton) {
-      if (el.shadowRoot && !runButtonOwner.has(el.shadowRoot)) watchRunButton(el);
-      buttonChanged(el);
+      const run = buttonWatchOf(el);
+      if (el.shadowRoot && !runButtonOwner.has(el.shadowRoot)) watchRunButton(run);
+      buttonChanged(run);
     } else if (isCell(el)) {
-      changedCells.add(el);
+      changedCells.add(cellWatchOf(el));
     } else if (tag === TOAST.host) {
       watchToast(el);
       checkToast(el);
@@ -387,11 +421,12 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
         scan(el);
         continue;
       }
-      changedCells.add(el);
+      const watch = cellWatchOf(el);
+      changedCells.add(watch);
       const button = el.querySelector(CELL.runButton);
       if (!button) continue;
       // Paired first, so hooking it does not look for its cell.
-      pairButton(button, el);
+      pairButton(buttonWatchOf(button), watch);
       hook(button);
     }
   }
@@ -405,12 +440,12 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
 
   function onAttribute(el: Element, name: string | null): void {
     if (name === 'class') {
-      if (isCell(el)) changedCells.add(el);
+      if (isCell(el)) changedCells.add(cellWatchOf(el));
       else if (el.matches(DIALOG.mdc)) checkDialog(el);
     } else if (name === TOAST.labelAttr && el.localName === TOAST.host) {
       reshowToast(el);
     } else if (name === 'title' && el.localName === CELL.runButton) {
-      buttonChanged(el);
+      buttonChanged(buttonWatchOf(el));
     } else if (name === 'open' || name === 'opened') {
       if (el.matches(DIALOG.hosts)) checkDialog(el);
     }
@@ -459,14 +494,14 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
       seen.set(toast, !!seen.get(toast) || !!(target as Element).classList?.contains(TOAST.openingClass));
       return seen;
     }
-    const button = runButtonOwner.get(root);
-    if (button) buttonChanged(button);
+    const run = runButtonOwner.get(root);
+    if (run) buttonChanged(run);
     return toasts;
   }
 
   /** Cell states first, then the connect button: a reader of both sees the batch's cells already. */
   function flush(): void {
-    for (const cell of changedCells) updateCell(cell);
+    for (const watch of changedCells) updateCell(watch);
     changedCells.clear();
     fresh.clear();
     if (!kernelTouched) return;
@@ -482,11 +517,11 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
     for (const record of records) {
       const target = record.target;
       // A run button's state element is its own key, and the commonest; anything else is found by its root.
-      const button = runButtonOwner.get(target);
-      if (button) {
+      const run = runButtonOwner.get(target);
+      if (run) {
         // Not its state element: the root got new children, and its state element may be new (or rendered at last).
-        if (stateElementOf.get(button) !== target) watchRunButton(button);
-        buttonChanged(button);
+        if (run.stateElement !== target) watchRunButton(run);
+        buttonChanged(run);
       } else {
         const root = rootOf(target);
         if (root === doc) onDocumentRecord(record, previous);
