@@ -338,13 +338,17 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
     if (!initial) handlers.dialogOpened?.(classifyDialog(dialog), dialog);
   }
 
+  function hookRunButton(run: ButtonWatch): void {
+    const root = run.button.shadowRoot;
+    if (root && !runButtonOwner.has(root)) watchRunButton(run);
+    buttonChanged(run);
+  }
+
   /** By kind, the commonest first: a notebook's hooks are almost all cells and run buttons. */
   function hook(el: Element): void {
     const tag = el.localName;
     if (tag === CELL.runButton) {
-      const run = buttonWatchOf(el);
-      if (el.shadowRoot && !runButtonOwner.has(el.shadowRoot)) watchRunButton(run);
-      buttonChanged(run);
+      hookRunButton(buttonWatchOf(el));
     } else if (isCell(el)) {
       changedCells.add(cellWatchOf(el));
     } else if (tag === TOAST.host) {
@@ -426,8 +430,9 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
       const button = el.querySelector(CELL.runButton);
       if (!button) continue;
       // Paired first, so hooking it does not look for its cell.
-      pairButton(buttonWatchOf(button), watch);
-      hook(button);
+      const run = buttonWatchOf(button);
+      pairButton(run, watch);
+      hookRunButton(run);
     }
   }
 
