@@ -81,6 +81,16 @@ describe('cells on the real 2026 capture', () => {
     expect(cellRunState(cell)).toBe('error');
   });
 
+  it('reads right however many class strings a page shows (the readings kept are bounded)', () => {
+    const cell = cell2026();
+    const read = (i: number) => {
+      setRunState(cell, `v${i} ${i % 2 ? 'running' : 'stale'}`);
+      return cellRunState(cell);
+    };
+    for (let i = 0; i < 200; i++) expect(read(i), `v${i}`).toBe(i % 2 ? 'running' : 'idle');
+    expect([read(0), read(1), read(199)]).toEqual(['idle', 'running', 'running']);
+  });
+
   it('"[ ]" and "[*]" counters are no count', () => {
     const cell = cell2026();
     const counter = cell.querySelector('colab-run-button')!.shadowRoot!.querySelector('.execution-count')!;

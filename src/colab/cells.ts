@@ -63,6 +63,33 @@ function runStateTests(entry: typeof CELL) {
 
 const classesOf = (el: Element | null | undefined) => el?.getAttribute('class') ?? '';
 
+/** What a state element's classes say alone: a state, or `unsettled` (with an `error` class or not) for the others. */
+type ExecReading = RunState | 'unsettled' | 'unsettled-error';
+
+function readExecClasses(state: string): ExecReading {
+  if (RUN.running(state)) return 'running';
+  if (RUN.pending(state)) return 'pending';
+  const error = RUN.error(state);
+  if (RUN.stale(state)) return error ? 'stale-error' : 'idle';
+  return error ? 'unsettled-error' : 'unsettled';
+}
+
+/**
+ * Readings by class string: a notebook's state elements show a handful of them, and a Run all reads one at every
+ * change, where one lookup costs less than the regex tests. Bounded, in case a page shows endless variants.
+ */
+const execReadings = /* @__PURE__ */ new Map<string, ExecReading>();
+const EXEC_READINGS_KEPT = 64;
+
+function execReading(state: string): ExecReading {
+  let reading = execReadings.get(state);
+  if (reading !== undefined) return reading;
+  reading = readExecClasses(state);
+  if (execReadings.size >= EXEC_READINGS_KEPT) execReadings.clear();
+  execReadings.set(state, reading);
+  return reading;
+}
+
 /**
  * The cell's run state from every source REFERENCE lists (§4.1, #13, #14):
  * - the run button's shadow `div.cell-execution` classes (2024-08 →): `running`/`animating`, `pending`, `error`
@@ -79,19 +106,16 @@ export function cellRunState(
   exec: Element | null | undefined = button?.shadowRoot?.querySelector(CELL.execution) ??
     button?.querySelector(CELL.execution),
 ): RunState {
-  const state = classesOf(exec);
   // The strongest states, and a settled one marked `stale` (the 2026 markup, §11.4), need no other source: most
   // changes of a Run all are read from one attribute.
-  if (RUN.running(state)) return 'running';
-  if (RUN.pending(state)) return 'pending';
-  const error = RUN.error(state);
-  if (RUN.stale(state)) return error ? 'stale-error' : 'idle';
+  const reading = execReading(classesOf(exec));
+  if (reading !== 'unsettled' && reading !== 'unsettled-error') return reading;
   const own = classesOf(cell);
   // Without a title (every run button since 2024-08) there is nothing to test.
   const title = button?.getAttribute('title');
   if (RUN.cellRunning(own) || (title && CELL.titleRunning.test(title))) return 'running';
   if (RUN.cellPending(own) || (title && CELL.titlePending.test(title))) return 'pending';
-  return error || RUN.cellError(own) ? 'error' : 'idle';
+  return reading === 'unsettled-error' || RUN.cellError(own) ? 'error' : 'idle';
 }
 
 /** The cell's source as its editor shows it, or null when the editor shows no lines (not rendered yet). */
