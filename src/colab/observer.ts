@@ -421,7 +421,8 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
       node = parent;
     }
     for (let el = list.firstElementChild; el; el = el.nextElementSibling) {
-      if (!isCell(el)) {
+      // Nearly every child is a cell: one match (the selector checks the id too), not isCell's quick reject first.
+      if (!el.matches(CELL.cell)) {
         scan(el);
         continue;
       }
