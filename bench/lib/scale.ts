@@ -16,7 +16,7 @@ import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, CDPSession, Page, Worker } from '@playwright/test';
-import { type CellSpec, installColabSim, runAll, type Scenario, waitForKernel } from '../../e2e/colab-sim';
+import { type CellSpec, installColabSim, runAll, type Scenario, waitForKernel, waitForRun } from '../../e2e/colab-sim';
 import { enableNotebook } from './browser';
 import { heapMB, metrics, SAMPLING_US } from './page-metrics';
 import { type Attribution, attribute, type CpuProfile } from './profile';
@@ -175,14 +175,7 @@ export async function measureScale(
         isOwn,
         async () => {
           await runAll(page);
-          await page.waitForFunction(
-            (n) =>
-              (window as unknown as { __colabSim: { log: Array<{ type: string }> } }).__colabSim.log.filter(
-                (e) => e.type === 'run-end',
-              ).length >= n,
-            nth,
-            { timeout: 30 * 60_000, polling: 250 },
-          );
+          await waitForRun(page, nth, 30 * 60_000, 250);
           // Bounded: what follows the last cell's end (a frame's stream tail is answered after 250 ms of quiet).
           await page.waitForTimeout(1000);
         },

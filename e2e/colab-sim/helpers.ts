@@ -62,17 +62,21 @@ export async function waitForKernel(page: Page, state: KernelState, timeout = 10
   await page.waitForFunction((s) => (window as SimWindow).__colabSim!.state().kernel === s, state, { timeout });
 }
 
-/** Waits for the end of run `n` (the n-th run requested in this page load) and returns its `run-end` entry. */
+/**
+ * Waits for the end of run `n` (the n-th run requested in this page load) and returns its `run-end` entry.
+ * `polling`: at every animation frame, or every so many ms (a measured page, where the check's own cost counts).
+ */
 export async function waitForRun(
   page: Page,
   n: number,
   timeout = 15_000,
+  polling: 'raf' | number = 'raf',
 ): Promise<Extract<LogEntry, { type: 'run-end' }>> {
   await waitForSim(page);
   const handle = await page.waitForFunction(
     (run) => (window as SimWindow).__colabSim!.log.find((e) => e.type === 'run-end' && e.run === run),
     n,
-    { timeout },
+    { timeout, polling },
   );
   return (await handle.jsonValue()) as Extract<LogEntry, { type: 'run-end' }>;
 }
