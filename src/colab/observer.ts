@@ -472,6 +472,12 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
     // Inside the subtree scanned last in this batch (a renderer added, then its first output): it was scanned as it
     // is now, and an output in it was reported with its text.
     if (lastScanned?.contains(target)) return;
+    // What a cell's run adds most, alone: its output renderer or an output frame, never inside an output.
+    const first = added[0] as Element | undefined;
+    if (added.length === 1 && (first?.localName === OUTPUT.staticRenderer || first?.localName === 'iframe')) {
+      scan(first);
+      return;
+    }
     // Inside an output (every printed line lands here): only stream text matters; no structure to hook.
     const out = outputOf(record.type === 'characterData' ? target.parentNode : target);
     if (out) {

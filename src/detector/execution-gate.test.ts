@@ -165,6 +165,9 @@ describe('execution gate', () => {
     expect(gate.errorOutput('c2999', 'OutOfMemoryError', now + 30)).toBe('judge');
     expect(gate.isLive('c2999', now + 30)).toBe(true);
     expect(gate.isLive('c0', now + 30)).toBe(false);
+    // Ended 12 s before, still remembered for a crash notice: its late outputs are refused all the same.
+    expect(gate.isLive('c2700', now + 30)).toBe(false);
+    expect(gate.errorOutput('c2700', 'OutOfMemoryError', now + 30)).toBe('dropped');
     expect(gate.errorOutput('c0', 'OutOfMemoryError', now + 30)).toBe('dropped');
     expect(gate.cellState('c0', 'error', now + 30)).toBeNull();
     // A crash notice looks back over the executions that ended within its window, and no further.

@@ -16,7 +16,7 @@ export const LATE_OUTPUT_MS = 10_000;
 export const CRASH_LOOKBACK_MS = 5 * 60_000;
 /** Evidence kept per execution: the newest error outputs (each already cut to what the detector reads). */
 const EVIDENCE_KEPT = 8;
-/** Ended executions remembered for a crash notice, at most (pruned by CRASH_LOOKBACK_MS first). */
+/** Ended executions remembered for crash notices and late outputs, at most (pruned by CRASH_LOOKBACK_MS first). */
 const RECENT_KEPT = 500;
 
 /** A cell's run state as the page reads it; 'stale-error' is an error from an earlier kernel session. */
@@ -33,6 +33,7 @@ export interface EndedExecution {
 }
 
 interface Execution {
+  readonly cellId: string;
   startedAt: number;
   running: boolean;
   endedAt: number | null;
@@ -105,23 +106,26 @@ export function createExecutionGate(now: number): ExecutionGate {
   const executions = new Map<string, Execution>();
   /** Cells whose execution is seen running now: `anyRunning` is asked at every run-state change. */
   const running = new Set<string>();
-  /** Ended executions in the order they ended, each dropped once no late output can belong to it any more. */
-  const ended = queue<{ cellId: string; run: Execution; endedAt: number }>();
-  /** Ended executions' spans for a crash notice, oldest first. */
-  const recent = queue<{ startedAt: number; endedAt: number }>();
+  /**
+   * Ended executions in the order they ended, for a crash notice; each leaves `executions` with them (its late
+   * outputs are long refused by then). One queue, one push per execution: a Run all ends one per cell.
+   */
+  const ended = queue<Execution>();
   let watchingSince = now;
 
   const active = (run: Execution | undefined): boolean => run !== undefined && run.endedAt === null;
 
+  const dropOldest = (old: Execution) => {
+    if (executions.get(old.cellId) === old) executions.delete(old.cellId);
+    ended.dropFirst();
+  };
+
   /** What is too old to matter leaves from the front: constant work per ended execution, whatever the notebook. */
   const prune = (at: number) => {
-    for (let old = ended.first(); old && at - old.endedAt > LATE_OUTPUT_MS; old = ended.first()) {
-      if (executions.get(old.cellId) === old.run) executions.delete(old.cellId);
-      ended.dropFirst();
-    }
-    for (let old = recent.first(); old && at - old.endedAt > CRASH_LOOKBACK_MS; old = recent.first())
-      recent.dropFirst();
-    if (recent.size() >= RECENT_KEPT) recent.dropFirst();
+    for (let old = ended.first(); old && at - (old.endedAt as number) > CRASH_LOOKBACK_MS; old = ended.first())
+      dropOldest(old);
+    const oldest = ended.first();
+    if (oldest && ended.size() >= RECENT_KEPT) dropOldest(oldest);
   };
 
   const end = (cellId: string, run: Execution, outcome: ExecutionOutcome, at: number): EndedExecution => {
@@ -129,8 +133,7 @@ export function createExecutionGate(now: number): ExecutionGate {
     run.outcome = outcome;
     running.delete(cellId);
     prune(at);
-    ended.push({ cellId, run, endedAt: at });
-    recent.push({ startedAt: run.startedAt, endedAt: at });
+    ended.push(run);
     const evidence = run.evidence;
     run.evidence = [];
     return { startedAt: run.startedAt, endedAt: at, outcome, evidence };
@@ -147,6 +150,7 @@ export function createExecutionGate(now: number): ExecutionGate {
         if (run && active(run)) run.running ||= state === 'running';
         else
           executions.set(cellId, {
+            cellId,
             startedAt: at,
             running: state === 'running',
             endedAt: null,
@@ -184,8 +188,8 @@ export function createExecutionGate(now: number): ExecutionGate {
     crashStartedAt(at) {
       let earliest = Number.POSITIVE_INFINITY;
       for (const run of executions.values()) if (active(run)) earliest = Math.min(earliest, run.startedAt);
-      for (const r of recent.values())
-        if (at - r.endedAt <= CRASH_LOOKBACK_MS) earliest = Math.min(earliest, r.startedAt);
+      for (const r of ended.values())
+        if (at - (r.endedAt as number) <= CRASH_LOOKBACK_MS) earliest = Math.min(earliest, r.startedAt);
       return Number.isFinite(earliest) ? earliest : watchingSince;
     },
     anyRunning: () => running.size > 0,
@@ -193,7 +197,6 @@ export function createExecutionGate(now: number): ExecutionGate {
       executions.clear();
       running.clear();
       ended.clear();
-      recent.clear();
       watchingSince = at;
     },
   };
