@@ -1,6 +1,6 @@
 /**
- * Page cost at notebook scale (issue 19): a notebook of `cells` code cells, every tenth showing a rich output (an
- * HTML table) in a cross-origin output frame and the others one line of stdout, saved from an earlier session so
+ * Page cost at notebook scale (issue 19): a notebook of `cells` code cells, `frames` of them (a tenth by default)
+ * showing a rich output (an HTML table) in a cross-origin output frame and the others one line of stdout, saved so
  * they show at load, as a notebook opened again does. One page per (size, variant):
  * - with the extension, the page loads with the guard off; then the guard is switched on (the notebook record
  *   written as the popup's switch does) and the extension's script time until the page is quiet is "switch on";
@@ -9,8 +9,8 @@
  *   GCs before and after, compared with the same page without the extension;
  * - with the extension, a second Run all in the same page, measured as the first: the cost of each later Run all
  *   (overnight, after each restart), once the guard's code has run and the page's cells are known to it.
- * Run all clears every queued cell's outputs at once (§11.4), so the saved frames go and each tenth cell makes a new
- * one when it runs: the page's cost is per cell execution (run states, output containers, frames), not per line.
+ * Run all clears every queued cell's outputs at once (§11.4), so the saved frames go and each framed cell makes a
+ * new one when it runs: the page's cost is per cell execution (run states, output containers, frames), not per line.
  */
 import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -25,9 +25,24 @@ export type ScaleVariant = 'without' | 'with';
 
 export interface ScaleCase {
   cells: number;
-  /** Every `richEvery`-th cell shows its output in an output frame. */
-  richEvery: number;
+  /** Cells that show their output in an output frame, spread evenly (a tenth of the cells by default). */
+  frames: number;
 }
+
+/** `1000` (a frame in every tenth cell) or `1000f300` (300 frames), as BENCH_SCALE_CELLS names a size. */
+export function scaleCase(spec: string): ScaleCase {
+  const [cells, frames] = spec.split('f').map(Number);
+  return { cells: cells!, frames: frames ?? Math.round(cells! / 10) };
+}
+
+/** The default frame count: the sizes compared with each other (per cell, linear) have it. */
+export const isTenthFramed = (c: ScaleCase) => c.frames === Math.round(c.cells / 10);
+
+/** "1,000 cells" or "1,000 cells, 300 frames": a size as tables name it. */
+export const scaleLabel = (c: ScaleCase) =>
+  `${c.cells.toLocaleString('en')} cells${isTenthFramed(c) ? '' : `, ${c.frames.toLocaleString('en')} frames`}`;
+
+export const sameCase = (a: ScaleCase, b: ScaleCase) => a.cells === b.cells && a.frames === b.frames;
 
 export interface Window {
   wallMs: number;
@@ -40,8 +55,7 @@ export interface Window {
   ownTop: Attribution['top'];
 }
 
-export interface ScaleRun {
-  cells: number;
+export interface ScaleRun extends ScaleCase {
   variant: ScaleVariant;
   /** The guard switched on in a page showing the notebook (extension only). */
   switchOn?: Window;
@@ -74,8 +88,9 @@ const TABLE =
   '<table class="dataframe"><thead><tr><th></th><th>loss</th><th>accuracy</th></tr></thead><tbody>' +
   '<tr><th>0</th><td>0.4817</td><td>0.8123</td></tr><tr><th>1</th><td>0.4402</td><td>0.8291</td></tr></tbody></table>';
 
-function cell(i: number, richEvery: number): CellSpec {
-  const rich = i % richEvery === richEvery - 1;
+/** Cell `i` shows a frame where the running count of frames (`frames` per `cells`) steps up: i = 9, 19, … at 10 %. */
+function cell(i: number, c: ScaleCase): CellSpec {
+  const rich = Math.floor(((i + 1) * c.frames) / c.cells) > Math.floor((i * c.frames) / c.cells);
   const outputs = rich
     ? [{ type: 'display_data' as const, text: '<IPython.core.display.HTML object>', html: TABLE }]
     : [{ type: 'stream' as const, text: `prepared part ${i}: 4096 rows\n` }];
@@ -92,7 +107,7 @@ export function scaleScenario(c: ScaleCase, title: string): Scenario {
     autosave: false,
     runCounting: 'page',
     timing: TIMING,
-    cells: Array.from({ length: c.cells }, (_, i) => cell(i, c.richEvery)),
+    cells: Array.from({ length: c.cells }, (_, i) => cell(i, c)),
   };
 }
 
@@ -134,7 +149,7 @@ export async function measureScale(
 ): Promise<ScaleRun> {
   const loadBefore = loadavg()[0]!;
   const sim = await installColabSim(context);
-  const id = `benchScale${c.cells}${variant}${Date.now().toString(36)}${serial++}`;
+  const id = `benchScale${c.cells}f${c.frames}${variant}${Date.now().toString(36)}${serial++}`;
   const url = sim.notebook(`/drive/${id}`, scaleScenario(c, `bench ${c.cells} cells`));
   const page: Page = await context.newPage();
   const cdp = await context.newCDPSession(page);
@@ -165,7 +180,7 @@ export async function measureScale(
           await enableNotebook(ext.serviceWorker, `drive:${id}`);
           await page.waitForTimeout(2000);
         },
-        `${c.cells}-${variant}-${serial}-switch-on`,
+        `${c.cells}f${c.frames}-${variant}-${serial}-switch-on`,
       );
     }
     /** The `nth` Run all of the page, measured. */
@@ -179,7 +194,7 @@ export async function measureScale(
           // Bounded: what follows the last cell's end (a frame's stream tail is answered after 250 ms of quiet).
           await page.waitForTimeout(1000);
         },
-        `${c.cells}-${variant}-${serial}-${name}`,
+        `${c.cells}f${c.frames}-${variant}-${serial}-${name}`,
       );
     const heapBeforeMB = await heapMB(cdp);
     const framesBefore = frames;
@@ -190,6 +205,7 @@ export async function measureScale(
     const runAgain = ext ? await runAllMeasured(2, 'run-again') : undefined;
     return {
       cells: c.cells,
+      frames: c.frames,
       variant,
       ...(switchOn ? { switchOn } : {}),
       ...(runAgain ? { runAgain } : {}),
@@ -203,8 +219,7 @@ export async function measureScale(
   }
 }
 
-export interface ScaleSummary {
-  cells: number;
+export interface ScaleSummary extends ScaleCase {
   runs: number;
   framesLoaded: number;
   /** Medians over the runs of the extension's own script time during Run all, and its share of main-thread time. */
@@ -230,8 +245,8 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 };
 
-export function summarizeScale(runs: ScaleRun[], cells: number): ScaleSummary {
-  const mine = runs.filter((r) => r.cells === cells);
+export function summarizeScale(runs: ScaleRun[], c: ScaleCase): ScaleSummary {
+  const mine = runs.filter((r) => sameCase(r, c));
   const withExt = mine.filter((r) => r.variant === 'with');
   const without = mine.filter((r) => r.variant === 'without');
   const growth = (r: ScaleRun) => r.runAll.heapAfterMB - r.runAll.heapBeforeMB;
@@ -241,12 +256,13 @@ export function summarizeScale(runs: ScaleRun[], cells: number): ScaleSummary {
   const again = withExt.flatMap((r) => (r.runAgain ? [r.runAgain] : []));
   const loads = mine.flatMap((r) => r.load);
   return {
-    cells,
+    cells: c.cells,
+    frames: c.frames,
     runs: withExt.length,
     framesLoaded: median(mine.map((r) => r.runAll.framesLoaded)),
     extOwnMs,
     extSharePct: median(withExt.map((r) => (100 * r.runAll.ownMs) / r.runAll.taskMs)),
-    extUsPerCell: (1000 * extOwnMs) / cells,
+    extUsPerCell: (1000 * extOwnMs) / c.cells,
     againOwnMs: median(again.map((w) => w.ownMs)),
     againSharePct: median(again.map((w) => (100 * w.ownMs) / w.taskMs)),
     heapGrowthMB: median(paired),
