@@ -18,6 +18,7 @@ const STATUS: NotebookStatus = {
 describe('the status API in an output frame', () => {
   let lifetime: AbortController;
   let asked: FrameMessage[];
+  let replies: Promise<unknown>[];
   let status: NotebookStatus | null;
   let seen: unknown[];
   const record = (event: MessageEvent) => seen.push(event.data);
@@ -25,15 +26,17 @@ describe('the status API in an output frame', () => {
   beforeEach(() => {
     lifetime = new AbortController();
     asked = [];
+    replies = [];
     status = STATUS;
     seen = [];
     window.addEventListener('message', record);
     answerStatusRequests(
       window,
-      async <R>(message: FrameMessage) => {
+      <R>(message: FrameMessage) => {
         asked.push(message);
-        await tick();
-        return status as R;
+        const reply = tick().then(() => status as R);
+        replies.push(reply);
+        return reply;
       },
       lifetime.signal,
     );
@@ -48,10 +51,20 @@ describe('the status API in an output frame', () => {
   const request = (data: unknown) =>
     window.dispatchEvent(new MessageEvent('message', { data, source: window, origin: location.origin }));
   const answers = () => seen.filter((data) => (data as { colabOomGuard?: string }).colabOomGuard === 'status');
+  /**
+   * Every question asked so far answered, and whatever the answerer posted then delivered: its answer is posted in
+   * the replies' microtasks, and delivered in a task queued then (happy-dom's postMessage), before a second task of
+   * ours. Waits on that order, not on time.
+   */
+  const settled = async () => {
+    await Promise.all(replies);
+    await tick();
+    await tick();
+  };
 
   it("answers code in its own window on that window, with the request's id, from the worker", async () => {
     request({ colabOomGuard: 'status?', id: 'train-1' });
-    await tick(20);
+    await settled();
     expect(asked).toEqual([{ type: 'frame-status' }]);
     expect(answers()).toEqual([{ colabOomGuard: 'status', id: 'train-1', status: STATUS }]);
   });
@@ -59,7 +72,7 @@ describe('the status API in an output frame', () => {
   it('asks the worker once for requests arriving together, and answers each', async () => {
     request({ colabOomGuard: 'status?', id: 'a' });
     request({ colabOomGuard: 'status?', id: 'b' });
-    await tick(20);
+    await settled();
     expect(asked).toHaveLength(1);
     expect(answers().map((answer) => (answer as { id: string }).id)).toEqual(['a', 'b']);
   });
@@ -67,7 +80,7 @@ describe('the status API in an output frame', () => {
   it('gives no answer when the worker gives no status (the API switched off)', async () => {
     status = null;
     request({ colabOomGuard: 'status?', id: 'a' });
-    await tick(20);
+    await settled();
     expect(asked).toHaveLength(1);
     expect(answers()).toEqual([]);
   });
@@ -84,16 +97,16 @@ describe('the status API in an output frame', () => {
     request({ colabOomGuard: 'status?', id: 7 });
     request({ colabOomGuard: 'status', id: 'x', status: STATUS });
     request('status?');
-    await tick(20);
+    await settled();
     expect(asked).toEqual([]);
   });
 
   it('answers nothing once its lifetime ended', async () => {
     request({ colabOomGuard: 'status?', id: 'a' });
     lifetime.abort();
-    await tick(20);
+    await settled();
     request({ colabOomGuard: 'status?', id: 'b' });
-    await tick(20);
+    await settled();
     expect(answers()).toEqual([]);
   });
 });
