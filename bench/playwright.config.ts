@@ -7,6 +7,7 @@ export default defineConfig({
   testMatch: 'bench.spec.ts',
   workers: 1,
   retries: 0,
-  timeout: 30 * 60_000,
+  // A full run takes about 35 minutes on 2 cores (the notebook-scale pages most of it).
+  timeout: 90 * 60_000,
   reporter: [['list']],
 });
