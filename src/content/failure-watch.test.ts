@@ -389,6 +389,33 @@ describe('failure watch: a process started from a shell cell (issue 20), its str
     expect(reported()).toEqual(['failure host-ram error-output 100']);
   });
 
+  it('reads the source as queued: a command typed in while the execution runs does not count', async () => {
+    setSource('train()');
+    watch();
+    await state('pending');
+    renderer().replaceChildren();
+    setSource('!python train.py');
+    await state('running animating');
+    for (const [text, name] of shellOutputs('python-killed').streams) print(text, name);
+    await state('focused');
+    expect(reported()).toEqual([]);
+    // Its next execution runs the command.
+    await shellCell('python-killed');
+    expect(reported()).toEqual(['failure host-ram error-output 400']);
+  });
+
+  it('a source not readable when the execution started (no lines yet) is read at its end', async () => {
+    setSource(null);
+    watch();
+    await state('pending');
+    renderer().replaceChildren();
+    setSource('!python train.py');
+    await state('running animating');
+    for (const [text, name] of shellOutputs('python-killed').streams) print(text, name);
+    await state('focused');
+    expect(reported()).toEqual(['failure host-ram error-output 100']);
+  });
+
   it('a run that logged an OOM traceback and went on to finish: nothing', async () => {
     watch();
     await shellCell('logged-oom-finished');

@@ -93,6 +93,19 @@ export function createFailureWatch(doc: Document, reports: WatchReports, signal:
   }, signal);
 
   /**
+   * The start of each cell's execution whose source showed no sign of a command when it started: the source it runs,
+   * read where a Run all queues every cell in one task (one read after another costs less than each at its cell's
+   * end, in a task of its own). A source with a sign, or none readable yet, is read again at the end.
+   */
+  const plainSince = new WeakMap<Element, number>();
+  const executionStarted = (id: string, cell: Element) => {
+    const startedAt = gate.startedAt(id);
+    if (startedAt === null || plainSince.get(cell) === startedAt) return;
+    if (editorShowsNoCommand(cell)) plainSince.set(cell, startedAt);
+    else plainSince.delete(cell);
+  };
+
+  /**
    * The one place an execution seen in this page ends, with the state it ended in: a fresh error is judged by the
    * error outputs it showed; without a verdict from them, by how its stream output ends (a shell-launched process).
    */
@@ -101,17 +114,17 @@ export function createFailureWatch(doc: Document, reports: WatchReports, signal:
     if (ended.outcome === 'error' && judge(id, ended.evidence)) return;
     // A Python cell that caught an OOM and printed it last ends as a dying script does: only a cell that can start a
     // process (or whose source cannot be read) is read as one.
-    if (!cellMayRunProcesses(cell)) return;
+    if (plainSince.get(cell) === ended.startedAt || !cellMayRunProcesses(cell)) return;
     // Ended in error with no error output yet (undefined): it may come late from a frame; the stream waits for it.
     shellEnds.ended(id, cell, ended.startedAt, ended.outcome === 'ok' ? null : ended.evidence.at(-1));
   };
 
   /** Most cells show none of the marks of a command in their editor's text: their lines are not read one by one. */
-  const cellMayRunProcesses = (cell: Element) => {
+  const editorShowsNoCommand = (cell: Element) => {
     const flat = editorText(cell);
-    if (flat && !SHELL_SOURCE_HINT.test(flat)) return false;
-    return mayRunProcesses(cellSource(cell));
+    return !!flat && !SHELL_SOURCE_HINT.test(flat);
   };
+  const cellMayRunProcesses = (cell: Element) => !editorShowsNoCommand(cell) && mayRunProcesses(cellSource(cell));
 
   const errorText = (id: string, text: string) => {
     if (gate.errorOutput(id, text, Date.now()) !== 'judge') return;
@@ -192,8 +205,10 @@ export function createFailureWatch(doc: Document, reports: WatchReports, signal:
 
   const cellState = (cell: Element, rawId: string | null, state: RunState) => {
     const id = idOf(cell, rawId);
-    if (state === 'pending' || state === 'running') shellEnds.forget(id);
+    const starts = state === 'pending' || state === 'running';
+    if (starts) shellEnds.forget(id);
     const ended = gate.cellState(id, state, Date.now());
+    if (starts) executionStarted(id, cell);
     if (ended) executionEnded(id, cell, ended);
     checkSight();
   };
