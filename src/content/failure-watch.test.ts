@@ -340,11 +340,15 @@ function shellOutputs(ending: ShellEnding): { streams: Array<[string, 'stdout' |
   return { streams, error: traceback ? plain([traceback].flat().join('\n')) : null };
 }
 
-/** A shell cell's run in the main document: queued, running, its output, then the state it ends in. */
-async function shellCell(ending: ShellEnding, end: 'focused' | 'error' = 'focused') {
+/**
+ * A shell cell's run in the main document: queued, running, its output, then the state it ends in. `whenQueued`: what
+ * happens to the cell between its queueing and its start (its source edited).
+ */
+async function shellCell(ending: ShellEnding, end: 'focused' | 'error' = 'focused', whenQueued = () => {}) {
   const { streams, error } = shellOutputs(ending);
   await state('pending');
   renderer().replaceChildren(); // the run cleared the cell's old output
+  whenQueued();
   await state('running animating');
   for (const [text, name] of streams) print(text, name);
   if (error !== null) errorOutputText(error);
@@ -389,15 +393,10 @@ describe('failure watch: a process started from a shell cell (issue 20), its str
     expect(reported()).toEqual(['failure host-ram error-output 100']);
   });
 
-  it('reads the source as queued: a command typed in while the execution runs does not count', async () => {
+  it('reads the source as queued: a command typed into the queued cell does not count', async () => {
     setSource('train()');
     watch();
-    await state('pending');
-    renderer().replaceChildren();
-    setSource('!python train.py');
-    await state('running animating');
-    for (const [text, name] of shellOutputs('python-killed').streams) print(text, name);
-    await state('focused');
+    await shellCell('python-killed', 'focused', () => setSource('!python train.py'));
     expect(reported()).toEqual([]);
     // Its next execution runs the command.
     await shellCell('python-killed');
@@ -407,12 +406,7 @@ describe('failure watch: a process started from a shell cell (issue 20), its str
   it('a source not readable when the execution started (no lines yet) is read at its end', async () => {
     setSource(null);
     watch();
-    await state('pending');
-    renderer().replaceChildren();
-    setSource('!python train.py');
-    await state('running animating');
-    for (const [text, name] of shellOutputs('python-killed').streams) print(text, name);
-    await state('focused');
+    await shellCell('python-killed', 'focused', () => setSource('!python train.py'));
     expect(reported()).toEqual(['failure host-ram error-output 100']);
   });
 

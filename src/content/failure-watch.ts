@@ -102,7 +102,6 @@ export function createFailureWatch(doc: Document, reports: WatchReports, signal:
     const startedAt = gate.startedAt(id);
     if (startedAt === null || plainSince.get(cell) === startedAt) return;
     if (editorShowsNoCommand(cell)) plainSince.set(cell, startedAt);
-    else plainSince.delete(cell);
   };
 
   /**
