@@ -26,6 +26,7 @@ import {
   scaleCase,
   scaleLabel,
   summarizeScale,
+  tenthOf,
 } from './lib/scale';
 import { breakdown, byGroup, measureSizes, mergeShares, positionResolver } from './lib/sizes';
 import { round, summarize } from './lib/stats';
@@ -84,7 +85,7 @@ interface ScaleBaseline {
 function readBaseline(): ScaleBaseline {
   type Kept = Omit<ScaleBaseline, 'summary'> & { summary: Array<Omit<ScaleCase, 'frames'> & Partial<ScaleCase>> };
   const kept = JSON.parse(readFileSync(SCALE_BASELINE, 'utf8')) as Kept;
-  const summary = kept.summary.map((s) => ({ ...s, frames: s.frames ?? Math.round(s.cells / 10) }));
+  const summary = kept.summary.map((s) => ({ ...s, frames: s.frames ?? tenthOf(s.cells) }));
   return { ...kept, summary } as ScaleBaseline;
 }
 

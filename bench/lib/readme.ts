@@ -3,7 +3,7 @@
  * `bench:end` markers, so the figures there are always the latest ones with the machine they came from.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { isTenthFramed, type ScaleSummary, sameCase } from './scale';
+import { isTenthFramed, type ScaleSummary, sameCase, tenthOf } from './scale';
 
 interface Summary {
   p50: number;
@@ -46,7 +46,8 @@ function rows(r: BenchResults): string[][] | null {
     'lazy: the pattern engine, imported where there are patterns',
   ].map(size);
   const [s30, s100, bar] = ['30k lines', '100k lines', 'progress bar'].map(stream);
-  const scale = (cells: number, frames = cells / 10) => r.scale?.summary.find((s) => sameCase(s, { cells, frames }));
+  const scale = (cells: number, frames = tenthOf(cells)) =>
+    r.scale?.summary.find((s) => sameCase(s, { cells, frames }));
   const before = (s: ScaleSummary) => r.scale?.before?.summary.find((b) => sameCase(b, s));
   // The sizes compared with each other have a frame in every tenth cell; a size with more frames is a row of its own.
   const sizes = (r.scale?.summary ?? []).filter(isTenthFramed);

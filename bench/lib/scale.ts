@@ -29,14 +29,16 @@ export interface ScaleCase {
   frames: number;
 }
 
+/** The default frame count, a frame in every tenth cell: the sizes compared with each other (per cell) have it. */
+export const tenthOf = (cells: number) => Math.round(cells / 10);
+
 /** `1000` (a frame in every tenth cell) or `1000f300` (300 frames), as BENCH_SCALE_CELLS names a size. */
 export function scaleCase(spec: string): ScaleCase {
   const [cells, frames] = spec.split('f').map(Number);
-  return { cells: cells!, frames: frames ?? Math.round(cells! / 10) };
+  return { cells: cells!, frames: frames ?? tenthOf(cells!) };
 }
 
-/** The default frame count: the sizes compared with each other (per cell, linear) have it. */
-export const isTenthFramed = (c: ScaleCase) => c.frames === Math.round(c.cells / 10);
+export const isTenthFramed = (c: ScaleCase) => c.frames === tenthOf(c.cells);
 
 /** "1,000 cells" or "1,000 cells, 300 frames": a size as tables name it. */
 export const scaleLabel = (c: ScaleCase) =>
