@@ -16,7 +16,7 @@ export const LATE_OUTPUT_MS = 10_000;
 export const CRASH_LOOKBACK_MS = 5 * 60_000;
 /** Evidence kept per execution: the newest error outputs (each already cut to what the detector reads). */
 const EVIDENCE_KEPT = 8;
-/** Ended executions remembered for crash notices and late outputs, at most (pruned by CRASH_LOOKBACK_MS first). */
+/** Ended executions remembered for crash notices, at most. */
 const RECENT_KEPT = 500;
 
 /** A cell's run state as the page reads it; 'stale-error' is an error from an earlier kernel session. */
@@ -33,9 +33,7 @@ export interface EndedExecution {
 }
 
 interface Execution {
-  readonly cellId: string;
   startedAt: number;
-  running: boolean;
   endedAt: number | null;
   outcome: ExecutionOutcome | null;
   reported: boolean;
@@ -71,8 +69,6 @@ export interface ExecutionGate {
 /** First in, first out; the front leaves in constant amortised time (no array shifted or copied per item). */
 interface Queue<T> {
   push(item: T): void;
-  /** The oldest item, or undefined. */
-  first(): T | undefined;
   dropFirst(): void;
   size(): number;
   values(): T[];
@@ -84,7 +80,6 @@ function queue<T>(): Queue<T> {
   let head = 0;
   return {
     push: (item) => void items.push(item),
-    first: () => items[head],
     dropFirst() {
       head++;
       // Compacted once half is dead: each item is copied at most once on average.
@@ -103,36 +98,24 @@ function queue<T>(): Queue<T> {
 }
 
 export function createExecutionGate(now: number): ExecutionGate {
+  /** Each cell's latest execution seen since the last restart: its next one replaces it. */
   const executions = new Map<string, Execution>();
   /** Cells whose execution is seen running now: `anyRunning` is asked at every run-state change. */
   const running = new Set<string>();
   /**
-   * Ended executions in the order they ended, for a crash notice; each leaves `executions` with them (its late
-   * outputs are long refused by then). One queue, one push per execution: a Run all ends one per cell.
+   * The newest ended executions (RECENT_KEPT) in the order they ended, for a crash notice, which reads those within
+   * its window. Ending one touches nothing older: a Run all ends one per cell, each in a small task of its own.
    */
   const ended = queue<Execution>();
   let watchingSince = now;
 
   const active = (run: Execution | undefined): boolean => run !== undefined && run.endedAt === null;
 
-  const dropOldest = (old: Execution) => {
-    if (executions.get(old.cellId) === old) executions.delete(old.cellId);
-    ended.dropFirst();
-  };
-
-  /** What is too old to matter leaves from the front: constant work per ended execution, whatever the notebook. */
-  const prune = (at: number) => {
-    for (let old = ended.first(); old && at - (old.endedAt as number) > CRASH_LOOKBACK_MS; old = ended.first())
-      dropOldest(old);
-    const oldest = ended.first();
-    if (oldest && ended.size() >= RECENT_KEPT) dropOldest(oldest);
-  };
-
   const end = (cellId: string, run: Execution, outcome: ExecutionOutcome, at: number): EndedExecution => {
     run.endedAt = at;
     run.outcome = outcome;
     running.delete(cellId);
-    prune(at);
+    if (ended.size() >= RECENT_KEPT) ended.dropFirst();
     ended.push(run);
     const evidence = run.evidence;
     run.evidence = [];
@@ -147,17 +130,9 @@ export function createExecutionGate(now: number): ExecutionGate {
       const run = executions.get(cellId);
       if (state === 'pending' || state === 'running') {
         if (state === 'running') running.add(cellId);
-        if (run && active(run)) run.running ||= state === 'running';
-        else
-          executions.set(cellId, {
-            cellId,
-            startedAt: at,
-            running: state === 'running',
-            endedAt: null,
-            outcome: null,
-            reported: false,
-            evidence: [],
-          });
+        // A running state after the queued one is the same execution.
+        if (!run || !active(run))
+          executions.set(cellId, { startedAt: at, endedAt: null, outcome: null, reported: false, evidence: [] });
         return null;
       }
       if (!run || !active(run)) return null;
