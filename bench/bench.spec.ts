@@ -25,6 +25,7 @@ import {
   sameCase,
   scaleCase,
   scaleLabel,
+  scaleSpec,
   summarizeScale,
   tenthOf,
 } from './lib/scale';
@@ -472,7 +473,7 @@ test('colab-oom-guard bench', async () => {
             totals.set(name, (totals.get(name) ?? 0) + t.ms / mine.length);
           }
         }
-        const key = isTenthFramed(c) ? `${c.cells}` : `${c.cells}f${c.frames}`;
+        const key = scaleSpec(c);
         top[key] = [...totals].map(([fn, ms]) => ({ fn, ms })).sort((a, b) => b.ms - a.ms);
         say(`  where the extension's time goes during Run all (${scaleLabel(c)}, ms per run):`);
         for (const t of top[key]!.slice(0, 12)) say(`    ${round(t.ms, 2).toString().padStart(7)} ms  ${t.fn}`);

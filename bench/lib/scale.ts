@@ -40,6 +40,9 @@ export function scaleCase(spec: string): ScaleCase {
 
 export const isTenthFramed = (c: ScaleCase) => c.frames === tenthOf(c.cells);
 
+/** The size as BENCH_SCALE_CELLS names it (scaleCase's inverse): `1000`, or `1000f300` for other frame counts. */
+export const scaleSpec = (c: ScaleCase) => (isTenthFramed(c) ? `${c.cells}` : `${c.cells}f${c.frames}`);
+
 /** "1,000 cells" or "1,000 cells, 300 frames": a size as tables name it. */
 export const scaleLabel = (c: ScaleCase) =>
   `${c.cells.toLocaleString('en')} cells${isTenthFramed(c) ? '' : `, ${c.frames.toLocaleString('en')} frames`}`;
@@ -151,7 +154,7 @@ export async function measureScale(
 ): Promise<ScaleRun> {
   const loadBefore = loadavg()[0]!;
   const sim = await installColabSim(context);
-  const id = `benchScale${c.cells}f${c.frames}${variant}${Date.now().toString(36)}${serial++}`;
+  const id = `benchScale${scaleSpec(c)}${variant}${Date.now().toString(36)}${serial++}`;
   const url = sim.notebook(`/drive/${id}`, scaleScenario(c, `bench ${c.cells} cells`));
   const page: Page = await context.newPage();
   const cdp = await context.newCDPSession(page);
@@ -182,7 +185,7 @@ export async function measureScale(
           await enableNotebook(ext.serviceWorker, `drive:${id}`);
           await page.waitForTimeout(2000);
         },
-        `${c.cells}f${c.frames}-${variant}-${serial}-switch-on`,
+        `${scaleSpec(c)}-${variant}-${serial}-switch-on`,
       );
     }
     /** The `nth` Run all of the page, measured. */
@@ -196,7 +199,7 @@ export async function measureScale(
           // Bounded: what follows the last cell's end (a frame's stream tail is answered after 250 ms of quiet).
           await page.waitForTimeout(1000);
         },
-        `${c.cells}f${c.frames}-${variant}-${serial}-${name}`,
+        `${scaleSpec(c)}-${variant}-${serial}-${name}`,
       );
     const heapBeforeMB = await heapMB(cdp);
     const framesBefore = frames;
