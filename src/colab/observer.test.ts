@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { mount, setRunState, snippet, tick } from '../../test/support/colab-dom';
-import { observeColabPage, type PageHandlers, type PageObserver, toastText } from './observer';
+import { observeColabPage, type PageHandlers, type PageObserver, SETTLE_MS, toastText } from './observer';
 
 let observer: PageObserver | null = null;
 
@@ -15,8 +15,13 @@ afterEach(() => {
 function watch(opts: { wantAllText?: boolean } = {}) {
   const events: string[] = [];
   const elements: Element[] = [];
+  /** When each reported state change was made. */
+  const times: number[] = [];
   const handlers: Required<PageHandlers> = {
-    cellState: (_cell, id, state, previous) => events.push(`state ${id} ${previous}->${state}`),
+    cellState: (_cell, id, state, previous, at) => {
+      events.push(`state ${id} ${previous}->${state}`);
+      times.push(at);
+    },
     outputAdded: (_cell, id, element, kind) => {
       events.push(`output ${id} ${kind}`);
       elements.push(element);
@@ -34,7 +39,13 @@ function watch(opts: { wantAllText?: boolean } = {}) {
     kernelSaid = said;
   };
   observer = observeColabPage(document, handlers, opts);
-  return { events, elements };
+  return { events, elements, times };
+}
+
+/** The page's changes seen, and what waits to be read together (a running cell's changes) read now. */
+async function seen() {
+  await tick();
+  observer?.settle();
 }
 
 const renderer = () => document.querySelector('colab-static-output-renderer > div')!;
@@ -53,15 +64,15 @@ describe('run-state transitions', () => {
     const { events } = watch();
     const cell = document.getElementById(`cell-${CELL}`)!;
     setRunState(cell, 'pending');
-    await tick();
+    await seen();
     setRunState(cell, 'running animating');
-    await tick();
+    await seen();
     setRunState(cell, 'running animating hovered');
-    await tick();
+    await seen();
     setRunState(cell, 'error');
-    await tick();
+    await seen();
     setRunState(cell, 'stale error'); // a restart made the error one of an earlier kernel session
-    await tick();
+    await seen();
     expect(events).toEqual(QUEUED_TO_OLD_ERROR);
   });
 
@@ -83,13 +94,13 @@ describe('run-state transitions', () => {
     const { events } = watch();
     const cell = document.getElementById('cell-old')!;
     cell.classList.add('pending');
-    await tick();
+    await seen();
     cell.classList.remove('pending');
     cell.querySelector('colab-run-button')!.setAttribute('title', 'executing');
-    await tick();
+    await seen();
     cell.querySelector('colab-run-button')!.removeAttribute('title');
     cell.classList.add('execution-error');
-    await tick();
+    await seen();
     expect(events).toEqual(['state old idle->pending', 'state old pending->running', 'state old running->error']);
   });
 
@@ -104,15 +115,15 @@ describe('run-state transitions', () => {
       root.replaceChildren(state);
     };
     rerender('pending');
-    await tick();
+    await seen();
     setRunState(cell, 'running animating');
-    await tick();
+    await seen();
     root.replaceChildren(); // Lit's first render has not happened yet: nothing to read, nothing reported
-    await tick();
+    await seen();
     rerender('error');
-    await tick();
+    await seen();
     setRunState(cell, 'stale error');
-    await tick();
+    await seen();
     expect(events).toEqual(QUEUED_TO_OLD_ERROR);
   });
 
@@ -125,10 +136,84 @@ describe('run-state transitions', () => {
     root.append(wrapper);
     const { events } = watch();
     setRunState(cell, 'running animating');
-    await tick();
+    await seen();
     wrapper.replaceChildren(Object.assign(document.createElement('div'), { className: 'cell-execution error' }));
-    await tick();
+    await seen();
     expect(events).toEqual([`state ${CELL} idle->running`, `state ${CELL} running->error`]);
+  });
+});
+
+describe('reading running cells together (issue 19)', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    vi.setSystemTime(0);
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** The run state changes at `at` ms. */
+  async function stateAt(at: number, classes: string) {
+    await vi.advanceTimersByTimeAsync(at - Date.now());
+    setRunState(document.getElementById(`cell-${CELL}`)!, classes);
+    await vi.advanceTimersByTimeAsync(0);
+  }
+
+  it("reads a start at once, a running cell's changes together SETTLE_MS later, dated when made", async () => {
+    mount(snippet('code-cell-with-static-output-2026-03.html'));
+    const { events, times } = watch();
+    await stateAt(100, 'pending');
+    expect(events).toEqual([`state ${CELL} idle->pending`]);
+    await stateAt(200, 'running animating');
+    await stateAt(300, 'focused');
+    await vi.advanceTimersByTimeAsync(200 + SETTLE_MS - 1 - Date.now());
+    expect(events).toEqual([`state ${CELL} idle->pending`]);
+    await vi.advanceTimersByTimeAsync(1);
+    // What it changed to by then: a Run all's cell is read once it has ended, not at each of its steps.
+    expect(events).toEqual([`state ${CELL} idle->pending`, `state ${CELL} pending->idle`]);
+    expect(times).toEqual([100, 300]);
+  });
+
+  it('reads what waits before it reports an output, and a cell that showed an error at once', async () => {
+    mount(snippet('code-cell-with-static-output-2026-03.html'));
+    const { events, times } = watch();
+    await stateAt(100, 'pending');
+    await stateAt(200, 'running animating');
+    mount('<div class="error output-id-4"><pre>OutOfMemoryError: CUDA out of memory.</pre></div>', renderer());
+    await vi.advanceTimersByTimeAsync(0);
+    await stateAt(300, 'error');
+    expect(events).toEqual([
+      `state ${CELL} idle->pending`,
+      `state ${CELL} pending->running`,
+      `output ${CELL} error`,
+      `state ${CELL} running->error`,
+    ]);
+    expect(times).toEqual([100, 200, 300]);
+  });
+
+  it('reads a cell told to hurry (an output frame showed an error) now, and its end at once', async () => {
+    mount(snippet('code-cell-with-static-output-2026-03.html'));
+    const { events } = watch();
+    await stateAt(100, 'pending');
+    await stateAt(200, 'running animating');
+    observer!.hurry(document.getElementById(`cell-${CELL}`)!);
+    expect(events).toEqual([`state ${CELL} idle->pending`, `state ${CELL} pending->running`]);
+    await stateAt(300, 'error');
+    expect(events.at(-1)).toBe(`state ${CELL} running->error`);
+    // Once ended, its next execution's changes wait again.
+    await stateAt(400, 'pending');
+    await stateAt(500, 'running animating');
+    expect(events.at(-1)).toBe(`state ${CELL} error->pending`);
+  });
+
+  it('reads nothing after it is disconnected', async () => {
+    mount(snippet('code-cell-with-static-output-2026-03.html'));
+    const { events } = watch();
+    await stateAt(100, 'pending');
+    await stateAt(200, 'running animating');
+    observer!.disconnect();
+    await vi.advanceTimersByTimeAsync(10 * SETTLE_MS);
+    expect(events).toEqual([`state ${CELL} idle->pending`]);
   });
 });
 
@@ -167,7 +252,7 @@ describe('the first look at a page', () => {
     setRunState(document.getElementById(`cell-${CELL}`)!, 'pending');
     const { events } = watch();
     setRunState(document.getElementById(`cell-${CELL}`)!, 'running');
-    await tick();
+    await seen();
     expect(events).toEqual([`state ${CELL} idle->pending`, `state ${CELL} pending->running`]);
   });
 });

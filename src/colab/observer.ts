@@ -24,10 +24,11 @@ import { CELL, CONNECT, DIALOG, OUTPUT, OUTPUT_CORE, TOAST } from './selectors';
 
 export interface PageHandlers {
   /**
-   * A cell's run state changed. A cell's first readable state is recorded silently unless it is queued or running
-   * (then it comes as a change from 'idle'): a cell appearing with a saved error is no execution of this page's.
+   * A cell's run state changed, at `at` (the time of the page's change, which may be read SETTLE_MS later). A cell's
+   * first readable state is recorded silently unless it is queued or running (then it comes as a change from
+   * 'idle'): a cell appearing with a saved error is no execution of this page's.
    */
-  cellState?(cell: Element, id: string | null, state: RunState, previous: RunState): void;
+  cellState?(cell: Element, id: string | null, state: RunState, previous: RunState, at: number): void;
   /**
    * A new output element in a cell's static renderer (main document): an error output, or any output with
    * `wantAllText`. Outputs that arrive with their cell are not reported, but saved outputs that Colab renders late
@@ -64,7 +65,21 @@ export interface PageObserver {
    * cell of a Run all, so it is watched only while someone needs its changes.
    */
   watchKernel(on: boolean): void;
+  /** Reads now the cells whose changes wait to be read together (`SETTLE_MS`): before something else is judged. */
+  settle(): void;
+  /**
+   * `cell`'s changes are read at once until its execution ends (it may be failing, or run a command whose end is
+   * judged); read now if they wait.
+   */
+  hurry(cell: Element): void;
 }
+
+/**
+ * How long the changes of a cell whose execution is under way may wait, to be read with others (issue 19). A Run all
+ * changes each cell in small tasks of its own (running, then its end): read a moment later, most of its cells are
+ * read once, at their end, several in one task. Nothing is reported before what waits is read.
+ */
+export const SETTLE_MS = 250;
 
 /** `Node.ELEMENT_NODE`, without looking up the global `Node` at every added node. */
 const ELEMENT_NODE = 1;
@@ -104,11 +119,17 @@ interface ButtonWatch {
   cell: CellWatch | null;
 }
 
-/** What is known of one cell: its run button, its last state read (undefined before the first) and its id. */
+/**
+ * What is known of one cell: its run button, its last state read (undefined before the first), whether its changes
+ * are read at once while its execution is under way (hurry), and its id.
+ */
 interface CellWatch {
   readonly cell: Element;
   run: ButtonWatch | null;
   state: RunState | undefined;
+  /** When it last changed (the batch that said so). */
+  changedAt: number;
+  hurry: boolean;
   /** Read once (Colab keeps a cell's id for its life): reading a DOM string costs a copy each time. */
   id: string | null | undefined;
 }
@@ -136,6 +157,8 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
   /** Snackbars open and already reported, with the batch and text of the report: one report per message shown. */
   const toastShown = new WeakMap<Element, { batch: number; text: string }>();
   let batch = 0;
+  /** When the current batch's changes were made: its callback ends the task that made them. */
+  let batchAt = Date.now();
   const dialogsOpen = new WeakSet<Element>();
   /** Outputs reported by outputAdded in the current batch: their text records are not "appended" text. */
   const fresh = new Set<Element>();
@@ -143,6 +166,9 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
   let lastScanned: Element | null = null;
   /** Cells whose state may have changed in the current batch, read once at its end. */
   const changedCells = new Set<CellWatch>();
+  /** Cells with an execution under way that may have changed since: read together (settle), SETTLE_MS later at most. */
+  const settling = new Set<CellWatch>();
+  let settleTimer: ReturnType<typeof setTimeout> | undefined;
   const appended = streamAppender();
   let initial = true;
   let connectHost: Element | null = null;
@@ -187,7 +213,7 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
   function cellWatchOf(cell: Element): CellWatch {
     let watch = cellWatches.get(cell);
     if (!watch) {
-      watch = { cell, run: null, state: undefined, id: undefined };
+      watch = { cell, run: null, state: undefined, changedAt: batchAt, hurry: false, id: undefined };
       cellWatches.set(cell, watch);
     }
     return watch;
@@ -228,9 +254,10 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
     if (!stateElement) watchClass(watch.cell);
     const previous = watch.state;
     watch.state = state;
+    if (state !== 'pending' && state !== 'running') watch.hurry = false;
     // A cell first seen queued or running is an execution under way (a reload mid-run, a cell rendered late).
     const changed = previous === undefined ? state === 'pending' || state === 'running' : previous !== state;
-    if (changed) handlers.cellState?.(watch.cell, idOf(watch), state, previous ?? 'idle');
+    if (changed) handlers.cellState?.(watch.cell, idOf(watch), state, previous ?? 'idle', watch.changedAt);
   }
 
   function watchToast(toast: Element): void {
@@ -300,7 +327,29 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
 
   function buttonChanged(run: ButtonWatch): void {
     const watch = cellOfButton(run);
-    if (watch) changedCells.add(watch);
+    if (watch) cellChanged(watch);
+  }
+
+  /**
+   * A cell idle so far is read at the batch's end: an execution's start is never late. Once under way, its running and
+   * its end wait (SETTLE_MS), unless it hurries.
+   */
+  function cellChanged(watch: CellWatch): void {
+    watch.changedAt = batchAt;
+    const underWay = (watch.state === 'pending' || watch.state === 'running') && !watch.hurry;
+    (underWay ? settling : changedCells).add(watch);
+  }
+
+  /** Reads the cells that wait, in the order they first changed. */
+  function settle(): void {
+    // Nothing waits, and no timer is set (set only while something waits): the common case, at every printed line.
+    if (settling.size === 0) return;
+    clearTimeout(settleTimer);
+    settleTimer = undefined;
+    // Copied: a report made while reading may ask to settle again.
+    const cells = [...settling];
+    settling.clear();
+    for (const watch of cells) updateCell(watch);
   }
 
   function checkToast(host: Element): void {
@@ -315,7 +364,9 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
     const reported = toastShown.get(host)?.text;
     if (!text || (reported !== undefined && text.startsWith(reported))) return;
     toastShown.set(host, { batch, text });
-    if (!initial) handlers.toast?.(text, host);
+    if (initial) return;
+    settle();
+    handlers.toast?.(text, host);
   }
 
   /**
@@ -335,7 +386,9 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
     }
     if (dialogsOpen.has(dialog)) return;
     dialogsOpen.add(dialog);
-    if (!initial) handlers.dialogOpened?.(classifyDialog(dialog), dialog);
+    if (initial) return;
+    settle();
+    handlers.dialogOpened?.(classifyDialog(dialog), dialog);
   }
 
   function hookRunButton(run: ButtonWatch): void {
@@ -350,7 +403,7 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
     if (tag === CELL.runButton) {
       hookRunButton(buttonWatchOf(el));
     } else if (isCell(el)) {
-      changedCells.add(cellWatchOf(el));
+      cellChanged(cellWatchOf(el));
     } else if (tag === TOAST.host) {
       watchToast(el);
       checkToast(el);
@@ -371,7 +424,11 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
     const cell = cellOf(out);
     if (!cell) return;
     fresh.add(out);
-    handlers.outputAdded?.(cell, idOfCell(cell), out, kind);
+    const watch = cellWatchOf(cell);
+    // Its end, if it fails, is judged the moment it comes.
+    if (kind === 'error') watch.hurry = true;
+    settle();
+    handlers.outputAdded?.(cell, idOf(watch), out, kind);
   }
 
   /**
@@ -427,7 +484,7 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
         continue;
       }
       const watch = cellWatchOf(el);
-      changedCells.add(watch);
+      cellChanged(watch);
       const button = el.querySelector(CELL.runButton);
       if (!button) continue;
       // Paired first, so hooking it does not look for its cell.
@@ -441,12 +498,14 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
     if (!wantAll || fresh.has(out) || outputKind(out) !== 'stream') return;
     const cell = cellOf(out);
     const text = cell && appended(record);
-    if (cell && text) handlers.streamText?.(cell, idOfCell(cell), text);
+    if (!cell || !text) return;
+    settle();
+    handlers.streamText?.(cell, idOfCell(cell), text);
   }
 
   function onAttribute(el: Element, name: string | null): void {
     if (name === 'class') {
-      if (isCell(el)) changedCells.add(cellWatchOf(el));
+      if (isCell(el)) cellChanged(cellWatchOf(el));
       else if (el.matches(DIALOG.mdc)) checkDialog(el);
     } else if (name === TOAST.labelAttr && el.localName === TOAST.host) {
       reshowToast(el);
@@ -516,6 +575,7 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
     for (const watch of changedCells) updateCell(watch);
     changedCells.clear();
     fresh.clear();
+    if (settling.size > 0) settleTimer ??= setTimeout(settle, SETTLE_MS);
     if (!kernelTouched) return;
     kernelTouched = false;
     handlers.kernelChanged?.();
@@ -523,6 +583,7 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
 
   function onBatch(records: MutationRecord[]): void {
     batch++;
+    batchAt = Date.now();
     lastScanned = null;
     let toasts: Map<Element, boolean> | null = null;
     let previous: MutationRecord | undefined;
@@ -563,6 +624,7 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
 
   return {
     disconnect() {
+      clearTimeout(settleTimer);
       mo.disconnect();
       textMo?.disconnect();
       kernelMo?.disconnect();
@@ -590,6 +652,13 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
       // Created after the page observer, so called back after it in a task: the batch's cell states come first.
       kernelMo = new MutationObserver(() => handlers.kernelChanged?.());
       if (connectHost) observeConnectButton(kernelMo, connectHost);
+    },
+    settle,
+    hurry(cell) {
+      const watch = cellWatches.get(cell);
+      if (!watch) return;
+      watch.hurry = true;
+      if (settling.has(watch)) settle();
     },
   };
 }

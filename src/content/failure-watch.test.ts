@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RunSpec } from '../../e2e/colab-sim/scenario';
 import { plain, type ShellEnding, shellRun } from '../../e2e/colab-sim/texts';
 import { mount, setRunState, snippet } from '../../test/support/colab-dom';
+import { SETTLE_MS } from '../colab';
 import type { Verdict } from '../detector';
 import { LATE_OUTPUT_MS } from '../detector/execution-gate';
 import { BLIND_AFTER_MS, KERNEL_WATCH_AFTER_MS } from '../limits';
@@ -13,6 +14,8 @@ import { createFailureWatch, type WatchReports } from './failure-watch';
 const CELL = 'T2BNeFUZ1OGZ';
 /** Lets the observers' records be delivered (the clock is fake). */
 const tick = () => vi.advanceTimersByTimeAsync(0);
+/** Long enough for a cell's changes that wait to be read together (a plain cell's end) to be read. */
+const settled = () => vi.advanceTimersByTimeAsync(SETTLE_MS);
 const OOM = 'OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB';
 const T0 = Date.UTC(2026, 10, 23, 22);
 
@@ -92,6 +95,22 @@ describe('failure watch: the cell state triggers, the error output is the eviden
     expect(reported()).toEqual(['failure gpu-oom error-output 100']);
   });
 
+  it("an output frame's error: judged the moment its cell ends, or at once if its end waits to be read", async () => {
+    const fx = watch();
+    await state('pending');
+    await state('running animating');
+    fx.frameError(cell(), OOM);
+    // The cell's end is read the moment it comes, not with others SETTLE_MS later.
+    await state('error');
+    expect(reported()).toEqual(['failure gpu-oom error-output 100']);
+    await state('pending', SETTLE_MS);
+    await state('running animating');
+    await state('error'); // waits to be read with others
+    expect(reported()).toEqual(['failure gpu-oom error-output 100']);
+    fx.frameError(cell(), OOM);
+    expect(reported()).toEqual(['failure gpu-oom error-output 100', 'failure gpu-oom error-output 550']);
+  });
+
   it('a saved error rendered lazily (state and output at once, no run) is nothing', async () => {
     watch();
     setRunState(cell(), 'stale error');
@@ -133,6 +152,17 @@ describe('failure watch: the cell state triggers, the error output is the eviden
     fx.forgetExecutions();
     errorOutput();
     await state('error');
+    expect(reported()).toEqual([]);
+  });
+
+  it('after a restart of its own, changes that waited to be read belong to the executions before it', async () => {
+    const fx = watch();
+    await state('pending');
+    await state('running animating'); // waits to be read with others
+    fx.forgetExecutions();
+    errorOutput();
+    await state('error');
+    await vi.advanceTimersByTimeAsync(SETTLE_MS);
     expect(reported()).toEqual([]);
   });
 
@@ -390,6 +420,9 @@ describe('failure watch: a process started from a shell cell (issue 20), its str
     setSource(null);
     watch();
     await shellCell('python-killed');
+    // Not known as a command's when it started: its end is read with others.
+    expect(reported()).toEqual([]);
+    await settled();
     expect(reported()).toEqual(['failure host-ram error-output 100']);
   });
 
@@ -397,16 +430,18 @@ describe('failure watch: a process started from a shell cell (issue 20), its str
     setSource('train()');
     watch();
     await shellCell('python-killed', 'focused', () => setSource('!python train.py'));
+    await settled();
     expect(reported()).toEqual([]);
     // Its next execution runs the command.
     await shellCell('python-killed');
-    expect(reported()).toEqual(['failure host-ram error-output 400']);
+    expect(reported()).toEqual(['failure host-ram error-output 650']);
   });
 
   it('a source not readable when the execution started (no lines yet) is read at its end', async () => {
     setSource(null);
     watch();
     await shellCell('python-killed', 'focused', () => setSource('!python train.py'));
+    await settled();
     expect(reported()).toEqual(['failure host-ram error-output 100']);
   });
 

@@ -101,7 +101,12 @@ export function createFailureWatch(doc: Document, reports: WatchReports, signal:
   const executionStarted = (id: string, cell: Element) => {
     const startedAt = gate.startedAt(id);
     if (startedAt === null || plainSince.get(cell) === startedAt) return;
-    if (editorShowsNoCommand(cell)) plainSince.set(cell, startedAt);
+    const flat = editorText(cell);
+    // No lines yet (an editor not rendered): its source is read at its end.
+    if (!flat) return;
+    if (!SHELL_SOURCE_HINT.test(flat)) plainSince.set(cell, startedAt);
+    // A command: its end is judged by how its stream ends (a process dying of OOM), the moment it comes.
+    else observer?.hurry(cell);
   };
 
   /**
@@ -187,7 +192,8 @@ export function createFailureWatch(doc: Document, reports: WatchReports, signal:
     stopLooking();
     reports.sight(true);
   };
-  const checkSight = () => {
+  /** `at`: when what changed the sight changed (a cell's state read a moment after it changed). */
+  const checkSight = (at = Date.now()) => {
     const running = gate.anyRunning();
     if (running && (blind || !seen)) {
       blind = false;
@@ -198,18 +204,18 @@ export function createFailureWatch(doc: Document, reports: WatchReports, signal:
       stopLooking();
       return;
     }
-    unseenSince ??= Date.now();
-    blindTimer ??= setTimeout(lookForBlind, KERNEL_WATCH_AFTER_MS);
+    unseenSince ??= at;
+    blindTimer ??= setTimeout(lookForBlind, unseenSince + KERNEL_WATCH_AFTER_MS - Date.now());
   };
 
-  const cellState = (cell: Element, rawId: string | null, state: RunState) => {
+  const cellState = (cell: Element, rawId: string | null, state: RunState, _previous: RunState, at: number) => {
     const id = idOf(cell, rawId);
     const starts = state === 'pending' || state === 'running';
     if (starts) shellEnds.forget(id);
-    const ended = gate.cellState(id, state, Date.now());
+    const ended = gate.cellState(id, state, at);
     if (starts) executionStarted(id, cell);
     if (ended) executionEnded(id, cell, ended);
-    checkSight();
+    checkSight(at);
   };
 
   const outputAdded = (cell: Element, id: string | null, element: Element, kind: OutputKind) => {
@@ -268,11 +274,17 @@ export function createFailureWatch(doc: Document, reports: WatchReports, signal:
       loadDetector(config).then(use, () => use(createDetector(config)));
     },
     forgetExecutions() {
+      // What changed before the restart belongs to the executions it ends.
+      observer?.settle();
       gate.reset(Date.now());
       shellEnds.forget();
       checkSight();
     },
-    frameError: (cell, text) => errorText(idOf(cell), text),
+    frameError(cell, text) {
+      // Its execution may have ended a moment ago, or end soon: judged the moment it does.
+      observer?.hurry(cell);
+      errorText(idOf(cell), text);
+    },
     frameText: (cell, text) => markerText(idOf(cell), text),
     frameStreamTail(cell, id, text) {
       const key = idOf(cell);
