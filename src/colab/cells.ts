@@ -6,6 +6,8 @@ import { CELL, OUTPUT, OUTPUT_CORE } from './selectors';
 
 /** 'stale-error': an error from an earlier kernel session (saved, shown again, or left by a restart, §11.4). */
 export type RunState = 'idle' | 'pending' | 'running' | 'error' | 'stale-error';
+/** Queued or running: an execution under way. */
+export const isUnderWay = (state: RunState | undefined): boolean => state === 'pending' || state === 'running';
 export type OutputKind = 'error' | 'stream' | 'other';
 
 /** The cell element holding `node` (light DOM), or null. */

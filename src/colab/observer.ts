@@ -12,6 +12,7 @@ import {
   cellOf,
   cellRunState,
   isCell,
+  isUnderWay,
   type OutputKind,
   outputElementOf,
   outputKind,
@@ -254,9 +255,10 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
     if (!stateElement) watchClass(watch.cell);
     const previous = watch.state;
     watch.state = state;
-    if (state !== 'pending' && state !== 'running') watch.hurry = false;
+    const underWay = isUnderWay(state);
+    if (!underWay) watch.hurry = false;
     // A cell first seen queued or running is an execution under way (a reload mid-run, a cell rendered late).
-    const changed = previous === undefined ? state === 'pending' || state === 'running' : previous !== state;
+    const changed = previous === undefined ? underWay : previous !== state;
     if (changed) handlers.cellState?.(watch.cell, idOf(watch), state, previous ?? 'idle', watch.changedAt);
   }
 
@@ -336,8 +338,8 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
    */
   function cellChanged(watch: CellWatch): void {
     watch.changedAt = batchAt;
-    const underWay = (watch.state === 'pending' || watch.state === 'running') && !watch.hurry;
-    (underWay ? settling : changedCells).add(watch);
+    const waits = isUnderWay(watch.state) && !watch.hurry;
+    (waits ? settling : changedCells).add(watch);
   }
 
   /** Reads the cells that wait, in the order they first changed. */

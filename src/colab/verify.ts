@@ -1,6 +1,6 @@
 /** Is the runtime ready, and did the run start? Evidence read from the page (REFERENCE.md §4.1, §5.4, §11.5). */
 
-import { cellId, cellRunState, executionCount, findCells } from './cells';
+import { cellId, cellRunState, executionCount, findCells, isUnderWay } from './cells';
 import { classifyOpenDialogs } from './dialogs';
 import { deepQuery, waitFor } from './dom';
 import { connectButtonState, runtimeState } from './kernel-state';
@@ -40,10 +40,7 @@ export interface RunSnapshot {
   active: Set<string>;
 }
 
-const isActive = (cell: Element) => {
-  const state = cellRunState(cell);
-  return state === 'pending' || state === 'running';
-};
+const isActive = (cell: Element) => isUnderWay(cellRunState(cell));
 
 /** Taken just before acting, so that verification compares with the page as it was. */
 export function takeRunSnapshot(doc: Document): RunSnapshot {

@@ -3,6 +3,7 @@ import {
   cellSource,
   type DialogKind,
   editorText,
+  isUnderWay,
   type OutputKind,
   observeColabPage,
   outputText,
@@ -101,12 +102,11 @@ export function createFailureWatch(doc: Document, reports: WatchReports, signal:
   const executionStarted = (id: string, cell: Element) => {
     const startedAt = gate.startedAt(id);
     if (startedAt === null || plainSince.get(cell) === startedAt) return;
-    const flat = editorText(cell);
-    // No lines yet (an editor not rendered): its source is read at its end.
-    if (!flat) return;
-    if (!SHELL_SOURCE_HINT.test(flat)) plainSince.set(cell, startedAt);
-    // A command: its end is judged by how its stream ends (a process dying of OOM), the moment it comes.
-    else observer?.hurry(cell);
+    const said = editorSays(cell);
+    if (said === 'plain') plainSince.set(cell, startedAt);
+    // A command: its end is judged by how its stream ends (a process dying of OOM), the moment it comes. No lines yet
+    // (an editor not rendered): its source is read at its end.
+    else if (said === 'command') observer?.hurry(cell);
   };
 
   /**
@@ -123,12 +123,16 @@ export function createFailureWatch(doc: Document, reports: WatchReports, signal:
     shellEnds.ended(id, cell, ended.startedAt, ended.outcome === 'ok' ? null : ended.evidence.at(-1));
   };
 
-  /** Most cells show none of the marks of a command in their editor's text: their lines are not read one by one. */
-  const editorShowsNoCommand = (cell: Element) => {
+  /**
+   * Whether the editor's text shows a mark of a command, or none (null: no lines to read). Most cells show none:
+   * their lines are not read one by one.
+   */
+  const editorSays = (cell: Element): 'plain' | 'command' | null => {
     const flat = editorText(cell);
-    return !!flat && !SHELL_SOURCE_HINT.test(flat);
+    if (!flat) return null;
+    return SHELL_SOURCE_HINT.test(flat) ? 'command' : 'plain';
   };
-  const cellMayRunProcesses = (cell: Element) => !editorShowsNoCommand(cell) && mayRunProcesses(cellSource(cell));
+  const cellMayRunProcesses = (cell: Element) => editorSays(cell) !== 'plain' && mayRunProcesses(cellSource(cell));
 
   const errorText = (id: string, text: string) => {
     if (gate.errorOutput(id, text, Date.now()) !== 'judge') return;
@@ -210,7 +214,7 @@ export function createFailureWatch(doc: Document, reports: WatchReports, signal:
 
   const cellState = (cell: Element, rawId: string | null, state: RunState, _previous: RunState, at: number) => {
     const id = idOf(cell, rawId);
-    const starts = state === 'pending' || state === 'running';
+    const starts = isUnderWay(state);
     if (starts) shellEnds.forget(id);
     const ended = gate.cellState(id, state, at);
     if (starts) executionStarted(id, cell);
