@@ -1,5 +1,6 @@
 import browser from 'webextension-polyfill';
 import { refusedPattern } from '../detector/patterns';
+import { fallBackToEnglish } from '../lib/english-fallback';
 import { NOTEBOOK_PREFIX, SETTINGS_KEY } from '../state/schema';
 import { createNotebookWriter } from '../state/store';
 import { refreshNotebookBadges, refreshTabBadge } from './badge';
@@ -14,6 +15,7 @@ import { welcomeOnInstall } from './welcome';
  * The service worker: the only writer of notebook state. It holds nothing in memory that must survive: it may be
  * stopped whenever it is idle, and everything it needs is in storage.
  */
+fallBackToEnglish();
 const writer = createNotebookWriter(refusedPattern);
 const { route, handOver } = createRouter(writer);
 
