@@ -574,9 +574,12 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
 
   /** Cell states first, then the connect button: a reader of both sees the batch's cells already. */
   function flush(): void {
-    for (const watch of changedCells) updateCell(watch);
-    changedCells.clear();
-    fresh.clear();
+    // Most batches of a Run all change no cell to read now and report no output: no iterator made for nothing.
+    if (changedCells.size > 0) {
+      for (const watch of changedCells) updateCell(watch);
+      changedCells.clear();
+    }
+    if (fresh.size > 0) fresh.clear();
     if (settling.size > 0) settleTimer ??= setTimeout(settle, SETTLE_MS);
     if (!kernelTouched) return;
     kernelTouched = false;
@@ -604,7 +607,7 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
       }
       previous = record;
     }
-    for (const [host, reopened] of toasts ?? []) (reopened ? reshowToast : checkToast)(host);
+    if (toasts) for (const [host, reopened] of toasts) (reopened ? reshowToast : checkToast)(host);
     flush();
   }
 
