@@ -22,10 +22,13 @@ function addOutput(kind: 'error' | 'stream', text: string): Element {
 
 describe("an output frame's reports to the Colab page", () => {
   let lifetime: AbortController;
-  let posted: Array<{ data: { token: string; report: { kind: string; text: string } }; origin: string }>;
+  let posted: Array<{ data: { token: string; report: { kind: string; text: string } }; origin: string; ports: number }>;
   let answers: FrameHelloReply[];
   let asked: FrameMessage[];
-  const parent = { postMessage: (data: never, origin: string) => posted.push({ data, origin }) } as unknown as Window;
+  const parent = {
+    postMessage: (data: never, origin: string, transfer: MessagePort[] = []) =>
+      posted.push({ data, origin, ports: transfer.length }),
+  } as unknown as Window;
 
   /** The worker's answer to the next frame-hello (each hello takes the next one). */
   const ask = async <R>(message: FrameMessage): Promise<R | undefined> => {
@@ -70,6 +73,8 @@ describe("an output frame's reports to the Colab page", () => {
       {
         origin: 'https://colab.research.google.com',
         data: { channel: FRAME_CHANNEL, token: 't1', report: { kind: 'error-output', text: TRACEBACK } },
+        // The port marks the guard's messages for the page's receiver (frame-reports.ts).
+        ports: 1,
       },
     ]);
   });

@@ -31,7 +31,9 @@ export function reportWhileGuarded(doc: Document, parent: Window, ask: AskWorker
     if (!guarded || lifetime.signal.aborted) return void early?.push(report);
     // An update or removal of the extension orphans this script (Chrome): it has nothing valid to post any more.
     if (!runtime.id) return lifetime.abort();
-    parent.postMessage({ channel: FRAME_CHANNEL, token: guarded.token, report }, COLAB_ORIGIN);
+    parent.postMessage({ channel: FRAME_CHANNEL, token: guarded.token, report }, COLAB_ORIGIN, [
+      new MessageChannel().port1,
+    ]);
   };
   answerStreamTailRequests(doc, parent, post, signal);
 

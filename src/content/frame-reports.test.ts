@@ -9,6 +9,8 @@ const TOKEN = 'a'.repeat(64);
 const FRAME_ORIGIN = 'https://2kkcb3ngq8o-496ff2e9c6d22116-0-colab.googleusercontent.com';
 const report = { kind: 'error-output', text: 'OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB' };
 
+const port = () => new MessageChannel().port1;
+
 /** The window of a new iframe in `parent` (a srcdoc frame: happy-dom loads no URLs). */
 function frameIn(parent: Element): Window {
   const iframe = parent.ownerDocument.createElement('iframe');
@@ -45,13 +47,29 @@ describe("the top frame's receiver of output-frame reports", () => {
     document.body.innerHTML = '';
   });
 
-  const post = (data: unknown, source: Window | null = cellFrame, origin = FRAME_ORIGIN) =>
-    window.dispatchEvent(new MessageEvent('message', { data, origin, source }));
+  /** As the output frames' reporter posts: with a port, which marks the guard's messages. */
+  const post = (data: unknown, source: Window | null = cellFrame, origin = FRAME_ORIGIN, ports = [port()]) =>
+    window.dispatchEvent(new MessageEvent('message', { data, origin, source, ports }));
   const valid = (extra: object = {}) => ({ channel: FRAME_CHANNEL, token: TOKEN, report, ...extra });
 
   it("takes a report from a cell's output frame, on a googleusercontent origin, with the page's token", () => {
     post(valid());
     expect(received).toEqual([{ cell: 'cell-T2BNeFUZ1OGZ', kind: 'error-output' }]);
+  });
+
+  it("leaves a message without a port unread, as Colab's own messages are, and takes nothing from it", () => {
+    let read = false;
+    const data = {
+      get channel() {
+        read = true;
+        return FRAME_CHANNEL;
+      },
+      token: TOKEN,
+      report,
+    };
+    post(data, cellFrame, FRAME_ORIGIN, []);
+    expect(read).toBe(false);
+    expect(received).toEqual([]);
   });
 
   it('refuses a missing or wrong token, and the token of an earlier page document', () => {

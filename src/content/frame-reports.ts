@@ -16,7 +16,9 @@ export function listenToOutputFrames(
   signal: AbortSignal,
 ): void {
   const listener = (event: MessageEvent) => {
-    // Colab's frames post to the page all the time (sizes, widgets): only our channel's messages are validated.
+    // Colab's frames post to the page all the time (sizes, widgets): ours carry a port, told without reading (copying)
+    // the data of theirs; only our channel's messages are validated.
+    if (event.ports.length === 0) return;
     if ((event.data as { channel?: unknown } | null)?.channel !== FRAME_CHANNEL || !isOutputFrameOrigin(event.origin))
       return;
     const parsed = v.safeParse(FrameReportSchema, event.data);
