@@ -11,11 +11,12 @@ import { createRouter } from './router';
 import { notebookOfTab, setTabNotebook, tabShowsNotebook } from './tab-registry';
 import { welcomeOnInstall } from './welcome';
 
+fallBackToEnglish();
+
 /**
  * The service worker: the only writer of notebook state. It holds nothing in memory that must survive: it may be
  * stopped whenever it is idle, and everything it needs is in storage.
  */
-fallBackToEnglish();
 const writer = createNotebookWriter(refusedPattern);
 const { route, handOver } = createRouter(writer);
 
