@@ -1,8 +1,9 @@
 import browser from 'webextension-polyfill';
 import type messages from '../../public/_locales/en/messages.json';
+import { fillMessage } from './fill-message';
 
 export type MessageKey = keyof typeof messages;
-export type MessageBundle = Partial<Record<MessageKey, { message: string }>>;
+type MessageBundle = Partial<Record<MessageKey, { message: string }>>;
 
 let fallback: MessageBundle = {};
 
@@ -22,6 +23,5 @@ export function t(key: MessageKey, ...substitutions: (string | number)[]): strin
 
 function fromFallback(key: MessageKey, substitutions: string[]): string {
   const message = fallback[key]?.message;
-  if (message === undefined) return key;
-  return message.replace(/\$(\d)/g, (_, n: string) => substitutions[Number(n) - 1] ?? '');
+  return message === undefined ? key : fillMessage(message, substitutions);
 }
