@@ -24,6 +24,13 @@ export interface Attribution {
   ms: number;
   /** Milliseconds of all non-idle samples ((idle) excluded; (program) and (garbage collector) included). */
   busyMs: number;
+  /**
+   * Samples with a matching frame, and all non-idle samples. Their ratio is the script's share of the thread's CPU
+   * time: a thread taken off its core yields one sample for the whole gap, so a loaded machine's gaps weigh nothing
+   * (whereas `ms` charges each gap, up to the bound, to whatever ran when it ended).
+   */
+  samples: number;
+  busySamples: number;
   top: Array<{ fn: string; url: string; line: number; column: number; ms: number; source?: string }>;
 }
 
@@ -52,6 +59,8 @@ export function attribute(
   const deltas = profile.timeDeltas ?? [];
   let ms = 0;
   let busyMs = 0;
+  let hits = 0;
+  let busySamples = 0;
   const fns = new Map<string, { fn: string; url: string; line: number; column: number; ms: number }>();
   for (let i = 0; i < samples.length; i++) {
     // timeDeltas[i] is the time before sample i: sample i lasts until sample i+1.
@@ -59,9 +68,11 @@ export function attribute(
     const node = byId.get(samples[i]!)!;
     if (node.callFrame.functionName === '(idle)') continue;
     busyMs += dt;
+    busySamples++;
     const hit = find(node.id);
     if (!hit) continue;
     ms += dt;
+    hits++;
     const f = hit.callFrame;
     const name =
       `${f.functionName || '(anonymous)'} ` + `${f.url.split('/').pop()}:${f.lineNumber + 1}:${f.columnNumber + 1}`;
@@ -70,5 +81,5 @@ export function attribute(
     fns.set(name, entry);
   }
   const top = [...fns.values()].sort((a, b) => b.ms - a.ms).slice(0, limit);
-  return { ms, busyMs, top };
+  return { ms, busyMs, samples: hits, busySamples, top };
 }

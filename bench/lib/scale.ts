@@ -57,6 +57,8 @@ export interface Window {
   layoutMs: number;
   /** CPU-profile time of the extension's scripts (chrome-extension://<id>/…), inclusive of what they call. */
   ownMs: number;
+  /** The extension's share of the profile's non-idle samples, %: of the thread's CPU time, unmoved by a loaded machine. */
+  cpuSharePct: number;
   ownTop: Attribution['top'];
 }
 
@@ -140,6 +142,7 @@ async function measured(
     scriptMs: d('ScriptDuration'),
     layoutMs: d('LayoutDuration'),
     ownMs: own.ms,
+    cpuSharePct: own.busySamples > 0 ? (100 * own.samples) / own.busySamples : 0,
     ownTop: own.top,
   };
 }
@@ -230,6 +233,8 @@ export interface ScaleSummary extends ScaleCase {
   /** Medians over the runs of the extension's own script time during Run all, and its share of main-thread time. */
   extOwnMs: number;
   extSharePct: number;
+  /** Median of the extension's share of the thread's CPU time (Window.cpuSharePct): the share a busy machine moves least. */
+  extCpuSharePct: number;
   /** extOwnMs per cell, µs: flat when the cost grows linearly with the notebook. */
   extUsPerCell: number;
   /** Median of heap growth(with) − growth(without), the runs paired in order. */
@@ -237,6 +242,7 @@ export interface ScaleSummary extends ScaleCase {
   /** The same two figures for the page's second Run all (runAgain). */
   againOwnMs: number;
   againSharePct: number;
+  againCpuSharePct: number;
   /** Extension script time to switch the guard on: median and max over the runs. */
   switchOnMs: number;
   switchOnMaxMs: number;
@@ -267,9 +273,11 @@ export function summarizeScale(runs: ScaleRun[], c: ScaleCase): ScaleSummary {
     framesLoaded: median(mine.map((r) => r.runAll.framesLoaded)),
     extOwnMs,
     extSharePct: median(withExt.map((r) => (100 * r.runAll.ownMs) / r.runAll.taskMs)),
+    extCpuSharePct: median(withExt.map((r) => r.runAll.cpuSharePct)),
     extUsPerCell: (1000 * extOwnMs) / c.cells,
     againOwnMs: median(again.map((w) => w.ownMs)),
     againSharePct: median(again.map((w) => (100 * w.ownMs) / w.taskMs)),
+    againCpuSharePct: median(again.map((w) => w.cpuSharePct)),
     heapGrowthMB: median(paired),
     switchOnMs: median(switchOn),
     switchOnMaxMs: Math.max(...switchOn),
