@@ -95,7 +95,8 @@ function rows(r: BenchResults): string[][] | null {
         ],
         [
           'The same, each later Run all in that page (as overnight, after each restart)',
-          `${s.againSharePct.toFixed(2)} % (${s.againOwnMs.toFixed(0)} ms); of CPU time ${s.againCpuSharePct.toFixed(2)} %`,
+          `${s.againSharePct.toFixed(2)} % (${s.againOwnMs.toFixed(0)} ms); ` +
+            `of CPU time ${s.againCpuSharePct.toFixed(2)} %`,
           '–',
         ],
       ];

@@ -57,7 +57,7 @@ export interface Window {
   layoutMs: number;
   /** CPU-profile time of the extension's scripts (chrome-extension://<id>/…), inclusive of what they call. */
   ownMs: number;
-  /** The extension's share of the profile's non-idle samples, %: of the thread's CPU time, unmoved by a loaded machine. */
+  /** The extension's share of the profile's non-idle samples, %: of the thread's CPU time, whatever the load. */
   cpuSharePct: number;
   ownTop: Attribution['top'];
 }
@@ -233,7 +233,7 @@ export interface ScaleSummary extends ScaleCase {
   /** Medians over the runs of the extension's own script time during Run all, and its share of main-thread time. */
   extOwnMs: number;
   extSharePct: number;
-  /** Median of the extension's share of the thread's CPU time (Window.cpuSharePct): the share a busy machine moves least. */
+  /** Median of the extension's share of the thread's CPU time (Window.cpuSharePct): what a busy machine moves least. */
   extCpuSharePct: number;
   /** extOwnMs per cell, µs: flat when the cost grows linearly with the notebook. */
   extUsPerCell: number;

@@ -338,6 +338,43 @@ describe('outputs', () => {
     expect(events).toEqual([`output ${CELL} error`]);
     expect(elements[0]?.className).toBe('execute_result output-id-2');
   });
+
+  it('reads a renderer added empty and filled in the same task once, and what the task changed outside it', async () => {
+    mount(snippet('code-cell-with-static-output-2026-03.html'));
+    mount(snippet('code-cell-with-static-output-2026-03.html'));
+    const [first, second] = document.querySelectorAll(`#cell-${CELL}`);
+    second!.id = 'cell-second';
+    const { events, elements } = watch();
+    const [holder, otherHolder] = [first, second].map(
+      (cell) => cell!.querySelector('colab-static-output-renderer')!.parentElement!,
+    );
+    holder!.innerHTML = '';
+    otherHolder!.innerHTML = '';
+    await tick();
+    // As Colab's renderer does: the renderer first, then its outputs appended to its list; then another cell's error.
+    const list = document.createElement('div');
+    mount('<colab-static-output-renderer></colab-static-output-renderer>', holder)[0]!.append(list);
+    mount('<div class="error output-id-1"><pre>MemoryError</pre></div>', list);
+    mount('<div class="stream output-id-2"><pre>more</pre></div>', list);
+    mount(
+      '<colab-static-output-renderer><div><div class="error output-id-1"><pre>MemoryError</pre></div></div>' +
+        '</colab-static-output-renderer>',
+      otherHolder,
+    );
+    await tick();
+    expect(events).toEqual([`output ${CELL} error`, 'output second error']);
+    expect(elements.map((el) => el.closest('[id^="cell-"]')?.id)).toEqual([`cell-${CELL}`, 'cell-second']);
+  });
+
+  it('a dialog added and opened in one task is reported once, from how it is at the end of the task', async () => {
+    const { events } = watch();
+    const [wrapper] = mount('<div><mwc-dialog heading="Cannot connect to GPU backend"></mwc-dialog></div>');
+    wrapper!.querySelector('mwc-dialog')!.setAttribute('open', '');
+    const [shut] = mount('<div><mwc-dialog open heading="Runtime disconnected"></mwc-dialog></div>');
+    shut!.querySelector('mwc-dialog')!.removeAttribute('open');
+    await tick();
+    expect(events).toEqual(['dialog gpu-quota']);
+  });
 });
 
 describe('stream text', () => {

@@ -437,11 +437,10 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
    * Outputs are reported only when they arrive in a cell already on the page: outputs that come with their cell
    * (the notebook rendering after load, a cell re-created) are saved outputs, not new failures. One query finds both.
    */
-  function scan(root: Element): void {
+  function scan(root: Element, tag = root.localName): void {
     lastScanned = root;
     // What a cell's run adds most (an output renderer, an output frame) holds no hook, and an error only with a mark:
     // while only errors are wanted, one look for a mark settles it.
-    const tag = root.localName;
     if (tag === 'iframe' || (tag === OUTPUT.staticRenderer && !wantAll && !root.querySelector(ERROR_MARKS))) return;
     // At the first look (firstLook) only hooks are taken: one query, cheaper than a lookup per hook selector.
     const selector = initial ? HOOKS : wantAll ? HOOKS_AND_OUTPUTS : HOOKS_AND_ERRORS;
@@ -518,35 +517,45 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
     }
   }
 
-  /** A record of the document's own tree: attributes of hooked elements, added subtrees, text inside outputs. */
-  function onDocumentRecord(record: MutationRecord, previous: MutationRecord | undefined): void {
-    const target = record.target;
-    if (record.type === 'attributes') {
-      // A class changed twice in a row on one element (a state's classes toggled one by one) is read once.
-      const repeated = previous?.target === target && previous.attributeName === record.attributeName;
-      if (!repeated) onAttribute(target as Element, record.attributeName);
+  /**
+   * A record of the document's own tree: attributes of hooked elements, added subtrees, text inside outputs. Each read
+   * of a record is a call into the page from the content script's world, what a record costs most: one that added
+   * nodes is a childList record, so its type is read only when it added none.
+   */
+  function onDocumentRecord(record: MutationRecord, target: Node, previous: MutationRecord | undefined): void {
+    const added = record.addedNodes;
+    const count = added.length;
+    if (count === 0) {
+      const type = record.type;
+      if (type === 'attributes') {
+        // A class changed twice in a row on one element (a state's classes toggled one by one) is read once.
+        const repeated = previous?.target === target && previous.attributeName === record.attributeName;
+        if (!repeated) onAttribute(target as Element, record.attributeName);
+        return;
+      }
+      // Nodes only removed (Run all clearing every queued cell's outputs) matter only to the stream text, if wanted.
+      if (!wantAll) return;
+      const out = outputOf(type === 'characterData' ? target.parentNode : target);
+      if (out) onStream(out, record);
       return;
     }
-    const added = record.addedNodes;
-    // Nodes only removed (Run all clearing every queued cell's outputs) matter only to the stream text, if wanted.
-    if (!wantAll && added.length === 0) return;
-    // Inside the subtree scanned last in this batch (a renderer added, then its first output): it was scanned as it
-    // is now, and an output in it was reported with its text.
-    if (lastScanned?.contains(target)) return;
     // What a cell's run adds most, alone: its output renderer or an output frame, never inside an output.
-    const first = added[0] as Element | undefined;
-    if (added.length === 1 && (first?.localName === OUTPUT.staticRenderer || first?.localName === 'iframe')) {
-      scan(first);
-      return;
+    if (count === 1) {
+      const first = added[0] as Element;
+      const tag = first.localName;
+      if (tag === OUTPUT.staticRenderer || tag === 'iframe') {
+        scan(first, tag);
+        return;
+      }
     }
     // Inside an output (every printed line lands here): only stream text matters; no structure to hook.
-    const out = outputOf(record.type === 'characterData' ? target.parentNode : target);
+    const out = outputOf(target);
     if (out) {
       onStream(out, record);
       return;
     }
     // Indexed: a NodeList iterated with for…of goes through the iterator protocol, call by call.
-    for (let i = 0; i < added.length; i++) {
+    for (let i = 0; i < count; i++) {
       const node = added[i] as Node;
       if (node.nodeType === ELEMENT_NODE) scan(node as Element);
     }
@@ -600,9 +609,11 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
         // Not its state element: the root got new children, and its state element may be new (or rendered at last).
         if (run.stateElement !== target) watchRunButton(run);
         buttonChanged(run);
-      } else {
+      } else if (!lastScanned?.contains(target)) {
+        // (Inside the subtree scanned last in this batch, say a renderer added and then its first output, a record
+        // says nothing new: the scan saw the subtree as it is now, and reported an output in it with its text.)
         const root = rootOf(target);
-        if (root === doc) onDocumentRecord(record, previous);
+        if (root === doc) onDocumentRecord(record, target, previous);
         else toasts = onShadowRecord(root, target, toasts);
       }
       previous = record;
