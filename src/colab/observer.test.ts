@@ -339,7 +339,7 @@ describe('outputs', () => {
     expect(elements[0]?.className).toBe('execute_result output-id-2');
   });
 
-  it('reads a renderer added empty and filled in the same task once, and what the task changed outside it', async () => {
+  it('reads a renderer added empty and filled in one task once, and what the task changed outside it', async () => {
     mount(snippet('code-cell-with-static-output-2026-03.html'));
     mount(snippet('code-cell-with-static-output-2026-03.html'));
     const [first, second] = document.querySelectorAll(`#cell-${CELL}`);

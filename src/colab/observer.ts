@@ -583,6 +583,7 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
 
   /** Cell states first, then the connect button: a reader of both sees the batch's cells already. */
   function flush(): void {
+    lastScanned = null;
     // Most batches of a Run all change no cell to read now and report no output: no iterator made for nothing.
     if (changedCells.size > 0) {
       for (const watch of changedCells) updateCell(watch);
@@ -598,7 +599,6 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
   function onBatch(records: MutationRecord[]): void {
     batch++;
     batchAt = Date.now();
-    lastScanned = null;
     let toasts: Map<Element, boolean> | null = null;
     let previous: MutationRecord | undefined;
     for (const record of records) {
