@@ -517,28 +517,18 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
     }
   }
 
-  /**
-   * A record of the document's own tree: attributes of hooked elements, added subtrees, text inside outputs. Each read
-   * of a record is a call into the page from the content script's world, what a record costs most: one that added
-   * nodes is a childList record, so its type is read only when it added none.
-   */
+  /** A record of the document's own tree: attributes of hooked elements, added subtrees, text inside outputs. */
   function onDocumentRecord(record: MutationRecord, target: Node, previous: MutationRecord | undefined): void {
-    const added = record.addedNodes;
-    const count = added.length;
-    if (count === 0) {
-      const type = record.type;
-      if (type === 'attributes') {
-        // A class changed twice in a row on one element (a state's classes toggled one by one) is read once.
-        const repeated = previous?.target === target && previous.attributeName === record.attributeName;
-        if (!repeated) onAttribute(target as Element, record.attributeName);
-        return;
-      }
-      // Nodes only removed (Run all clearing every queued cell's outputs) matter only to the stream text, if wanted.
-      if (!wantAll) return;
-      const out = outputOf(type === 'characterData' ? target.parentNode : target);
-      if (out) onStream(out, record);
+    if (record.type === 'attributes') {
+      // A class changed twice in a row on one element (a state's classes toggled one by one) is read once.
+      const repeated = previous?.target === target && previous.attributeName === record.attributeName;
+      if (!repeated) onAttribute(target as Element, record.attributeName);
       return;
     }
+    const added = record.addedNodes;
+    const count = added.length;
+    // Nodes only removed (Run all clearing every queued cell's outputs) matter only to the stream text, if wanted.
+    if (!wantAll && count === 0) return;
     // What a cell's run adds most, alone: its output renderer or an output frame, never inside an output.
     if (count === 1) {
       const first = added[0] as Element;
@@ -549,7 +539,7 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
       }
     }
     // Inside an output (every printed line lands here): only stream text matters; no structure to hook.
-    const out = outputOf(target);
+    const out = outputOf(record.type === 'characterData' ? target.parentNode : target);
     if (out) {
       onStream(out, record);
       return;
