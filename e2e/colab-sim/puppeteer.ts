@@ -82,11 +82,18 @@ export async function waitForKernel(page: Page, state: KernelState): Promise<voi
   await page.waitForFunction((s) => (window as SimWindow).__colabSim?.state().kernel === s, POLL, state);
 }
 
-/** Waits for the end of run `n` (the n-th run requested in this page load) and returns its `run-end` entry. */
-export async function waitForRun(page: Page, n: number): Promise<Extract<LogEntry, { type: 'run-end' }>> {
+/**
+ * Waits for the end of run `n` (the n-th run requested in this page load) and returns its `run-end` entry; `timeout`
+ * for a run that spans more than one step (a failure, a restart, the next run) in a tab whose timers are throttled.
+ */
+export async function waitForRun(
+  page: Page,
+  n: number,
+  timeout = POLL.timeout,
+): Promise<Extract<LogEntry, { type: 'run-end' }>> {
   const handle = await page.waitForFunction(
     (run) => (window as SimWindow).__colabSim?.log.find((e) => e.type === 'run-end' && e.run === run),
-    POLL,
+    { ...POLL, timeout },
     n,
   );
   return (await handle.jsonValue()) as Extract<LogEntry, { type: 'run-end' }>;
