@@ -1,9 +1,4 @@
-import { render } from 'preact';
-import { fallBackToEnglish } from '../lib/english-fallback';
-import { t } from '../lib/i18n';
-import { app } from '../ui/app-root';
+import { startPage } from '../ui/start-page';
 import { Popup } from './Popup';
 
-fallBackToEnglish();
-document.title = t('extName');
-render(<Popup search={location.search} />, app());
+startPage('extName', <Popup search={location.search} />);
