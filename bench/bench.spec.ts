@@ -14,6 +14,7 @@ import { join, resolve } from 'node:path';
 import { test } from '@playwright/test';
 import { chromiumPath, launch, writeSettings } from './lib/browser';
 import { describeMachine } from './lib/machine';
+import type { Attribution } from './lib/profile';
 import { type Place, type ReactionTrial, reactionTrial } from './lib/reaction';
 import { type BenchResults, updateReadme } from './lib/readme';
 import {
@@ -158,6 +159,9 @@ test('colab-oom-guard bench', async () => {
     if (!resolvers.has(file)) resolvers.set(file, positionResolver(DIST, DIST_MAP, file));
     return resolvers.get(file)?.(line, column);
   };
+  /** A `top` entry's function in the TypeScript source, and the browser function it was in, if any. */
+  const topName = (t: Attribution['top'][number]) =>
+    `${sourceOf(t.url, t.line, t.column) ?? t.fn}${t.calls ? ` → ${t.calls}` : ''}`;
 
   const ext = await launch(DIST);
   const plain = await launch(null);
@@ -328,13 +332,12 @@ test('colab-oom-guard bench', async () => {
       if (!runs.find((r) => r.variant === 'with')?.isolatedWorld)
         say('  WARNING: no isolated world of the extension was seen in the page: the content script did not run.');
       // Where the extension's time goes: innermost extension frame of each sample, mapped to the TypeScript source.
-      for (const s of summary)
-        for (const t of s.extTop as StreamRun['ownTop']) t.source = sourceOf(t.url, t.line, t.column);
+      for (const s of summary) for (const t of s.extTop as StreamRun['ownTop']) t.source = topName(t);
       for (const s of summary) {
         const top = s.extTop as StreamRun['ownTop'];
         if (!top.length) continue;
         say(`  where the extension's time goes (${s.case}; innermost extension function, with what it calls):`);
-        for (const t of top.slice(0, 6)) say(`    ${round(t.ms, 2).toString().padStart(7)} ms  ${t.source ?? t.fn}`);
+        for (const t of top.slice(0, 6)) say(`    ${round(t.ms, 2).toString().padStart(7)} ms  ${t.source}`);
       }
 
       // 3. Memory: growth of the isolate's heap over the 100k-line run, with the extension minus without.
@@ -475,7 +478,7 @@ test('colab-oom-guard bench', async () => {
         const totals = new Map<string, number>();
         for (const r of mine) {
           for (const t of r.runAll.ownTop) {
-            const name = sourceOf(t.url, t.line, t.column) ?? t.fn;
+            const name = topName(t);
             totals.set(name, (totals.get(name) ?? 0) + t.ms / mine.length);
           }
         }

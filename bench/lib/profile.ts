@@ -1,7 +1,8 @@
 /**
  * Attribution of a CDP CPU profile (Profiler.stop): the time of samples whose stack holds a frame of a given script
  * (inclusive: what that script's functions call, native DOM work such as `innerText` included), and the functions of
- * that script that cost most (each sample charged to the innermost frame of the script).
+ * that script that cost most (each sample charged to the innermost frame of the script, and apart for each browser
+ * function it was in: a `querySelector` or a `setTimeout` weighs more than the script's own lines).
  * A sample stands for the time until the next one, but at most MAX_SAMPLE_INTERVALS sampling intervals: a longer gap
  * means the thread was not running or not sampled (a loaded machine), and nothing says where that time went. Without
  * the bound one late sample charged 0.85 s to a one-line function.
@@ -31,8 +32,11 @@ export interface Attribution {
    */
   samples: number;
   busySamples: number;
-  top: Array<{ fn: string; url: string; line: number; column: number; ms: number; source?: string }>;
+  top: Array<{ fn: string; url: string; line: number; column: number; ms: number; calls?: string; source?: string }>;
 }
+
+/** A frame of the browser's own code (a DOM or timer function), not a script's nor a V8 pseudo-frame like (program). */
+const isBrowserFunction = (f: CpuProfileNode['callFrame']) => f.url === '' && /^[A-Za-z_$]/.test(f.functionName);
 
 export const MAX_SAMPLE_INTERVALS = 10;
 
@@ -61,7 +65,7 @@ export function attribute(
   let busyMs = 0;
   let hits = 0;
   let busySamples = 0;
-  const fns = new Map<string, { fn: string; url: string; line: number; column: number; ms: number }>();
+  const fns = new Map<string, Attribution['top'][number]>();
   for (let i = 0; i < samples.length; i++) {
     // timeDeltas[i] is the time before sample i: sample i lasts until sample i+1.
     const dt = Math.min(deltas[i + 1] ?? deltas[i] ?? 0, MAX_SAMPLE_INTERVALS * samplingUs) / 1000;
@@ -74,11 +78,19 @@ export function attribute(
     ms += dt;
     hits++;
     const f = hit.callFrame;
-    const name =
-      `${f.functionName || '(anonymous)'} ` + `${f.url.split('/').pop()}:${f.lineNumber + 1}:${f.columnNumber + 1}`;
-    const entry = fns.get(name) ?? { fn: name, url: f.url, line: f.lineNumber, column: f.columnNumber, ms: 0 };
+    const calls = hit !== node && isBrowserFunction(node.callFrame) ? node.callFrame.functionName : undefined;
+    const fn = `${f.functionName || '(anonymous)'} ${f.url.split('/').pop()}:${f.lineNumber + 1}:${f.columnNumber + 1}`;
+    const key = calls ? `${fn} → ${calls}` : fn;
+    const entry = fns.get(key) ?? {
+      fn,
+      url: f.url,
+      line: f.lineNumber,
+      column: f.columnNumber,
+      ms: 0,
+      ...(calls ? { calls } : {}),
+    };
     entry.ms += dt;
-    fns.set(name, entry);
+    fns.set(key, entry);
   }
   const top = [...fns.values()].sort((a, b) => b.ms - a.ms).slice(0, limit);
   return { ms, busyMs, samples: hits, busySamples, top };
