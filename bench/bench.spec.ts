@@ -14,7 +14,7 @@ import { join, resolve } from 'node:path';
 import { test } from '@playwright/test';
 import { chromiumPath, launch, writeSettings } from './lib/browser';
 import { describeMachine } from './lib/machine';
-import type { Attribution } from './lib/profile';
+import { type Attribution, inBrowserFunction } from './lib/profile';
 import { type Place, type ReactionTrial, reactionTrial } from './lib/reaction';
 import { type BenchResults, updateReadme } from './lib/readme';
 import {
@@ -161,7 +161,7 @@ test('colab-oom-guard bench', async () => {
   };
   /** A `top` entry's function in the TypeScript source, and the browser function it was in, if any. */
   const topName = (t: Attribution['top'][number]) =>
-    `${sourceOf(t.url, t.line, t.column) ?? t.fn}${t.calls ? ` → ${t.calls}` : ''}`;
+    inBrowserFunction(sourceOf(t.url, t.line, t.column) ?? t.fn, t.calls);
 
   const ext = await launch(DIST);
   const plain = await launch(null);

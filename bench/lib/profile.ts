@@ -38,6 +38,9 @@ export interface Attribution {
 /** A frame of the browser's own code (a DOM or timer function), not a script's nor a V8 pseudo-frame like (program). */
 const isBrowserFunction = (f: CpuProfileNode['callFrame']) => f.url === '' && /^[A-Za-z_$]/.test(f.functionName);
 
+/** How the breakdown names a function and the browser function a sample was in: `flush → setTimeout`. */
+export const inBrowserFunction = (name: string, calls?: string) => (calls ? `${name} → ${calls}` : name);
+
 export const MAX_SAMPLE_INTERVALS = 10;
 
 export function attribute(
@@ -80,7 +83,7 @@ export function attribute(
     const f = hit.callFrame;
     const calls = hit !== node && isBrowserFunction(node.callFrame) ? node.callFrame.functionName : undefined;
     const fn = `${f.functionName || '(anonymous)'} ${f.url.split('/').pop()}:${f.lineNumber + 1}:${f.columnNumber + 1}`;
-    const key = calls ? `${fn} → ${calls}` : fn;
+    const key = inBrowserFunction(fn, calls);
     const entry = fns.get(key) ?? {
       fn,
       url: f.url,
