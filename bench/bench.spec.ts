@@ -331,12 +331,13 @@ test('colab-oom-guard bench', async () => {
       say(pad(srows));
       if (!runs.find((r) => r.variant === 'with')?.isolatedWorld)
         say('  WARNING: no isolated world of the extension was seen in the page: the content script did not run.');
-      // Where the extension's time goes: innermost extension frame of each sample, mapped to the TypeScript source.
+      // Where the extension's time goes: innermost extension frame of each sample, mapped to the TypeScript source,
+      // apart for each browser function it was in.
       for (const s of summary) for (const t of s.extTop as StreamRun['ownTop']) t.source = topName(t);
       for (const s of summary) {
         const top = s.extTop as StreamRun['ownTop'];
         if (!top.length) continue;
-        say(`  where the extension's time goes (${s.case}; innermost extension function, with what it calls):`);
+        say(`  where the extension's time goes (${s.case}; innermost extension function; → the browser function it was in):`);
         for (const t of top.slice(0, 6)) say(`    ${round(t.ms, 2).toString().padStart(7)} ms  ${t.source}`);
       }
 
