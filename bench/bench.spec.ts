@@ -337,7 +337,7 @@ test('colab-oom-guard bench', async () => {
       for (const s of summary) {
         const top = s.extTop as StreamRun['ownTop'];
         if (!top.length) continue;
-        say(`  where the extension's time goes (${s.case}; innermost extension function; → the browser function it was in):`);
+        say(`  where the extension's time goes (${s.case}; innermost extension function → browser function):`);
         for (const t of top.slice(0, 6)) say(`    ${round(t.ms, 2).toString().padStart(7)} ms  ${t.source}`);
       }
 
