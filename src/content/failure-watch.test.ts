@@ -56,6 +56,21 @@ function setSource(source: string | null) {
   }
 }
 
+/** Another cell of the same capture after the first, with the id `id`. */
+function mountCellLike(id: string): Element {
+  const tpl = document.createElement('template');
+  tpl.innerHTML = snippet('code-cell-with-static-output-2026-03.html');
+  const html = tpl.content.getElementById(`cell-${CELL}`)!.outerHTML.replaceAll(CELL, id);
+  return mount(html, cell().parentElement!)[0]!;
+}
+
+/** How many times the connect button's shadow root has been observed since (the spy is restored after each test). */
+function countConnectObserved(): () => number {
+  const observed = vi.spyOn(MutationObserver.prototype, 'observe');
+  const connectRoot = document.querySelector('colab-connect-button')!.shadowRoot;
+  return () => observed.mock.calls.filter(([target]) => target === connectRoot).length;
+}
+
 /** The run state changes `ms` after the previous step, as a kernel's messages would. */
 async function state(classes: string, ms = 100) {
   await vi.advanceTimersByTimeAsync(ms);
@@ -71,6 +86,7 @@ beforeEach(() => {
 });
 
 afterEach(() => {
+  vi.restoreAllMocks();
   lifetime.abort();
   vi.useRealTimers();
   document.body.innerHTML = '';
@@ -108,7 +124,7 @@ describe('failure watch: the cell state triggers, the error output is the eviden
     await state('error'); // waits to be read with others
     expect(reported()).toEqual(['failure gpu-oom error-output 100']);
     fx.frameError(cell(), OOM);
-    expect(reported()).toEqual(['failure gpu-oom error-output 100', 'failure gpu-oom error-output 550']);
+    expect(reported()).toEqual(['failure gpu-oom error-output 100', `failure gpu-oom error-output ${300 + SETTLE_MS}`]);
   });
 
   it('a saved error rendered lazily (state and output at once, no run) is nothing', async () => {
@@ -284,9 +300,7 @@ describe('failure watch: saying when it cannot see', () => {
   });
 
   it('does not watch the connect button while a cell runs, nor in the first moment between two cells', async () => {
-    const observed = vi.spyOn(MutationObserver.prototype, 'observe');
-    const connectRoot = document.querySelector('colab-connect-button')!.shadowRoot;
-    const connectObserved = () => observed.mock.calls.filter(([target]) => target === connectRoot).length;
+    const connectObserved = countConnectObserved();
     watch();
     await state('running animating');
     await state('focused');
@@ -294,9 +308,29 @@ describe('failure watch: saying when it cannot see', () => {
     await vi.advanceTimersByTimeAsync(10 * KERNEL_WATCH_AFTER_MS);
     expect(connectObserved()).toBe(0);
     await state('focused');
-    await vi.advanceTimersByTimeAsync(KERNEL_WATCH_AFTER_MS);
+    // Watched once its end, read with others, shows a stretch that has lasted long enough.
+    await vi.advanceTimersByTimeAsync(SETTLE_MS + KERNEL_WATCH_AFTER_MS);
     expect(connectObserved()).toBe(1);
-    observed.mockRestore();
+  });
+
+  it("reads what waits before watching the connect button: the next cell's start, read late, ends it", async () => {
+    const connectObserved = countConnectObserved();
+    const next = mountCellLike('Nx2cQ8vRk1Ab');
+    watch();
+    // A Run all queues both; the first runs and ends just before its changes are read together.
+    setRunState(next, 'pending');
+    await state('pending');
+    await state('running animating');
+    await state('focused', SETTLE_MS - 10);
+    await vi.advanceTimersByTimeAsync(10);
+    // The next starts a moment later, in the next read: a second after the first's end comes before that read.
+    await vi.advanceTimersByTimeAsync(10);
+    setRunState(next, 'running animating');
+    await vi.advanceTimersByTimeAsync(3 * KERNEL_WATCH_AFTER_MS);
+    expect(connectObserved()).toBe(0);
+    setRunState(next, 'focused');
+    await vi.advanceTimersByTimeAsync(SETTLE_MS + KERNEL_WATCH_AFTER_MS);
+    expect(connectObserved()).toBe(1);
   });
 
   it('stops with its lifetime: no report after the guard went off', async () => {
@@ -434,7 +468,7 @@ describe('failure watch: a process started from a shell cell (issue 20), its str
     expect(reported()).toEqual([]);
     // Its next execution runs the command.
     await shellCell('python-killed');
-    expect(reported()).toEqual(['failure host-ram error-output 650']);
+    expect(reported()).toEqual([`failure host-ram error-output ${400 + SETTLE_MS}`]);
   });
 
   it('a source not readable when the execution started (no lines yet) is read at its end', async () => {

@@ -167,6 +167,9 @@ export function createFailureWatch(doc: Document, reports: WatchReports, signal:
     blindTimer = undefined;
   };
   const lookForBlind = () => {
+    // Cells' changes that wait to be read (the next cell's start) are read first: a stretch is judged on what the page
+    // shows now, however late the change that began it was read. (This timer stays set meanwhile: none is added.)
+    observer?.settle();
     blindTimer = undefined;
     if (unseenSince === null) return;
     const now = Date.now();
