@@ -169,7 +169,7 @@ export function createFailureWatch(doc: Document, reports: WatchReports, signal:
   const lookForBlind = () => {
     // Cells' changes that wait to be read (the next cell's start) are read first: a stretch is judged on what the page
     // shows now, however late the change that began it was read. (This timer stays set meanwhile: none is added.)
-    observer?.settle();
+    if (unseenSince !== null) observer?.settle();
     blindTimer = undefined;
     if (unseenSince === null) return;
     const now = Date.now();
