@@ -78,9 +78,11 @@ export interface PageObserver {
 /**
  * How long the changes of a cell whose execution is under way may wait, to be read with others (issue 19). A Run all
  * changes each cell in small tasks of its own (running, then its end): read a moment later, most of its cells are
- * read once, at their end, several in one task. Nothing is reported before what waits is read.
+ * read once, at their end, several in one task. Nothing is judged before what waits is read (reports, the blindness
+ * check), and a failing cell or a command is read at once. A second: one timer a second of a Run all, and a hidden
+ * tab's timers wake once a second anyway.
  */
-export const SETTLE_MS = 250;
+export const SETTLE_MS = 1000;
 
 /** `Node.ELEMENT_NODE`, without looking up the global `Node` at every added node. */
 const ELEMENT_NODE = 1;
@@ -90,7 +92,10 @@ const HOOKS = [CELL.cell, CELL.runButton, TOAST.host, DIALOG.hosts, DIALOG.mdc, 
 /** The same and the outputs, for subtrees added to a page already shown (their outputs are new, scan()). */
 const HOOKS_AND_OUTPUTS = `${HOOKS}, ${OUTPUT.element}`;
 /** What marks an error output, or lies inside one only. */
-const ERROR_MARKS = [...OUTPUT_CORE.errorClasses.map((name) => `.${name}`), OUTPUT_CORE.errorInside].join(', ');
+const ERROR_MARKS = [
+  // Once each: two error classes are also marks found inside an output, and each selector costs a test per element.
+  ...new Set([...OUTPUT_CORE.errorClasses.map((name) => `.${name}`), ...OUTPUT_CORE.errorInside.split(', ')]),
+].join(', ');
 
 /**
  * The hooks and the error marks, while only errors are wanted: most outputs are not errors, and a new subtree without
@@ -599,9 +604,10 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
         // Not its state element: the root got new children, and its state element may be new (or rendered at last).
         if (run.stateElement !== target) watchRunButton(run);
         buttonChanged(run);
-      } else if (!lastScanned?.contains(target)) {
+      } else if (!(lastScanned && (target === lastScanned || lastScanned.contains(target)))) {
         // (Inside the subtree scanned last in this batch, say a renderer added and then its first output, a record
-        // says nothing new: the scan saw the subtree as it is now, and reported an output in it with its text.)
+        // says nothing new: the scan saw the subtree as it is now, and reported an output in it with its text. The
+        // commonest is that root itself, told without a call.)
         const root = rootOf(target);
         if (root === doc) onDocumentRecord(record, target, previous);
         else toasts = onShadowRecord(root, target, toasts);
