@@ -12,7 +12,7 @@
  * Run all clears every queued cell's outputs at once (§11.4), so the saved frames go and each framed cell makes a
  * new one when it runs: the page's cost is per cell execution (run states, output containers, frames), not per line.
  */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, CDPSession, Page, Worker } from '@playwright/test';
@@ -133,7 +133,10 @@ async function measured(
   const { profile } = (await cdp.send('Profiler.stop')) as { profile: CpuProfile };
   const after = await metrics(cdp);
   // For a closer look (chrome://inspect or DevTools' Performance panel load .cpuprofile files).
-  if (PROFILE_DIR) writeFileSync(join(PROFILE_DIR, `${name}.cpuprofile`), JSON.stringify(profile));
+  if (PROFILE_DIR) {
+    mkdirSync(PROFILE_DIR, { recursive: true });
+    writeFileSync(join(PROFILE_DIR, `${name}.cpuprofile`), JSON.stringify(profile));
+  }
   const d = (k: string) => ((after[k] ?? 0) - (before[k] ?? 0)) * 1000;
   const own = attribute(profile, (f) => isOwn(f.url), SAMPLING_US, 25);
   return {
