@@ -504,19 +504,30 @@ test('colab-oom-guard bench', async () => {
           value: `${round(target.heapGrowthMB, 3)} MB`,
           pass: target.heapGrowthMB <= TARGETS.scaleHeapMB,
         });
+        // Judged as the shares are, by the median of the pages: one switch on is one short task, and a page taken
+        // off its core meanwhile charges the gap to whatever ran (bench/README).
+        verdicts.push({
+          target: `switching the guard on ≤ ${TARGETS.switchOnMs} ms of extension script (${scaleLabel(target)})`,
+          value: `median ${round(target.switchOnMs, 1)} ms, max ${round(target.switchOnMaxMs, 1)} ms`,
+          pass: target.switchOnMs <= TARGETS.switchOnMs,
+        });
       }
-      const slowestOn = Math.max(...summary.map((s) => s.switchOnMaxMs));
-      verdicts.push({
-        target: `switching the guard on ≤ ${TARGETS.switchOnMs} ms of extension script (any size, max)`,
-        value: `${round(slowestOn, 1)} ms`,
-        pass: slowestOn <= TARGETS.switchOnMs,
-      });
-      const perCell = summary.filter(isTenthFramed).map((s) => s.extUsPerCell);
-      verdicts.push({
-        target: 'cost per cell no higher in the largest notebook than in the smallest ×1.5 (linear)',
-        value: perCell.map((x) => `${round(x, 1)} µs`).join(' / '),
-        pass: perCell.length > 1 ? perCell.at(-1)! <= 1.5 * perCell[0]! : null,
-      });
+      // Per cell, from the smallest notebook to the largest with a frame in every tenth cell.
+      const linear = (what: string, perCell: number[]) =>
+        verdicts.push({
+          target: `${what}: cost per cell no higher in the largest notebook than in the smallest ×1.5 (linear)`,
+          value: perCell.map((x) => `${round(x, 1)} µs`).join(' / '),
+          pass: perCell.length > 1 ? perCell.at(-1)! <= 1.5 * perCell[0]! : null,
+        });
+      const tenthFramed = summary.filter(isTenthFramed);
+      linear(
+        'Run all',
+        tenthFramed.map((s) => s.extUsPerCell),
+      );
+      linear(
+        'switching on',
+        tenthFramed.map((s) => (1000 * s.switchOnMs) / s.cells),
+      );
       const srcCommit =
         process.env.BENCH_SRC_COMMIT ??
         execFileSync('git', ['log', '-1', '--format=%h', '--', 'src'], { encoding: 'utf8' }).trim();

@@ -112,9 +112,15 @@ function rows(r: BenchResults): string[][] | null {
       'linear',
     ],
     [
-      `Switching the guard on (${sizes.map((s) => s.cells.toLocaleString('en')).join(' / ')} cells; extension script)`,
-      sizes.map((s) => ms(s.switchOnMs)).join(' / '),
+      `Switching the guard on over 1,000 cells with ${framed1000.frames} output frames (extension script; median / ` +
+        'max of the pages)',
+      `${ms(framed1000.switchOnMs)} / ${ms(framed1000.switchOnMaxMs)}`,
       '≤ 50 ms',
+    ],
+    [
+      `Switching the guard on (${sizes.map((s) => s.cells.toLocaleString('en')).join(' / ')} cells; median)`,
+      sizes.map((s) => ms(s.switchOnMs)).join(' / '),
+      'linear',
     ],
   ];
 }
