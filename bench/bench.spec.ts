@@ -513,21 +513,18 @@ test('colab-oom-guard bench', async () => {
         });
       }
       // Per cell, from the smallest notebook to the largest with a frame in every tenth cell.
-      const linear = (what: string, perCell: number[]) =>
+      const linear = (what: string, perCell: number[]) => {
         verdicts.push({
           target: `${what}: cost per cell no higher in the largest notebook than in the smallest ×1.5 (linear)`,
           value: perCell.map((x) => `${round(x, 1)} µs`).join(' / '),
           pass: perCell.length > 1 ? perCell.at(-1)! <= 1.5 * perCell[0]! : null,
         });
+      };
       const tenthFramed = summary.filter(isTenthFramed);
-      linear(
-        'Run all',
-        tenthFramed.map((s) => s.extUsPerCell),
-      );
-      linear(
-        'switching on',
-        tenthFramed.map((s) => (1000 * s.switchOnMs) / s.cells),
-      );
+      const runAllPerCell = tenthFramed.map((s) => s.extUsPerCell);
+      const switchOnPerCell = tenthFramed.map((s) => (1000 * s.switchOnMs) / s.cells);
+      linear('Run all', runAllPerCell);
+      linear('switching on', switchOnPerCell);
       const srcCommit =
         process.env.BENCH_SRC_COMMIT ??
         execFileSync('git', ['log', '-1', '--format=%h', '--', 'src'], { encoding: 'utf8' }).trim();
