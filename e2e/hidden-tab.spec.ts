@@ -8,7 +8,7 @@
 import { expect, test } from '@playwright/test';
 import puppeteer, { type Browser, type Page, type WebWorker } from 'puppeteer-core';
 import type { LogEntry, Scenario } from './colab-sim';
-import { serveColabSim } from './colab-sim/puppeteer';
+import { resume, serveColabSim } from './colab-sim/puppeteer';
 import { CHROMIUM_FLAGS, findChromium } from './harness/browser-path';
 import { DIST } from './harness/extension';
 import { EPOCH_DONE, freshId, type HistoryEntry, trainNotebook } from './harness/matrix';
@@ -162,12 +162,13 @@ const waitForRunEnd = (page: Page, run: number) =>
   );
 
 test('restart and run all in a hidden tab: countdown, menu, a dialog still opening, verification', async () => {
-  // The failing cell runs 1.5 s: the tab is behind another one before the OOM comes.
-  const runs = { 1: { durationMs: 1500, fail: 'cuda-oom' as const }, default: EPOCH_DONE };
+  // The failing cell waits at a pause until the tab is behind another one: the OOM comes in a hidden tab.
+  const runs = { 1: { pause: true, fail: 'cuda-oom' as const }, default: EPOCH_DONE };
   const { page, key, dispose } = await openNotebook(trainNotebook(runs, { ui: { dialogOpeningMs: 500 } }));
   await probe(page);
   await userRunAll(page);
   const { cover, frames } = await hide(page);
+  await resume(page);
 
   await waitForRunEnd(page, 2);
   const log = await simLog(page);
@@ -195,12 +196,13 @@ test('restart and run all in a hidden tab: countdown, menu, a dialog still openi
 });
 
 test('Run all after a RAM crash in a hidden tab waits for the kernel Colab brings back', async () => {
-  const runs = { 1: { durationMs: 1500, crash: 'ram' as const }, default: EPOCH_DONE };
+  const runs = { 1: { pause: true, crash: 'ram' as const }, default: EPOCH_DONE };
   // Colab takes 4 s to bring the kernel back, longer than the back-off: a Run all before that would be ignored.
   const { page, key, dispose } = await openNotebook(trainNotebook(runs, { timing: { crashRestartMs: 4000 } }));
   await probe(page);
   await userRunAll(page);
   const { cover, frames } = await hide(page);
+  await resume(page);
 
   await waitForRunEnd(page, 2);
   const log = await simLog(page);

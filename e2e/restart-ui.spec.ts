@@ -1,4 +1,4 @@
-import { openConnectMenu, type Place, runAll, triggerCrash, type UiOptions, waitForRun } from './colab-sim';
+import { openConnectMenu, type Place, resume, runAll, triggerCrash, type UiOptions, waitForRun } from './colab-sim';
 import { expect, test } from './harness/extension';
 import { resetStorage, setSettings } from './harness/guard';
 import {
@@ -386,11 +386,12 @@ test.describe("the connect button's menu (issue 14.4)", () => {
     const name = `left open by the user, nothing in it is activated${runtimeMenuId ? '' : ' (no #runtime-menu id)'}`;
     test(name, async ({ context, page, serviceWorker }) => {
       const fx = { context, page, serviceWorker };
-      // The failing run lasts 1.5 s: long enough to open the connect menu before the OOM.
-      const runs = { 1: { durationMs: 1500, fail: 'cuda-oom' as const }, default: EPOCH_DONE };
+      // The failing run waits at a pause until the connect menu is open: the OOM comes with the menu open.
+      const runs = { 1: { pause: true, fail: 'cuda-oom' as const }, default: EPOCH_DONE };
       const { sim, key } = await openNotebook(fx, trainNotebook(runs, { ui: { runtimeMenuId } }));
       await runAll(page);
       const menu = await openConnectMenu(page);
+      await resume(page);
       expect(await waitForRun(page, 1)).toMatchObject({ ok: false, failedCell: 1 });
       expect(await waitForRun(page, 2)).toMatchObject({ ok: true });
       await expect.poll(async () => historyOf(await record(serviceWorker, key), 'restarted').length).toBe(1);

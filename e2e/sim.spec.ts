@@ -465,13 +465,16 @@ test.describe('runs, restarts and outputs (§4, §5)', () => {
     await open({
       ui: { clearQueuedOutputs: false },
       cells: [
-        { source: 'a', runs: { 1: { durationMs: 400, fail: 'value-error', place: 'main' } } },
+        // Held at its pause until the second Run all is queued behind it, however slow the machine.
+        { source: 'a', runs: { 1: { pause: true, fail: 'value-error', place: 'main' } } },
         { source: 'b', saved: { count: 5, outputs: [{ type: 'stream', text: 'b before\n' }] } },
       ],
     });
     await runAll(page);
     await expect(page.locator('.cell').first()).toHaveClass(/\brunning\b/);
     await runAll(page); // queued behind run 1: cell b is pending for both runs
+    await expect.poll(async () => entriesOf(await simLog(page), 'run-start').length).toBe(2);
+    await resume(page);
     expect(await waitForRun(page, 1)).toMatchObject({ ok: false, failedCell: 0 });
     expect(await waitForRun(page, 2)).toMatchObject({ ok: false, reason: 'error' });
     const b = page.locator('.cell').nth(1);
