@@ -26,9 +26,12 @@ const GECKO_ID = 'colab-oom-guard@colab-oom-guard';
 const FIREFOX_MIN_VERSION = '140';
 const FIREFOX_ANDROID_MIN_VERSION = '142';
 
-/** The Firefox manifest: the Chrome one with Firefox's background page and Gecko settings. */
+/**
+ * The Firefox manifest: the Chrome one with Firefox's background page and Gecko settings. Chrome's `key` (which pins
+ * the Chrome extension id) goes: Firefox's identity is the Gecko id.
+ */
 function firefoxManifest(source: typeof manifest) {
-  const { minimum_chrome_version: _chromeOnly, background, ...common } = source;
+  const { minimum_chrome_version: _chromeOnly, key: _chromeKey, background, ...common } = source;
   return {
     ...common,
     // Firefox has no MV3 service workers: the same entry runs as a (non-persistent) background script.
