@@ -63,6 +63,23 @@ const noPreloadHelper: Plugin = {
   },
 };
 
+/**
+ * Preact's one HTML sink is its `dangerouslySetInnerHTML` prop, which the pages never use (Biome's
+ * noDangerouslySetInnerHtml forbids it). Its `innerHTML` assignment is the one warning addons-linter (web-ext lint,
+ * and AMO's review) gives the Firefox package, so the bundle gets a throw in its place. The build fails if Preact's
+ * code no longer has exactly one such assignment, rather than shipping it unnoticed.
+ */
+const PREACT_HTML_SINK = /\(\w+\.innerHTML=\w+\.__html\)/g;
+const noPreactHtmlSink: Plugin = {
+  name: 'colab-oom-guard:no-preact-html-sink',
+  transform(code, id) {
+    if (!/[\\/]node_modules[\\/]preact[\\/]dist[\\/]preact\.mjs$/.test(id)) return;
+    const sinks = code.match(PREACT_HTML_SINK)?.length ?? 0;
+    if (sinks !== 1) this.error(`expected one innerHTML assignment in ${id}, found ${sinks}: update noPreactHtmlSink`);
+    return code.replace(PREACT_HTML_SINK, '(()=>{throw new Error("dangerouslySetInnerHTML is not supported")})()');
+  },
+};
+
 export default defineConfig(({ mode }) => {
   const firefox = mode === 'firefox';
 
@@ -74,6 +91,7 @@ export default defineConfig(({ mode }) => {
   return {
     plugins: [
       noPreloadHelper,
+      noPreactHtmlSink,
       preact(),
       crx({
         manifest: firefox ? firefoxManifest(manifest) : manifest,
