@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import webExt from 'web-ext';
-import { rebuildDifferences, sourceBuildNotes } from './source-build.mjs';
+import { rebuildDifferences, sourceBuildNotes, systemName } from './source-build.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const releaseDir = path.join(root, 'release');
@@ -99,6 +99,7 @@ async function sourceArchive() {
   const notes = sourceBuildNotes({
     version: pkg.version,
     commit: git('rev-parse', 'HEAD'),
+    system: systemName(),
     node: process.version,
     npm: npmVersion,
     dependencies: pkg.dependencies,

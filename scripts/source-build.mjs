@@ -4,19 +4,19 @@
 // rebuild and diff, so package.mjs rebuilds both packages from the archive itself and refuses one that differs.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { release, tmpdir, type } from 'node:os';
 import path from 'node:path';
 
-/** SOURCE-BUILD.md for `version` at `commit`, naming the Node.js and npm that built the release. */
-export function sourceBuildNotes({ version, commit, node, npm, dependencies }) {
+/** SOURCE-BUILD.md for `version` at `commit`, naming the system, Node.js and npm that built the release. */
+export function sourceBuildNotes({ version, commit, system, node, npm, dependencies }) {
   const libraries = Object.keys(dependencies)
     .sort()
     .map((name) => `\`${name}\``)
     .join(', ');
   return `# Building Colab OOM Guard ${version} from this source
 
-This archive holds the sources of Colab OOM Guard ${version} (git commit ${commit}). The packages are built from
-them by Vite: TypeScript and Preact components are compiled, bundled with their npm dependencies, and minified.
+This archive holds the sources of Colab OOM Guard ${version}, git commit \`${commit}\`. The packages are built
+from them by Vite: TypeScript and Preact components are compiled, bundled with their npm dependencies, and minified.
 Nothing is obfuscated, and the build downloads nothing but the npm packages.
 
 | Package | Built into | Archive of it |
@@ -27,7 +27,7 @@ Nothing is obfuscated, and the build downloads nothing but the npm packages.
 ## What you need
 
 - Linux, macOS or Windows with [Node.js](https://nodejs.org/) 20 or later and the npm that comes with it. The
-  release was built on Linux (Ubuntu or Debian) with Node.js ${node} and npm ${npm}.
+  release was built on ${system} with Node.js ${node} and npm ${npm}.
 - Access to the npm registry for \`npm ci\`, which installs the exact versions pinned in \`package-lock.json\`.
 - Nothing else: no browser, no global packages, no environment variables.
 
@@ -63,6 +63,17 @@ diff -r xpi dist-firefox && echo identical
 \`npm run package\` checked, before this archive was published, that building from this archive gives both packages'
 files byte for byte.
 `;
+}
+
+/** The system's name as /etc/os-release gives it ("Ubuntu 24.04.1 LTS"), else the kernel's. */
+export function systemName() {
+  try {
+    const pretty = /^PRETTY_NAME="?([^"\n]+)"?$/m.exec(readFileSync('/etc/os-release', 'utf8'))?.[1];
+    if (pretty) return pretty;
+  } catch {
+    // Not Linux: no /etc/os-release.
+  }
+  return `${type()} ${release()}`;
 }
 
 /** Every file under `dir`, as paths relative to it, sorted. */

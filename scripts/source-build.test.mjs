@@ -8,15 +8,16 @@ describe('SOURCE-BUILD.md', () => {
   const notes = sourceBuildNotes({
     version: '0.2.0',
     commit: 'a1b2c3d',
+    system: 'Debian GNU/Linux 12 (bookworm)',
     node: 'v20.20.2',
     npm: '10.8.2',
     dependencies: { valibot: '^1.5.0', preact: '11.2' },
   });
 
-  it('names the version, the commit, and the Node.js and npm that built the release', () => {
+  it('names the version, the commit, and the system, Node.js and npm that built the release', () => {
     expect(notes).toMatch(/^# Building Colab OOM Guard 0\.2\.0 from this source/);
-    expect(notes).toContain('(git commit a1b2c3d)');
-    expect(notes).toContain('Node.js v20.20.2 and npm 10.8.2');
+    expect(notes).toContain('git commit `a1b2c3d`');
+    expect(notes).toContain('built on Debian GNU/Linux 12 (bookworm) with Node.js v20.20.2 and npm 10.8.2');
   });
 
   it('gives the steps and the comparison with the published Firefox package', () => {
