@@ -315,5 +315,8 @@ test('screenshot of the options page', async ({ openOptions, serviceWorker }) =>
     .fill('jax.errors.JaxRuntimeError: RESOURCE_EXHAUSTED: Out of memory while trying to allocate 17179869184 bytes.');
   await expect(page.locator('#tester-verdict .verdict-headline')).toHaveText(/^Would restart: /);
   await screenshot(page, 'options', { fullPage: true });
+  // The store's picture of Test an output: narrow enough to stand beside its caption (e2e/store.spec.ts).
+  await page.setViewportSize({ width: 760, height: OPTIONS_VIEWPORT.height });
+  await screenshot(page.locator('section.card', { has: page.locator('#tester-verdict') }), 'options-tester');
   await page.close();
 });
