@@ -246,8 +246,14 @@ test('the version, and links to the user guide, troubleshooting and the changelo
     .replace(/\.git$/, '');
   const version = (JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version;
   await expect(page.getByText(`Version ${version}`)).toBeVisible();
-  await expect(page.getByRole('link', { name: 'User guide' })).toHaveAttribute('href', `${repo}#readme`);
-  await expect(page.getByRole('link', { name: 'Troubleshooting' })).toHaveAttribute('href', `${repo}#troubleshooting`);
+  await expect(page.getByRole('link', { name: 'User guide' })).toHaveAttribute(
+    'href',
+    `${repo}/blob/main/docs/guide.md`,
+  );
+  await expect(page.getByRole('link', { name: 'Troubleshooting' })).toHaveAttribute(
+    'href',
+    `${repo}/blob/main/docs/troubleshooting.md`,
+  );
   await expect(page.getByRole('link', { name: "What's new (changelog)" })).toHaveAttribute(
     'href',
     `${repo}/blob/main/CHANGELOG.md`,
