@@ -26,9 +26,12 @@ const GECKO_ID = 'colab-oom-guard@colab-oom-guard';
 const FIREFOX_MIN_VERSION = '140';
 const FIREFOX_ANDROID_MIN_VERSION = '142';
 
-/** The Firefox manifest: the Chrome one with Firefox's background page and Gecko settings. */
+/**
+ * The Firefox manifest: the Chrome one with Firefox's background page and Gecko settings. Chrome's `key` (which pins
+ * the Chrome extension id) goes: Firefox's identity is the Gecko id.
+ */
 function firefoxManifest(source: typeof manifest) {
-  const { minimum_chrome_version: _chromeOnly, background, ...common } = source;
+  const { minimum_chrome_version: _chromeOnly, key: _chromeKey, background, ...common } = source;
   return {
     ...common,
     // Firefox has no MV3 service workers: the same entry runs as a (non-persistent) background script.
@@ -60,6 +63,23 @@ const noPreloadHelper: Plugin = {
   },
 };
 
+/**
+ * Preact's one HTML sink is its `dangerouslySetInnerHTML` prop, which the pages never use (Biome's
+ * noDangerouslySetInnerHtml forbids it). Its `innerHTML` assignment is the one warning addons-linter (web-ext lint,
+ * and AMO's review) gives the Firefox package, so the bundle gets a throw in its place. The build fails if Preact's
+ * code no longer has exactly one such assignment, rather than shipping it unnoticed.
+ */
+const PREACT_HTML_SINK = /\(\w+\.innerHTML=\w+\.__html\)/g;
+const noPreactHtmlSink: Plugin = {
+  name: 'colab-oom-guard:no-preact-html-sink',
+  transform(code, id) {
+    if (!/[\\/]node_modules[\\/]preact[\\/]dist[\\/]preact\.mjs$/.test(id)) return;
+    const sinks = code.match(PREACT_HTML_SINK)?.length ?? 0;
+    if (sinks !== 1) this.error(`expected one innerHTML assignment in ${id}, found ${sinks}: update noPreactHtmlSink`);
+    return code.replace(PREACT_HTML_SINK, '(()=>{throw new Error("dangerouslySetInnerHTML is not supported")})()');
+  },
+};
+
 export default defineConfig(({ mode }) => {
   const firefox = mode === 'firefox';
 
@@ -71,6 +91,7 @@ export default defineConfig(({ mode }) => {
   return {
     plugins: [
       noPreloadHelper,
+      noPreactHtmlSink,
       preact(),
       crx({
         manifest: firefox ? firefoxManifest(manifest) : manifest,

@@ -564,6 +564,6 @@ test('colab-oom-guard bench', async () => {
   writeFileSync(join(ROOT, resultsFile), `${JSON.stringify(results, null, 2)}\n`);
   writeFileSync(join(ROOT, 'bench/.dist/last-report.txt'), `${out.join('\n')}\n`);
   console.log(`\nwrote ${resultsFile}`);
-  if (full && updateReadme(join(ROOT, 'README.md'), results as unknown as BenchResults))
-    console.log('updated the Performance table in README.md');
+  if (full && updateReadme(join(ROOT, 'docs/performance.md'), results as unknown as BenchResults))
+    console.log('updated the table in docs/performance.md');
 });

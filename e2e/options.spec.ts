@@ -246,8 +246,14 @@ test('the version, and links to the user guide, troubleshooting and the changelo
     .replace(/\.git$/, '');
   const version = (JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version;
   await expect(page.getByText(`Version ${version}`)).toBeVisible();
-  await expect(page.getByRole('link', { name: 'User guide' })).toHaveAttribute('href', `${repo}#readme`);
-  await expect(page.getByRole('link', { name: 'Troubleshooting' })).toHaveAttribute('href', `${repo}#troubleshooting`);
+  await expect(page.getByRole('link', { name: 'User guide' })).toHaveAttribute(
+    'href',
+    `${repo}/blob/main/docs/guide.md`,
+  );
+  await expect(page.getByRole('link', { name: 'Troubleshooting' })).toHaveAttribute(
+    'href',
+    `${repo}/blob/main/docs/troubleshooting.md`,
+  );
   await expect(page.getByRole('link', { name: "What's new (changelog)" })).toHaveAttribute(
     'href',
     `${repo}/blob/main/CHANGELOG.md`,
@@ -315,5 +321,8 @@ test('screenshot of the options page', async ({ openOptions, serviceWorker }) =>
     .fill('jax.errors.JaxRuntimeError: RESOURCE_EXHAUSTED: Out of memory while trying to allocate 17179869184 bytes.');
   await expect(page.locator('#tester-verdict .verdict-headline')).toHaveText(/^Would restart: /);
   await screenshot(page, 'options', { fullPage: true });
+  // The store's picture of Test an output: narrow enough to stand beside its caption (e2e/store.spec.ts).
+  await page.setViewportSize({ width: 760, height: OPTIONS_VIEWPORT.height });
+  await screenshot(page.locator('section.card', { has: page.locator('#tester-verdict') }), 'options-tester');
   await page.close();
 });

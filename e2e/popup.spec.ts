@@ -106,6 +106,7 @@ test('the countdown says what was found and what will happen, in m:ss, in the po
     'Colab OOM Guard: countdown to a restart (open the popup to cancel it)',
   );
   await screenshot(popup, 'popup-countdown');
+  await screenshot(page.locator('colab-oom-guard-notice .box'), 'notice-countdown');
 
   await popup.getByRole('button', { name: 'Cancel restart' }).click();
   await expect(headline(popup)).toHaveText('Watching');

@@ -47,10 +47,13 @@ test('opens once on install: what the guard does, a quick start of five steps, C
   await expect(welcome.getByRole('heading', { name: 'What Check Colab UI does' })).toBeVisible();
   await expect(welcome.getByText(/opens Colab's Runtime menu, looks for Restart session and run all/)).toBeVisible();
 
-  await expect(welcome.getByRole('link', { name: 'User guide' })).toHaveAttribute('href', `${repo}#readme`);
+  await expect(welcome.getByRole('link', { name: 'User guide' })).toHaveAttribute(
+    'href',
+    `${repo}/blob/main/docs/guide.md`,
+  );
   await expect(welcome.getByRole('link', { name: 'Troubleshooting' })).toHaveAttribute(
     'href',
-    `${repo}#troubleshooting`,
+    `${repo}/blob/main/docs/troubleshooting.md`,
   );
   await expect(welcome.getByRole('link', { name: "What's new (changelog)" })).toHaveAttribute(
     'href',

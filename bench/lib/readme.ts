@@ -1,6 +1,6 @@
 /**
- * The README's Performance table, rewritten from a full bench run's results between the `bench:start` and
- * `bench:end` markers, so the figures there are always the latest ones with the machine they came from.
+ * The Performance table (docs/performance.md), rewritten from a full bench run's results between the `bench:start`
+ * and `bench:end` markers, so the figures there are always the latest ones with the machine they came from.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { isTenthFramed, type ScaleSummary, sameCase, tenthOf } from './scale';
@@ -125,7 +125,7 @@ function rows(r: BenchResults): string[][] | null {
   ];
 }
 
-/** Rewrites the table in `readmePath`; false (README untouched) when the run did not measure everything. */
+/** Rewrites the table in `readmePath`; false (the file untouched) when the run did not measure everything. */
 export function updateReadme(readmePath: string, r: BenchResults): boolean {
   const table = rows(r);
   const text = readFileSync(readmePath, 'utf8');

@@ -144,13 +144,15 @@ describe('defaults', () => {
 });
 
 describe('about', () => {
-  it("shows the version and links to the repository's README, troubleshooting and CHANGELOG", async () => {
+  it("shows the version and links to the repository's guide, troubleshooting and CHANGELOG", async () => {
     const root = await open();
     expect(getByText(root, `Version ${pkg.version}`)).toBeTruthy();
     const repo = pkg.repository.url.replace(/^git\+/, '').replace(/\.git$/, '');
     expect(repo).toMatch(/^https:\/\//);
-    expect(getByRole<HTMLAnchorElement>(root, 'link', 'User guide').href).toBe(`${repo}#readme`);
-    expect(getByRole<HTMLAnchorElement>(root, 'link', 'Troubleshooting').href).toBe(`${repo}#troubleshooting`);
+    expect(getByRole<HTMLAnchorElement>(root, 'link', 'User guide').href).toBe(`${repo}/blob/main/docs/guide.md`);
+    expect(getByRole<HTMLAnchorElement>(root, 'link', 'Troubleshooting').href).toBe(
+      `${repo}/blob/main/docs/troubleshooting.md`,
+    );
     expect(getByRole<HTMLAnchorElement>(root, 'link', "What's new (changelog)").href).toBe(
       `${repo}/blob/main/CHANGELOG.md`,
     );

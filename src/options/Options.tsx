@@ -183,7 +183,7 @@ function About() {
   return (
     <p class="about">
       <span>{t('optionsVersion', browser.runtime.getManifest().version)}</span>
-      <a href={LINKS.readme} target="_blank" rel="noreferrer">
+      <a href={LINKS.guide} target="_blank" rel="noreferrer">
         {t('linkReadme')}
       </a>
       <a href={LINKS.troubleshooting} target="_blank" rel="noreferrer">

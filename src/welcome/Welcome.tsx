@@ -49,7 +49,7 @@ export function Welcome() {
         <h2 id="more">{t('welcomeMore')}</h2>
         <ul class="links">
           <li>
-            <a href={LINKS.readme} target="_blank" rel="noreferrer">
+            <a href={LINKS.guide} target="_blank" rel="noreferrer">
               {t('linkReadme')}
             </a>
           </li>

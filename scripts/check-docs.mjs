@@ -1,0 +1,179 @@
+#!/usr/bin/env node
+// Part of `npm run lint`: the documentation a user reads.
+//  - README.md fits a screen: at most 1,500 words, counted as a reader sees them (no code blocks, URLs or pictures).
+//  - Every relative link and #anchor in README.md, docs/, store/, DEVELOPERS.md and CHANGELOG.md resolves: the file
+//    exists, and the anchor is a heading of it as GitHub makes anchors.
+//  - No sentence of ten words or more stands in two of README.md and docs/*.md: each page says its own part once.
+//  - Each picture's UI strings recorded in docs/screenshots/strings.json still read the same in
+//    public/_locales/en/messages.json, and every picture has its record (the e2e test that takes a picture compares
+//    the record with the page).
+//  - The stores' short texts fit their limits, and the Chrome one is the manifest's description.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const README_MAX_WORDS = 1500;
+
+/** Markdown without fenced code blocks and HTML comments: the text links and words are looked for in. */
+function prose(markdown) {
+  return markdown.replace(/^```[^\n]*\n[\s\S]*?^```[^\n]*$/gm, '').replace(/<!--[\s\S]*?-->/g, '');
+}
+
+/** The words a reader sees: link texts but not their addresses, no pictures, no code blocks, no markup. */
+export function countWords(markdown) {
+  const text = prose(markdown)
+    .replace(/!\[[^\]]*\]\([^)]*\)/g, ' ')
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/https?:\/\/\S+/g, ' ');
+  return text.split(/\s+/).filter((token) => /[\p{L}\p{N}]/u.test(token)).length;
+}
+
+/** GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens; repeats get -1, -2… */
+export function headingAnchors(markdown) {
+  const seen = new Map();
+  const anchors = new Set();
+  for (const [, heading] of prose(markdown).matchAll(/^#{1,6}\s+(.+?)\s*#*\s*$/gm)) {
+    const text = heading.replace(/!\[[^\]]*\]\([^)]*\)/g, '').replace(/\[([^\]]*)\]\([^)]*\)/g, '$1');
+    const slug = text
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .replace(/\s/g, '-');
+    const count = seen.get(slug) ?? 0;
+    seen.set(slug, count + 1);
+    anchors.add(count === 0 ? slug : `${slug}-${count}`);
+  }
+  for (const [, id] of markdown.matchAll(/<a\s+(?:id|name)="([^"]+)"/g)) anchors.add(id);
+  return anchors;
+}
+
+/** The relative links of a Markdown file that do not resolve, as "file: target (why)". */
+export function brokenLinks(file, read = (f) => readFileSync(f, 'utf8'), exists = existsSync) {
+  const markdown = read(file);
+  const withoutCode = prose(markdown).replace(/`[^`\n]*`/g, '');
+  const problems = [];
+  for (const [, target] of withoutCode.matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) {
+    if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue;
+    const [pathPart, anchor] = target.split('#');
+    const linked = pathPart ? path.resolve(path.dirname(file), decodeURIComponent(pathPart)) : file;
+    const where = `${path.relative(root, file)}: ${target}`;
+    if (!exists(linked)) {
+      problems.push(`${where} (no such file)`);
+      continue;
+    }
+    if (anchor === undefined) continue;
+    if (!linked.endsWith('.md')) {
+      problems.push(`${where} (an anchor into a file that is not Markdown)`);
+    } else if (!headingAnchors(read(linked)).has(anchor)) {
+      problems.push(`${where} (no heading #${anchor} there)`);
+    }
+  }
+  return problems;
+}
+
+/** Sentences of `minWords` words or more that stand in more than one of `files` ({ name: markdown }). */
+export function repeatedSentences(files, minWords = 10) {
+  const where = new Map();
+  for (const [name, markdown] of Object.entries(files)) {
+    const text = prose(markdown)
+      .replace(/!\[[^\]]*\]\([^)]*\)/g, ' ')
+      .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+      .replace(/^\s*(?:[-*>|]|\d+\.)\s*/gm, ' ')
+      .replace(/\s+/g, ' ');
+    for (const sentence of text.split(/(?<=[.!?:])\s+(?=[A-Z*_`"(])/)) {
+      const normal = sentence.replace(/[*_`|]/g, '').trim();
+      if (normal.split(' ').length < minWords) continue;
+      where.set(normal, new Set([...(where.get(normal) ?? []), name]));
+    }
+  }
+  return [...where]
+    .filter(([, names]) => names.size > 1)
+    .map(([sentence, names]) => `${[...names].join(', ')}: "${sentence}"`);
+}
+
+/** Recorded picture strings the messages no longer say, and pictures and records without the other. */
+export function staleScreenshotStrings(record, messages, pictures) {
+  const problems = [];
+  for (const [picture, strings] of Object.entries(record)) {
+    if (!pictures.includes(`${picture}.png`)) problems.push(`${picture}: recorded, but there is no ${picture}.png`);
+    for (const [key, text] of Object.entries(strings)) {
+      const now = messages[key]?.message;
+      const says = now === undefined ? 'has no such message' : `"${now}"`;
+      if (now !== text) problems.push(`${picture}.png shows "${text}" (${key}), the UI now ${says}`);
+    }
+  }
+  for (const png of pictures) {
+    if (!(png.replace(/\.png$/, '') in record)) problems.push(`${png}: no strings recorded for it`);
+  }
+  return problems.map((problem) => `${problem}: run npm run screenshots`);
+}
+
+/** The block quote under `heading` in a store listing, as one line. */
+export function quotedUnder(markdown, heading) {
+  const after = markdown.split(`\n${heading}\n`)[1] ?? '';
+  const section = after.split(/\n#+ /)[0];
+  const quote = section.split('\n').filter((line) => line.startsWith('>'));
+  return quote
+    .map((line) => line.replace(/^>\s?/, ''))
+    .join(' ')
+    .trim();
+}
+
+/** The stores' short texts against their limits: Chrome's short description (the manifest's), AMO's summary. */
+export function storeTextProblems(chromeListing, firefoxListing, messages) {
+  const problems = [];
+  const description = messages.extDescription?.message ?? '';
+  const chromeShort = quotedUnder(chromeListing, '### Short description');
+  if (chromeShort !== description)
+    problems.push("store/chrome-web-store.md: the short description is not the manifest's");
+  if (description.length > 132) problems.push(`extDescription: ${description.length} characters, the store takes 132`);
+  const summary = quotedUnder(firefoxListing, '### Summary');
+  if (!summary || summary.length > 250)
+    problems.push(`store/firefox-addons.md: the summary has ${summary.length} characters (1–250)`);
+  return problems;
+}
+
+const markdownIn = (dir) =>
+  existsSync(dir)
+    ? readdirSync(dir)
+        .filter((f) => f.endsWith('.md'))
+        .map((f) => path.join(dir, f))
+    : [];
+
+export function checkDocs() {
+  const read = (file) => readFileSync(path.join(root, file), 'utf8');
+  const problems = [];
+  const words = countWords(read('README.md'));
+  if (words > README_MAX_WORDS) problems.push(`README.md has ${words} words; at most ${README_MAX_WORDS}`);
+
+  const linked = [
+    path.join(root, 'README.md'),
+    path.join(root, 'DEVELOPERS.md'),
+    path.join(root, 'CHANGELOG.md'),
+    ...markdownIn(path.join(root, 'docs')),
+    ...markdownIn(path.join(root, 'store')),
+  ];
+  for (const file of linked) problems.push(...brokenLinks(file));
+
+  const pages = Object.fromEntries(
+    [path.join(root, 'README.md'), ...markdownIn(path.join(root, 'docs'))].map((file) => [
+      path.relative(root, file),
+      readFileSync(file, 'utf8'),
+    ]),
+  );
+  problems.push(...repeatedSentences(pages).map((repeat) => `said twice: ${repeat}`));
+
+  const messages = JSON.parse(read('public/_locales/en/messages.json'));
+  const pictures = readdirSync(path.join(root, 'docs/screenshots')).filter((f) => f.endsWith('.png'));
+  problems.push(...staleScreenshotStrings(JSON.parse(read('docs/screenshots/strings.json')), messages, pictures));
+  problems.push(...storeTextProblems(read('store/chrome-web-store.md'), read('store/firefox-addons.md'), messages));
+  return { words, problems };
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const { problems } = checkDocs();
+  if (problems.length > 0) {
+    console.error(`Documentation:\n${problems.join('\n')}`);
+    process.exit(1);
+  }
+}

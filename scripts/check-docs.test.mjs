@@ -1,0 +1,164 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  brokenLinks,
+  checkDocs,
+  countWords,
+  headingAnchors,
+  README_MAX_WORDS,
+  repeatedSentences,
+  staleScreenshotStrings,
+  storeTextProblems,
+} from './check-docs.mjs';
+
+describe("the repository's documentation", () => {
+  it('has a README of at most 1,500 words, links that resolve, nothing said twice, current pictures', () => {
+    const { words, problems } = checkDocs();
+    expect(problems).toEqual([]);
+    expect(words).toBeGreaterThan(500);
+    expect(words).toBeLessThanOrEqual(README_MAX_WORDS);
+  });
+});
+
+describe('countWords', () => {
+  it('counts what a reader sees: link texts, not addresses, pictures, code blocks, markup or comments', () => {
+    const markdown = [
+      '# Colab OOM Guard',
+      '',
+      'Download it from the [latest release](https://example.org/releases/latest) — see https://example.org/x.',
+      '![A picture with many words in its description](docs/a.png)',
+      '```sh',
+      'npm ci && npm run build',
+      '```',
+      '<!-- bench:start -->',
+      '| Measure | Result |',
+      '|---|---|',
+    ].join('\n');
+    // Colab OOM Guard (3) Download it from the latest release see (7) Measure Result (2)
+    expect(countWords(markdown)).toBe(12);
+  });
+});
+
+describe('headingAnchors', () => {
+  it("makes GitHub's anchors: lower case, punctuation dropped, spaces as hyphens, repeats numbered", () => {
+    const anchors = headingAnchors(
+      [
+        '# Colab OOM Guard',
+        '## 2. "Check Colab UI"',
+        '### Adapt after an out-of-memory restart: ask the guard',
+        '## Keep `Run all` safe to repeat',
+        '## Limits',
+        '## Limits',
+        '```sh',
+        '# not a heading',
+        '```',
+      ].join('\n'),
+    );
+    expect([...anchors]).toEqual([
+      'colab-oom-guard',
+      '2-check-colab-ui',
+      'adapt-after-an-out-of-memory-restart-ask-the-guard',
+      'keep-run-all-safe-to-repeat',
+      'limits',
+      'limits-1',
+    ]);
+  });
+});
+
+describe('brokenLinks', () => {
+  const files = {
+    '/repo/README.md': [
+      '# Title',
+      '## Install',
+      'See [install](#install), [missing](#nope), [guide](docs/guide.md#the-popup), [gone](docs/gone.md),',
+      '[bad anchor](docs/guide.md#the-badge), [site](https://example.org/#x), [picture](docs/a.png),',
+      '`[in code](nowhere.md)`, [anchor into a picture](docs/a.png#x).',
+      '```md',
+      '[in a code block](nowhere.md)',
+      '```',
+    ].join('\n'),
+    '/repo/docs/guide.md': '# Guide\n## The popup\n',
+    '/repo/docs/a.png': '',
+  };
+  const read = (file) => files[file];
+  const exists = (file) => file in files;
+
+  it('finds links to missing files, missing headings and anchors into other files; code is not read', () => {
+    const problems = brokenLinks('/repo/README.md', read, exists).map((p) => p.replace(/^.*README\.md: /, ''));
+    expect(problems).toEqual([
+      '#nope (no heading #nope there)',
+      'docs/gone.md (no such file)',
+      'docs/guide.md#the-badge (no heading #the-badge there)',
+      'docs/a.png#x (an anchor into a file that is not Markdown)',
+    ]);
+  });
+
+  it('resolves links relative to the file that has them', () => {
+    const inDocs = {
+      '/repo/docs/guide.md': '[home](../README.md#install) [self](guide.md)',
+      '/repo/README.md': '## Install',
+    };
+    expect(
+      brokenLinks(
+        path.normalize('/repo/docs/guide.md'),
+        (f) => inDocs[f],
+        (f) => f in inDocs,
+      ),
+    ).toEqual([]);
+  });
+});
+
+describe('repeatedSentences', () => {
+  it('finds a sentence of ten words or more that two pages share, wrapped or marked up differently', () => {
+    const repeats = repeatedSentences({
+      'docs/a.md': 'The guard runs in your browser, in the Colab tab, all night long. Short one.',
+      'docs/b.md': '- The guard runs in your browser, in the **Colab tab**,\n  all night long.\n\nShort one.',
+      'docs/c.md': 'The guard runs in your browser, in another tab of a different kind.',
+    });
+    expect(repeats).toEqual([
+      'docs/a.md, docs/b.md: "The guard runs in your browser, in the Colab tab, all night long."',
+    ]);
+  });
+});
+
+describe('staleScreenshotStrings', () => {
+  const messages = { stateOff: { message: 'Off' }, stateWatching: { message: 'Watching' } };
+
+  it('is empty while every recorded string reads the same', () => {
+    expect(staleScreenshotStrings({ 'popup-off': { stateOff: 'Off' } }, messages, ['popup-off.png'])).toEqual([]);
+  });
+
+  it('fails when a label changed, a message is gone, or a picture and its record do not go together', () => {
+    const problems = staleScreenshotStrings(
+      { 'popup-off': { stateOff: 'Of', stateGone: 'Gone' }, 'popup-lost': {} },
+      messages,
+      ['popup-off.png', 'popup-new.png'],
+    );
+    expect(problems).toEqual([
+      'popup-off.png shows "Of" (stateOff), the UI now "Off": run npm run screenshots',
+      'popup-off.png shows "Gone" (stateGone), the UI now has no such message: run npm run screenshots',
+      'popup-lost: recorded, but there is no popup-lost.png: run npm run screenshots',
+      'popup-new.png: no strings recorded for it: run npm run screenshots',
+    ]);
+  });
+});
+
+describe('storeTextProblems', () => {
+  const messages = { extDescription: { message: 'Restarts Colab.' } };
+  const chrome = (text) =>
+    `# Listing\n\n### Short description\n\nThe manifest's:\n\n> ${text}\n\n### Description\n\n> Long.\n`;
+  const firefox = (text) => `# Listing\n\n### Summary\n\n> ${text}\n\n### Description\n\n> Long.\n`;
+
+  it("is empty when Chrome's short description is the manifest's and AMO's summary fits", () => {
+    expect(storeTextProblems(chrome('Restarts Colab.'), firefox('Restarts Colab, per notebook.'), messages)).toEqual(
+      [],
+    );
+  });
+
+  it('fails on another short description, or a summary over 250 characters', () => {
+    expect(storeTextProblems(chrome('Restarts it.'), firefox('x'.repeat(251)), messages)).toEqual([
+      "store/chrome-web-store.md: the short description is not the manifest's",
+      'store/firefox-addons.md: the summary has 251 characters (1–250)',
+    ]);
+  });
+});
