@@ -224,7 +224,8 @@ class SharedWithSubprocesses(Case):
             strict = run_script("import colab_oom_guard; colab_oom_guard.status(strict=True)")
             lenient = run_script("import colab_oom_guard; print(colab_oom_guard.status())")
         self.assertNotEqual(strict.returncode, 0)
-        self.assertIn("StatusUnavailable: In the notebook: colab_oom_guard: Colab OOM Guard did not answer", strict.stderr)
+        told = "StatusUnavailable: In the notebook: colab_oom_guard: Colab OOM Guard did not answer"
+        self.assertIn(told, strict.stderr)
         self.assertEqual(lenient.stdout.strip(), "None")
         self.assertIn("StatusWarning: In the notebook:", lenient.stderr)
 
