@@ -28,9 +28,13 @@ import wandb
 RUN_ID_FILE = "wandb-run-id.txt"
 
 
-def run_id(checkpoints):
-    """This training's W&B run id: the one kept beside the checkpoints, or a new one, kept there (first run)."""
-    folders = [folder for folder in (checkpoints.local_dir, checkpoints.drive_dir) if folder]
+def run_id(*folders):
+    """This training's W&B run id: the one kept in `folders` (local disk first), or a new one kept there (first run).
+
+    With the Hugging Face Trainer (report_to="wandb"), hand it to the Trainer's own wandb.init through W&B's
+    environment variables: WANDB_RUN_ID = run_id(LOCAL_DIR, DRIVE_DIR), WANDB_RESUME = "allow".
+    """
+    folders = [folder for folder in folders if folder]
     for folder in folders:
         path = os.path.join(folder, RUN_ID_FILE)
         if os.path.exists(path):
@@ -40,6 +44,7 @@ def run_id(checkpoints):
                 return kept
     new = wandb.util.generate_id()
     for folder in folders:
+        os.makedirs(folder, exist_ok=True)
         path = os.path.join(folder, RUN_ID_FILE)
         with open(path + ".tmp", "w", encoding="utf-8") as file:
             file.write(new)
@@ -49,7 +54,7 @@ def run_id(checkpoints):
 
 def start_run(checkpoints, **init_args):
     """The W&B run of this training, continued after a restart; `init_args` go to wandb.init (project, config...)."""
-    run = wandb.init(id=run_id(checkpoints), resume="allow", **init_args)
+    run = wandb.init(id=run_id(checkpoints.local_dir, checkpoints.drive_dir), resume="allow", **init_args)
     run.define_metric("train/step")
     run.define_metric("train/*", step_metric="train/step")
     return run
