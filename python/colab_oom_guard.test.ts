@@ -14,7 +14,7 @@ import { describeWithPython } from './python-env';
 const ENV = { ...process.env, PYTHONDONTWRITEBYTECODE: '1' };
 
 describeWithPython('the notebook helper python/colab_oom_guard.py', [], (python) => {
-  it('passes its unit tests (python3 -m unittest)', () => {
+  it('passes its unit tests (python3 -m unittest)', { timeout: 120_000 }, () => {
     const run = spawnSync(python, ['-m', 'unittest', '-v', 'test_colab_oom_guard'], {
       cwd: import.meta.dirname,
       encoding: 'utf8',
@@ -29,7 +29,7 @@ describeWithPython('pip install of the helper (python/pyproject.toml)', ['pip', 
   const work = mkdtempSync(join(tmpdir(), 'oom-guard-pip-'));
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-  it('installs colab_oom_guard as the package version, from the folder the README names', () => {
+  it('installs colab_oom_guard as the package version, from the folder the README names', { timeout: 120_000 }, () => {
     // What `pip install "git+https://…#subdirectory=python"` builds, offline: the folder's tracked files, copied so
     // that setuptools' build folders land outside the work tree.
     const source = join(work, 'source');
