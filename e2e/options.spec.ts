@@ -273,7 +273,7 @@ test('guarded notebooks: each listed with its state; switched off or its counter
   const page = await openOptions();
   const row = page.locator('.notebook-row', { hasText: 'train_llm.ipynb' });
   await expect(row).toContainText('Watching · 2 of 3 restarts used');
-  await row.getByRole('button', { name: 'Reset the counter of train_llm.ipynb' }).click();
+  await row.getByRole('button', { name: 'Reset counter of train_llm.ipynb' }).click();
   await expect(row).toContainText('Watching · 0 of 3 restarts used');
   await expect.poll(async () => (await readRecord(serviceWorker, KEY))?.loopCount).toBe(0);
 

@@ -69,8 +69,9 @@ export function projectRules(workflows, ciScript) {
     }
     need(has(runs(release), /scripts\/release-notes\.mjs/), 'release.yml: no notes from CHANGELOG.md');
   }
-  need(/apt-get install[^\n]*"\$\{missing\[@\]\}"/.test(ciScript), '.ci/run: does not install what is missing');
-  need(/missing\+=\(chromium\)/.test(ciScript) && /missing\+=\(firefox-esr\)/.test(ciScript), '.ci/run: browsers');
+  need(/apt-get install[^\n]*"\$\{browsers\[@\]\}"/.test(ciScript), '.ci/run: does not install the missing browsers');
+  need(/browsers\+=\(chromium\)/.test(ciScript) && /browsers\+=\(firefox-esr\)/.test(ciScript), '.ci/run: browsers');
+  need(/requirements-debian\.txt/.test(ciScript), ".ci/run: does not install the Python tests' packages");
   need(/^CI=1 npm test$/m.test(ciScript), ".ci/run: does not run the README's test command (CI=1 npm test)");
   return problems;
 }

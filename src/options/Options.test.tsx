@@ -177,7 +177,7 @@ describe('guarded notebooks', () => {
     expect(rows[0]?.textContent).toContain('Off · 0 of 5 restarts used');
     expect(rows[1]?.textContent).toContain('Last 12 hours: no failures, no restarts');
 
-    await click(getByRole(root, 'button', 'Reset the counter of train.ipynb'));
+    await click(getByRole(root, 'button', 'Reset counter of train.ipynb'));
     await waitFor(() => expect(root.querySelector('.notebook-row:last-child')?.textContent).toContain('0 of 3'));
     expect(worker.sent.at(-1)).toEqual({ type: 'ui-command', key: KEY, command: { type: 'reset-counter' } });
 

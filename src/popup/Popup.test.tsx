@@ -358,6 +358,43 @@ describe('popup over a Colab notebook', () => {
     expect(svg.querySelector('desc')?.textContent).toBe(line);
   });
 
+  it('opens an event to its whole output line by its title, a button (no hovering), and closes it again', async () => {
+    const now = Date.now();
+    const long = `${verdict.line}. GPU 0 has a total capacity of 14.74 GiB of which 1.06 GiB is free.`;
+    await storeNotebook(KEY, {
+      enabled: true,
+      history: [
+        { at: now - 60_000, type: 'enabled' },
+        {
+          at: now - 30_000,
+          type: 'restart-scheduled',
+          detail: 'Restart 1 of 3 in 5 s',
+          verdict: { ...verdict, line: long },
+          action: 'restart-and-run-all',
+        },
+      ],
+    });
+    const root = await open();
+    const title = await waitFor(() => getByRole(root, 'button', /^Failure detected: countdown started/));
+    // An event without lines to open is plain text, not a button.
+    expect(queryAllByRole(root, 'button', /Auto-restart switched on/)).toHaveLength(0);
+    const lines = root.querySelector(`#${title.getAttribute('aria-controls')}`)!;
+    const cut = () => [...lines.querySelectorAll('p')].map((p) => p.classList.contains('clamp'));
+    expect(title.getAttribute('aria-expanded')).toBe('false');
+    expect(cut()).toEqual([true, true]);
+    expect(lines.querySelector('.verdict')?.textContent).toContain(long);
+
+    await click(title);
+    expect(title.getAttribute('aria-expanded')).toBe('true');
+    expect(cut()).toEqual([false, false]);
+    // No tooltip needed any more: the whole line is on the page.
+    expect(lines.querySelector('[title]')).toBeNull();
+
+    await click(title);
+    expect(title.getAttribute('aria-expanded')).toBe('false');
+    expect(cut()).toEqual([true, true]);
+  });
+
   it('the morning after: the night in words at the top, the last events before the controls', async () => {
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'Date'] });
     const now = new Date(2026, 0, 5, 7, 30).getTime();

@@ -291,28 +291,49 @@ function EventList({ history, now }: { history: readonly HistoryEntry[]; now: nu
     .reverse();
   return (
     <ol class="events">
-      {newest.map(({ entry, index }) => {
-        const text = eventText(entry, history.slice(0, index));
-        return (
-          <li key={`${entry.at}-${index}`} data-type={entry.type}>
-            <time dateTime={new Date(entry.at).toISOString()}>{formatTime(entry.at, now)}</time>
-            <div>
-              <p class="event-title">{text.title}</p>
-              {text.detail && (
-                <p class="muted clamp" title={text.detail}>
-                  {text.detail}
-                </p>
-              )}
-              {text.verdict && (
-                <p class="verdict clamp" title={text.verdict}>
-                  {text.verdict}
-                </p>
-              )}
-            </div>
-          </li>
-        );
-      })}
+      {newest.map(({ entry, index }) => (
+        <EventItem key={`${entry.at}-${index}`} entry={entry} earlier={history.slice(0, index)} now={now} />
+      ))}
     </ol>
+  );
+}
+
+/**
+ * One event; its output lines show two lines each until the title is pressed (click, Enter or Space), which shows
+ * them whole: a morning reader must not need a mouse hovering a tooltip to read the line that caused a restart.
+ */
+function EventItem({ entry, earlier, now }: { entry: HistoryEntry; earlier: readonly HistoryEntry[]; now: number }) {
+  const [open, setOpen] = useState(false);
+  const text = eventText(entry, earlier);
+  const linesId = `event-lines-${earlier.length}`;
+  const clamp = open ? '' : ' clamp';
+  const more = Boolean(text.detail || text.verdict);
+  return (
+    <li data-type={entry.type}>
+      <time dateTime={new Date(entry.at).toISOString()}>{formatTime(entry.at, now)}</time>
+      <div>
+        {more ? (
+          <button
+            type="button"
+            class="event-title event-toggle"
+            aria-expanded={open}
+            aria-controls={linesId}
+            onClick={() => setOpen(!open)}
+          >
+            <span class="chevron" aria-hidden="true" />
+            {text.title}
+          </button>
+        ) : (
+          <p class="event-title">{text.title}</p>
+        )}
+        {more && (
+          <div id={linesId}>
+            {text.detail && <p class={`muted${clamp}`}>{text.detail}</p>}
+            {text.verdict && <p class={`verdict${clamp}`}>{text.verdict}</p>}
+          </div>
+        )}
+      </div>
+    </li>
   );
 }
 

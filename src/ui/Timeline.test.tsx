@@ -47,9 +47,9 @@ describe('Timeline', () => {
     );
     expect(xs).toEqual([...xs].sort((a, b) => a - b));
     expect(container.querySelector('.legend')?.textContent).toContain('Restart marker');
-    // Twelve hourly ticks, every third labelled.
+    // Twelve hourly ticks, every fourth labelled.
     expect(svg.querySelectorAll('.tick')).toHaveLength(12);
-    expect(svg.querySelectorAll('.tick text')).toHaveLength(4);
+    expect(svg.querySelectorAll('.tick text')).toHaveLength(3);
   });
 
   it('puts the ticks on whole hours of the local clock, in a half-hour time zone too', async () => {
@@ -59,7 +59,7 @@ describe('Timeline', () => {
       const now = new Date(2026, 2, 14, 7, 10).getTime();
       const { container } = await mount(<Timeline id="t" history={[]} now={now} />);
       const labels = [...container.querySelectorAll('.tick text')].map((text) => text.textContent);
-      expect(labels).toHaveLength(4);
+      expect(labels).toHaveLength(3);
       for (const label of labels) expect(label).toMatch(/^\d\d:00\b/);
       expect(container.querySelectorAll('.tick')).toHaveLength(12);
     } finally {

@@ -10,8 +10,10 @@ const HEIGHT = 62;
 const LEFT = 10;
 const RIGHT = WIDTH - 10;
 const AXIS_Y = 40;
-/** Half the width of the longest hour label ("12:00 PM") in viewBox units. */
-const EDGE_LABEL_ROOM = 28;
+/** Half the width of the longest hour label ("12:00 PM", at 12.5 units: theme.css) in viewBox units. */
+const EDGE_LABEL_ROOM = 32;
+/** Every fourth hour is labelled: at 12 px, labels three hours apart touch when one at an end grows inwards. */
+const LABEL_EVERY_HOURS = 4;
 /** Failures on the upper row, what the guard did about them on the lower one: a restart seconds after its failure
  * stays visible instead of covering it. */
 const ROW_Y: Record<NightMark, number> = { failure: 12, marker: 12, restart: 27, 'gave-up': 27, problem: 27 };
@@ -44,7 +46,7 @@ export function Timeline({ history, now, id }: Props) {
         <desc id={`${id}-desc`}>{nightLine(history, now, t)}</desc>
         <line class="axis" x1={LEFT} x2={RIGHT} y1={AXIS_Y} y2={AXIS_Y} />
         {ticks.map((hour) => {
-          const labelled = new Date(hour).getHours() % 3 === 0;
+          const labelled = new Date(hour).getHours() % LABEL_EVERY_HOURS === 0;
           return (
             <g key={hour} class="tick">
               <line x1={x(hour)} x2={x(hour)} y1={AXIS_Y - (labelled ? 4 : 2)} y2={AXIS_Y + (labelled ? 4 : 2)} />
