@@ -2,13 +2,18 @@ import {
   cellId,
   cellSource,
   type DialogKind,
+  dialogText,
+  disconnectKind,
   editorText,
   isUnderWay,
+  type NoticeKind,
+  noticeWords,
   type OutputKind,
   observeColabPage,
   outputText,
   type PageObserver,
   type RunState,
+  toastDisconnect,
 } from '../colab';
 import {
   createDetector,
@@ -22,7 +27,9 @@ import {
 } from '../detector';
 import { createExecutionGate, type EndedExecution } from '../detector/execution-gate';
 import { BLIND_AFTER_MS, cut, KERNEL_WATCH_AFTER_MS, TEXT_LIMITS } from '../limits';
+import type { DisconnectKind } from '../state/disconnect';
 import type { Settings } from '../state/schema';
+import { createRuntimeEnds } from './runtime-end';
 import { createShellEnds } from './shell-end';
 
 /**
@@ -35,9 +42,10 @@ export interface WatchReports {
   /** `startedAt`: when the failed execution started, as this page saw it. */
   failure(verdict: Verdict, source: 'error-output' | 'crash-toast', startedAt: number): void;
   marker(match: MarkerMatch): void;
-  disconnect(line: string): void;
-  /** A dialog other than "Runtime disconnected" opened (the session decides which ones need a person). */
-  dialog(kind: DialogKind): void;
+  /** The runtime went away (`kind`: why), Colab saying `text`. */
+  disconnect(kind: DisconnectKind, text: string): void;
+  /** A dialog other than a disconnect notice opened (the session decides which ones need a person). */
+  dialog(kind: DialogKind, text: string): void;
   /** Detection may be blind (the runtime busy, no cell seen running), or sees a cell running again. */
   sight(blind: boolean): void;
 }
@@ -86,6 +94,12 @@ export function createFailureWatch(doc: Document, reports: WatchReports, signal:
       return true;
     }
     return false;
+  };
+
+  const runtimeEnds = createRuntimeEnds();
+  const runtimeGone = (kind: NoticeKind, text: string) => {
+    const why = runtimeEnds.notice(kind);
+    if (why) reports.disconnect(why, cut(text, TEXT_LIMITS.dialog));
   };
 
   const shellEnds = createShellEnds((id, end, startedAt) => {
@@ -219,6 +233,7 @@ export function createFailureWatch(doc: Document, reports: WatchReports, signal:
     const id = idOf(cell, rawId);
     const starts = isUnderWay(state);
     if (starts) shellEnds.forget(id);
+    if (state === 'running') runtimeEnds.ran(cell);
     const ended = gate.cellState(id, state, at);
     if (starts) executionStarted(id, cell);
     if (ended) executionEnded(id, cell, ended);
@@ -243,12 +258,14 @@ export function createFailureWatch(doc: Document, reports: WatchReports, signal:
       outputAdded,
       streamText: (cell, id, text) => markerText(idOf(cell, id), text),
       toast(text) {
+        const gone = toastDisconnect(text);
+        if (gone) return runtimeGone(gone, text);
         const verdict = detector.classifyNotice(text);
         if (verdict) reports.failure(verdict, 'crash-toast', gate.crashStartedAt(Date.now()));
       },
       dialogOpened(kind, dialog) {
-        if (kind === 'disconnected') reports.disconnect(cut((dialog.textContent ?? '').trim(), TEXT_LIMITS.dialog));
-        else reports.dialog(kind);
+        if (kind === 'disconnected') runtimeGone(disconnectKind(dialogText(dialog)), noticeWords(dialog));
+        else reports.dialog(kind, cut(noticeWords(dialog), TEXT_LIMITS.dialog));
       },
       kernelChanged() {
         if (kernelChangedAt !== null) kernelChangedAt = Date.now();
@@ -285,6 +302,7 @@ export function createFailureWatch(doc: Document, reports: WatchReports, signal:
       observer?.settle();
       gate.reset(Date.now());
       shellEnds.forget();
+      runtimeEnds.forget();
       checkSight();
     },
     frameError(cell, text) {

@@ -1,6 +1,7 @@
-import { type ActionResult, findDisconnectDialog, reconnect, restartAndRunAll, runAll, waitFor } from '../colab';
+import { type ActionResult, awaitReconnect, reconnect, restartAndRunAll, runAll } from '../colab';
 import { cut, TEXT_LIMITS } from '../limits';
 import type { ClaimReply } from '../messaging/protocol';
+import type { ReconnectEnd } from '../state/policy';
 import type { NotebookRecord, RestartAction, Status } from '../state/schema';
 
 /**
@@ -31,8 +32,11 @@ export interface RestartRunner {
   readonly busy: boolean;
 }
 
-/** How the action went; a failure names the step and what it saw, for the user. */
-export type Outcome = { ok: true } | { ok: false; step: string; detail: string };
+/**
+ * How the action went; a failure names the step and what it saw, for the user. `runtime`: a reconnect that found
+ * Colab unable to connect, or nothing to reconnect, which is no UI problem (the policy decides what follows).
+ */
+export type Outcome = { ok: true } | { ok: false; step: string; detail: string; runtime?: ReconnectEnd };
 
 /**
  * A claim refused while the record still says this tab should claim is a passing refusal (the worker threw and gave
@@ -134,12 +138,24 @@ async function perform(doc: Document, action: RestartAction): Promise<Outcome> {
   }
 }
 
+/**
+ * Reconnect as a person would (the dialog's Reconnect, else the connect button showing "Reconnect"), wait until the
+ * runtime is connected, then Runtime → Run all. Colab unable to connect ends the attempt (the policy counts it and
+ * may try once more after a back-off); a runtime already connected or connecting again needs nothing.
+ */
 async function reconnectAndRunAll(doc: Document): Promise<Outcome> {
-  const clicked = reconnect(doc);
-  if (!clicked.ok) return { ok: false, step: 'reconnect', detail: withSaw(clicked.reason, clicked.saw) };
-  const closed = await waitFor(() => !findDisconnectDialog(doc), { root: doc, timeoutMs: 10_000 });
-  if (!closed) return { ok: false, step: 'reconnect', detail: 'the "Runtime disconnected" dialog stayed open' };
+  const started = await reconnect(doc);
+  if (!started.ok) return reconnectFailed(started.reason, started.saw, started.reason === 'not-needed');
+  const connected = await awaitReconnect(doc, started.before);
+  if (!connected.ok) return reconnectFailed(connected.reason, connected.saw, false);
   return outcomeOf(await runAll(doc));
+}
+
+function reconnectFailed(reason: string, saw: string, notNeeded: boolean): Outcome {
+  const detail = withSaw(reason, saw);
+  if (notNeeded) return { ok: false, step: 'reconnect', detail, runtime: 'not-needed' };
+  if (reason === 'unable-to-connect') return { ok: false, step: 'reconnect', detail, runtime: 'unable-to-connect' };
+  return { ok: false, step: 'reconnect', detail };
 }
 
 function outcomeOf(result: ActionResult): Outcome {
