@@ -61,13 +61,25 @@ function isAnswerable(kind: NoticeKind): boolean {
   return kind === 'idle' || kind === 'unable-to-connect';
 }
 
+/** Whether a cell's source calls `unassign(…)` (§12.4). */
+export function callsUnassign(source: string): boolean {
+  return UNASSIGN.source.test(source);
+}
+
 /**
- * Whether a cell shows that it ends its own runtime: its source calls `unassign(…)` (§12.4), or its output in the
- * page says it did. Read once, when a disconnect notice comes; an editor not rendered yet shows no source.
+ * Whether a cell that ran shows that it ends its own runtime: its source calls `unassign(…)`, or its output in the
+ * page says it did. Read when a disconnect notice comes; an editor not rendered yet shows no source.
  */
 export function endsOwnRuntime(cell: Element): boolean {
   const source = cellSource(cell) ?? editorText(cell);
-  if (source && UNASSIGN.source.test(source)) return true;
+  return (!!source && callsUnassign(source)) || saysUnassigned(cell);
+}
+
+/**
+ * Whether a cell's output in the page says the runtime is being unassigned. Its output is this session's: Colab
+ * clears a queued cell's outputs (§11.4), so a cell queued and never run shows none.
+ */
+export function saysUnassigned(cell: Element): boolean {
   const output = cell.querySelector(OUTPUT.staticRenderer);
   return !!output && UNASSIGN.output.test(outputText(output));
 }

@@ -1,4 +1,5 @@
 import {
+  callsUnassign,
   cellId,
   cellSource,
   type DialogKind,
@@ -116,11 +117,14 @@ export function createFailureWatch(doc: Document, reports: WatchReports, signal:
   const executionStarted = (id: string, cell: Element) => {
     const startedAt = gate.startedAt(id);
     if (startedAt === null || plainSince.get(cell) === startedAt) return;
-    const said = editorSays(cell);
+    const source = editorText(cell);
+    const said = editorSays(cell, source);
     if (said === 'plain') plainSince.set(cell, startedAt);
     // A command: its end is judged by how its stream ends (a process dying of OOM), the moment it comes. No lines yet
     // (an editor not rendered): its source is read at its end.
     else if (said === 'command') observer?.hurry(cell);
+    // A cell that ends its own runtime is seen running, however short its run: the disconnect that follows is its.
+    if (source && callsUnassign(source)) observer?.hurry(cell);
   };
 
   /**
@@ -141,8 +145,7 @@ export function createFailureWatch(doc: Document, reports: WatchReports, signal:
    * Whether the editor's text shows a mark of a command, or none (null: no lines to read). Most cells show none:
    * their lines are not read one by one.
    */
-  const editorSays = (cell: Element): 'plain' | 'command' | null => {
-    const flat = editorText(cell);
+  const editorSays = (cell: Element, flat = editorText(cell)): 'plain' | 'command' | null => {
     if (!flat) return null;
     return SHELL_SOURCE_HINT.test(flat) ? 'command' : 'plain';
   };
@@ -233,7 +236,7 @@ export function createFailureWatch(doc: Document, reports: WatchReports, signal:
     const id = idOf(cell, rawId);
     const starts = isUnderWay(state);
     if (starts) shellEnds.forget(id);
-    if (state === 'running') runtimeEnds.ran(cell);
+    if (starts) runtimeEnds.started(cell, state === 'running');
     const ended = gate.cellState(id, state, at);
     if (starts) executionStarted(id, cell);
     if (ended) executionEnded(id, cell, ended);

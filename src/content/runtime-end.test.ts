@@ -126,6 +126,25 @@ describe('a notebook that ends its own runtime (google.colab.runtime.unassign())
     expect(events.at(-1)).toMatch(/^disconnect idle:/);
   });
 
+  it('is seen running however short its run (its changes are read at once from its queueing)', async () => {
+    setSource('from google.colab import runtime\nruntime.unassign()');
+    watch();
+    setRunState(cell(), 'pending');
+    await vi.advanceTimersByTimeAsync(0);
+    setRunState(cell(), 'running animating');
+    await vi.advanceTimersByTimeAsync(50);
+    // The runtime goes, the cell with it, and Colab says so: all in one task.
+    setRunState(cell(), 'stale');
+    mount(
+      '<mwc-dialog open heading="Runtime disconnected"><div>' +
+        IDLE +
+        '</div>' +
+        '<md-text-button slot="primaryAction">Reconnect</md-text-button></mwc-dialog>',
+    );
+    await vi.advanceTimersByTimeAsync(0);
+    expect(events.map((event) => event.split(':')[0])).toEqual(['disconnect intended']);
+  });
+
   it('a cell merely queued (a Run all that had not reached it) does not end the runtime', async () => {
     setSource('runtime.unassign()');
     watch();
