@@ -1151,6 +1151,15 @@ describe('disconnects', () => {
           ]);
           expect(result.record.loopCount).toBe(0);
           expect(result.record.lastFailureAt).toBeUndefined();
+          expect(result.effects).toEqual([
+            {
+              type: 'notify',
+              kind: 'left-to-person',
+              key: KEY,
+              title: 'train.ipynb',
+              detail: `${description}. Colab said: "${said}"`,
+            },
+          ]);
         }
       });
     }
@@ -1174,6 +1183,7 @@ describe('disconnects', () => {
       let record = reduce(enabled(), disconnect('zero-units', T0, 'zero'), ctx(T0)).record;
       const once = reduce(record, disconnect('zero-units', T0 + SEC, 'zero', OTHER_TAB), ctx(T0 + SEC));
       expect(once.record).toBe(record);
+      expect(once.effects).toEqual([]);
       record = reduce(record, disconnect('zero-units', T0 + 11 * MIN, 'zero'), ctx(T0 + 11 * MIN)).record;
       expect(record.history.filter((e) => e.type === 'left-to-person')).toHaveLength(2);
     });
@@ -1287,8 +1297,14 @@ describe('dialogs only a person may answer', () => {
   });
 
   it('are noted once in the history, with what Colab asks', () => {
-    const { record, reply } = reduce(enabled(), dialog(T0), ctx(T0));
+    const { record, reply, effects } = reduce(enabled(), dialog(T0), ctx(T0));
     expect(reply).toMatchObject({ outcome: 'ignored' });
+    expect(effects).toMatchObject([
+      {
+        kind: 'left-to-person',
+        detail: 'Colab waits for you: "Permit this notebook to access your Google Drive files?"',
+      },
+    ]);
     expect(record.history).toEqual([
       {
         at: T0,

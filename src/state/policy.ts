@@ -104,7 +104,7 @@ type AnyReply = ReplyMap[keyof ReplyMap];
 
 export interface NotifyEffect {
   type: 'notify';
-  kind: 'restarted' | 'gave-up' | 'ui-problem';
+  kind: 'restarted' | 'gave-up' | 'ui-problem' | 'left-to-person';
   key: string;
   title: string;
   detail: string;
@@ -244,24 +244,31 @@ function leaveDisconnect(record: NotebookRecord, verdict: Verdict, ctx: PolicyCo
   const cancelling = record.status.kind === 'pending';
   const detail = `${verdict.description}: not reconnected${cancelling ? '; the pending restart was cancelled' : ''}`;
   const next: NotebookRecord = cancelling ? { ...record, status: { kind: 'watching' } } : record;
-  return ignored(leaveToPerson(next, { at: ctx.now, type: 'left-to-person', detail, verdict }), detail);
+  const said = `${verdict.description}. Colab said: "${verdict.line}"`;
+  return leaveToPerson(next, { at: ctx.now, type: 'left-to-person', detail, verdict }, said);
 }
 
 /** A dialog only a person may answer: the history says what Colab waits for (the page's notice says it too). */
 function onDialog(record: NotebookRecord, event: EventOf<'dialog'>, ctx: PolicyContext): Reduction {
   if (!record.enabled) return reportOff(record);
   const detail = cut(`dialog-open: ${event.kind}; saw: "${event.text}"`, TEXT_LIMITS.detail);
-  return ignored(leaveToPerson(record, { at: ctx.now, type: 'left-to-person', detail }), 'Left to the person');
+  const said = `Colab waits for you: "${event.text}"`;
+  return leaveToPerson(record, { at: ctx.now, type: 'left-to-person', detail }, said);
 }
 
-function leaveToPerson(record: NotebookRecord, entry: HistoryEntry): NotebookRecord {
+/** Written, and notified (`said`), once while it stays the same. */
+function leaveToPerson(record: NotebookRecord, entry: HistoryEntry, said: string): Reduction {
+  const reason = entry.detail ?? 'Left to the person';
   const last = record.history.findLast((old) => old.type === 'left-to-person');
   const repeated =
     last !== undefined &&
     last.detail === entry.detail &&
     last.verdict?.line === entry.verdict?.line &&
     entry.at - last.at < LEFT_REPEAT_MS;
-  return repeated ? record : addHistory(record, entry);
+  if (repeated) return ignored(record, reason);
+  const next = addHistory(record, entry);
+  const effect = notify(next, 'left-to-person', cut(said, TEXT_LIMITS.detail));
+  return { record: next, effects: [effect], reply: { outcome: 'ignored', reason } };
 }
 
 /**
