@@ -16,7 +16,16 @@ import {
 } from './colab-sim';
 import { expect, test } from './harness/extension';
 import { resetStorage, setSettings } from './harness/guard';
-import { commandsChosen, EPOCH_DONE, historyOf, logOf, openNotebook, record, trainNotebook } from './harness/matrix';
+import {
+  commandsChosen,
+  EPOCH_DONE,
+  type Fixtures,
+  historyOf,
+  logOf,
+  openNotebook,
+  record,
+  trainNotebook,
+} from './harness/matrix';
 
 /**
  * Issue 4's optional disconnect handling on the simulated Colab: with "Reconnect and run all" switched on, the
@@ -31,6 +40,19 @@ const MESSAGES: Record<string, { message: string }> = JSON.parse(
   readFileSync(resolve(import.meta.dirname, '../public/_locales/en/messages.json'), 'utf8'),
 );
 const words = (key: string) => MESSAGES[key]!.message;
+
+/** With `settings` (the option on), opens a training notebook and runs it once, as the night's run. */
+async function trainedNotebook(
+  fx: Fixtures,
+  settings: Record<string, unknown>,
+  scenario = trainNotebook({ default: EPOCH_DONE }),
+) {
+  await setSettings(fx.serviceWorker, { reconnectOnDisconnect: true, ...settings });
+  const opened = await openNotebook(fx, scenario);
+  await runAll(fx.page);
+  expect(await waitForRun(fx.page, 1)).toMatchObject({ ok: true });
+  return opened;
+}
 
 test.beforeEach(async ({ serviceWorker }) => {
   await resetStorage(serviceWorker);
@@ -155,11 +177,7 @@ test.describe('disconnects Colab or the notebook meant are left to the person, w
       serviceWorker,
       sim,
     }) => {
-      await setSettings(serviceWorker, { backoffBaseSec: 1, reconnectOnDisconnect: true });
-      const fx = { context, page, serviceWorker, sim };
-      const { key } = await openNotebook(fx, trainNotebook({ default: EPOCH_DONE }));
-      await runAll(page);
-      expect(await waitForRun(page, 1)).toMatchObject({ ok: true });
+      const { key } = await trainedNotebook({ context, page, serviceWorker, sim }, { backoffBaseSec: 1 });
       await showDisconnect(page, reason);
       await expect.poll(async () => historyOf(await record(serviceWorker, key), 'left-to-person')).toHaveLength(1);
       const rec = (await record(serviceWorker, key))!;
@@ -276,13 +294,8 @@ test.describe('an outage: "Unable to connect to the runtime"', () => {
     sim,
     openPopup,
   }) => {
-    await setSettings(serviceWorker, { backoffBaseSec: 1, reconnectOnDisconnect: true, maxRestarts: 2 });
-    const { key, tabId } = await openNotebook(
-      { context, page, serviceWorker, sim },
-      trainNotebook({ default: EPOCH_DONE }),
-    );
-    await runAll(page);
-    expect(await waitForRun(page, 1)).toMatchObject({ ok: true });
+    const fx = { context, page, serviceWorker, sim };
+    const { key, tabId } = await trainedNotebook(fx, { backoffBaseSec: 1, maxRestarts: 2 });
     await setOutage(page, true);
     await expect(page.locator('colab-oom-guard-notice .box')).toContainText(
       'Colab could not connect to the runtime: reconnect and run all in',
@@ -315,10 +328,7 @@ test.describe('an outage: "Unable to connect to the runtime"', () => {
     serviceWorker,
     sim,
   }) => {
-    await setSettings(serviceWorker, { backoffBaseSec: 3, reconnectOnDisconnect: true });
-    const { key } = await openNotebook({ context, page, serviceWorker, sim }, trainNotebook({ default: EPOCH_DONE }));
-    await runAll(page);
-    expect(await waitForRun(page, 1)).toMatchObject({ ok: true });
+    const { key } = await trainedNotebook({ context, page, serviceWorker, sim }, { backoffBaseSec: 3 });
     await setOutage(page, true);
     await expect
       .poll(async () => historyOf(await record(serviceWorker, key), 'restart-failed'), { timeout: 20_000 })
@@ -346,7 +356,6 @@ test('a reconnect landing on a fresh machine stops at its Drive permission reque
   sim,
   openPopup,
 }) => {
-  await setSettings(serviceWorker, { backoffBaseSec: 1, reconnectOnDisconnect: true });
   const scenario: Scenario = {
     title: 'train.ipynb',
     cells: [
@@ -359,9 +368,8 @@ test('a reconnect landing on a fresh machine stops at its Drive permission reque
       { id: 'train', source: 'train()', runs: { default: EPOCH_DONE } },
     ],
   };
-  const { key, tabId } = await openNotebook({ context, page, serviceWorker, sim }, scenario);
-  await runAll(page);
-  expect(await waitForRun(page, 1)).toMatchObject({ ok: true });
+  const fx = { context, page, serviceWorker, sim };
+  const { key, tabId } = await trainedNotebook(fx, { backoffBaseSec: 1 }, scenario);
   await showDisconnect(page);
   await expect.poll(async () => historyOf(await record(serviceWorker, key), 'restarted')).toHaveLength(1);
   await expect(page.locator('mwc-dialog[open]')).toHaveAttribute(
