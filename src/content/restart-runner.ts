@@ -145,17 +145,15 @@ async function perform(doc: Document, action: RestartAction): Promise<Outcome> {
  */
 async function reconnectAndRunAll(doc: Document): Promise<Outcome> {
   const started = await reconnect(doc);
-  if (!started.ok) return reconnectFailed(started.reason, started.saw, started.reason === 'not-needed');
+  if (!started.ok) return reconnectFailed(started.reason, started.saw);
   const connected = await awaitReconnect(doc, started.before);
-  if (!connected.ok) return reconnectFailed(connected.reason, connected.saw, false);
+  if (!connected.ok) return reconnectFailed(connected.reason, connected.saw);
   return outcomeOf(await runAll(doc));
 }
 
-function reconnectFailed(reason: string, saw: string, notNeeded: boolean): Outcome {
-  const detail = withSaw(reason, saw);
-  if (notNeeded) return { ok: false, step: 'reconnect', detail, runtime: 'not-needed' };
-  if (reason === 'unable-to-connect') return { ok: false, step: 'reconnect', detail, runtime: 'unable-to-connect' };
-  return { ok: false, step: 'reconnect', detail };
+function reconnectFailed(reason: string, saw: string): Outcome {
+  const failed = { ok: false as const, step: 'reconnect', detail: withSaw(reason, saw) };
+  return reason === 'not-needed' || reason === 'unable-to-connect' ? { ...failed, runtime: reason } : failed;
 }
 
 function outcomeOf(result: ActionResult): Outcome {
