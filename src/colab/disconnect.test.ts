@@ -105,8 +105,10 @@ describe('disconnectKind: the body decides, most specific first', () => {
     ]);
   });
 
-  it('reads only the outage from a toast: a crash notice is not a disconnect', () => {
+  it("reads the outage and Colab's own reasons from a toast: a crash notice is not a disconnect", () => {
     expect(toastDisconnect('Unable to connect to the runtime. Dismiss')).toBe('unable-to-connect');
+    expect(toastDisconnect('You currently have zero compute units available.')).toBe('zero-units');
+    expect(toastDisconnect('Your session crashed for an unknown reason. View runtime logs')).toBeNull();
     expect(toastDisconnect('Your session crashed after using all available RAM. Get more RAM')).toBeNull();
     expect(toastDisconnect('Runtime disconnected')).toBeNull();
   });
@@ -218,6 +220,13 @@ describe('reconnect: what a person clicks after an idle time-out or an outage, n
       host!.remove();
     }
     expect(log).toEqual([]);
+  });
+
+  it("clicks an outage dialog's Retry", async () => {
+    const log = clicks();
+    mount(dialog('Please try again later.', 'Retry', 'Unable to connect to the runtime'));
+    expect(await reconnect(document, 50)).toMatchObject({ ok: true, via: 'dialog' });
+    expect(log).toEqual(['Retry']);
   });
 
   it('never clicks a primary button that is not Reconnect', async () => {

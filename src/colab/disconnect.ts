@@ -38,9 +38,13 @@ export function disconnectKind(text: string): NoticeKind {
   return NOTICE_CHECKS.find(([, words]) => words.test(text))?.[0] ?? 'unknown';
 }
 
-/** A toast about the runtime: only the outage's "Unable to connect to the runtime." (§5.1 "Other toasts"). */
+/**
+ * A toast about the runtime: the outage's "Unable to connect to the runtime." (§5.1 "Other toasts"), or Colab's own
+ * reasons should a toast give them (disallowed code, no compute units, §12.4). Crash notices are no disconnects.
+ */
 export function toastDisconnect(text: string): NoticeKind | null {
-  return DISCONNECT_TEXT.unableToConnect.test(text) ? 'unable-to-connect' : null;
+  const kind = disconnectKind(text);
+  return kind === 'unable-to-connect' || kind === 'disallowed-code' || kind === 'zero-units' ? kind : null;
 }
 
 /** What a dialog says, for the person: its title and body, without its buttons' labels. */

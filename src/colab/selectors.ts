@@ -171,9 +171,10 @@ export const DIALOG_TEXT = {
    */
   foreignTokens: /\b(GPU|TPU|RAM|Google|Colab Pro|reCAPTCHA)\b/,
   /**
-   * The disconnect dialog's primary button (§5.2, English like its title). Never "Disconnect", "Connect without GPU".
+   * The disconnect dialog's primary button (§5.2, English like its title), or an outage dialog's "Retry" (no capture).
+   * Never "Disconnect", "Connect without GPU".
    */
-  reconnectLabel: /^re-?connect\b/i,
+  reconnectLabel: /^(re-?connect|retry|try again)\b/i,
 } as const;
 
 /**
