@@ -20,6 +20,8 @@ import {
   resume,
   runAll,
   type Scenario,
+  setOutage,
+  setStuckReconnecting,
   showDialog,
   showDisconnect,
   showLazyOutputs,
@@ -966,6 +968,87 @@ test.describe('crash and disconnect (§5)', () => {
       'tooltiptext',
       /^Connected to\n.*\nRAM: [\d.]+ GB\/[\d.]+ GB/,
     );
+  });
+
+  test('disconnects Colab meant (§12.4): one title, their own bodies; Reconnect on them is dangerous', async () => {
+    await open(TWO_CELLS);
+    await showDisconnect(page, 'disallowed-code');
+    const dialog = page.locator('mwc-dialog[open]');
+    await expect(dialog).toHaveAttribute('heading', 'Runtime disconnected');
+    await expect(dialog).toContainText('disallowed in our free of charge tier');
+    await confirmDialog(page);
+    await waitForKernel(page, 'idle');
+    await showDisconnect(page, 'zero-units');
+    await expect(dialog).toContainText('You currently have zero compute units available.');
+    await confirmDialog(page);
+    await waitForKernel(page, 'idle');
+    const log = await simLog(page);
+    expect(entriesOf(log, 'disconnect').map((e) => e.reason)).toEqual(['disallowed-code', 'zero-units']);
+    expect(entriesOf(log, 'dangerous').map((e) => e.what)).toEqual(['reconnect-disallowed', 'reconnect-zero-units']);
+  });
+
+  test('a cell calling runtime.unassign() ends the runtime, and Colab says "Runtime disconnected"', async () => {
+    await open({
+      cells: [
+        { source: 'train()' },
+        {
+          source: 'from google.colab import runtime\nruntime.unassign()',
+          runs: { default: { steps: [{ unassign: true }] } },
+        },
+        { source: 'never()' },
+      ],
+    });
+    await runAll(page);
+    expect(await waitForRun(page, 1)).toMatchObject({ ok: false, reason: 'disconnect' });
+    await waitForKernel(page, 'disconnected');
+    await expect(page.locator('mwc-dialog[open]')).toHaveAttribute('heading', 'Runtime disconnected');
+    const log = await simLog(page);
+    expect(entriesOf(log, 'unassign')).toEqual([expect.objectContaining({ cell: 1 })]);
+    expect(entriesOf(log, 'disconnect').map((e) => e.reason)).toEqual(['unassigned']);
+    expect(entriesOf(log, 'cell-start').map((e) => e.cell)).toEqual([0, 1]);
+  });
+
+  test('an outage: the runtime is lost, each connection fails with "Unable to connect", until it ends', async () => {
+    await open(TWO_CELLS);
+    await setOutage(page, true);
+    await waitForKernel(page, 'disconnected');
+    const toast = page.locator('colab-snackbar#message-area');
+    await expect(toast).toHaveAttribute('labeltext', 'Unable to connect to the runtime.');
+    const connect = page.locator('colab-connect-button >> #connect');
+    await expect.poll(() => connect.evaluate((e) => e.textContent)).toBe('Reconnect');
+    await connect.click();
+    await expect.poll(async () => entriesOf(await simLog(page), 'connect-failed').length).toBe(1);
+    await waitForKernel(page, 'disconnected');
+    expect(entriesOf(await simLog(page), 'toast-open')).toHaveLength(2);
+    await setOutage(page, false);
+    await connect.click();
+    await waitForKernel(page, 'idle');
+  });
+
+  test('the connect button stuck on "Reconnecting" while the cells go on running', async () => {
+    await open({ cells: [{ source: 'train()', runs: { default: { stream: { lines: 50, every: 50 } } } }] });
+    await runAll(page);
+    await waitForKernel(page, 'busy');
+    await setStuckReconnecting(page, true);
+    const connect = page.locator('colab-connect-button >> #connect');
+    await expect.poll(() => connect.evaluate((e) => e.textContent)).toBe('Reconnecting');
+    await expect(page.locator('colab-connect-button >> #connect-icon md-icon')).toHaveText('more_horiz');
+    expect(await waitForRun(page, 1)).toMatchObject({ ok: true });
+    expect((await simState(page)).kernel).toBe('idle');
+    await setStuckReconnecting(page, false);
+    await expect(page.locator('colab-connect-button >> #connect-icon md-icon')).toHaveText('done');
+  });
+
+  test('drive.mount() on a fresh machine asks for Drive, and the cell waits; "No, thanks" fails it', async () => {
+    await open({ cells: [{ source: 'drive.mount()', runs: { default: { steps: [{ driveMount: true }] } } }] });
+    await runAll(page);
+    const dialog = page.locator('mwc-dialog[open]');
+    await expect(dialog).toHaveAttribute('heading', 'Permit this notebook to access your Google Drive files?');
+    expect((await simState(page)).cells[0]?.state).toBe('running');
+    await dialog.locator('[slot="secondaryAction"]').click();
+    expect(await waitForRun(page, 1)).toMatchObject({ ok: false, failedCell: 0 });
+    expect(entriesOf(await simLog(page), 'drive-mount')).toEqual([expect.objectContaining({ granted: false })]);
+    await expect(page.locator('.cell iframe')).toHaveCount(1);
   });
 
   test('the main-world API is logged distinctly from the UI', async () => {

@@ -5,7 +5,7 @@
  */
 import type { Locator, Page } from '@playwright/test';
 import type { KernelState, LogEntry } from './log';
-import type { CrashKind, DialogKind, RuntimeCommand } from './scenario';
+import type { CrashKind, DialogKind, DisconnectReason, RuntimeCommand } from './scenario';
 
 /** What `window.__colabSim` offers (main world). */
 export interface SimPageApi {
@@ -14,7 +14,9 @@ export interface SimPageApi {
   labels: Record<string, string>;
   state(): SimState;
   crash(kind?: CrashKind): void;
-  disconnect(): void;
+  disconnect(reason?: DisconnectReason): void;
+  outage(on?: boolean): void;
+  stuckReconnecting(on?: boolean): void;
   showDialog(kind: DialogKind): void;
   showLazyOutputs(): number[];
   resume(): void;
@@ -169,10 +171,28 @@ export async function releaseMirror(page: Page): Promise<number> {
   return page.evaluate(() => (window as SimWindow).__colabSim!.releaseMirror());
 }
 
-/** The runtime disconnects and Colab shows "Runtime disconnected" (§5.2). */
-export async function showDisconnect(page: Page): Promise<void> {
+/**
+ * The runtime disconnects and Colab shows "Runtime disconnected": for an idle time-out (§5.2, the default), or with
+ * the body of a disconnect Colab meant (§12.4).
+ */
+export async function showDisconnect(page: Page, reason: DisconnectReason = 'idle'): Promise<void> {
   await waitForSim(page);
-  await page.evaluate(() => (window as SimWindow).__colabSim!.disconnect());
+  await page.evaluate((r) => (window as SimWindow).__colabSim!.disconnect(r), reason);
+}
+
+/**
+ * An outage (colabtools#5650) begins: the runtime is lost, and every connection fails with the toast "Unable to
+ * connect to the runtime." until `setOutage(page, false)`.
+ */
+export async function setOutage(page: Page, on: boolean): Promise<void> {
+  await waitForSim(page);
+  await page.evaluate((o) => (window as SimWindow).__colabSim!.outage(o), on);
+}
+
+/** The connect button sticks on "Reconnecting" while the runtime goes on running code (colabtools#5622). */
+export async function setStuckReconnecting(page: Page, on: boolean): Promise<void> {
+  await waitForSim(page);
+  await page.evaluate((o) => (window as SimWindow).__colabSim!.stuckReconnecting(o), on);
 }
 
 /** Opens one of Colab's dialogs (e.g. 'gpu-unavailable') without anything else happening. */

@@ -3,7 +3,7 @@
  * in order. `t` is the page's `performance.now()`. Cell numbers (`cell`, `cells`, `failedCell`) are 0-based indexes
  * in the notebook, as in the cells' aria-labels ("Cell 0: Code cell: ").
  */
-import type { CrashKind, DialogKind } from './scenario';
+import type { CrashKind, DialogKind, DisconnectReason } from './scenario';
 
 export type KernelState = 'disconnected' | 'connecting' | 'idle' | 'busy';
 
@@ -13,6 +13,8 @@ export type DangerousAction =
   | 'change-runtime-type' // Runtime → Change runtime type
   | 'connect-without-gpu' // "Cannot connect to GPU backend" accepted
   | 'reconnect' // "Runtime disconnected" accepted
+  | 'reconnect-disallowed' // Reconnect on a disconnect for disallowed code: the banned code runs again
+  | 'reconnect-zero-units' // Reconnect on a disconnect for zero compute units
   | 'upgrade' // usage-limit dialog accepted
   | 'switch-high-ram' // "Switch to a high-RAM runtime?" accepted
   | 'run-anyway' // "not authored by Google" accepted
@@ -74,7 +76,16 @@ export type LogEvent =
   | { type: 'cell-start'; cell: number; cellId: string; state: 'running'; execution: number; cellRun: number }
   | { type: 'cell-end'; cell: number; cellId: string; state: 'ok' | 'error' | 'aborted'; reason?: StopReason }
   | { type: 'crash'; kind: CrashKind }
-  | { type: 'disconnect' }
+  | { type: 'disconnect'; reason: DisconnectReason }
+  /** A cell called `google.colab.runtime.unassign()`. */
+  | { type: 'unassign'; cell: number }
+  /** An outage began or ended (`setOutage`); during one, each connection attempt fails: `connect-failed`. */
+  | { type: 'outage'; on: boolean }
+  | { type: 'connect-failed' }
+  /** The connect button stuck on "Reconnecting" while code runs, or back to normal (`setStuckReconnecting`). */
+  | { type: 'stuck-reconnecting'; on: boolean }
+  /** A cell's `drive.mount()` was answered. */
+  | { type: 'drive-mount'; cell: number; granted: boolean }
   | { type: 'toast-open'; area: 'primary' | 'secondary'; text: string }
   | { type: 'toast-action'; area: 'primary' | 'secondary'; text: string }
   | { type: 'toast-close'; area: 'primary' | 'secondary'; via: 'dismiss' | 'action' | 'timeout' }

@@ -138,6 +138,15 @@ function resolveStep(step: StepSpec, runPlace: Place | undefined, places: Places
   if ('hang' in step) return [{ kind: 'hang' }];
   if ('pause' in step) return [{ kind: 'pause' }];
   if ('evalJs' in step) return [{ kind: 'eval-js', script: step.evalJs }];
+  if ('unassign' in step) return [{ kind: 'unassign' }];
+  if ('driveMount' in step) {
+    const refused: ErrorOutputSpec = {
+      type: 'error',
+      ename: 'MessageError',
+      evalue: 'Error: credential propagation was unsuccessful',
+    };
+    return [{ kind: 'drive-mount', refused: resolveOutput(refused, runPlace, places) }];
+  }
   if ('stream' in step) {
     const s = step.stream;
     return [

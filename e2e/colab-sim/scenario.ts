@@ -45,6 +45,9 @@ export type DialogKind =
   | 'restart-confirm'
   | 'gpu-unavailable'
   | 'disconnected'
+  // The same title as 'disconnected', their own bodies (§12.4): disconnects Colab meant.
+  | 'disconnected-disallowed-code'
+  | 'disconnected-zero-units'
   | 'usage-limit'
   | 'high-ram'
   | 'not-authored'
@@ -57,6 +60,12 @@ export type DialogKind =
   | 'change-runtime-type'
   | 'cannot-save'
   | 'delete-runtime';
+
+/**
+ * Why the runtime is disconnected (`showDisconnect`): an idle time-out (§5.2), Colab's end for disallowed code or
+ * zero compute units (§12.4), or the notebook's own `google.colab.runtime.unassign()` (the `unassign` step).
+ */
+export type DisconnectReason = 'idle' | 'disallowed-code' | 'zero-units' | 'unassigned';
 
 /** `command` attributes of the Runtime menu (§1.1, 2026 order). */
 export const RUNTIME_COMMANDS = [
@@ -154,7 +163,17 @@ export type StepSpec =
    * `google.colab.output.eval_js(script)`: runs `script` in the cell's output frame (created if the cell has none),
    * as the notebook's own JavaScript, and waits for its value (a promise is awaited), logged as `eval-js`.
    */
-  | { evalJs: string };
+  | { evalJs: string }
+  /**
+   * `google.colab.runtime.unassign()` (§12.4): the cell ends its own runtime; Colab shows "Runtime disconnected" (with
+   * the idle time-out's words: what it shows then was never captured), logged as `unassign`.
+   */
+  | { unassign: true }
+  /**
+   * `drive.mount()` on a machine not authorised yet (a fresh one after a reconnect): Colab asks "Permit this notebook
+   * to access your Google Drive files?" and the cell waits; "No, thanks" fails it. Logged as `drive-mount`.
+   */
+  | { driveMount: true };
 
 /**
  * What one execution of a cell does. Shorthands run in this order: `steps`, `outputs`, `stream`, `progress`,
@@ -393,7 +412,9 @@ export type ResolvedStep =
   | { kind: 'crash'; crash: CrashKind }
   | { kind: 'hang' }
   | { kind: 'pause' }
-  | { kind: 'eval-js'; script: string };
+  | { kind: 'eval-js'; script: string }
+  | { kind: 'unassign' }
+  | { kind: 'drive-mount'; refused: ResolvedOutput };
 
 export interface ResolvedRun {
   steps: ResolvedStep[];

@@ -41,6 +41,11 @@ describe('notifications', () => {
       title: 'Colab UI problem: train.ipynb',
       message: 'Could not find Runtime → Restart session and run all. Details: item-missing; saw: items: Run all',
     });
+    const said = 'Runtime disconnected: disallowed code. Colab said: "Runtime disconnected Your runtime has been…"';
+    expect(notificationText(effect({ kind: 'left-to-person', detail: said }))).toEqual({
+      title: 'Left to you: train.ipynb',
+      message: said,
+    });
   });
 
   it('are shown only when switched on and allowed, without characters that reorder the text', async () => {

@@ -28,6 +28,8 @@ export function notificationText(effect: NotifyEffect): { title: string; message
       return { title: t('notifyRestarted', effect.title), message: effect.detail };
     case 'gave-up':
       return { title: t('notifyGaveUp', effect.title), message: t('notifyGaveUpBody', effect.detail) };
+    case 'left-to-person':
+      return { title: t('notifyLeft', effect.title), message: effect.detail };
     case 'ui-problem': {
       const id = effect.step?.id ?? '';
       const words = stepSentence(id, effect.detail, effect.step?.action);

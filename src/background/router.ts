@@ -63,8 +63,14 @@ export function createRouter(writer: NotebookWriter) {
           pattern: message.pattern,
           line: message.line,
         });
-      case 'page-disconnect':
-        return apply(message.key, { type: 'disconnect', tabId, detectedAt: message.detectedAt, line: message.line });
+      case 'page-disconnect': {
+        const { detectedAt, kind, line } = message;
+        return apply(message.key, { type: 'disconnect', tabId, detectedAt, kind, line });
+      }
+      case 'page-dialog': {
+        const { detectedAt, kind, text } = message;
+        return apply(message.key, { type: 'dialog', tabId, detectedAt, kind, text });
+      }
       case 'page-claim':
         return apply(message.key, { type: 'claim', tabId, attempt: message.attempt });
       case 'page-result':
@@ -79,6 +85,7 @@ export function createRouter(writer: NotebookWriter) {
                 ok: false,
                 step: message.step ?? 'unknown',
                 detail: message.detail ?? '',
+                ...(message.runtime ? { runtime: message.runtime } : {}),
               },
         );
       case 'page-command':
@@ -238,6 +245,7 @@ function notShown(message: Exclude<PageMessage, { type: 'page-hello' }>): Report
     case 'page-failure':
     case 'page-marker':
     case 'page-disconnect':
+    case 'page-dialog':
       return { outcome: 'ignored', reason };
     case 'page-claim':
       return { granted: false, reason };

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it } from 'vitest';
-import { mount, tick } from '../../test/support/colab-dom';
+import { mount } from '../../test/support/colab-dom';
 import {
   classifyDialog,
   classifyOpenDialogs,
@@ -10,11 +10,9 @@ import {
   type DialogKind,
   declineHighRamOffer,
   dialogHost,
-  findDisconnectDialog,
   isDialogOpening,
   openDialogs,
   personOnlyDialog,
-  reconnect,
 } from './dialogs';
 
 let listeners = new AbortController();
@@ -392,40 +390,6 @@ describe('finding and classifying open dialogs', () => {
     const [d] = mount(OTHERS['gpu-quota']);
     expect(confirmButtonOf(d!)?.textContent).toBe('Connect without GPU');
     expect(classifyDialog(d!)).toBe('gpu-quota');
-  });
-});
-
-describe('reconnect', () => {
-  it('clicks Reconnect on the Runtime-disconnected dialog only', async () => {
-    const log = clicks();
-    mount(OTHERS['gpu-quota']);
-    expect(reconnect(document)).toMatchObject({ ok: false, reason: 'no-disconnect-dialog', saw: 'gpu-quota' });
-    expect(log).toEqual([]);
-    mount(OTHERS.disconnected);
-    expect(findDisconnectDialog(document)?.getAttribute('heading')).toBe('Runtime disconnected');
-    expect(reconnect(document)).toEqual({ ok: true });
-    expect(log).toEqual(['reconnect']);
-  });
-
-  it('never clicks a primary button that is not Reconnect (Disconnect, Connect without GPU)', () => {
-    const log = clicks();
-    for (const label of ['Disconnect', 'Disconnect and delete runtime']) {
-      document.body.innerHTML = '';
-      mount(OTHERS.disconnected.replace('>Reconnect<', `>${label}<`));
-      expect(reconnect(document)).toMatchObject({ ok: false, reason: 'unexpected-label', saw: label });
-    }
-    document.body.innerHTML = '';
-    mount(OTHERS.disconnected.replace('>Reconnect<', '>Connect without GPU<'));
-    expect(reconnect(document)).toMatchObject({ ok: false });
-    expect(log).toEqual([]);
-  });
-
-  it('works on the pre-2023 paper dialog', async () => {
-    const log = clicks();
-    mount(OTHERS['old disconnected']);
-    expect(reconnect(document)).toEqual({ ok: true });
-    expect(log).toEqual(['ok']);
-    await tick();
   });
 });
 

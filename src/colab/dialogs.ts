@@ -5,7 +5,6 @@
 
 import { cut, TEXT_LIMITS } from '../limits';
 import { deepQuery, deepQueryAll, deepText, dispatchMouseSequence, isVisible, squash, waitFor } from './dom';
-import { type Fail, fail } from './result';
 import { DANGEROUS_LABEL, DIALOG, DIALOG_MARKERS, DIALOG_TEXT } from './selectors';
 
 export type DialogKind =
@@ -36,8 +35,9 @@ const DIALOG_CHECKS: ReadonlyArray<{
   marker?: string;
 }> = [
   { kind: 'recaptcha', text: DIALOG_TEXT.recaptcha, marker: DIALOG_MARKERS.recaptcha },
-  { kind: 'gpu-quota', text: DIALOG_TEXT.gpuQuota },
+  // Before the others whose words a disconnect's body may use (usage limits, disallowed code): it is told by them.
   { kind: 'disconnected', text: DIALOG_TEXT.disconnected },
+  { kind: 'gpu-quota', text: DIALOG_TEXT.gpuQuota },
   { kind: 'usage-limit', text: DIALOG_TEXT.usageLimit },
   { kind: 'pip-restart', text: DIALOG_TEXT.pipRestart },
   { kind: 'drive-permission', text: DIALOG_TEXT.drivePermission },
@@ -94,11 +94,12 @@ export function dialogText(dialog: Element): string {
   return squash([dialog.getAttribute('heading'), deepText(dialog), ...labels].join(' '));
 }
 
-function buttonLabel(button: Element): string {
+/** A button's label as people read it (mwc-button keeps it in an attribute). */
+export function buttonLabel(button: Element): string {
   return squash(button.getAttribute('label')) || squash(button.textContent) || deepText(button, 200);
 }
 
-function isDisabled(el: Element): boolean {
+export function isDisabled(el: Element): boolean {
   return el.hasAttribute('disabled') || el.hasAttribute('soft-disabled') || el.getAttribute('aria-disabled') === 'true';
 }
 
@@ -282,29 +283,4 @@ export async function declineHighRamOffer(doc: Document, settleMs = 3000): Promi
     deepQueryAll(offer, DIALOG.cancel).find((el) => !isDisabled(el) && DIALOG_TEXT.cancelLabel.test(buttonLabel(el)));
   if (!offer || !no) return false;
   return clickDialogButton(offer, no, settleMs);
-}
-
-/** The open "Runtime disconnected" dialog (§5.2), or null. */
-export function findDisconnectDialog(doc: Document): Element | null {
-  return openDialogs(doc).find((d) => classifyDialog(d) === 'disconnected') ?? null;
-}
-
-/** Clicks "Reconnect" (the primary action) only on the Runtime-disconnected dialog (§5.2). */
-export function reconnect(
-  doc: Document,
-): { ok: true } | Fail<'no-disconnect-dialog' | 'no-reconnect-button' | 'unexpected-label'> {
-  const dialog = findDisconnectDialog(doc);
-  if (!dialog)
-    return fail(
-      'no-disconnect-dialog',
-      classifyOpenDialogs(doc)
-        .map((d) => d.kind)
-        .join(', '),
-    );
-  const button = confirmButtonOf(dialog);
-  if (!button || isDisabled(button)) return fail('no-reconnect-button', dialogText(dialog));
-  const label = buttonLabel(button);
-  if (!DIALOG_TEXT.reconnectLabel.test(label) || DANGEROUS_LABEL.test(label)) return fail('unexpected-label', label);
-  dispatchMouseSequence(button, 'click');
-  return { ok: true };
 }

@@ -4,6 +4,7 @@ export * from './actions';
 export * from './cells';
 export * from './detection-check';
 export * from './dialogs';
+export * from './disconnect';
 export * from './dom';
 export * from './kernel-state';
 export * from './observer';

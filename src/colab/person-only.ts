@@ -20,7 +20,14 @@ const PERSON_ONLY_WORDS = {
 } as const satisfies Partial<Record<DialogKind, string>>;
 
 export type PersonOnlyWords = (typeof PERSON_ONLY_WORDS)[keyof typeof PERSON_ONLY_WORDS];
+export type PersonOnlyKind = keyof typeof PERSON_ONLY_WORDS;
+/** The kinds, for a message naming one to be checked at its receiver. */
+export const PERSON_ONLY_KINDS = Object.keys(PERSON_ONLY_WORDS) as PersonOnlyKind[];
 const PERSON_ONLY: Partial<Record<DialogKind, PersonOnlyWords>> = PERSON_ONLY_WORDS;
+
+export function isPersonOnly(kind: DialogKind): kind is PersonOnlyKind {
+  return Object.hasOwn(PERSON_ONLY_WORDS, kind);
+}
 
 /** Whether only a person may answer a dialog of this kind: the `_locales` key of the notice's words for it, or null. */
 export function personOnlyDialog(kind: DialogKind): PersonOnlyWords | null {

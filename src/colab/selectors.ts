@@ -132,7 +132,11 @@ export const DIALOG_TEXT = {
     /cannot connect to (a )?(gpu|tpu)|connect without (gpu|tpu|accelerator)|usage limits in colab/i,
     /|currently connect to a (gpu|tpu)/,
   ),
-  disconnected: /runtime disconnected|runtime has been disconnected|runtime disconnected due to/i,
+  /**
+   * Every notice that the runtime is gone, whatever the reason (§5.2, §12.4), and the outage's "Unable to connect to
+   * the runtime" (§5.1 "Other toasts", §12.4). Which of them, if any, may be answered is DISCONNECT_TEXT's business.
+   */
+  disconnected: /runtime disconnected|runtime has been disconnected|unable to connect to (the |a )?runtime/i,
   usageLimit: /usage limit|too many sessions|compute units|reached your .*limit/i,
   /**
    * §11.2: the pip warning after installing packages that were already imported. Its title and yes button both say
@@ -167,9 +171,44 @@ export const DIALOG_TEXT = {
    */
   foreignTokens: /\b(GPU|TPU|RAM|Google|Colab Pro|reCAPTCHA)\b/,
   /**
-   * The disconnect dialog's primary button (§5.2, English like its title). Never "Disconnect", "Connect without GPU".
+   * The disconnect dialog's primary button (§5.2, English like its title), or an outage dialog's "Retry" (no capture).
+   * Never "Disconnect", "Connect without GPU".
    */
-  reconnectLabel: /^re-?connect\b/i,
+  reconnectLabel: /^(re-?connect|retry|try again)\b/i,
+} as const;
+
+/**
+ * Why Colab says the runtime went away (§5.2, §12.4; English only). The body decides, never the title, which is
+ * "Runtime disconnected" for all of them. Checked most specific first (disconnect.ts): the disallowed-code body also
+ * names a compute-unit balance of 0 and ends like the idle one ("To connect to a new runtime, click the connect
+ * button below"; TheLastBen/fast-stable-diffusion#2622, facefusion/facefusion-colab#13).
+ */
+export const DISCONNECT_TEXT = {
+  /** "…due to executing code that is disallowed in our free of charge tier. … file an appeal." High. */
+  disallowedCode: /disallowed|free of charge tier|file an appeal|prohibited/i,
+  /** "You currently have zero compute units available." (colabtools#5290), "Your compute unit balance is 0". High. */
+  zeroUnits: /zero compute units|compute unit balance is 0\b|(out of|no) compute units/i,
+  /** Usage limits and session limits (§5.3, §11.2 wording family; no capture of such a disconnect). Med. */
+  usageLimit: /usage limits?\b|too many (active )?sessions|reached (your|its|the) [\w -]{0,40}\blimits?\b/i,
+  /** The outage (colabtools#5650): as a toast (§5.1) or a dialog. High. */
+  unableToConnect: /unable to connect to (the |a )?runtime/i,
+  /**
+   * The one Colab meant as a time-out: "Your runtime has been disconnected due to inactivity or reaching its maximum
+   * duration." and the Pro variant "The runtime disconnected due to inactivity. As a Colab Pro subscriber…" (§5.2,
+   * colabtools#2038, #2613). High.
+   */
+  idle: /\binactivity\b|maximum (duration|runtime)/i,
+} as const;
+
+/**
+ * A notebook ending its own runtime (§12.4, colabtools `google/colab/runtime.py`): `google.colab.runtime.unassign()`,
+ * usually as `from google.colab import runtime; runtime.unassign()`. In a cell's source, any call named `unassign`
+ * (an `import … unassign` leaves it bare); in its output, the call or words saying the runtime is being unassigned.
+ * A wrong match leaves a disconnect to the person, never restarts anything. High (the API), Low (output wording).
+ */
+export const UNASSIGN = {
+  source: /\bunassign\s*\(/,
+  output: /\bruntime\.unassign\b|\bunassign(ing|ed)?\s+(the\s+|this\s+)?runtime\b/i,
 } as const;
 
 /** Non-text markers of known non-restart dialogs (§2 table classes and ids, tdulcet, §11.2), any UI language. Med. */

@@ -1,14 +1,20 @@
 import {
+  callsUnassign,
   cellId,
   cellSource,
   type DialogKind,
+  dialogText,
+  disconnectKind,
   editorText,
   isUnderWay,
+  type NoticeKind,
+  noticeWords,
   type OutputKind,
   observeColabPage,
   outputText,
   type PageObserver,
   type RunState,
+  toastDisconnect,
 } from '../colab';
 import {
   createDetector,
@@ -22,7 +28,9 @@ import {
 } from '../detector';
 import { createExecutionGate, type EndedExecution } from '../detector/execution-gate';
 import { BLIND_AFTER_MS, cut, KERNEL_WATCH_AFTER_MS, TEXT_LIMITS } from '../limits';
+import type { DisconnectKind } from '../state/disconnect';
 import type { Settings } from '../state/schema';
+import { createRuntimeEnds } from './runtime-end';
 import { createShellEnds } from './shell-end';
 
 /**
@@ -35,9 +43,10 @@ export interface WatchReports {
   /** `startedAt`: when the failed execution started, as this page saw it. */
   failure(verdict: Verdict, source: 'error-output' | 'crash-toast', startedAt: number): void;
   marker(match: MarkerMatch): void;
-  disconnect(line: string): void;
-  /** A dialog other than "Runtime disconnected" opened (the session decides which ones need a person). */
-  dialog(kind: DialogKind): void;
+  /** The runtime went away (`kind`: why), Colab saying `text`. */
+  disconnect(kind: DisconnectKind, text: string): void;
+  /** A dialog other than a disconnect notice opened (the session decides which ones need a person). */
+  dialog(kind: DialogKind, text: string): void;
   /** Detection may be blind (the runtime busy, no cell seen running), or sees a cell running again. */
   sight(blind: boolean): void;
 }
@@ -88,6 +97,12 @@ export function createFailureWatch(doc: Document, reports: WatchReports, signal:
     return false;
   };
 
+  const runtimeEnds = createRuntimeEnds();
+  const runtimeGone = (kind: NoticeKind, text: string) => {
+    const why = runtimeEnds.notice(kind);
+    if (why) reports.disconnect(why, cut(text, TEXT_LIMITS.dialog));
+  };
+
   const shellEnds = createShellEnds((id, end, startedAt) => {
     const verdict = detector.classifyShellEnd(end);
     if (verdict) fail(id, verdict, startedAt);
@@ -102,11 +117,14 @@ export function createFailureWatch(doc: Document, reports: WatchReports, signal:
   const executionStarted = (id: string, cell: Element) => {
     const startedAt = gate.startedAt(id);
     if (startedAt === null || plainSince.get(cell) === startedAt) return;
-    const said = editorSays(cell);
+    const source = editorText(cell);
+    const said = editorSays(cell, source);
     if (said === 'plain') plainSince.set(cell, startedAt);
     // A command: its end is judged by how its stream ends (a process dying of OOM), the moment it comes. No lines yet
     // (an editor not rendered): its source is read at its end.
     else if (said === 'command') observer?.hurry(cell);
+    // A cell that ends its own runtime is seen running, however short its run: the disconnect that follows is its.
+    if (source && callsUnassign(source)) observer?.hurry(cell);
   };
 
   /**
@@ -127,8 +145,7 @@ export function createFailureWatch(doc: Document, reports: WatchReports, signal:
    * Whether the editor's text shows a mark of a command, or none (null: no lines to read). Most cells show none:
    * their lines are not read one by one.
    */
-  const editorSays = (cell: Element): 'plain' | 'command' | null => {
-    const flat = editorText(cell);
+  const editorSays = (cell: Element, flat = editorText(cell)): 'plain' | 'command' | null => {
     if (!flat) return null;
     return SHELL_SOURCE_HINT.test(flat) ? 'command' : 'plain';
   };
@@ -219,6 +236,7 @@ export function createFailureWatch(doc: Document, reports: WatchReports, signal:
     const id = idOf(cell, rawId);
     const starts = isUnderWay(state);
     if (starts) shellEnds.forget(id);
+    if (starts) runtimeEnds.started(cell, state === 'running');
     const ended = gate.cellState(id, state, at);
     if (starts) executionStarted(id, cell);
     if (ended) executionEnded(id, cell, ended);
@@ -243,12 +261,14 @@ export function createFailureWatch(doc: Document, reports: WatchReports, signal:
       outputAdded,
       streamText: (cell, id, text) => markerText(idOf(cell, id), text),
       toast(text) {
+        const gone = toastDisconnect(text);
+        if (gone) return runtimeGone(gone, text);
         const verdict = detector.classifyNotice(text);
         if (verdict) reports.failure(verdict, 'crash-toast', gate.crashStartedAt(Date.now()));
       },
       dialogOpened(kind, dialog) {
-        if (kind === 'disconnected') reports.disconnect(cut((dialog.textContent ?? '').trim(), TEXT_LIMITS.dialog));
-        else reports.dialog(kind);
+        if (kind === 'disconnected') runtimeGone(disconnectKind(dialogText(dialog)), noticeWords(dialog));
+        else reports.dialog(kind, cut(noticeWords(dialog), TEXT_LIMITS.dialog));
       },
       kernelChanged() {
         if (kernelChangedAt !== null) kernelChangedAt = Date.now();
@@ -285,6 +305,7 @@ export function createFailureWatch(doc: Document, reports: WatchReports, signal:
       observer?.settle();
       gate.reset(Date.now());
       shellEnds.forget();
+      runtimeEnds.forget();
       checkSight();
     },
     frameError(cell, text) {

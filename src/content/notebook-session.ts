@@ -1,14 +1,16 @@
+import { isPersonOnly } from '../colab/person-only';
 import { t } from '../lib/i18n';
 import { cut, TEXT_LIMITS } from '../limits';
 import type { ClaimReply, PageMessage } from '../messaging/protocol';
+import { answersDisconnect } from '../state/disconnect';
 import { notebookKeyFromUrl } from '../state/notebook-key';
 import type { NotebookRecord, Settings } from '../state/schema';
 import { loadNotebook, loadSettings, watchNotebook, watchSettings } from '../state/store';
 import { createFailureWatch, type FailureWatch } from './failure-watch';
 import { listenToOutputFrames } from './frame-reports';
 import { childLifetime } from './lifetime';
-import { createNotice } from './notice-box';
-import { needsPersonNotice, noticeFor, unclaimedNotice } from './notice-texts';
+import { createNotice, type NoticeContent } from './notice-box';
+import { leftToPersonNotice, needsPersonNotice, noticeFor, unclaimedNotice } from './notice-texts';
 import { createRestartRunner, type Outcome } from './restart-runner';
 import { OrphanedError, sendToWorker } from './send';
 
@@ -45,6 +47,12 @@ export function startNotebookSession(
   let token = notebook.token;
   const notice = createNotice(doc, () => t('noticeDismiss'), signal);
   let shown = '';
+  /** What Colab waits for, or why a disconnect was left alone: it stays when the record has nothing to say. */
+  let personShown = false;
+  const showForPerson = (content: NoticeContent) => {
+    personShown = true;
+    notice.show(content);
+  };
   /** Reports seen while a restart is being performed wait for its result, so they count toward the new run. */
   const held: PageMessage[] = [];
   let settings: Settings | null = null;
@@ -101,10 +109,15 @@ export function startNotebookSession(
           report({ type: 'page-failure', key, detectedAt: Date.now(), startedAt, source, verdict }),
         marker: (match) =>
           report({ type: 'page-marker', key, detectedAt: Date.now(), pattern: match.pattern, line: match.line }),
-        disconnect: (line) => report({ type: 'page-disconnect', key, detectedAt: Date.now(), line }),
-        dialog(kind) {
+        disconnect(kind, line) {
+          if (!answersDisconnect(kind)) showForPerson(leftToPersonNotice(kind, line));
+          report({ type: 'page-disconnect', key, detectedAt: Date.now(), kind, line });
+        },
+        dialog(kind, text) {
           const content = needsPersonNotice(kind);
-          if (content) notice.show(content);
+          if (!content || !isPersonOnly(kind)) return;
+          showForPerson(content);
+          report({ type: 'page-dialog', key, detectedAt: Date.now(), kind, text });
         },
         sight: (blind) => void send({ type: 'page-sight', key, blind, detectedAt: Date.now() }),
       },
@@ -128,7 +141,8 @@ export function startNotebookSession(
     if (signature === shown) return;
     shown = signature;
     if (content) notice.show(content);
-    else notice.hide();
+    else if (!personShown) notice.hide();
+    personShown &&= !content;
   };
 
   const follow = (record: NotebookRecord) => {
@@ -199,7 +213,7 @@ export function startNotebookSession(
 function clipOutcome(outcome: Outcome): Outcome {
   if (outcome.ok) return outcome;
   return {
-    ok: false,
+    ...outcome,
     step: cut(outcome.step, TEXT_LIMITS.uiStep),
     detail: cut(outcome.detail, TEXT_LIMITS.detail),
   };

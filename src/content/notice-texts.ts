@@ -1,6 +1,7 @@
 import { type DialogKind, personOnlyDialog } from '../colab';
-import { t } from '../lib/i18n';
-import { lastAction } from '../state/last-action';
+import { type MessageKey, t } from '../lib/i18n';
+import type { DisconnectKind } from '../state/disconnect';
+import { gaveUpUnableToConnect, lastAction } from '../state/last-action';
 import type { NotebookRecord } from '../state/schema';
 import { clock, countdownText, foundText } from '../ui/countdown';
 import { stepSentence } from '../ui/steps';
@@ -25,13 +26,15 @@ export function noticeFor(record: NotebookRecord, cancel: () => void): NoticeCon
     }
     case 'restarting':
       return { tone: 'info', title: t('noticeRestartingTitle'), body: t('noticeRestartingBody'), actions: [] };
-    case 'gave-up':
+    case 'gave-up': {
+      const outage = gaveUpUnableToConnect(record.history);
       return {
         tone: 'error',
         title: t('noticeGaveUpTitle'),
-        body: t('noticeGaveUpBody', String(status.restarts)),
+        body: t(outage ? 'noticeGaveUpOutageBody' : 'noticeGaveUpBody', String(status.restarts)),
         actions: [],
       };
+    }
     case 'ui-problem': {
       const action = lastAction(record.history);
       const lines = [stepSentence(status.step, status.detail, action), t('noticeProblemStopped')];
@@ -61,6 +64,29 @@ export function needsPersonNotice(kind: DialogKind): NoticeContent | null {
     tone: 'warning',
     title: t('noticeNeedsPersonTitle'),
     body: t('noticeNeedsPersonBody', t(words)),
+    actions: [],
+  };
+}
+
+/** Why the runtime went away, in a sentence, for each disconnect the guard leaves to the person. */
+const LEFT_WORDS: Record<DisconnectKind, MessageKey> = {
+  idle: 'noticeLeftUnknown',
+  'unable-to-connect': 'noticeLeftUnknown',
+  'disallowed-code': 'noticeLeftDisallowedCode',
+  'zero-units': 'noticeLeftZeroUnits',
+  'usage-limit': 'noticeLeftUsageLimit',
+  intended: 'noticeLeftIntended',
+  unknown: 'noticeLeftUnknown',
+};
+
+/** A disconnect Colab or the notebook meant (or the guard cannot tell): not reconnected, with Colab's words. */
+export function leftToPersonNotice(kind: DisconnectKind, said: string): NoticeContent {
+  return {
+    tone: 'warning',
+    title: t('noticeLeftTitle'),
+    body: [t(LEFT_WORDS[kind]), t('noticeLeftNotReconnected'), said && t('noticeColabSaid', said)]
+      .filter(Boolean)
+      .join('\n'),
     actions: [],
   };
 }

@@ -6,8 +6,7 @@ const colab = vi.hoisted(() => ({
   restartAndRunAll: vi.fn(),
   runAll: vi.fn(),
   reconnect: vi.fn(),
-  findDisconnectDialog: vi.fn(),
-  waitFor: vi.fn(),
+  awaitReconnect: vi.fn(),
 }));
 vi.mock('../colab', () => colab);
 
@@ -229,6 +228,65 @@ describe('restart runner', () => {
     finish({ ok: true, path: 'menu', via: 'command', dialog: 'confirmed', evidence: '' });
     await vi.advanceTimersByTimeAsync(0);
     expect(runner.busy).toBe(false);
+  });
+
+  describe('reconnect and run all', () => {
+    const granted = async () => ({ granted: true as const, action: 'reconnect-and-run-all' as const });
+    const outcomes: unknown[] = [];
+    const run = async () => {
+      outcomes.length = 0;
+      const { d, calls } = deps({
+        claim: granted,
+        result: vi.fn(async (_key: string, _attempt: string, outcome) => void outcomes.push(outcome)),
+      });
+      createRestartRunner(d).follow(pending());
+      await vi.advanceTimersByTimeAsync(5000);
+      return calls;
+    };
+    const before = { dialogs: new Set(), toasts: new Set() };
+
+    it('reconnects, waits for the runtime, then runs all', async () => {
+      colab.reconnect.mockResolvedValue({ ok: true, via: 'dialog', before });
+      colab.awaitReconnect.mockResolvedValue({ ok: true });
+      expect(await run()).toEqual(['before', 'after']);
+      expect(outcomes).toEqual([{ ok: true }]);
+      expect(colab.awaitReconnect).toHaveBeenCalledWith({}, before);
+      expect(colab.runAll).toHaveBeenCalledTimes(1);
+    });
+
+    it('Colab unable to connect ends the attempt, as no UI problem, and runs nothing', async () => {
+      colab.reconnect.mockResolvedValue({ ok: true, via: 'connect-button', before });
+      colab.awaitReconnect.mockResolvedValue({ ok: false, reason: 'unable-to-connect', saw: 'Unable to connect' });
+      await run();
+      expect(outcomes).toEqual([
+        {
+          ok: false,
+          step: 'reconnect',
+          detail: 'unable-to-connect; saw: Unable to connect',
+          runtime: 'unable-to-connect',
+        },
+      ]);
+      expect(colab.runAll).not.toHaveBeenCalled();
+    });
+
+    it('a runtime connected again needs nothing', async () => {
+      colab.reconnect.mockResolvedValue({ ok: false, reason: 'not-needed', saw: 'runtime busy' });
+      await run();
+      expect(outcomes).toEqual([
+        { ok: false, step: 'reconnect', detail: 'not-needed; saw: runtime busy', runtime: 'not-needed' },
+      ]);
+      expect(colab.awaitReconnect).not.toHaveBeenCalled();
+      expect(colab.runAll).not.toHaveBeenCalled();
+    });
+
+    it('anything else is a failed step: a dialog the guard leaves alone stops it', async () => {
+      colab.reconnect.mockResolvedValue({ ok: false, reason: 'dialog-open', saw: 'disconnected (disallowed-code)' });
+      await run();
+      expect(outcomes).toEqual([
+        { ok: false, step: 'reconnect', detail: 'dialog-open; saw: disconnected (disallowed-code)' },
+      ]);
+      expect(colab.runAll).not.toHaveBeenCalled();
+    });
   });
 
   it('runs a deadline already past at once (a reload during the back-off resumes it)', async () => {

@@ -1,6 +1,7 @@
-import { type ActionResult, findDisconnectDialog, reconnect, restartAndRunAll, runAll, waitFor } from '../colab';
+import { type ActionResult, awaitReconnect, reconnect, restartAndRunAll, runAll } from '../colab';
 import { cut, TEXT_LIMITS } from '../limits';
 import type { ClaimReply } from '../messaging/protocol';
+import type { ReconnectEnd } from '../state/policy';
 import type { NotebookRecord, RestartAction, Status } from '../state/schema';
 
 /**
@@ -31,8 +32,11 @@ export interface RestartRunner {
   readonly busy: boolean;
 }
 
-/** How the action went; a failure names the step and what it saw, for the user. */
-export type Outcome = { ok: true } | { ok: false; step: string; detail: string };
+/**
+ * How the action went; a failure names the step and what it saw, for the user. `runtime`: a reconnect that found
+ * Colab unable to connect, or nothing to reconnect, which is no UI problem (the policy decides what follows).
+ */
+export type Outcome = { ok: true } | { ok: false; step: string; detail: string; runtime?: ReconnectEnd };
 
 /**
  * A claim refused while the record still says this tab should claim is a passing refusal (the worker threw and gave
@@ -134,12 +138,22 @@ async function perform(doc: Document, action: RestartAction): Promise<Outcome> {
   }
 }
 
+/**
+ * Reconnect as a person would (the dialog's Reconnect, else the connect button showing "Reconnect"), wait until the
+ * runtime is connected, then Runtime → Run all. Colab unable to connect ends the attempt (the policy counts it and
+ * may try once more after a back-off); a runtime already connected or connecting again needs nothing.
+ */
 async function reconnectAndRunAll(doc: Document): Promise<Outcome> {
-  const clicked = reconnect(doc);
-  if (!clicked.ok) return { ok: false, step: 'reconnect', detail: withSaw(clicked.reason, clicked.saw) };
-  const closed = await waitFor(() => !findDisconnectDialog(doc), { root: doc, timeoutMs: 10_000 });
-  if (!closed) return { ok: false, step: 'reconnect', detail: 'the "Runtime disconnected" dialog stayed open' };
+  const started = await reconnect(doc);
+  if (!started.ok) return reconnectFailed(started.reason, started.saw);
+  const connected = await awaitReconnect(doc, started.before);
+  if (!connected.ok) return reconnectFailed(connected.reason, connected.saw);
   return outcomeOf(await runAll(doc));
+}
+
+function reconnectFailed(reason: string, saw: string): Outcome {
+  const failed = { ok: false as const, step: 'reconnect', detail: withSaw(reason, saw) };
+  return reason === 'not-needed' || reason === 'unable-to-connect' ? { ...failed, runtime: reason } : failed;
 }
 
 function outcomeOf(result: ActionResult): Outcome {

@@ -1,5 +1,7 @@
 import * as v from 'valibot';
+import { PERSON_ONLY_KINDS } from '../colab/person-only';
 import { IMPORT_MAX_CHARS, MAX_SHELL_TAIL_CHARS, MAX_TEXT_CHARS, TEXT_LIMITS } from '../limits';
+import { DISCONNECT_KINDS } from '../state/disconnect';
 import { MaxRestartsSchema, NotebookKeySchema as NotebookKey, TimeSchema, VerdictSchema } from '../state/schema';
 import { FRAME_CHANNEL } from './frame-channel';
 
@@ -36,7 +38,22 @@ export const PageMessageSchema = v.variant('type', [
     verdict: VerdictSchema,
   }),
   v.object({ type: v.literal('page-marker'), key: NotebookKey, detectedAt: TimeSchema, pattern: Line, line: Line }),
-  v.object({ type: v.literal('page-disconnect'), key: NotebookKey, detectedAt: TimeSchema, line: Line }),
+  /** Colab's runtime went away (`kind`: why, from Colab's words or the notebook's own code), saying `line`. */
+  v.object({
+    type: v.literal('page-disconnect'),
+    key: NotebookKey,
+    detectedAt: TimeSchema,
+    kind: v.picklist(DISCONNECT_KINDS),
+    line: Line,
+  }),
+  /** Colab shows a dialog only a person may answer. */
+  v.object({
+    type: v.literal('page-dialog'),
+    key: NotebookKey,
+    detectedAt: TimeSchema,
+    kind: v.picklist(PERSON_ONLY_KINDS),
+    text: v.pipe(v.string(), v.maxLength(TEXT_LIMITS.dialog)),
+  }),
   v.object({ type: v.literal('page-claim'), key: NotebookKey, attempt: v.string() }),
   v.object({
     type: v.literal('page-result'),
@@ -45,6 +62,8 @@ export const PageMessageSchema = v.variant('type', [
     ok: v.boolean(),
     step: v.optional(v.pipe(v.string(), v.maxLength(TEXT_LIMITS.uiStep))),
     detail: v.optional(v.pipe(v.string(), v.maxLength(TEXT_LIMITS.detail))),
+    /** A reconnect that found Colab unable to connect, or nothing to reconnect (policy.ts `ReconnectEnd`). */
+    runtime: v.optional(v.picklist(['unable-to-connect', 'not-needed'])),
   }),
   /**
    * Detection may be blind (`blind`: the runtime busy for minutes with no cell seen running, issue 13.6), or the page

@@ -1,3 +1,4 @@
+import { disconnectKindOf } from './disconnect';
 import type { HistoryEntry, RestartAction } from './schema';
 
 /**
@@ -6,4 +7,10 @@ import type { HistoryEntry, RestartAction } from './schema';
  */
 export function lastAction(history: readonly HistoryEntry[]): RestartAction | undefined {
   return history.findLast((entry) => entry.action !== undefined)?.action;
+}
+
+/** Whether the guard last gave up because Colab could not connect to a runtime (an outage), not a crash loop. */
+export function gaveUpUnableToConnect(history: readonly HistoryEntry[]): boolean {
+  const gaveUp = history.findLast((entry) => entry.type === 'gave-up');
+  return disconnectKindOf(gaveUp?.verdict) === 'unable-to-connect';
 }

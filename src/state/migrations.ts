@@ -7,7 +7,7 @@
 
 import { HISTORY_LIMIT } from '../limits';
 
-export const CURRENT_VERSION = 2;
+export const CURRENT_VERSION = 3;
 
 export type RawRecord = Record<string, unknown>;
 type Migration = (raw: RawRecord) => RawRecord;
@@ -87,14 +87,17 @@ function settingsV1toV2(raw: RawRecord): RawRecord {
   return { ...rest, v: 2, categories: { ...categories, 'colab-crash': false } };
 }
 
-/** Notebook records did not change shape in v2. */
+/**
+ * Records that did not change shape. v3 added the history type 'left-to-person' (settings are unchanged): its new
+ * version keeps an older extension from rewriting a history it cannot read whole.
+ */
 function sameShape(version: number): Migration {
   return (raw) => ({ ...raw, v: version });
 }
 
 const MIGRATIONS: Readonly<Record<RecordKind, Readonly<Record<number, Migration>>>> = {
-  notebook: { 0: notebookV0toV1, 1: sameShape(2) },
-  settings: { 0: settingsV0toV1, 1: settingsV1toV2 },
+  notebook: { 0: notebookV0toV1, 1: sameShape(2), 2: sameShape(3) },
+  settings: { 0: settingsV0toV1, 1: settingsV1toV2, 2: sameShape(3) },
 };
 
 /**

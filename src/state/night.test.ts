@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { translate } from '../../test/support/messages';
+import { disconnectVerdict } from './disconnect';
 import { clockTime, countNight, NIGHT_MS, nightLine, nightMark, restartsTonight } from './night';
 import type { HistoryEntry, Verdict } from './schema';
 
@@ -87,8 +88,11 @@ describe('the last 12 hours in words', () => {
     expect(nightMark({ at: 0, type: 'restart-scheduled', verdict: marker })).toBe('marker');
     expect(nightMark({ at: 0, type: 'interrupted' })).toBe('restart');
     expect(nightMark({ at: 0, type: 'restart-failed' })).toBe('problem');
+    // Colab unable to connect: an outage, not a UI problem.
+    const outage = disconnectVerdict('unable-to-connect', 'Unable to connect to the runtime.');
+    expect(nightMark({ at: 0, type: 'restart-failed', verdict: outage })).toBeNull();
     expect(nightMark({ at: 0, type: 'gave-up' })).toBe('gave-up');
-    for (const type of ['cancelled', 'skipped', 'ignored', 'resumed', 'healthy-reset'] as const) {
+    for (const type of ['cancelled', 'skipped', 'ignored', 'resumed', 'healthy-reset', 'left-to-person'] as const) {
       expect(nightMark({ at: 0, type })).toBeNull();
     }
   });

@@ -1,4 +1,5 @@
 import type { MessageKey } from '../lib/i18n';
+import { disconnectKindOf } from './disconnect';
 import type { HistoryEntry } from './schema';
 
 /**
@@ -24,8 +25,9 @@ export function nightMark(entry: HistoryEntry): NightMark | null {
       return 'restart';
     case 'gave-up':
       return 'gave-up';
+    // Colab unable to connect (an outage) is no UI problem: its attempts show as the countdowns they started.
     case 'restart-failed':
-      return 'problem';
+      return disconnectKindOf(entry.verdict) === 'unable-to-connect' ? null : 'problem';
     default:
       return null;
   }

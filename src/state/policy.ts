@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { cut, TEXT_LIMITS } from '../limits';
+import { answersDisconnect, type DisconnectKind, disconnectVerdict } from './disconnect';
 import { RETENTION_MS } from './retention';
 import {
   HISTORY_LIMIT,
@@ -35,14 +36,32 @@ export const RESTART_TIMEOUT_MS = 2 * 60_000;
 export const COUNTDOWN_GRACE_MS = 2 * 60_000;
 
 export type FailureSource = 'error-output' | 'crash-toast';
+export type ReconnectEnd = 'unable-to-connect' | 'not-needed';
+
+/**
+ * A note left to the person is written once while it stays the same: every tab on the notebook shows the same
+ * disconnect or dialog, a background one late.
+ */
+export const LEFT_REPEAT_MS = 10 * 60_000;
 
 export type PolicyEvent =
   | { type: 'failure'; tabId: number; detectedAt: number; startedAt: number; verdict: Verdict; source: FailureSource }
   | { type: 'marker'; tabId: number; detectedAt: number; pattern: string; line: string }
-  | { type: 'disconnect'; tabId: number; detectedAt: number; line: string }
+  | { type: 'disconnect'; tabId: number; detectedAt: number; kind: DisconnectKind; line: string }
+  /** Colab shows a dialog only a person may answer (`kind`: its DialogKind), saying `text`. */
+  | { type: 'dialog'; tabId: number; detectedAt: number; kind: string; text: string }
   | { type: 'claim'; tabId: number; attempt: string }
   | { type: 'restart-result'; tabId: number; attempt: string; ok: true }
-  | { type: 'restart-result'; tabId: number; attempt: string; ok: false; step: string; detail: string }
+  | {
+      type: 'restart-result';
+      tabId: number;
+      attempt: string;
+      ok: false;
+      step: string;
+      detail: string;
+      /** A reconnect that found Colab unable to connect (an outage), or nothing to reconnect: no UI problem. */
+      runtime?: ReconnectEnd;
+    }
   | { type: 'cancel' }
   | { type: 'rearm' }
   | { type: 'reset-counter' }
@@ -66,6 +85,7 @@ interface ReplyMap {
   failure: ReportReply;
   marker: ReportReply;
   disconnect: ReportReply;
+  dialog: ReportReply;
   claim: ClaimReply;
   'restart-result': CommandReply;
   cancel: CommandReply;
@@ -84,7 +104,7 @@ type AnyReply = ReplyMap[keyof ReplyMap];
 
 export interface NotifyEffect {
   type: 'notify';
-  kind: 'restarted' | 'gave-up' | 'ui-problem';
+  kind: 'restarted' | 'gave-up' | 'ui-problem' | 'left-to-person';
   key: string;
   title: string;
   detail: string;
@@ -136,6 +156,8 @@ function dispatch(record: NotebookRecord, event: PolicyEvent, ctx: PolicyContext
       return onMarker(record, event, ctx);
     case 'disconnect':
       return onDisconnect(record, event, ctx);
+    case 'dialog':
+      return onDialog(record, event, ctx);
     case 'claim':
       return onClaim(record, event, ctx);
     case 'restart-result':
@@ -196,17 +218,19 @@ function onFailure(record: NotebookRecord, event: EventOf<'failure'>, ctx: Polic
   return requestCountedRestart(record, request, ctx);
 }
 
+/**
+ * Only an idle time-out (or maximum duration) and Colab failing to connect are answered, and only with the setting
+ * on; every other disconnect was meant (disallowed code, no compute units, usage limits, the notebook ending its own
+ * runtime) or is not understood: noted with Colab's words, and a countdown due would run the notebook again on a new
+ * runtime, so it is cancelled.
+ */
 function onDisconnect(record: NotebookRecord, event: EventOf<'disconnect'>, ctx: PolicyContext): Reduction {
   if (!record.enabled) return reportOff(record);
+  const verdict = clipVerdict(disconnectVerdict(event.kind, event.line));
+  if (!answersDisconnect(event.kind)) return leaveDisconnect(record, verdict, ctx);
   if (!ctx.settings.reconnectOnDisconnect) return ignored(record, 'Reconnecting after a disconnect is switched off');
   const blocked = blockedReport(record, event);
   if (blocked) return blocked;
-  const verdict = clipVerdict({
-    category: 'colab-crash',
-    rule: 'runtime-disconnected',
-    description: 'Runtime disconnected',
-    line: event.line,
-  });
   const request: RestartRequest = {
     reason: 'disconnect',
     action: 'reconnect-and-run-all',
@@ -214,6 +238,37 @@ function onDisconnect(record: NotebookRecord, event: EventOf<'disconnect'>, ctx:
     verdict,
   };
   return requestCountedRestart(record, request, ctx);
+}
+
+function leaveDisconnect(record: NotebookRecord, verdict: Verdict, ctx: PolicyContext): Reduction {
+  const cancelling = record.status.kind === 'pending';
+  const detail = `${verdict.description}: not reconnected${cancelling ? '; the pending restart was cancelled' : ''}`;
+  const next: NotebookRecord = cancelling ? { ...record, status: { kind: 'watching' } } : record;
+  const said = `${verdict.description}. Colab said: "${verdict.line}"`;
+  return leaveToPerson(next, { at: ctx.now, type: 'left-to-person', detail, verdict }, said);
+}
+
+/** A dialog only a person may answer: the history says what Colab waits for (the page's notice says it too). */
+function onDialog(record: NotebookRecord, event: EventOf<'dialog'>, ctx: PolicyContext): Reduction {
+  if (!record.enabled) return reportOff(record);
+  const detail = cut(`dialog-open: ${event.kind}; saw: "${event.text}"`, TEXT_LIMITS.detail);
+  const said = `Colab waits for you: "${event.text}"`;
+  return leaveToPerson(record, { at: ctx.now, type: 'left-to-person', detail }, said);
+}
+
+/** Written, and notified (`said`), once while it stays the same. */
+function leaveToPerson(record: NotebookRecord, entry: HistoryEntry, said: string): Reduction {
+  const reason = entry.detail ?? 'Left to the person';
+  const last = record.history.findLast((old) => old.type === 'left-to-person');
+  const repeated =
+    last !== undefined &&
+    last.detail === entry.detail &&
+    last.verdict?.line === entry.verdict?.line &&
+    entry.at - last.at < LEFT_REPEAT_MS;
+  if (repeated) return ignored(record, reason);
+  const next = addHistory(record, entry);
+  const effect = notify(next, 'left-to-person', cut(said, TEXT_LIMITS.detail));
+  return { record: next, effects: [effect], reply: { outcome: 'ignored', reason } };
 }
 
 /**
@@ -398,12 +453,65 @@ function onRestartResult(record: NotebookRecord, event: RestartResult, ctx: Poli
   if (status.kind !== 'restarting' || status.attempt !== event.attempt || status.ownerTab !== event.tabId) {
     return reply(record, { ok: false, message: 'No such restart in progress (interrupted or already reported)' });
   }
+  if (!event.ok && event.runtime === 'unable-to-connect') return reconnectFailed(record, status, event, ctx);
+  if (!event.ok && event.runtime === 'not-needed') return reconnectNotNeeded(record, ctx.now);
   if (!event.ok) return restartFailed(record, event, ctx.now);
   // Dated from the claim: the page stops trusting older outputs then, so later reports belong to the new run.
   const done = countRestart(record, status, status.startedAt);
   const detail = restartDetail(done, status, ctx.settings);
   const next = addHistory(done, { at: ctx.now, type: 'restarted', detail, action: status.action });
   return { record: next, effects: [notify(next, 'restarted', detail)], reply: { ok: true } };
+}
+
+/**
+ * Colab could not connect to a runtime (an outage): the attempt used its crash-loop slot. The next slot gets one more
+ * attempt after its back-off, shown as a countdown; once the limit is used, the guard gives up and says why.
+ */
+function reconnectFailed(
+  record: NotebookRecord,
+  status: Restarting,
+  event: Extract<RestartResult, { ok: false }>,
+  ctx: PolicyContext,
+): Reduction {
+  const { now, settings } = ctx;
+  const attempts = record.loopCount + 1;
+  const tried: NotebookRecord = {
+    ...withoutBlind(record),
+    status: { kind: 'watching' },
+    loopCount: attempts,
+    lastRestartAt: status.startedAt,
+    lastFailureAt: now,
+  };
+  const detail = cut(`${event.step}: ${event.detail}`, TEXT_LIMITS.detail);
+  const verdict = clipVerdict(disconnectVerdict('unable-to-connect', event.detail));
+  const failed = addHistory(tried, { at: now, type: 'restart-failed', detail, verdict, action: status.action });
+  const max = effectiveMaxRestarts(failed, settings);
+  if (attempts >= max) {
+    const gaveUp =
+      `Gave up: Colab could not connect to a runtime in ${attempts} attempt${attempts === 1 ? '' : 's'} ` +
+      `(limit ${max}); reconnect yourself once Colab works again`;
+    const next = addHistory(
+      { ...failed, status: { kind: 'gave-up', at: now, restarts: attempts } },
+      { at: now, type: 'gave-up', detail: gaveUp, verdict },
+    );
+    return { record: next, effects: [notify(next, 'gave-up', gaveUp)], reply: { ok: true } };
+  }
+  const delay = backoffSeconds(attempts, settings);
+  const request: RestartRequest = {
+    reason: 'disconnect',
+    action: 'reconnect-and-run-all',
+    tabId: event.tabId,
+    detectedAt: now,
+    verdict,
+  };
+  const scheduled = schedule(failed, request, delay, `Reconnect ${attempts + 1} of ${max} in ${delay} s`, ctx);
+  return { ...scheduled, reply: { ok: true } };
+}
+
+/** When the reconnect was due the runtime was connected (or connecting) again: nothing to do, nothing counted. */
+function reconnectNotNeeded(record: NotebookRecord, now: number): Reduction {
+  const detail = 'Reconnect not needed: the runtime was connected or connecting again when it was due';
+  return ok(addHistory({ ...record, status: { kind: 'watching' } }, { at: now, type: 'ignored', detail }));
 }
 
 /** The UI operation failed: stop and tell the user. Retrying blindly could click the wrong thing again and again. */

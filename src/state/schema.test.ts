@@ -353,6 +353,14 @@ describe('migrations', () => {
     expect(migrate('notebook', current)).toEqual({ ok: true, from: CURRENT_VERSION, value: current });
   });
 
+  it('v2 records read as they were: v3 only added the history type "left-to-person"', () => {
+    const v2 = { ...storedRecord(), v: 2 };
+    expect(parseNotebook(KEY, v2)).toEqual({ value: storedRecord() });
+    expect(parseSettings({ v: 2, maxRestarts: 6 })).toEqual({ value: { ...defaultSettings(), maxRestarts: 6 } });
+    const left = { at: 1_700_000_100_000, type: 'left-to-person' as const, detail: 'dialog-open: drive-permission' };
+    expect(parseNotebook(KEY, storedRecord({ history: [left] })).value.history).toEqual([left]);
+  });
+
   it('refuses versions it cannot read', () => {
     expect(migrate('settings', { v: 99 })).toEqual({ ok: false, reason: 'newer', version: 99 });
     expect(migrate('settings', { v: -1 })).toMatchObject({ ok: false, reason: 'invalid' });

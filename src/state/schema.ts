@@ -174,6 +174,8 @@ export const HISTORY_TYPES = [
   'ignored',
   'resumed',
   'skipped',
+  /** Colab or the notebook meant it (a disconnect not answered), or Colab asks what only a person may answer. */
+  'left-to-person',
 ] as const;
 
 export const HistoryEntrySchema = v.object({

@@ -6,7 +6,7 @@ import type { RestartReason, Verdict } from '../state/schema';
  * what was found, what will happen, and the time left in m:ss.
  */
 
-/** What was found, as the countdown names it: the verdict's own words for a failure. */
+/** What was found, as the countdown names it: the verdict's own words for a failure and a disconnect. */
 export function foundText(reason: RestartReason, verdict: Verdict | undefined): string {
   switch (reason) {
     case 'failure':
@@ -16,7 +16,7 @@ export function foundText(reason: RestartReason, verdict: Verdict | undefined): 
     case 'marker':
       return t('countdownMarkerWhat');
     case 'disconnect':
-      return t('countdownDisconnectWhat');
+      return verdict?.description ?? t('countdownDisconnectWhat');
   }
 }
 
@@ -33,7 +33,7 @@ export function countdownText(reason: RestartReason, what: string, left: string)
     case 'marker':
       return t('countdownMarker', left);
     case 'disconnect':
-      return t('countdownReconnect', left);
+      return t('countdownReconnect', what, left);
   }
 }
 

@@ -43,7 +43,12 @@ describe('the countdown', () => {
     );
     expect(countdownText('crash', "Colab's RAM crash", '0:05')).toBe('Run all in 0:05');
     expect(countdownText('marker', 'ignored', '0:05')).toBe('Your restart marker: restart and run all in 0:05');
-    expect(countdownText('disconnect', 'ignored', '0:10')).toBe('Runtime disconnected: reconnect and run all in 0:10');
+    expect(countdownText('disconnect', 'Runtime disconnected', '0:10')).toBe(
+      'Runtime disconnected: reconnect and run all in 0:10',
+    );
+    expect(countdownText('disconnect', 'Colab could not connect to the runtime', '0:10')).toBe(
+      'Colab could not connect to the runtime: reconnect and run all in 0:10',
+    );
   });
 });
 

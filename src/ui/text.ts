@@ -1,6 +1,8 @@
+import type { DialogKind } from '../colab/dialogs';
+import { personOnlyDialog } from '../colab/person-only';
 import { type MessageKey, t } from '../lib/i18n';
 import type { BadgeTip } from '../state/badge';
-import { lastAction } from '../state/last-action';
+import { gaveUpUnableToConnect, lastAction } from '../state/last-action';
 import { clockTime, NIGHT_HOURS } from '../state/night';
 import type { StatusView } from '../state/policy';
 import type { HistoryEntry, NotebookRecord, RestartAction, Verdict } from '../state/schema';
@@ -39,6 +41,10 @@ export function statusText(view: StatusView, record: NotebookRecord): StatusText
       return same(t('stateRestarting'), view.action ? actionText(view.action) : undefined);
     case 'gave-up': {
       const restarts = record.status.kind === 'gave-up' ? record.status.restarts : view.used;
+      if (gaveUpUnableToConnect(record.history)) {
+        const headline = restarts === 1 ? t('stateGaveUpOutageOne') : t('stateGaveUpOutage', restarts);
+        return same(headline, t('stateGaveUpOutageDetail'));
+      }
       const headline = restarts === 1 ? t('stateGaveUpOne') : t('stateGaveUp', restarts);
       return same(headline, t('stateGaveUpDetail'));
     }
@@ -83,6 +89,7 @@ const HISTORY_KEYS: Record<HistoryEntry['type'], MessageKey> = {
   ignored: 'eventIgnored',
   resumed: 'eventResumed',
   skipped: 'eventSkipped',
+  'left-to-person': 'eventLeftDisconnect',
 };
 
 export interface EventText {
@@ -112,9 +119,20 @@ function eventTitle(entry: HistoryEntry, earlier: readonly HistoryEntry[]): stri
       const split = splitStepDetail(entry.detail ?? '');
       return t('eventRestartFailed', stepWords(split?.step ?? '', split?.detail, lastAction(earlier)));
     }
+    case 'left-to-person': {
+      const words = waitsFor(entry.detail);
+      return words ? t('eventLeftDialog', words) : t('eventLeftDisconnect');
+    }
     default:
       return t(HISTORY_KEYS[entry.type]);
   }
+}
+
+/** The dialog a "left to you" entry names (`dialog-open: <kind>; saw: …`, state/policy.ts), in words, or null. */
+function waitsFor(detail = ''): string | null {
+  const kind = /^dialog-open: ([a-z-]+)/.exec(detail)?.[1] as DialogKind | undefined;
+  const words = kind ? personOnlyDialog(kind) : null;
+  return words ? t(words) : null;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;

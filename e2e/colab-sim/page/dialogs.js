@@ -40,6 +40,25 @@ function contentFor(kind, d) {
         cls: 'yes-no-dialog',
         dangerous: 'reconnect',
       };
+    // The same title, bodies that mean the end (§12.4): accepting Reconnect runs what Colab cut off.
+    case 'disconnected-disallowed-code':
+      return {
+        title: d.disconnectedTitle,
+        body: d.disconnectedDisallowedBody,
+        ok: d.reconnect,
+        cancel: d.close,
+        cls: 'yes-no-dialog',
+        dangerous: 'reconnect-disallowed',
+      };
+    case 'disconnected-zero-units':
+      return {
+        title: d.disconnectedTitle,
+        body: d.disconnectedZeroUnitsBody,
+        ok: d.reconnect,
+        cancel: d.close,
+        cls: 'yes-no-dialog',
+        dangerous: 'reconnect-zero-units',
+      };
     case 'usage-limit':
       return {
         title: d.usageTitle,

@@ -9,13 +9,17 @@ import { sleep } from './util.js';
 export class Kernel {
   /**
    * @param {{timing: import('../scenario').ResolvedScenario['timing'], onState: (state: string) => void,
-   *   onGpuUnavailable: (() => Promise<boolean>) | null}} o
+   *   onGpuUnavailable: (() => Promise<boolean>) | null, onUnreachable: () => void}} o
    *   onGpuUnavailable: asks "Connect without GPU?"; null when the GPU is available
+   *   onUnreachable: a connection failed during an outage (`unreachable`)
    */
-  constructor({ timing, onState, onGpuUnavailable }) {
+  constructor({ timing, onState, onGpuUnavailable, onUnreachable }) {
     this.timing = timing;
     this.onState = onState;
     this.onGpuUnavailable = onGpuUnavailable;
+    this.onUnreachable = onUnreachable;
+    /** An outage (colabtools#5650): every connection fails, after trying for `connectMs`. */
+    this.unreachable = false;
     this.state = 'disconnected';
     this.everConnected = false;
     this.counter = 0;
@@ -53,6 +57,11 @@ export class Kernel {
     }
     return this.#transition(async () => {
       await sleep(this.timing.connectMs);
+      if (this.unreachable) {
+        record('connect-failed');
+        this.onUnreachable();
+        return false;
+      }
       if (this.onGpuUnavailable && !(await this.onGpuUnavailable())) return false;
       this.everConnected = true;
       this.counter = 0;

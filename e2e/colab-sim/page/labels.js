@@ -64,6 +64,8 @@ const EN_2026 = {
     connect: 'Connect',
     reconnect: 'Reconnect',
     connecting: 'Connecting',
+    // colabtools#5622: the button stuck on this while the code keeps running.
+    reconnecting: 'Reconnecting',
     connectedTo: 'Connected to',
     focusLast: 'Focus the last run cell',
     moreOptions: 'Additional connection options',
@@ -85,6 +87,13 @@ const EN_2026 = {
     gpuOk: 'Connect without GPU',
     disconnectedTitle: 'Runtime disconnected',
     disconnectedBody: 'Your runtime has been disconnected due to inactivity or reaching its maximum duration.',
+    // §12.4: the same title, their own bodies (fast-stable-diffusion#2622; colabtools#5290); the buttons are invented.
+    disconnectedDisallowedBody:
+      'Your runtime has been disconnected due to executing code that is disallowed in our free of charge tier. If ' +
+      'you believe this message is in error, file an appeal. Your compute unit balance is 0. To connect to a new ' +
+      'runtime, click the connect button below.',
+    disconnectedZeroUnitsBody:
+      'You currently have zero compute units available. To connect to a new runtime, click the connect button below.',
     reconnect: 'Reconnect',
     // Invented (no source): a plain usage-limit notice with an upsell as its primary action.
     usageTitle: 'Usage limit reached',
@@ -143,6 +152,8 @@ const EN_2026 = {
     'x-window': 'Your session crashed after requesting an X window. The X window system is not available in Colab.',
     getMoreRam: 'Get more RAM',
     viewLogs: 'View runtime logs',
+    // §5.1 "Other toasts" (frontend JS); an outage (colabtools#5650).
+    unableToConnect: 'Unable to connect to the runtime.',
   },
 };
 

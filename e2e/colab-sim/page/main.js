@@ -31,9 +31,11 @@ window.__colabSim = {
     };
   },
   crash: (kind = 'ram') => notebook.crash(kind),
-  disconnect: () => {
-    notebook.disconnect();
+  disconnect: (reason = 'idle') => {
+    notebook.disconnect(reason);
   },
+  outage: (on = true) => notebook.setOutage(on),
+  stuckReconnecting: (on = true) => notebook.setStuckReconnecting(on),
   showDialog: (kind) => {
     notebook.dialog(kind);
   },

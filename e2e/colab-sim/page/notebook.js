@@ -48,6 +48,13 @@ const MENUS = {
 const CONNECT_MENU = ['change-runtime-type', 'manage-sessions', 'open-resource-viewer', 'sep', 'powerwash-current-vm'];
 /** Commands that start a run: ignored while Colab brings a crashed kernel back (§11.5). */
 const RUN_COMMANDS = new Set(['runall', 'runbefore', 'runfocused', 'runselected', 'runafter']);
+/** The dialog each kind of disconnect shows. */
+const DISCONNECT_DIALOGS = {
+  idle: 'disconnected',
+  unassigned: 'disconnected',
+  'disallowed-code': 'disconnected-disallowed-code',
+  'zero-units': 'disconnected-zero-units',
+};
 /** Accelerators outside the Runtime menu (the File menu's `Ctrl+O` is captured). */
 const ACCELS = {
   open: 'Ctrl+O',
@@ -76,13 +83,18 @@ export class Notebook {
       onGpuUnavailable: scenario.kernel.gpuUnavailable
         ? () => this.dialog('gpu-unavailable').then((r) => r === 'ok')
         : null,
+      onUnreachable: () => this.#unableToConnect(),
     });
+    /** The connect button stuck on "Reconnecting" while the runtime runs on (colabtools#5622). */
+    this.stuckReconnecting = false;
     this.runner = new Runner({
       kernel: this.kernel,
       scenario,
       persist: this.persist,
       beforeRun: () => this.#notAuthoredCheck(),
       onCrash: (kind) => this.crash(kind),
+      onUnassign: () => this.disconnect('unassigned'),
+      dialog: (kind) => this.dialog(kind),
       onCellEnd: (view, ok) => this.#cellEnded(view, ok),
     });
     this.views = scenario.cells.map((cell, index) =>
@@ -252,7 +264,15 @@ export class Notebook {
   }
 
   #renderKernelState() {
-    this.connectButton.render(this.kernel.state, { everConnected: this.kernel.everConnected });
+    const state = this.stuckReconnecting && this.kernel.connected ? 'reconnecting' : this.kernel.state;
+    this.connectButton.render(state, { everConnected: this.kernel.everConnected });
+  }
+
+  /** The connect button shows "Reconnecting" (or stops showing it) while the runtime goes on as it is. */
+  setStuckReconnecting(on) {
+    this.stuckReconnecting = on;
+    record('stuck-reconnecting', { on });
+    this.#renderKernelState();
   }
 
   /** The kernel's state changed; a new kernel process makes every settled state stale. */
@@ -469,11 +489,36 @@ export class Notebook {
     });
   }
 
-  /** "Runtime disconnected" (§5.2): the kernel is gone; "Reconnect" connects again. */
-  async disconnect() {
-    record('disconnect');
+  /**
+   * "Runtime disconnected" (§5.2): the kernel is gone; "Reconnect" connects again. `reason`: an idle time-out (the
+   * body of §5.2), disallowed code or zero compute units (the same title, their own bodies, §12.4), or the notebook's
+   * own `google.colab.runtime.unassign()` (what Colab shows then was never captured: the idle dialog, the hardest
+   * case, since only the notebook's code tells it apart).
+   */
+  async disconnect(reason = 'idle') {
+    record('disconnect', { reason });
     this.kernel.disconnect('disconnect');
-    if ((await this.dialog('disconnected')) === 'ok') await this.kernel.connect();
+    const kind = DISCONNECT_DIALOGS[reason];
+    if (!kind) throw new Error(`colab-sim: unknown disconnect reason ${reason}`);
+    if ((await this.dialog(kind)) === 'ok') await this.kernel.connect();
+  }
+
+  /**
+   * An outage (colabtools#5650): the runtime is lost and every connection fails with "Unable to connect to the
+   * runtime." (a toast, §5.1 "Other toasts"), until it ends.
+   */
+  setOutage(on) {
+    record('outage', { on });
+    this.kernel.unreachable = on;
+    if (!on || this.kernel.state === 'disconnected') return;
+    this.kernel.disconnect('disconnect');
+    this.#unableToConnect();
+  }
+
+  #unableToConnect() {
+    const text = this.labels.crash.unableToConnect;
+    this.#showToast(text, undefined, false);
+    if (this.#leads()) this.mirror?.send({ op: 'toast', text, moreRam: false });
   }
 
   /** Called once the page is mounted. */

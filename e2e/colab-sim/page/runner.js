@@ -17,14 +17,18 @@ export class Runner {
    * @param {import('./persist.js').Persist} o.persist
    * @param {() => Promise<boolean>} o.beforeRun  e.g. the "not authored by Google" warning; false cancels the run
    * @param {(kind: string) => void} o.onCrash  a step crashed the kernel
+   * @param {() => void} o.onUnassign  a step ended the runtime (`google.colab.runtime.unassign()`)
+   * @param {(kind: string) => Promise<string>} o.dialog  shows a dialog, resolves to how it was closed
    * @param {(view: import('./cells.js').CodeCellView, ok: boolean) => void} o.onCellEnd
    */
-  constructor({ kernel, scenario, persist, beforeRun, onCrash, onCellEnd }) {
+  constructor({ kernel, scenario, persist, beforeRun, onCrash, onUnassign, dialog, onCellEnd }) {
     this.kernel = kernel;
     this.scenario = scenario;
     this.persist = persist;
     this.beforeRun = beforeRun;
     this.onCrash = onCrash;
+    this.onUnassign = onUnassign;
+    this.dialog = dialog;
     this.onCellEnd = onCellEnd;
     this.timing = scenario.timing;
     this.runs = 0;
@@ -164,6 +168,23 @@ export class Runner {
       case 'hang':
         await wait(2 ** 31 - 1);
         return 'aborted';
+      case 'unassign':
+        // `google.colab.runtime.unassign()`: the runtime goes, and this cell with it.
+        if (!(await wait(this.timing.stepMs))) return 'aborted';
+        record('unassign', { cell: view.index });
+        this.onUnassign();
+        return 'aborted';
+      case 'drive-mount': {
+        // `drive.mount()` on a machine not yet authorised: Colab asks, and the cell waits for the answer.
+        const answered = this.dialog('drive-permission');
+        const aborted = new Promise((resolve) => signal.addEventListener('abort', () => resolve(null), { once: true }));
+        const answer = await Promise.race([answered, aborted]);
+        if (answer === null) return 'aborted';
+        record('drive-mount', { cell: view.index, granted: answer === 'ok' });
+        if (answer === 'ok') return 'ok';
+        view.outputs.add(step.refused);
+        return 'error';
+      }
       case 'pause': {
         if (this.resumedEarly > 0) {
           this.resumedEarly--;

@@ -158,6 +158,10 @@ export class ConnectButton {
     this.render('disconnected', { everConnected: false });
   }
 
+  /**
+   * `state`: the kernel's, or 'reconnecting': the button stuck on "Reconnecting" (icon `more_horiz`) while the
+   * runtime goes on running code (colabtools#5622).
+   */
   render(state, { everConnected, ram = '1.08 GB/12.67 GB', disk = '21.20 GB/107.72 GB' }) {
     const connected = state === 'idle' || state === 'busy';
     this.iconButton.hidden = state === 'disconnected';
@@ -177,7 +181,13 @@ export class ConnectButton {
       );
     } else {
       const text =
-        state === 'connecting' ? this.labels.connecting : everConnected ? this.labels.reconnect : this.labels.connect;
+        state === 'reconnecting'
+          ? this.labels.reconnecting
+          : state === 'connecting'
+            ? this.labels.connecting
+            : everConnected
+              ? this.labels.reconnect
+              : this.labels.connect;
       this.connect.setAttribute('tooltiptext', text);
       this.connect.replaceChildren(text);
     }
