@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeClosureMenu, mount, recordEvents, setRunState, snippet, tick } from '../../test/support/colab-dom';
 import { type ActionOptions, checkUi, restartAndRunAll, runAll } from './actions';
 import { deepQuery } from './dom';
@@ -114,6 +114,37 @@ describe('restartAndRunAll through the Runtime menu', () => {
     expect(!result.ok && result.saw).toContain('Cannot connect to GPU backend');
     expect(clicks).toEqual(['div']);
     expect(fake.isOpen()).toBe(false);
+  });
+
+  it('gives the restart 60 s from the confirmation to show a run, then says none started', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      page();
+      let confirmedAt = 0;
+      fakeClosureMenu(document, {
+        onCommand: () => {
+          const [dialog] = mount(RESTART_DIALOG);
+          dialog!.querySelector('[slot=primaryAction]')!.addEventListener('click', () => {
+            confirmedAt = Date.now();
+            dialog!.remove();
+          });
+        },
+      });
+      let result: unknown = null;
+      void restartAndRunAll(document).then((r) => {
+        result = r;
+      });
+      await vi.waitFor(async () => {
+        await vi.advanceTimersByTimeAsync(10);
+        expect(confirmedAt).toBeGreaterThan(0);
+      });
+      await vi.advanceTimersByTimeAsync(confirmedAt + 59_000 - Date.now());
+      expect(result).toBeNull();
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(result).toMatchObject({ ok: false, step: 'verify', detail: 'no-run-started (dialog: confirmed)' });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('fails at verification when nothing starts', async () => {
@@ -323,6 +354,62 @@ describe('runAll (after a RAM crash)', () => {
     expect(await runAll(document, FAST)).toMatchObject({ ok: true, path: 'menu' });
     expect(pressed).toEqual(['No']);
     expect(fake.commands).toEqual(['runall']);
+  });
+
+  it('answers the high-RAM offer with its "No" button only: a cancel button labelled otherwise is not pressed', async () => {
+    page();
+    const fake = fakeClosureMenu(document, { onCommand: () => startRun('running') });
+    const log = recordEvents(document);
+    mount(
+      `<mwc-dialog open class="yes-no-dialog" heading="Switch to a high-RAM runtime?">` +
+        `<div>Your session crashed after using all available RAM.</div>` +
+        `<md-text-button slot="secondaryAction" dialogaction="cancel">Upgrade</md-text-button>` +
+        `<md-text-button slot="primaryAction" dialogaction="ok">Yes</md-text-button></mwc-dialog>`,
+    );
+    expect(await runAll(document, FAST)).toMatchObject({
+      ok: false,
+      step: 'precheck',
+      detail: 'dialog-open: high-ram-offer',
+    });
+    expect(log).toEqual([]);
+    expect(fake.commands).toEqual([]);
+  });
+
+  it('presses no other button of the high-RAM offer when its "No" is disabled', async () => {
+    page();
+    const fake = fakeClosureMenu(document);
+    const log = recordEvents(document);
+    mount(
+      `<mwc-dialog open class="yes-no-dialog" heading="Switch to a high-RAM runtime?">` +
+        `<div>Your session crashed after using all available RAM.</div>` +
+        `<md-text-button slot="secondaryAction" dialogaction="cancel" disabled>No</md-text-button>` +
+        `<md-text-button slot="primaryAction" dialogaction="ok">Yes</md-text-button></mwc-dialog>`,
+    );
+    expect(await runAll(document, FAST)).toMatchObject({ ok: false, step: 'precheck' });
+    expect(log).toEqual([]);
+    expect(fake.commands).toEqual([]);
+  });
+
+  it('waits 60 s by default for the runtime to come back after the crash, and clicks nothing meanwhile', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      page();
+      connecting();
+      const fake = fakeClosureMenu(document);
+      const log = recordEvents(document);
+      let result: unknown = null;
+      void runAll(document).then((r) => {
+        result = r;
+      });
+      await vi.advanceTimersByTimeAsync(59_999);
+      expect(result).toBeNull();
+      await vi.advanceTimersByTimeAsync(1);
+      expect(result).toMatchObject({ ok: false, step: 'runtime-ready', detail: 'runtime-not-ready' });
+      expect(log).toEqual([]);
+      expect(fake.commands).toEqual([]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('leaves a dialog that appears to the user and says so', async () => {
