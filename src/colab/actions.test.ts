@@ -356,7 +356,7 @@ describe('runAll (after a RAM crash)', () => {
     expect(fake.commands).toEqual(['runall']);
   });
 
-  it('answers the high-RAM offer with its "No" button only: a cancel button labelled otherwise is not pressed', async () => {
+  it('answers the high-RAM offer with its "No" button only: a cancel button labelled otherwise stays', async () => {
     page();
     const fake = fakeClosureMenu(document, { onCommand: () => startRun('running') });
     const log = recordEvents(document);
