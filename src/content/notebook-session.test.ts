@@ -110,4 +110,28 @@ describe('notebook session: a restart under way', () => {
     page.reports!.failure(verdict, 'error-output', 1);
     await vi.waitFor(() => expect(page.log.at(-1)).toBe('sent page-failure'));
   });
+
+  it("keeps the notice asking a person to answer Colab's dialog when the restart's result comes after it", async () => {
+    const title = () =>
+      document.querySelector('colab-oom-guard-notice')?.shadowRoot?.querySelector('.title')?.textContent;
+    const restarting: NotebookRecord = {
+      ...pending,
+      status: {
+        kind: 'restarting',
+        reason: 'failure',
+        action: 'restart-and-run-all',
+        attempt: 'attempt-1',
+        ownerTab: TAB,
+        startedAt: 0,
+      },
+    };
+    await fakeBrowser.storage.local.set({ [notebookStorageKey(KEY)]: restarting });
+    await vi.waitFor(() => expect(title()).toBe('noticeRestartingTitle'));
+    page.reports!.dialog('not-authored');
+    expect(title()).toBe('noticeNeedsPersonTitle');
+    finish({ ok: true, path: 'menu', via: 'command', dialog: 'none', evidence: '' });
+    await fakeBrowser.storage.local.set({ [notebookStorageKey(KEY)]: { ...pending, status: { kind: 'watching' } } });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(title()).toBe('noticeNeedsPersonTitle');
+  });
 });

@@ -45,6 +45,8 @@ export function startNotebookSession(
   let token = notebook.token;
   const notice = createNotice(doc, () => t('noticeDismiss'), signal);
   let shown = '';
+  /** The notice asks a person to answer a Colab dialog: a record change with nothing to say leaves it up. */
+  let askingPerson = false;
   /** Reports seen while a restart is being performed wait for its result, so they count toward the new run. */
   const held: PageMessage[] = [];
   let settings: Settings | null = null;
@@ -104,7 +106,9 @@ export function startNotebookSession(
         disconnect: (line) => report({ type: 'page-disconnect', key, detectedAt: Date.now(), line }),
         dialog(kind) {
           const content = needsPersonNotice(kind);
-          if (content) notice.show(content);
+          if (!content) return;
+          notice.show(content);
+          askingPerson = true;
         },
         sight: (blind) => void send({ type: 'page-sight', key, blind, detectedAt: Date.now() }),
       },
@@ -127,8 +131,10 @@ export function startNotebookSession(
     const signature = content ? JSON.stringify(record.status) : '';
     if (signature === shown) return;
     shown = signature;
-    if (content) notice.show(content);
-    else notice.hide();
+    if (content) {
+      notice.show(content);
+      askingPerson = false;
+    } else if (!askingPerson) notice.hide();
   };
 
   const follow = (record: NotebookRecord) => {
