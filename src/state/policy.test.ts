@@ -3,7 +3,6 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import {
   backoffSeconds,
   CLAIM_TOLERANCE_MS,
-  COUNTDOWN_GRACE_MS,
   cleanTitle,
   createsRecord,
   describeStatus,
@@ -18,12 +17,16 @@ import {
 import {
   defaultNotebook,
   defaultSettings,
-  HISTORY_LIMIT,
   type NotebookRecord,
   NotebookRecordSchema,
   type Settings,
   type Verdict,
 } from './schema';
+
+/** README: a countdown that ran out "more than 2 minutes" before any page of the notebook was open is skipped. */
+const COUNTDOWN_GRACE_MS = 2 * 60_000;
+/** README: "the last 200 events per notebook". */
+const HISTORY_LIMIT = 200;
 
 const KEY = 'drive:1AbCdEfGhIjKlMnOpQrStUvWxYz012345';
 const T0 = new Date(2025, 2, 10, 12, 0, 0).getTime(); // local noon, so day arithmetic is timezone-independent

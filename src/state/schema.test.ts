@@ -4,7 +4,6 @@ import { CURRENT_VERSION, migrate } from './migrations';
 import {
   defaultNotebook,
   defaultSettings,
-  HISTORY_LIMIT,
   type NotebookRecord,
   NotebookRecordSchema,
   parseNotebook,
@@ -12,6 +11,9 @@ import {
   parseSettings,
   SettingsSchema,
 } from './schema';
+
+/** README: "the last 200 events per notebook". */
+const HISTORY_LIMIT = 200;
 
 const KEY = 'drive:1AbCdEfGhIjKlMnOpQrStUvWxYz012345';
 
