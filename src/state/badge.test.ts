@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { badgeFor } from './badge';
-import { NIGHT_MS } from './night';
 import { defaultNotebook, defaultSettings, type NotebookRecord } from './schema';
+
+/** README: the popup and the badge tell "the last 12 hours". */
+const NIGHT_MS = 12 * 60 * 60_000;
 
 const NOW = Date.UTC(2026, 10, 23, 6);
 const settings = defaultSettings();
