@@ -21,12 +21,12 @@ describe('retention: README keeps each event 90 days at most, and a notebook off
       enabled: true,
       history: [
         { at: NOW - 91 * DAY, type: 'cancelled' },
-        { at: NOW - 89 * DAY, type: 'rearmed' },
+        { at: NOW - 89 * DAY, type: 're-armed' },
       ],
     };
     expect(retain(record, NOW)).toEqual({
       kind: 'rewrite',
-      record: { ...record, history: [{ at: NOW - 89 * DAY, type: 'rearmed' }] },
+      record: { ...record, history: [{ at: NOW - 89 * DAY, type: 're-armed' }] },
     });
     expect(retain({ ...record, history: record.history.slice(1) }, NOW)).toEqual({ kind: 'keep' });
   });
