@@ -1366,3 +1366,18 @@ describe('what the reducer says, and the edges the walk above does not pin', () 
     expect(next.history.map((e) => e.type)).toEqual(['cancelled', 'restart-scheduled']);
   });
 });
+
+describe('a countdown over 2 minutes past its deadline is skipped by anything but its own page claiming it', () => {
+  const pending = () => reduce(enabled(), failure(T0), ctx(T0)).record;
+  const late = (record: NotebookRecord) => pendingOf(record).restartAt + COUNTDOWN_GRACE_MS + SEC;
+  it.each([
+    ['a claim from another tab', (attempt: string) => ({ type: 'claim', tabId: OTHER_TAB, attempt })],
+    ['a claim for another attempt', () => ({ type: 'claim', tabId: TAB, attempt: 'other' })],
+    ['a result from its own tab', (attempt: string) => ({ type: 'restart-result', tabId: TAB, attempt, ok: true })],
+  ] as const)('%s', (_name, event) => {
+    const record = pending();
+    const result = reduce(record, event(pendingOf(record).attempt) as PolicyEvent, ctx(late(record)));
+    expect(result.record.status.kind).toBe('watching');
+    expect(result.record.history.at(-1)?.type).toBe('skipped');
+  });
+});
