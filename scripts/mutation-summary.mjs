@@ -1,5 +1,6 @@
 // After `stryker run` (npm run test:mutation): the score, and every surviving mutant no test noticed, by file, with
-// the ones stryker.config.mjs justifies as equivalent (they change nothing observable) counted apart.
+// the ones stryker.config.mjs justifies as equivalent (they change nothing observable) counted apart. A justification
+// names the file, the mutator, a piece of the source line where the mutant starts, and the replacement if need be.
 import { readFileSync } from 'node:fs';
 import { equivalentMutants } from '../stryker.config.mjs';
 
@@ -17,12 +18,13 @@ function original(source, { start, end }) {
   return [first, ...middle, last].join('\n');
 }
 
-const justification = (file, mutant, code) =>
+/** The config's justification of a survivor: same file and mutator, `code` in the source line where it starts. */
+const justification = (file, mutant, line) =>
   equivalentMutants.find(
     (e) =>
       e.file === file &&
       e.mutator === mutant.mutatorName &&
-      code.includes(e.code) &&
+      line.includes(e.code) &&
       (e.replacement === undefined || e.replacement === mutant.replacement),
   );
 
@@ -40,7 +42,7 @@ for (const [file, { source, mutants }] of Object.entries(report.files)) {
     valid++;
     if (!LIVE.has(mutant.status)) continue;
     const code = original(source, mutant.location);
-    const why = justification(file, mutant, code);
+    const why = justification(file, mutant, source.split('\n')[mutant.location.start.line - 1]);
     const where = `${file}:${mutant.location.start.line}:${mutant.location.start.column}`;
     const replaced = JSON.stringify(mutant.replacement?.slice(0, 60));
     const what = `${mutant.mutatorName}: ${JSON.stringify(code.slice(0, 60))} -> ${replaced}`;
