@@ -322,6 +322,45 @@ describe('toolbar fallback', () => {
   });
 });
 
+describe('toolbar menu edges', () => {
+  it('a toolbar menu that does not open: nothing chosen, both failures named', async () => {
+    page({ menubar: false, toolbar: true });
+    const log = recordEvents(document);
+    const result = await restartAndRunAll(document, FAST);
+    expect(result).toMatchObject({
+      ok: false,
+      step: 'open-menu',
+      detail: 'menubar-missing; toolbar fallback: toolbar-menu-did-not-open',
+    });
+    // One click, on More actions: the menu never opened, so no item was pressed.
+    expect(log.filter((e) => e.type === 'click')).toHaveLength(1);
+  });
+
+  it('a toolbar menu the user had open is left open when it lacks the item', async () => {
+    page({ menubar: false, toolbar: true });
+    const menu = fakeToolbar(() => startRun());
+    menu.querySelector('[command="restart-and-run-all"]')!.remove();
+    menu.setAttribute('open', '');
+    expect(await restartAndRunAll(document, FAST)).toMatchObject({
+      ok: false,
+      detail: 'menubar-missing; toolbar fallback: item-missing',
+    });
+    expect(menu.hasAttribute('open')).toBe(true);
+    expect(await checkUi(document, FAST)).toMatchObject({ ready: false, step: 'open-menu' });
+    expect(menu.hasAttribute('open')).toBe(true);
+  });
+
+  it('Check Colab UI with the header gone and a toolbar menu that does not open: not ready, saying so', async () => {
+    page({ menubar: false, toolbar: true });
+    expect(await checkUi(document, FAST)).toMatchObject({
+      ready: false,
+      step: 'open-menu',
+      detail: 'menubar-missing; toolbar fallback: toolbar-menu-did-not-open',
+      toolbar: true,
+    });
+  });
+});
+
 describe('runAll (after a RAM crash)', () => {
   it('chooses Run all and confirms nothing', async () => {
     page();
@@ -446,6 +485,23 @@ describe('runAll (after a RAM crash)', () => {
     connectedAndIdle();
     expect(await result).toMatchObject({ ok: true, evidence: `cell ${CELL} pending` });
     expect(fake.commands).toEqual(['runall']);
+  });
+
+  it('clicks nothing when a dialog opened while it waited for the runtime', async () => {
+    page();
+    connecting();
+    const fake = fakeClosureMenu(document);
+    const log = recordEvents(document);
+    const result = runAll(document, { ...FAST, readyTimeoutMs: 2000 });
+    await tick(30);
+    mount(
+      '<mwc-dialog open heading="Cannot connect to GPU backend"><md-text-button slot="primaryAction" ' +
+        'dialogaction="ok">Connect without GPU</md-text-button></mwc-dialog>',
+    );
+    connectedAndIdle();
+    expect(await result).toMatchObject({ ok: false, step: 'precheck', detail: 'dialog-open: gpu-quota' });
+    expect(log).toEqual([]);
+    expect(fake.commands).toEqual([]);
   });
 
   it('clicks nothing when the runtime is not back within the bound, and says what the button showed', async () => {
