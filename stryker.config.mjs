@@ -27,10 +27,23 @@ export default {
   jsonReporter: { fileName: 'reports/mutation/mutation.json' },
   clearTextReporter: { allowColor: false, logTests: false, reportScoreTable: true },
   tempDirName: '.stryker-tmp',
+  // Builds, reports and profiles stay out of the sandbox copy (the unit tests read src/, test/, e2e/colab-sim/).
+  ignorePatterns: [
+    'dist',
+    'dist-firefox',
+    'release',
+    'bench/.dist',
+    'bench/.dist-map',
+    'test-results',
+    'playwright-report',
+    '.profiles',
+  ],
   // Stryker rewrites the named tsconfig with TypeScript's JS API, which TypeScript 7 does not have; the sandbox sits
   // inside the project, so nothing needs rewriting: name a file that does not exist.
   tsconfigFile: 'tsconfig.stryker-none.json',
-  timeoutMS: 10000,
+  // A mutant that makes a test wait for a timer is cut off this long after the test's usual time: a timeout counts
+  // as detected, and a long one costs a runner its time.
+  timeoutMS: 5000,
 };
 
 /**
