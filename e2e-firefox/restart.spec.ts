@@ -1,7 +1,7 @@
 import type { SimPageApi } from '../e2e/colab-sim';
 import { logOf, POLL, runAll, triggerCrash, waitForRun } from '../e2e/colab-sim/puppeteer';
 import { EPOCH_DONE, trainNotebook } from '../e2e/harness/matrix';
-import { expect, historyOf, openNotebook, switchOnAndRun, test } from './harness/test';
+import { expect, historyOf, openNotebook, test } from './harness/test';
 
 /** The guard in Firefox on the simulated Colab: an OOM, Colab's RAM crash, the guard off, the in-page notice. */
 
@@ -64,15 +64,18 @@ test('with the guard off, an OOM is left alone; switched on, the next failure is
 }) => {
   // Run 2 waits in the cell until the test raises the sentinel crash.
   const runs = { 1: { fail: 'cuda-oom' as const }, 2: { pause: true }, default: EPOCH_DONE };
-  const { key, tabId } = await openNotebook({ firefox, colab, sim }, trainNotebook(runs), { guard: false });
+  const { key, tabId } = await openNotebook({ firefox, colab, sim }, trainNotebook(runs), { guard: 'off' });
   expect(await firefox.badgeText(tabId)).toBe('');
   await runAll(colab);
   expect(await waitForRun(colab, 1)).toMatchObject({ ok: false, failedCell: 1 });
   expect(await colab.$('colab-oom-guard-notice')).toBeNull();
 
-  // Off, the guard does nothing, so there is no event to wait for. The sentinel: switched on, a crash raised now
-  // gets its Run all one back-off later; had anything been under way for the OOM, it would be in the log first.
-  await switchOnAndRun(firefox, colab, key);
+  // Off, the guard does nothing, so there is no event to wait for. The sentinel: switched on as the popup does (the
+  // background keeps the record and its history), a crash raised now gets its Run all one back-off later; had
+  // anything been under way for the OOM, it would be in the log and the record first.
+  await firefox.switchOn(key);
+  await firefox.waitForWatching(tabId, key);
+  await runAll(colab);
   expect(await firefox.badgeText(tabId)).toBe('ON');
   await colab.waitForFunction(() => (window as SimWindow).__colabSim?.state().cells[1]?.state === 'running', POLL);
   await triggerCrash(colab);
@@ -85,6 +88,8 @@ test('with the guard off, an OOM is left alone; switched on, the next failure is
   expect(historyOf(await firefox.record(key), 'restart-scheduled').map((e) => e.verdict?.category)).toEqual([
     'colab-crash',
   ]);
+  const types = (await firefox.record(key))?.history.map((e) => e.type);
+  expect(types?.slice(0, 3)).toEqual(['enabled', 'disabled', 'enabled']);
 });
 
 test('the in-page notice counts down, ignores a page script, and its Cancel button cancels the restart', async ({

@@ -1,14 +1,17 @@
 import { type FailPreset, type Place, runAll, type Scenario, showLazyOutputs, simLog, waitForRun } from './colab-sim';
 import { expect, test } from './harness/extension';
-import { enableGuard, resetStorage, setSettings } from './harness/guard';
+import { resetStorage, setSettings } from './harness/guard';
 import {
   EPOCH_DONE,
   expectNothingBeforeSentinel,
   type Fixtures,
+  failuresReported,
   historyOf,
   logOf,
+  noteFailureReports,
   openNotebook,
   record,
+  switchOnInPopup,
   trainNotebook,
 } from './harness/matrix';
 
@@ -312,21 +315,23 @@ test.describe('does not act on', () => {
     await expectNothingBeforeSentinel(fx, key);
   });
 
-  test('an OOM in a notebook with the guard off', async ({ context, page, serviceWorker, sim }) => {
+  test('an OOM in a notebook with the guard off', async ({ context, page, serviceWorker, sim, openPopup }) => {
     const fx = { context, page, serviceWorker, sim };
-    const { key } = await openNotebook(
+    await noteFailureReports(serviceWorker);
+    const { key, tabId } = await openNotebook(
       fx,
       trainNotebook({ 1: { fail: 'cuda-oom', place: 'frame' }, default: EPOCH_DONE }),
-      { guard: false },
+      { guard: 'off' },
     );
     await runAll(page);
     expect(await waitForRun(page, 1)).toMatchObject({ ok: false, failedCell: 1 });
-    // Off, the page reports nothing and the worker schedules nothing; the sentinel below shows that nothing was
-    // scheduled meanwhile either (its Run all would otherwise not be the first command after the user's).
-    expect(historyOf(await record(serviceWorker, key), 'restart-scheduled')).toEqual([]);
-    // Switched on now, the guard watches this page (the OOM already on it is history).
-    await enableGuard(serviceWorker, key);
-    await expect.poll(async () => (await record(serviceWorker, key))?.enabled).toBe(true);
+    // Switched on as the user does (the worker keeps the record): the guard watches this page from now on, and the
+    // OOM already on it is history. The sentinel's Run all comes first, so nothing was under way for the OOM; every
+    // report the page sent, before or after, reached the worker before the sentinel's.
+    await switchOnInPopup(openPopup, tabId);
     await expectNothingBeforeSentinel(fx, key);
+    expect(await failuresReported(serviceWorker)).toEqual(['colab-crash']);
+    const types = (await record(serviceWorker, key))?.history.map((e) => e.type);
+    expect(types?.slice(0, 3)).toEqual(['enabled', 'disabled', 'enabled']);
   });
 });

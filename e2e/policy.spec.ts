@@ -1,17 +1,20 @@
 import type { Worker } from '@playwright/test';
 import { runAll, simLog, triggerCrash, waitForKernel, waitForRun } from './colab-sim';
 import { expect, test } from './harness/extension';
-import { enableGuard, resetStorage, setSettings, waitForGuard, waitForWatching } from './harness/guard';
+import { resetStorage, setSettings, waitForGuard, waitForWatching } from './harness/guard';
 import {
   badgeText,
   EPOCH_DONE,
   expectNothingBeforeSentinel,
   type FullRecord,
+  failuresReported,
   historyOf,
   logOf,
+  noteFailureReports,
   openNotebook,
   pageTimeOrigin,
   record,
+  switchOnInPopup,
   trainNotebook,
   waitForHelloDone,
 } from './harness/matrix';
@@ -102,26 +105,28 @@ test(
   },
 );
 
-test('a notebook with the guard off is never restarted', async ({ context, page, serviceWorker }) => {
+test('a notebook with the guard off is never restarted', async ({ context, page, serviceWorker, openPopup }) => {
   const twoOoms = { 1: { fail: 'cuda-oom' as const }, 2: { fail: 'cuda-oom' as const }, default: EPOCH_DONE };
+  await noteFailureReports(serviceWorker);
   const { sim, key, tabId } = await openNotebook({ context, page, serviceWorker }, trainNotebook(twoOoms), {
-    guard: false,
+    guard: 'off',
   });
   expect(await badgeText(serviceWorker, tabId)).toBe('');
   await runAll(page);
   expect(await waitForRun(page, 1)).toMatchObject({ ok: false, failedCell: 1 });
   await runAll(page);
   expect(await waitForRun(page, 2)).toMatchObject({ ok: false, failedCell: 1 });
-  const rec = await record(serviceWorker, key);
-  expect(rec?.enabled ?? false).toBe(false);
-  expect(rec?.totalRestarts ?? 0).toBe(0);
-  expect(historyOf(rec, 'restart-scheduled')).toEqual([]);
   await expect(page.locator('colab-oom-guard-notice')).toHaveCount(0);
-  // Off, the guard reports nothing: no event to wait for. Switched on, the sentinel's Run all comes first, so
-  // nothing was under way from before.
-  await enableGuard(serviceWorker, key);
-  await expect.poll(async () => (await record(serviceWorker, key))?.enabled).toBe(true);
+  // Off, the guard reports nothing: no event to wait for. Switched on as the user does (the worker keeps the record
+  // and its history), the sentinel's Run all comes first, so nothing was under way from before; and the worker,
+  // which notes each report as it arrives, got none for the two OOMs.
+  await switchOnInPopup(openPopup, tabId);
   await expectNothingBeforeSentinel({ context, page, serviceWorker }, key);
+  expect(await failuresReported(serviceWorker)).toEqual(['colab-crash']);
+  const rec = await record(serviceWorker, key);
+  expect(rec?.totalRestarts).toBe(1);
+  // Nothing between the switch off and on: the record kept all there was.
+  expect(rec?.history.slice(0, 3).map((e) => e.type)).toEqual(['enabled', 'disabled', 'enabled']);
   expect(await logOf(page, 'restart')).toEqual([]);
   await sim.dispose();
 });

@@ -3,37 +3,29 @@
  * and `bench:end` markers, so the figures there are always the latest ones with the machine they came from.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
+import {
+  type BenchResults,
+  judge,
+  type Percentiles,
+  type SizeEntry,
+  type StreamSummary,
+  type Verdict,
+} from './criteria';
 import { isTenthFramed, type ScaleSummary, sameCase, tenthOf } from './scale';
 
-interface Summary {
-  p50: number;
-  p95: number;
-  max: number;
-}
-interface SizeEntry {
-  what: string;
-  raw: number;
-  gzip: number;
-}
-interface StreamSummary {
-  case: string;
-  extSharePct: number;
-  extOwnMs: number;
-  naiveOverExt: number;
-}
-export interface BenchResults {
-  machine: { date: string; cpuModel: string; cores: number; memoryGiB: number; chromium: string };
-  sizes?: SizeEntry[];
-  reaction?: Record<'main' | 'frame', Summary>;
-  stream?: { summary: StreamSummary[] };
-  memory?: { extensionGrowthMB: number };
-  scale?: { summary: ScaleSummary[]; before?: { srcCommit: string; summary: ScaleSummary[] } };
-}
+export type { BenchResults } from './criteria';
 
 const START = '<!-- bench:start -->';
 const END = '<!-- bench:end -->';
 const ms = (n: number) => `${n.toFixed(0)} ms`;
 const kB = (n: number) => `${(n / 1000).toFixed(1)} kB`;
+const signedMs = (n: number) => `${n >= 0 ? '+' : '−'}${Math.abs(n).toFixed(0)} ms`;
+
+/** The target, and "not met" when a verdict of `id` on it (its case named by `about`, if given) was missed. */
+function targetCell(verdicts: Verdict[], target: string, id: string, about?: string): string {
+  const mine = verdicts.filter((v) => v.id === id && (!about || v.target.includes(about)));
+  return mine.some((v) => v.pass === false) ? `${target} (**not met**)` : target;
+}
 
 function rows(r: BenchResults): string[][] | null {
   const size = (what: string) => r.sizes?.find((s) => s.what === what);
@@ -45,7 +37,7 @@ function rows(r: BenchResults): string[][] | null {
     'popup (html + scripts + css)',
     'lazy: the pattern engine, imported where there are patterns',
   ].map(size);
-  const [s30, s100, bar] = ['30k lines', '100k lines', 'progress bar'].map(stream);
+  const [s3, s30, s100, bar] = ['line by line (3k)', '30k lines', '100k lines', 'progress bar'].map(stream);
   const scale = (cells: number, frames = tenthOf(cells)) =>
     r.scale?.summary.find((s) => sameCase(s, { cells, frames }));
   const before = (s: ScaleSummary) => r.scale?.before?.summary.find((b) => sameCase(b, s));
@@ -53,50 +45,82 @@ function rows(r: BenchResults): string[][] | null {
   const sizes = (r.scale?.summary ?? []).filter(isTenthFramed);
   const n1000 = scale(1000);
   const framed1000 = scale(1000, 300);
-  if (!r.reaction || !page || !lazy || !frame || !popup || !engine || !s30 || !s100 || !bar || !r.memory) return null;
-  if (!n1000 || !framed1000 || sizes.length < 2) return null;
-  const reaction = (s: Summary) => `${ms(s.p50)} / ${ms(s.p95)} / ${ms(s.max)}`;
-  const share = (s: StreamSummary) => `${s.extSharePct.toFixed(3)} % (${s.extOwnMs.toFixed(1)} ms)`;
+  if (!r.reaction || !page || !lazy || !frame || !popup || !engine || !r.memory) return null;
+  if (!s3 || !s30 || !s100 || !bar || !n1000 || !framed1000 || sizes.length < 2) return null;
+  const verdicts = judge(r);
+  const target = (text: string, id: string, about?: string) => targetCell(verdicts, text, id, about);
+  const reaction = (s: Percentiles) => `${ms(s.p50)} / ${ms(s.p95)} / ${ms(s.max)}`;
+  const pages = (n = 1) => (n === 1 ? 'one page' : `median of ${n} pages`);
+  const share = (s: StreamSummary) =>
+    `${s.extSharePct.toFixed(3)} % (${s.extOwnMs.toFixed(1)} ms); with − without: ${signedMs(s.deltaTaskMs)} ` +
+    `(${pages(s.runs)})`;
+  const scaleShare = (pct: number, own: number, cpu: number, delta?: number) =>
+    `${pct.toFixed(2)} % (${own.toFixed(0)} ms); of CPU time ${cpu.toFixed(2)} %` +
+    (delta === undefined ? '' : `; with − without: ${signedMs(delta)}`);
   const bytes = (s: SizeEntry) => `${kB(s.raw)} / ${kB(s.gzip)}`;
+  const cellCounts = sizes.map((s) => s.cells.toLocaleString('en')).join(' / ');
+  const slowest = [...(r.scale?.summary ?? [])].sort((a, b) => b.switchOnMaxMs - a.switchOnMaxMs)[0]!;
   return [
     [
-      'Reaction time beyond the back-off, error in the page (p50 / p95 / max)',
+      `Reaction time beyond the back-off, error in the page (p50 / p95 / max of ${r.reaction.main.n})`,
       reaction(r.reaction.main),
-      'p95 ≤ 50 ms',
+      target('p95 ≤ 50 ms', 'reaction', '(main)'),
     ],
     [
-      'Reaction time beyond the back-off, error in an output frame (p50 / p95 / max)',
+      `Reaction time beyond the back-off, error in an output frame (p50 / p95 / max of ${r.reaction.frame.n})`,
       reaction(r.reaction.frame),
-      'p95 ≤ 50 ms',
+      target('p95 ≤ 50 ms', 'reaction', '(frame)'),
+    ],
+    [
+      'Extension script time while 3,000 lines stream one per message, the costliest case per printed byte (share ' +
+        'of main-thread time)',
+      share(s3),
+      '–',
     ],
     ['Extension script time while streaming 30,000 lines (share of main-thread time)', share(s30), '–'],
-    ['Extension script time while streaming 100,000 lines (share of main-thread time)', share(s100), '≤ 1 %'],
+    [
+      'Extension script time while streaming 100,000 lines (share of main-thread time)',
+      share(s100),
+      target('≤ 1 %', 'stream-share'),
+    ],
     ['Extension script time during 3,000 progress-bar updates (share of main-thread time)', share(bar), '–'],
     [
       'Compared with a naive detector that re-reads the page on every change (100,000 lines)',
       `${Math.round(s100.naiveOverExt)}× cheaper`,
-      '≥ 10× cheaper',
+      target('≥ 10× cheaper', 'stream-naive'),
     ],
-    ['Heap growth after 100,000 lines', `${r.memory.extensionGrowthMB.toFixed(2)} MB`, '≤ 1 MB'],
-    ['Content script, Colab page, always injected (minified / gzip)', bytes(page), '≤ 15 kB minified'],
-    ['Content script, output frame (minified / gzip)', bytes(frame), '≤ 15 kB minified'],
+    [
+      `Heap growth after 100,000 lines (${pages(r.memory.runs)})`,
+      `${r.memory.extensionGrowthMB.toFixed(2)} MB`,
+      target('≤ 1 MB', 'stream-heap'),
+    ],
+    [
+      'Content script, Colab page, always injected (minified / gzip)',
+      bytes(page),
+      target('≤ 15 kB minified', 'size', 'Colab page'),
+    ],
+    [
+      'Content script, output frame (minified / gzip)',
+      bytes(frame),
+      target('≤ 15 kB minified', 'size', 'output frames'),
+    ],
     ['Guard imported on notebooks where it is switched on (minified / gzip)', bytes(lazy), '–'],
     ['Pattern engine (re2js), imported only where there are user patterns (minified / gzip)', bytes(engine), '–'],
     ['Popup (minified / gzip)', bytes(popup), '–'],
     ...[n1000, framed1000].flatMap((s) => {
       const was = before(s);
+      const label = `1,000 cells${s.frames === 100 ? '' : `, ${s.frames} frames`})`;
       return [
         [
           `Extension script during the first Run all over 1,000 cells with ${s.frames} output frames (share of ` +
-            'main-thread time)',
-          `${s.extSharePct.toFixed(2)} % (${s.extOwnMs.toFixed(0)} ms); of CPU time ${s.extCpuSharePct.toFixed(2)} %` +
+            `main-thread time; ${pages(s.runs)})`,
+          scaleShare(s.extSharePct, s.extOwnMs, s.extCpuSharePct, s.deltaTaskMs) +
             (was ? `; before issue 19: ${was.extSharePct.toFixed(2)} %` : ''),
-          '≤ 0.5 %',
+          target('≤ 0.5 %', 'scale-share', label),
         ],
         [
           'The same, each later Run all in that page (as overnight, after each restart)',
-          `${s.againSharePct.toFixed(2)} % (${s.againOwnMs.toFixed(0)} ms); ` +
-            `of CPU time ${s.againCpuSharePct.toFixed(2)} %`,
+          scaleShare(s.againSharePct, s.againOwnMs, s.againCpuSharePct),
           '–',
         ],
       ];
@@ -104,23 +128,33 @@ function rows(r: BenchResults): string[][] | null {
     [
       'Heap growth during the first Run all (1,000 cells with 100 / 300 output frames)',
       `${n1000.heapGrowthMB.toFixed(2)} / ${framed1000.heapGrowthMB.toFixed(2)} MB`,
-      '≤ 0.5 MB',
+      target('≤ 0.5 MB', 'scale-heap'),
     ],
     [
-      `Extension script per cell of a Run all (${sizes.map((s) => s.cells.toLocaleString('en')).join(' / ')} cells)`,
+      `Extension script per cell of a Run all (${cellCounts} cells)`,
       sizes.map((s) => `${s.extUsPerCell.toFixed(0)} µs`).join(' / '),
-      'linear',
+      target('linear', 'linear', 'Run all'),
     ],
     [
       `Switching the guard on over 1,000 cells with ${framed1000.frames} output frames (extension script; median / ` +
         'max of the pages)',
       `${ms(framed1000.switchOnMs)} / ${ms(framed1000.switchOnMaxMs)}`,
-      '≤ 50 ms',
+      target('≤ 50 ms (median)', 'switch-on', 'frames)'),
     ],
     [
-      `Switching the guard on (${sizes.map((s) => s.cells.toLocaleString('en')).join(' / ')} cells; median)`,
+      `Switching the guard on over 1,000 cells with ${n1000.frames} output frames (median / max of the pages)`,
+      `${ms(n1000.switchOnMs)} / ${ms(n1000.switchOnMaxMs)}`,
+      target('≤ 50 ms (median)', 'switch-on', '(1,000 cells)'),
+    ],
+    [
+      'The same target by the criterion used until 2026-11-28: the slowest page of every size',
+      `${ms(slowest.switchOnMaxMs)} (${slowest.cells.toLocaleString('en')} cells)`,
+      target('≤ 50 ms', 'switch-on-max'),
+    ],
+    [
+      `Switching the guard on (${cellCounts} cells; median)`,
       sizes.map((s) => ms(s.switchOnMs)).join(' / '),
-      'linear',
+      target('linear', 'linear', 'switching on'),
     ],
   ];
 }

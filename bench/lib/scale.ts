@@ -20,6 +20,7 @@ import { type CellSpec, installColabSim, runAll, type Scenario, waitForKernel, w
 import { enableNotebook } from './browser';
 import { heapMB, metrics, SAMPLING_US } from './page-metrics';
 import { type Attribution, attribute, type CpuProfile } from './profile';
+import { median } from './stats';
 
 export type ScaleVariant = 'without' | 'with';
 
@@ -242,6 +243,11 @@ export interface ScaleSummary extends ScaleCase {
   extUsPerCell: number;
   /** Median of heap growth(with) − growth(without), the runs paired in order. */
   heapGrowthMB: number;
+  /**
+   * Median of the page's task time during Run all with − without the extension, the runs paired in order: what the
+   * page paid in all, beside the share the profile attributes to the extension (mostly the noise of two pages).
+   */
+  deltaTaskMs?: number;
   /** The same two figures for the page's second Run all (runAgain). */
   againOwnMs: number;
   againSharePct: number;
@@ -253,18 +259,13 @@ export interface ScaleSummary extends ScaleCase {
   load: [number, number];
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-};
-
 export function summarizeScale(runs: ScaleRun[], c: ScaleCase): ScaleSummary {
   const mine = runs.filter((r) => sameCase(r, c));
   const withExt = mine.filter((r) => r.variant === 'with');
   const without = mine.filter((r) => r.variant === 'without');
   const growth = (r: ScaleRun) => r.runAll.heapAfterMB - r.runAll.heapBeforeMB;
   const paired = withExt.flatMap((r, i) => (without[i] ? [growth(r) - growth(without[i])] : []));
+  const deltaTask = withExt.flatMap((r, i) => (without[i] ? [r.runAll.taskMs - without[i].runAll.taskMs] : []));
   const switchOn = withExt.flatMap((r) => (r.switchOn ? [r.switchOn.ownMs] : []));
   const extOwnMs = median(withExt.map((r) => r.runAll.ownMs));
   const again = withExt.flatMap((r) => (r.runAgain ? [r.runAgain] : []));
@@ -282,6 +283,7 @@ export function summarizeScale(runs: ScaleRun[], c: ScaleCase): ScaleSummary {
     againSharePct: median(again.map((w) => (100 * w.ownMs) / w.taskMs)),
     againCpuSharePct: median(again.map((w) => w.cpuSharePct)),
     heapGrowthMB: median(paired),
+    deltaTaskMs: median(deltaTask),
     switchOnMs: median(switchOn),
     switchOnMaxMs: Math.max(...switchOn),
     pageTaskMs: median(without.map((r) => r.runAll.taskMs)),

@@ -17,3 +17,16 @@ export function summarize(values: number[]): Summary {
 }
 
 export const round = (x: number, digits = 1) => (Number.isFinite(x) ? Math.round(x * 10 ** digits) / 10 ** digits : x);
+
+/** The median (the mean of the two middle values for an even count); NaN for none. */
+export function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  if (!s.length) return NaN;
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
+/** The median of `f(with) − f(without)` over runs paired in order (the i-th of each). */
+export function pairedMedian<R>(withRuns: R[], withoutRuns: R[], f: (r: R) => number): number {
+  return median(withRuns.flatMap((r, i) => (withoutRuns[i] ? [f(r) - f(withoutRuns[i])] : [])));
+}

@@ -157,6 +157,16 @@ export class Firefox {
   }
 
   /** Switches the guard on for `key`, with `extra` fields in its record (e.g. `blindSince`). */
+  /** Switches the guard on as the popup does: through the background script, which keeps the record's history. */
+  async switchOn(key: string): Promise<void> {
+    const reply = await this.evaluate(
+      (key) =>
+        browser.runtime.sendMessage({ type: 'ui-command', key, command: { type: 'set-enabled', enabled: true } }),
+      key,
+    );
+    if ((reply as { ok?: boolean } | undefined)?.ok !== true) throw new Error(`set-enabled: ${JSON.stringify(reply)}`);
+  }
+
   async enableGuard(key: string, extra: Record<string, unknown> = {}): Promise<void> {
     await this.evaluate(
       ({ key, extra }) => browser.storage.local.set({ [`nb:${key}`]: { v: 1, key, enabled: true, ...extra } }),

@@ -2,7 +2,7 @@ import { test as base, expect } from '@playwright/test';
 import type { Page } from 'puppeteer-core';
 import type { Scenario } from '../../e2e/colab-sim';
 import { type PuppeteerColabSim, runAll, serveColabSim, waitForKernel } from '../../e2e/colab-sim/puppeteer';
-import { freshId } from '../../e2e/harness/matrix';
+import { freshId, SWITCHED_OFF } from '../../e2e/harness/matrix';
 import { type Firefox, launchFirefox } from './firefox';
 
 export interface FirefoxTestFixtures {
@@ -48,18 +48,22 @@ export interface Opened {
   tabId: number;
 }
 
-/** Registers `scenario` on a fresh Drive notebook, switches the guard on (unless `guard: false`), opens it. */
+/**
+ * Registers `scenario` on a fresh Drive notebook, switches the guard on (unless `guard: false`; `'off'`: the record
+ * of a notebook the user switched on and then off, `SWITCHED_OFF`), opens it.
+ */
 export async function openNotebook(
   { firefox, colab, sim }: { firefox: Firefox; colab: Page; sim: PuppeteerColabSim },
   scenario: Scenario,
-  { guard = true } = {},
+  { guard = true as boolean | 'off' } = {},
 ): Promise<Opened> {
   const id = freshId('ff');
   const key = `drive:${id}`;
-  if (guard) await firefox.enableGuard(key);
+  if (guard === 'off') await firefox.enableGuard(key, SWITCHED_OFF());
+  else if (guard) await firefox.enableGuard(key);
   await colab.goto(sim.notebook(`/drive/${id}`, scenario));
   const tabId = await firefox.waitForGuard(colab);
-  if (guard) await firefox.waitForWatching(tabId, key);
+  if (guard === true) await firefox.waitForWatching(tabId, key);
   await waitForKernel(colab, 'idle');
   return { key, tabId };
 }

@@ -35,14 +35,29 @@ export interface Opened {
 }
 
 export interface OpenOptions {
-  /** Switch the guard on for the notebook before the page loads (default true). */
-  guard?: boolean;
+  /**
+   * Switch the guard on for the notebook before the page loads (default true); `'off'`: store the record of a
+   * notebook the user switched off (`SWITCHED_OFF`), which a page's watch would load the guard for.
+   */
+  guard?: boolean | 'off';
   /** Extra fields of the stored notebook record (e.g. `loopCount`). */
   record?: Record<string, unknown>;
   prefix?: string;
   /** Wait for the kernel to be idle (default true). */
   connected?: boolean;
 }
+
+/**
+ * The record of a notebook the user switched on and then off a minute ago (a record off with no history would be
+ * removed as blank at the page's hello).
+ */
+export const SWITCHED_OFF = () => ({
+  enabled: false,
+  history: [
+    { at: Date.now() - 120_000, type: 'enabled' },
+    { at: Date.now() - 60_000, type: 'disabled' },
+  ],
+});
 
 /** Registers `scenario` on a fresh Drive notebook path, switches the guard on, opens it, waits until it is watched. */
 export async function openNotebook(
@@ -53,12 +68,13 @@ export async function openNotebook(
   const sim = given ?? (await installColabSim(context));
   const id = freshId(opts.prefix ?? 'nb');
   const key = `drive:${id}`;
-  if (opts.guard ?? true) await enableGuard(serviceWorker, key, opts.record);
+  if (opts.guard === 'off') await enableGuard(serviceWorker, key, { ...opts.record, ...SWITCHED_OFF() });
+  else if (opts.guard ?? true) await enableGuard(serviceWorker, key, opts.record);
   const url = sim.notebook(`/drive/${id}`, scenario);
   await page.goto(url);
   const tabId = await waitForGuard(serviceWorker, page);
   await waitForHelloDone(serviceWorker, tabId);
-  if (opts.guard ?? true) await waitForWatching(serviceWorker, tabId, key);
+  if (opts.guard === true || opts.guard === undefined) await waitForWatching(serviceWorker, tabId, key);
   if (opts.connected ?? true) await waitForKernel(page, 'idle');
   return { sim, id, key, url, tabId };
 }
@@ -169,4 +185,46 @@ export async function expectNothingBeforeSentinel(
   expect(historyOf(rec, 'restart-scheduled').map((e) => e.verdict?.category)).toEqual([...before, 'colab-crash']);
   expect((await logOf(page, 'restart')).length).toBe(restartsBefore);
   expect(await logOf(page, 'dangerous')).toEqual([]);
+}
+
+/**
+ * From now on the worker notes the category of every failure a page reports to it, as it arrives: the evidence that
+ * a page reported nothing stays whatever later happens to the record. Read it with `failuresReported`.
+ */
+export async function noteFailureReports(serviceWorker: Worker): Promise<void> {
+  await serviceWorker.evaluate(() => {
+    const probe = self as unknown as { failuresReported?: string[] };
+    if (probe.failuresReported) {
+      probe.failuresReported.length = 0;
+      return;
+    }
+    const seen: string[] = [];
+    probe.failuresReported = seen;
+    chrome.runtime.onMessage.addListener((message: { type?: string; verdict?: { category?: string } }) => {
+      if (message?.type === 'page-failure') seen.push(message.verdict?.category ?? '?');
+    });
+  });
+}
+
+/** The categories of the failures pages reported since `noteFailureReports` (and since the last `clear`). */
+export function failuresReported(serviceWorker: Worker, clear = false): Promise<string[]> {
+  return serviceWorker.evaluate((clear) => {
+    const seen = (self as unknown as { failuresReported: string[] }).failuresReported;
+    const copy = [...seen];
+    if (clear) seen.length = 0;
+    return copy;
+  }, clear);
+}
+
+/**
+ * Switches the guard on the way the popup's switch does: through the worker, which keeps the record's history and
+ * status (a test writing the record instead would wipe what it should look at).
+ */
+export async function switchOnInPopup(openPopup: (tabId?: number) => Promise<Page>, tabId: number): Promise<void> {
+  const popup = await openPopup(tabId);
+  const toggle = popup.getByRole('switch', { name: 'Auto-restart this notebook' });
+  await expect(toggle).not.toBeChecked();
+  await toggle.click();
+  await expect(toggle).toBeChecked();
+  await popup.close();
 }

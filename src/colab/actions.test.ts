@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeClosureMenu, mount, recordEvents, setRunState, snippet, tick } from '../../test/support/colab-dom';
 import { type ActionOptions, checkUi, restartAndRunAll, runAll } from './actions';
 import { deepQuery } from './dom';
@@ -114,6 +114,37 @@ describe('restartAndRunAll through the Runtime menu', () => {
     expect(!result.ok && result.saw).toContain('Cannot connect to GPU backend');
     expect(clicks).toEqual(['div']);
     expect(fake.isOpen()).toBe(false);
+  });
+
+  it('gives the restart 60 s from the confirmation to show a run, then says none started', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      page();
+      let confirmedAt = 0;
+      fakeClosureMenu(document, {
+        onCommand: () => {
+          const [dialog] = mount(RESTART_DIALOG);
+          dialog!.querySelector('[slot=primaryAction]')!.addEventListener('click', () => {
+            confirmedAt = Date.now();
+            dialog!.remove();
+          });
+        },
+      });
+      let result: unknown = null;
+      void restartAndRunAll(document).then((r) => {
+        result = r;
+      });
+      await vi.waitFor(async () => {
+        await vi.advanceTimersByTimeAsync(10);
+        expect(confirmedAt).toBeGreaterThan(0);
+      });
+      await vi.advanceTimersByTimeAsync(confirmedAt + 59_000 - Date.now());
+      expect(result).toBeNull();
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(result).toMatchObject({ ok: false, step: 'verify', detail: 'no-run-started (dialog: confirmed)' });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('fails at verification when nothing starts', async () => {
@@ -291,6 +322,45 @@ describe('toolbar fallback', () => {
   });
 });
 
+describe('toolbar menu edges', () => {
+  it('a toolbar menu that does not open: nothing chosen, both failures named', async () => {
+    page({ menubar: false, toolbar: true });
+    const log = recordEvents(document);
+    const result = await restartAndRunAll(document, FAST);
+    expect(result).toMatchObject({
+      ok: false,
+      step: 'open-menu',
+      detail: 'menubar-missing; toolbar fallback: toolbar-menu-did-not-open',
+    });
+    // One click, on More actions: the menu never opened, so no item was pressed.
+    expect(log.filter((e) => e.type === 'click')).toHaveLength(1);
+  });
+
+  it('a toolbar menu the user had open is left open when it lacks the item', async () => {
+    page({ menubar: false, toolbar: true });
+    const menu = fakeToolbar(() => startRun());
+    menu.querySelector('[command="restart-and-run-all"]')!.remove();
+    menu.setAttribute('open', '');
+    expect(await restartAndRunAll(document, FAST)).toMatchObject({
+      ok: false,
+      detail: 'menubar-missing; toolbar fallback: item-missing',
+    });
+    expect(menu.hasAttribute('open')).toBe(true);
+    expect(await checkUi(document, FAST)).toMatchObject({ ready: false, step: 'open-menu' });
+    expect(menu.hasAttribute('open')).toBe(true);
+  });
+
+  it('Check Colab UI with the header gone and a toolbar menu that does not open: not ready, saying so', async () => {
+    page({ menubar: false, toolbar: true });
+    expect(await checkUi(document, FAST)).toMatchObject({
+      ready: false,
+      step: 'open-menu',
+      detail: 'menubar-missing; toolbar fallback: toolbar-menu-did-not-open',
+      toolbar: true,
+    });
+  });
+});
+
 describe('runAll (after a RAM crash)', () => {
   it('chooses Run all and confirms nothing', async () => {
     page();
@@ -323,6 +393,62 @@ describe('runAll (after a RAM crash)', () => {
     expect(await runAll(document, FAST)).toMatchObject({ ok: true, path: 'menu' });
     expect(pressed).toEqual(['No']);
     expect(fake.commands).toEqual(['runall']);
+  });
+
+  it('answers the high-RAM offer with its "No" button only: a cancel button labelled otherwise stays', async () => {
+    page();
+    const fake = fakeClosureMenu(document, { onCommand: () => startRun('running') });
+    const log = recordEvents(document);
+    mount(
+      `<mwc-dialog open class="yes-no-dialog" heading="Switch to a high-RAM runtime?">` +
+        `<div>Your session crashed after using all available RAM.</div>` +
+        `<md-text-button slot="secondaryAction" dialogaction="cancel">Upgrade</md-text-button>` +
+        `<md-text-button slot="primaryAction" dialogaction="ok">Yes</md-text-button></mwc-dialog>`,
+    );
+    expect(await runAll(document, FAST)).toMatchObject({
+      ok: false,
+      step: 'precheck',
+      detail: 'dialog-open: high-ram-offer',
+    });
+    expect(log).toEqual([]);
+    expect(fake.commands).toEqual([]);
+  });
+
+  it('presses no other button of the high-RAM offer when its "No" is disabled', async () => {
+    page();
+    const fake = fakeClosureMenu(document);
+    const log = recordEvents(document);
+    mount(
+      `<mwc-dialog open class="yes-no-dialog" heading="Switch to a high-RAM runtime?">` +
+        `<div>Your session crashed after using all available RAM.</div>` +
+        `<md-text-button slot="secondaryAction" dialogaction="cancel" disabled>No</md-text-button>` +
+        `<md-text-button slot="primaryAction" dialogaction="ok">Yes</md-text-button></mwc-dialog>`,
+    );
+    expect(await runAll(document, FAST)).toMatchObject({ ok: false, step: 'precheck' });
+    expect(log).toEqual([]);
+    expect(fake.commands).toEqual([]);
+  });
+
+  it('waits 60 s by default for the runtime to come back after the crash, and clicks nothing meanwhile', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      page();
+      connecting();
+      const fake = fakeClosureMenu(document);
+      const log = recordEvents(document);
+      let result: unknown = null;
+      void runAll(document).then((r) => {
+        result = r;
+      });
+      await vi.advanceTimersByTimeAsync(59_999);
+      expect(result).toBeNull();
+      await vi.advanceTimersByTimeAsync(1);
+      expect(result).toMatchObject({ ok: false, step: 'runtime-ready', detail: 'runtime-not-ready' });
+      expect(log).toEqual([]);
+      expect(fake.commands).toEqual([]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('leaves a dialog that appears to the user and says so', async () => {
@@ -359,6 +485,23 @@ describe('runAll (after a RAM crash)', () => {
     connectedAndIdle();
     expect(await result).toMatchObject({ ok: true, evidence: `cell ${CELL} pending` });
     expect(fake.commands).toEqual(['runall']);
+  });
+
+  it('clicks nothing when a dialog opened while it waited for the runtime', async () => {
+    page();
+    connecting();
+    const fake = fakeClosureMenu(document);
+    const log = recordEvents(document);
+    const result = runAll(document, { ...FAST, readyTimeoutMs: 2000 });
+    await tick(30);
+    mount(
+      '<mwc-dialog open heading="Cannot connect to GPU backend"><md-text-button slot="primaryAction" ' +
+        'dialogaction="ok">Connect without GPU</md-text-button></mwc-dialog>',
+    );
+    connectedAndIdle();
+    expect(await result).toMatchObject({ ok: false, step: 'precheck', detail: 'dialog-open: gpu-quota' });
+    expect(log).toEqual([]);
+    expect(fake.commands).toEqual([]);
   });
 
   it('clicks nothing when the runtime is not back within the bound, and says what the button showed', async () => {

@@ -33,8 +33,6 @@ export interface ActionOptions {
   verifyTimeoutMs?: number;
   /** Wait for the runtime to be connected and idle before Run all (default 60000 ms, §11.5). */
   readyTimeoutMs?: number;
-  /** Try the toolbar split button when the Runtime menu path fails before acting (default true). */
-  toolbarFallback?: boolean;
 }
 
 export type ActionStep = 'precheck' | 'runtime-ready' | 'open-menu' | 'find-item' | 'confirm' | 'verify';
@@ -107,7 +105,7 @@ async function choose(
   fallback: Fallback,
 ): Promise<Chosen | ActionFailure> {
   const viaMenu = await chooseViaMenu(doc, command, opts);
-  if (viaMenu.ok || opts.toolbarFallback === false) return viaMenu;
+  if (viaMenu.ok) return viaMenu;
   const before = openDialogs(doc);
   const since = Date.now();
   const viaToolbar = await fallback();

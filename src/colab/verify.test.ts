@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mount, snippet, tick } from '../../test/support/colab-dom';
 import { deepQuery } from './dom';
 import { runtimeState } from './kernel-state';
@@ -76,5 +76,23 @@ describe('waitForReadyRuntime', () => {
       reason: 'runtime-not-ready',
       saw: 'the connect button still showed "disconnected" after 40 ms',
     });
+  });
+
+  it('waits 60 s by default, as README promises after a crash, and not a moment longer', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      mount(snippet('connect-button-connected-2026-03.html'));
+      icon().textContent = 'more_horiz';
+      let outcome: unknown = null;
+      void waitForReadyRuntime(document).then((result) => {
+        outcome = result;
+      });
+      await vi.advanceTimersByTimeAsync(59_999);
+      expect(outcome).toBeNull();
+      await vi.advanceTimersByTimeAsync(1);
+      expect(outcome).toMatchObject({ ok: false, reason: 'runtime-not-ready' });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -6,7 +6,7 @@ import { mount, setRunState, snippet } from '../../test/support/colab-dom';
 import { SETTLE_MS } from '../colab';
 import type { Verdict } from '../detector';
 import { LATE_OUTPUT_MS } from '../detector/execution-gate';
-import { BLIND_AFTER_MS, KERNEL_WATCH_AFTER_MS } from '../limits';
+import { KERNEL_WATCH_AFTER_MS } from '../limits';
 import { isStreamTailRequest } from '../messaging/frame-channel';
 import { defaultSettings } from '../state/schema';
 import { createFailureWatch, type WatchReports } from './failure-watch';
@@ -18,6 +18,8 @@ const tick = () => vi.advanceTimersByTimeAsync(0);
 const settled = () => vi.advanceTimersByTimeAsync(SETTLE_MS);
 const OOM = 'OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB';
 const T0 = Date.UTC(2026, 10, 23, 22);
+/** README: "Colab shows the runtime busy for more than 2 minutes and the guard sees no cell running". */
+const BLIND_AFTER_MS = 2 * 60_000;
 
 let lifetime: AbortController;
 let events: string[];

@@ -3,11 +3,13 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunSpec } from '../../e2e/colab-sim/scenario';
 import { type ShellEnding, shellRun } from '../../e2e/colab-sim/texts';
-import { MAX_SHELL_TAIL_CHARS } from '../limits';
 import { createDetector } from './index';
 import { classifyShellEnd, mayRunProcesses, SHELL_SOURCE_HINT } from './shell-tail';
 import { ALL_ON, configWith, DEFAULTS } from './test-configs';
 import type { Category, Verdict } from './types';
+
+/** README: "the guard reads the last 16 KiB of what it printed". */
+const MAX_SHELL_TAIL_CHARS = 16 * 1024;
 
 interface TailRecord {
   id: string;

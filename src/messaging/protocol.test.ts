@@ -1,8 +1,10 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { MAX_SHELL_TAIL_CHARS } from '../limits';
 import { FRAME_CHANNEL, isStreamTailRequest, streamTailRequest } from './frame-channel';
 import { FrameReportSchema, PageMessageSchema } from './protocol';
+
+/** README: a shell cell's "last 16 KiB" of output. */
+const MAX_SHELL_TAIL_CHARS = 16 * 1024;
 
 const marker = { type: 'page-marker', key: 'drive:abc', detectedAt: 1000, pattern: 'RESTART', line: 'RESTART' };
 

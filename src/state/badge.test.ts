@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { badgeFor } from './badge';
-import { NIGHT_MS } from './night';
 import { defaultNotebook, defaultSettings, type NotebookRecord } from './schema';
+
+/** README: the popup and the badge tell "the last 12 hours". */
+const NIGHT_MS = 12 * 60 * 60_000;
 
 const NOW = Date.UTC(2026, 10, 23, 6);
 const settings = defaultSettings();
@@ -9,6 +11,8 @@ const settings = defaultSettings();
 function record(extra: Partial<NotebookRecord>): NotebookRecord {
   return { ...defaultNotebook('drive:abc'), enabled: true, ...extra };
 }
+
+const VERDICT = { category: 'gpu-oom' as const, rule: 'r', description: 'd', line: 'l' };
 
 describe('badge', () => {
   it('is empty off Colab notebooks and greyed with the off icon when the guard is off', () => {
@@ -66,6 +70,39 @@ describe('badge', () => {
     const badge = badgeFor(record({ status }), settings, NOW);
     expect(badge.tip).toEqual({ kind: 'countdown' });
     expect(badge.color).not.toBe(badgeFor(record({}), settings, NOW).color);
+  });
+
+  it('stays amber with the count while the restart is under way, and with ON before any restart tonight', () => {
+    const status = {
+      kind: 'restarting' as const,
+      reason: 'failure' as const,
+      action: 'restart-and-run-all' as const,
+      attempt: 'a',
+      ownerTab: 1,
+      startedAt: NOW,
+    };
+    const countdown = badgeFor(
+      record({
+        status: { ...status, kind: 'pending', restartAt: NOW, detectedAt: NOW, verdict: { ...VERDICT } },
+      }),
+      settings,
+      NOW,
+    );
+    expect(badgeFor(record({ status }), settings, NOW)).toEqual({
+      text: 'ON',
+      color: countdown.color,
+      icon: 'on',
+      tip: { kind: 'restarting' },
+    });
+    const restarted = [{ at: NOW - 60_000, type: 'restarted' as const }];
+    expect(badgeFor(record({ status, history: restarted }), settings, NOW).text).toBe('1');
+  });
+
+  it('a give-up counts the restarts it gave up after, from the record', () => {
+    const gaveUp = badgeFor(record({ status: { kind: 'gave-up', at: NOW, restarts: 5 }, loopCount: 2 }), settings, NOW);
+    expect(gaveUp).toEqual({ text: '!', color: gaveUp.color, icon: 'gave-up', tip: { kind: 'gave-up', restarts: 5 } });
+    expect(badgeFor(record({ enabled: false }), settings, NOW)).toMatchObject({ text: '', icon: 'off' });
+    expect(badgeFor(record({ enabled: false }), settings, NOW).tip).toEqual({ kind: 'off' });
   });
 
   it('gave up and Colab UI problem each have a badge, colour and icon of their own', () => {

@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { translate } from '../../test/support/messages';
 import { disconnectVerdict } from './disconnect';
-import { clockTime, countNight, NIGHT_MS, nightLine, nightMark, restartsTonight } from './night';
+import { clockTime, countNight, nightLine, nightMark, restartsTonight } from './night';
 import type { HistoryEntry, Verdict } from './schema';
+
+/** README: the popup and the badge tell "the last 12 hours". */
+const NIGHT_MS = 12 * 60 * 60_000;
 
 const oom: Verdict = { category: 'gpu-oom', rule: 'torch-cuda-oom', description: 'CUDA OOM', line: 'OutOfMemoryError' };
 const marker: Verdict = {

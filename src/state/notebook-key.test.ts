@@ -142,3 +142,50 @@ describe('notebookTitleFromDocumentTitle', () => {
     expect(notebookTitleFromDocumentTitle(`${'x'.repeat(900)} - Colab`)).toHaveLength(500);
   });
 });
+
+describe('notebook keys at their edges (each notebook its own switch, counters and history)', () => {
+  const ID25 = 'A'.repeat(25);
+  it.each([
+    [`${C}/drive/abc!def`, null],
+    [`${C}/drive/abc%21def`, null],
+    [`${C}/drive`, null],
+    [`${C}/drive/${DRIVE_ID}/extra`, null],
+    [`${C}/github`, null],
+    [`${C}/github/owner`, null],
+    [`${C}/github/owner/repo/tree/main/nb.ipynb`, null],
+    [`${C}/gist`, null],
+    [`${C}/gist/user`, null],
+    [`${C}/gist/user/abc123/nb.ipynb`, 'gist:abc123/nb'],
+    [`${C}/gist/user/abc123`, 'gist:abc123'],
+    [`${C}/notebooks`, null],
+    [`${C}/notebooks/intro.ipynb`, 'notebooks:intro'],
+    [`${C}/notebooks/.ipynb`, null],
+    [`${C}/somewhere/else`, null],
+    [`${C}/#fileId=${ID25}`, `drive:${ID25}`],
+    [`${C}/#fileId=%20${ID25}%20`, `drive:${ID25}`],
+    [`${C}/#fileId=${'A'.repeat(24)}`, `url:${'A'.repeat(24)}`],
+    [`${C}/#fileId=x%2F${ID25}`, `url:x/${ID25}`],
+    [`${C}/#fileId=${ID25}%2Fx`, `url:${ID25}/x`],
+    [`${C}/#fileId=%20%20`, null],
+    [`${C}/#fileId=`, null],
+    [`${C}/#scrollTo=x&fileId=${ID25}`, `drive:${ID25}`],
+    [`${C}/#other=fileId=${ID25}`, null],
+  ])('%s → %s', (url, key) => {
+    expect(notebookKeyFromUrl(url)).toBe(key);
+  });
+
+  it.each([
+    ['train.ipynb - Colab', 'train.ipynb'],
+    ['  train.ipynb  |  Google Colaboratory  ', 'train.ipynb'],
+    ['Colab notes - Colab', 'Colab notes'],
+    ['Colab tips', 'Colab tips'],
+    ['Intro - Colab basics.ipynb - Colab', 'Intro - Colab basics.ipynb'],
+    ['my Colab', 'my Colab'],
+    ['name-Colab', 'name-Colab'],
+    ['Colab', ''],
+    ['Google Colab', ''],
+    ['  Colaboratory  ', ''],
+  ])('the title %j names the notebook %j', (title, name) => {
+    expect(notebookTitleFromDocumentTitle(title)).toBe(name);
+  });
+});

@@ -4,7 +4,6 @@ import type { DisconnectKind } from './disconnect';
 import {
   backoffSeconds,
   CLAIM_TOLERANCE_MS,
-  COUNTDOWN_GRACE_MS,
   cleanTitle,
   createsRecord,
   describeStatus,
@@ -19,12 +18,16 @@ import {
 import {
   defaultNotebook,
   defaultSettings,
-  HISTORY_LIMIT,
   type NotebookRecord,
   NotebookRecordSchema,
   type Settings,
   type Verdict,
 } from './schema';
+
+/** README: a countdown that ran out "more than 2 minutes" before any page of the notebook was open is skipped. */
+const COUNTDOWN_GRACE_MS = 2 * 60_000;
+/** README: "the last 200 events per notebook". */
+const HISTORY_LIMIT = 200;
 
 const KEY = 'drive:1AbCdEfGhIjKlMnOpQrStUvWxYz012345';
 const T0 = new Date(2025, 2, 10, 12, 0, 0).getTime(); // local noon, so day arithmetic is timezone-independent
@@ -1450,5 +1453,172 @@ describe('invariants', () => {
       'watching',
     ]);
     expect(skipped).toBeGreaterThan(0);
+  });
+});
+
+describe('what the reducer says, and the edges the walk above does not pin', () => {
+  it('every refusal, absorbed or ignored report and history entry says why, in words', () => {
+    const settings = { ...defaultSettings(), reconnectOnDisconnect: true, markerDailyLimit: 1 };
+    const said: string[] = [];
+    const note = (text: string | undefined) => {
+      if (text !== undefined) said.push(text);
+    };
+    let record = enabled();
+    let now = T0;
+    const step = (event: PolicyEvent, s = settings, session = SESSION) => {
+      const result = reduce(record, event, ctx(now, s, session));
+      const reply = result.reply as { reason?: string; message?: string };
+      note(reply.reason);
+      note(reply.message);
+      for (const entry of result.record.history.slice(record.history.length)) note(entry.detail);
+      record = result.record;
+      return result;
+    };
+    step({ ...failure(now), verdict: { ...cudaOom, category: 'gpu-fault' } });
+    for (let i = 0; i < 5; i++) {
+      step(failure(now));
+      step(failure(now));
+      const pending = record.status.kind === 'pending' ? record.status : null;
+      if (!pending) break;
+      step({ type: 'restart-result', tabId: TAB, attempt: pending.attempt, ok: true });
+      now = pending.restartAt;
+      step({ type: 'claim', tabId: OTHER_TAB, attempt: pending.attempt });
+      step({ type: 'claim', tabId: TAB, attempt: pending.attempt });
+      step({ type: 'claim', tabId: TAB, attempt: pending.attempt });
+      now += SEC;
+      step(failure(now));
+      step({ type: 'restart-result', tabId: TAB, attempt: pending.attempt, ok: true });
+      now += MIN;
+    }
+    step(failure(now));
+    step(marker(now));
+    step({ type: 'rearm' });
+    step(marker(now));
+    step(marker(now));
+    step({ type: 'disconnect', tabId: TAB, detectedAt: now, kind: 'idle', line: 'Runtime disconnected' });
+    step({ type: 'set-max-restarts', value: -1 });
+    step(
+      { type: 'disconnect', tabId: TAB, detectedAt: now, kind: 'idle', line: 'Runtime disconnected' },
+      defaultSettings(),
+    );
+    step({ type: 'set-enabled', enabled: false });
+    step(failure(now));
+    step({ type: 'disconnect', tabId: TAB, detectedAt: now, kind: 'idle', line: 'Runtime disconnected' });
+    expect(said.length).toBeGreaterThan(15);
+    for (const text of said) {
+      expect(text.trim().length, JSON.stringify(said)).toBeGreaterThan(3);
+      expect(text).not.toMatch(/undefined|NaN|\[object/);
+    }
+  });
+
+  it('a disconnect: nothing while off, even with reconnecting on; absorbed while a restart is pending', () => {
+    const settings = { ...defaultSettings(), reconnectOnDisconnect: true };
+    const disconnect = {
+      type: 'disconnect' as const,
+      tabId: TAB,
+      detectedAt: T0,
+      kind: 'idle' as const,
+      line: 'Runtime disconnected',
+    };
+    const off = { ...enabled(), enabled: false };
+    expect(reduce(off, disconnect, ctx(T0, settings))).toMatchObject({ record: off, reply: { outcome: 'off' } });
+    const pending = reduce(enabled(), failure(T0), ctx(T0, settings)).record;
+    const again = reduce(pending, disconnect, ctx(T0 + SEC, settings));
+    expect(again.reply).toEqual({ outcome: 'absorbed', reason: 'A restart is already pending' });
+    expect(again.record.status).toEqual(pending.status);
+  });
+
+  it('gives up in words that count the restarts: "1 restart", "3 restarts"', () => {
+    const once = failAndRestart(enabled({ overrides: { maxRestarts: 1 } }), T0);
+    const gaveUp = reduce(once.record, failure(once.doneAt + MIN), ctx(once.doneAt + MIN)).record;
+    expect(gaveUp.history.at(-1)?.detail).toBe('Gave up: 1 restart already (limit 1) and it failed again');
+    let record = enabled();
+    let now = T0;
+    for (let i = 0; i < 3; i++) {
+      const cycle = failAndRestart(record, now);
+      record = cycle.record;
+      now = cycle.doneAt + MIN;
+    }
+    const last = reduce(record, failure(now), ctx(now)).record;
+    expect(last.history.at(-1)?.detail).toBe('Gave up: 3 restarts already (limit 3) and it failed again');
+  });
+
+  it('no healthy-reset note for a crash loop already at zero', () => {
+    const record = enabled({ lastRestartAt: T0 - 60 * MIN, totalRestarts: 1, loopCount: 0 });
+    const result = reduce(record, failure(T0), ctx(T0));
+    expect(result.record.history.map((e) => e.type)).toEqual(['restart-scheduled']);
+  });
+
+  it('a result while the restart is only pending is refused and changes nothing', () => {
+    const pending = reduce(enabled(), failure(T0), ctx(T0)).record;
+    const { attempt } = pendingOf(pending);
+    const result = reduce(pending, { type: 'restart-result', tabId: TAB, attempt, ok: true }, ctx(T0 + SEC));
+    expect(result.reply).toEqual({
+      ok: false,
+      message: 'No such restart in progress (interrupted or already reported)',
+    });
+    expect(result.record).toBe(pending);
+  });
+
+  it('a failed step is answered ok (recorded), and a marker restart is noted as such when done', () => {
+    const pending = reduce(enabled(), failure(T0), ctx(T0)).record;
+    const { attempt, restartAt } = pendingOf(pending);
+    const claimed = reduce(pending, { type: 'claim', tabId: TAB, attempt }, ctx(restartAt)).record;
+    const failed = { type: 'restart-result' as const, tabId: TAB, attempt, ok: false as const, step: 's', detail: 'd' };
+    expect(reduce(claimed, failed, ctx(restartAt + SEC)).reply).toEqual({ ok: true });
+
+    const marked = reduce(enabled(), marker(T0), ctx(T0)).record;
+    const m = pendingOf(marked);
+    const run = reduce(marked, { type: 'claim', tabId: TAB, attempt: m.attempt }, ctx(m.restartAt)).record;
+    const done = reduce(run, { type: 'restart-result', tabId: TAB, attempt: m.attempt, ok: true }, ctx(m.restartAt));
+    expect(done.record.history.at(-1)).toMatchObject({ type: 'restarted', detail: 'Marker restart done' });
+  });
+
+  it('says why a countdown starts again in a page: reloaded, taken over, or from an earlier browser session', () => {
+    const pending = reduce(enabled(), failure(T0), ctx(T0)).record;
+    const adopt = (tabId: number, session: string) =>
+      reduce(
+        pending,
+        { type: 'adopt', tabId, ownerAlive: false },
+        ctx(T0 + SEC, defaultSettings(), session),
+      ).record.history.at(-1)?.detail;
+    expect(adopt(TAB, SESSION)).toMatch(/^The notebook was loaded again in tab 7/);
+    expect(adopt(OTHER_TAB, SESSION)).toMatch(/^The tab that owned the countdown is gone; tab 8/);
+    expect(adopt(TAB, 'session-2')).toMatch(/^The countdown dates from before the browser restarted; tab 7/);
+  });
+
+  it('switching on after a Colab UI problem starts fresh, as after a give-up', () => {
+    const problem = enabled({ status: { kind: 'ui-problem', at: T0, step: 'verify', detail: 'no run' }, loopCount: 2 });
+    const off = reduce(problem, { type: 'set-enabled', enabled: false }, ctx(T0)).record;
+    const on = reduce(off, { type: 'set-enabled', enabled: true }, ctx(T0 + SEC)).record;
+    expect(on).toMatchObject({ enabled: true, status: { kind: 'watching' }, loopCount: 0 });
+  });
+
+  it('drops a history entry exactly 90 days old when one is added; one a moment younger stays', () => {
+    const DAY = 24 * 60 * MIN;
+    const record = enabled({
+      history: [
+        { at: T0 - 90 * DAY, type: 'enabled' },
+        { at: T0 - 90 * DAY + 1, type: 'cancelled' },
+      ],
+    });
+    const result = reduce(record, { type: 'cancel' }, ctx(T0));
+    const next = reduce(result.record, failure(T0), ctx(T0)).record;
+    expect(next.history.map((e) => e.type)).toEqual(['cancelled', 'restart-scheduled']);
+  });
+});
+
+describe('a countdown over 2 minutes past its deadline is skipped by anything but its own page claiming it', () => {
+  const pending = () => reduce(enabled(), failure(T0), ctx(T0)).record;
+  const late = (record: NotebookRecord) => pendingOf(record).restartAt + COUNTDOWN_GRACE_MS + SEC;
+  it.each([
+    ['a claim from another tab', (attempt: string) => ({ type: 'claim', tabId: OTHER_TAB, attempt })],
+    ['a claim for another attempt', () => ({ type: 'claim', tabId: TAB, attempt: 'other' })],
+    ['a result from its own tab', (attempt: string) => ({ type: 'restart-result', tabId: TAB, attempt, ok: true })],
+  ] as const)('%s', (_name, event) => {
+    const record = pending();
+    const result = reduce(record, event(pendingOf(record).attempt) as PolicyEvent, ctx(late(record)));
+    expect(result.record.status.kind).toBe('watching');
+    expect(result.record.history.at(-1)?.type).toBe('skipped');
   });
 });

@@ -4,7 +4,6 @@ import { CURRENT_VERSION, migrate } from './migrations';
 import {
   defaultNotebook,
   defaultSettings,
-  HISTORY_LIMIT,
   type NotebookRecord,
   NotebookRecordSchema,
   parseNotebook,
@@ -12,6 +11,9 @@ import {
   parseSettings,
   SettingsSchema,
 } from './schema';
+
+/** README: "the last 200 events per notebook". */
+const HISTORY_LIMIT = 200;
 
 const KEY = 'drive:1AbCdEfGhIjKlMnOpQrStUvWxYz012345';
 
@@ -384,5 +386,40 @@ describe('parseProblems', () => {
   it('keeps the valid entries of a list with a damaged one', () => {
     const good = { at: 1, key: 'nb:drive:x', message: 'bad' };
     expect(parseProblems([good, { at: 'noon' }, null, { ...good, at: 2 }])).toEqual([good, { ...good, at: 2 }]);
+  });
+});
+
+describe('the settings README allows (its Settings table): each bound taken, one step beyond refused', () => {
+  // The countdowns' order aside (its own test below): the first as short, the longest as long as allowed.
+  const loose = { ...defaultSettings(), backoffBaseSec: 1, backoffMaxSec: 86_400 };
+  const valid = (patch: Record<string, unknown>) => v.is(SettingsSchema, { ...loose, ...patch });
+
+  it.each([
+    ['maxRestarts', 0, 1000],
+    ['backoffBaseSec', 1, 3600],
+    ['backoffMaxSec', 1, 86_400],
+    ['healthyMinutes', 1, 10_080],
+    ['markerDailyLimit', 0, 10_000],
+  ])('%s: %i to %i, whole numbers', (name, min, max) => {
+    expect(valid({ [name]: min })).toBe(true);
+    expect(valid({ [name]: max })).toBe(true);
+    expect(valid({ [name]: min - 1 })).toBe(false);
+    expect(valid({ [name]: max + 1 })).toBe(false);
+    expect(valid({ [name]: min + 0.5 })).toBe(false);
+  });
+
+  it('the longest countdown not below the first', () => {
+    expect(valid({ backoffBaseSec: 60, backoffMaxSec: 60 })).toBe(true);
+    expect(valid({ backoffBaseSec: 60, backoffMaxSec: 59 })).toBe(false);
+    expect(valid({ backoffBaseSec: 1, backoffMaxSec: 1 })).toBe(true);
+  });
+
+  it('up to 100 patterns of each kind, 500 characters each', () => {
+    const many = (n: number, chars = 10) => Array.from({ length: n }, (_, i) => `${i}`.padEnd(chars, 'x'));
+    for (const kind of ['failurePatterns', 'markerPatterns']) {
+      expect(valid({ [kind]: many(100, 500) })).toBe(true);
+      expect(valid({ [kind]: many(101) })).toBe(false);
+      expect(valid({ [kind]: many(1, 501) })).toBe(false);
+    }
   });
 });

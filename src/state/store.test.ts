@@ -2,7 +2,6 @@ import { fakeBrowser } from '@webext-core/fake-browser';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { CURRENT_VERSION } from './migrations';
 import { type PolicyContext, type PolicyEvent, reduce } from './policy';
-import { RETENTION_MS } from './retention';
 import { defaultNotebook, defaultSettings, type NotebookRecord, PROBLEMS_LIMIT, TEXT_LIMITS } from './schema';
 import {
   bytesOf,
@@ -17,6 +16,9 @@ import {
   watchSettings,
 } from './store';
 import { exportData } from './transfer';
+
+/** README: history "each kept at most 90 days"; a notebook switched off "is removed after 90 days without activity". */
+const RETENTION_MS = 90 * 24 * 60 * 60_000;
 
 vi.mock('webextension-polyfill', async () => ({ default: (await import('@webext-core/fake-browser')).fakeBrowser }));
 

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { refusedPattern } from '../detector/patterns';
-import { IMPORT_MAX_NOTEBOOKS } from '../limits';
 import { CURRENT_VERSION } from './migrations';
 import { defaultNotebook, defaultSettings, type NotebookRecord } from './schema';
 import { EXPORT_FORMAT, exportData, parseImport } from './transfer';
+
+/** README: an import holds "at most 20 MB and 1000 notebooks". */
+const IMPORT_MAX_NOTEBOOKS = 1000;
 
 const verdict = {
   category: 'gpu-oom' as const,

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { retain } from './retention';
+import { defaultNotebook, type NotebookRecord } from './schema';
+
+const DAY = 24 * 60 * 60_000;
+const NOW = Date.UTC(2026, 10, 28);
+const KEY = 'drive:retained';
+
+/** Switched off at `at`, and nothing since. */
+const off = (at: number): NotebookRecord => ({
+  ...defaultNotebook(KEY),
+  enabled: false,
+  touchedAt: at,
+  history: [{ at, type: 'disabled' }],
+});
+
+describe('retention: README keeps each event 90 days at most, and a notebook off and idle as long', () => {
+  it('keeps history of 89 days and drops what is older than 90', () => {
+    const record: NotebookRecord = {
+      ...defaultNotebook(KEY),
+      enabled: true,
+      history: [
+        { at: NOW - 91 * DAY, type: 'cancelled' },
+        { at: NOW - 89 * DAY, type: 're-armed' },
+      ],
+    };
+    expect(retain(record, NOW)).toEqual({
+      kind: 'rewrite',
+      record: { ...record, history: [{ at: NOW - 89 * DAY, type: 're-armed' }] },
+    });
+    expect(retain({ ...record, history: record.history.slice(1) }, NOW)).toEqual({ kind: 'keep' });
+  });
+
+  it('removes a notebook switched off once it has been idle 90 days, not a day before; one switched on stays', () => {
+    expect(retain(off(NOW - 89 * DAY), NOW)).toEqual({ kind: 'keep' });
+    expect(retain(off(NOW - 90 * DAY + 1), NOW)).toEqual({ kind: 'keep' });
+    expect(retain(off(NOW - 90 * DAY), NOW)).toEqual({ kind: 'remove' });
+    const on = { ...off(NOW - 80 * DAY), enabled: true, history: [] };
+    expect(retain(on, NOW)).toEqual({ kind: 'keep' });
+  });
+
+  it('removes at once a record that holds nothing the user chose', () => {
+    expect(retain({ ...defaultNotebook(KEY), enabled: false }, NOW)).toEqual({ kind: 'remove' });
+  });
+});
