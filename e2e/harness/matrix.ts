@@ -42,6 +42,8 @@ export interface OpenOptions {
   prefix?: string;
   /** Wait for the kernel to be idle (default true). */
   connected?: boolean;
+  /** The Colab origin the notebook is opened on (default https://colab.research.google.com). */
+  origin?: string;
 }
 
 /** Registers `scenario` on a fresh Drive notebook path, switches the guard on, opens it, waits until it is watched. */
@@ -54,7 +56,7 @@ export async function openNotebook(
   const id = freshId(opts.prefix ?? 'nb');
   const key = `drive:${id}`;
   if (opts.guard ?? true) await enableGuard(serviceWorker, key, opts.record);
-  const url = sim.notebook(`/drive/${id}`, scenario);
+  const url = sim.notebook(`/drive/${id}`, scenario, opts.origin);
   await page.goto(url);
   const tabId = await waitForGuard(serviceWorker, page);
   await waitForHelloDone(serviceWorker, tabId);

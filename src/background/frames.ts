@@ -32,8 +32,8 @@ export async function frameHello(frame: FrameSender): Promise<FrameHelloReply> {
   const key = await notebookOfFrame(frame);
   if (key === null) return null;
   const [token, record, settings] = await Promise.all([tokenOfTab(frame.tabId), loadNotebook(key), loadSettings()]);
-  if (token === null || !record.enabled) return null;
-  return { token, markers: settings.markerPatterns.length > 0 };
+  if (token === null || !record.enabled || frame.tabUrl === undefined) return null;
+  return { token, markers: settings.markerPatterns.length > 0, origin: new URL(frame.tabUrl).origin };
 }
 
 /** The status API's answer, or null (no answer) when the user switched the API off. */

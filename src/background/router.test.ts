@@ -116,7 +116,11 @@ describe('service-worker router', () => {
       token: string;
     };
     expect(hello).toEqual({ tabId: 7, token: expect.stringMatching(/^[0-9a-f]{64}$/) });
-    expect(await route({ type: 'frame-hello' }, outputFrame)).toEqual({ token: hello.token, markers: false });
+    expect(await route({ type: 'frame-hello' }, outputFrame)).toEqual({
+      token: hello.token,
+      markers: false,
+      origin: 'https://colab.research.google.com',
+    });
     expect(route(failure(), outputFrame)).toBeUndefined();
   });
 

@@ -99,9 +99,10 @@ export type UiMessage = v.InferOutput<typeof UiMessageSchema>;
 /**
  * What an output frame may post to its parent, or null: post nothing (the tab shows no Colab notebook, or the guard
  * is off for it). `token` is the top-frame document's; `markers`: the user has marker patterns, so the frame sends
- * all its output text, which the top frame matches against them.
+ * all its output text, which the top frame matches against them; `origin`: the Colab origin of the page above (the
+ * frame cannot read it), the only one its reports are posted to.
  */
-export type FrameHelloReply = { token: string; markers: boolean } | null;
+export type FrameHelloReply = { token: string; markers: boolean; origin: string } | null;
 
 export interface HelloReply {
   tabId: number;

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import browser from 'webextension-polyfill';
+import { isColabUrl } from '../colab/origins';
 import { t } from '../lib/i18n';
 import { BLIND_AFTER_MS } from '../limits';
 import type { CheckUiReply, Command } from '../messaging/protocol';
@@ -53,7 +54,7 @@ function OptionsLink() {
 
 function TabPanel({ tabId, url, tabTitle }: { tabId: number; url: string | undefined; tabTitle: string }) {
   const key = url ? notebookKeyFromUrl(url) : null;
-  if (key === null) return <NotColab onColab={url?.startsWith('https://colab.research.google.com/') ?? false} />;
+  if (key === null) return <NotColab onColab={isColabUrl(url)} />;
   return <NotebookPanel key={key} notebookKey={key} tabId={tabId} tabTitle={tabTitle} />;
 }
 

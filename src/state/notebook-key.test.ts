@@ -74,6 +74,11 @@ describe('notebookKeyFromUrl', () => {
     [`${C}/signup`],
     [`http://colab.research.google.com/drive/${DRIVE_ID}`],
     [`https://colab.google/drive/${DRIVE_ID}`],
+    [`http://colab.google.com/drive/${DRIVE_ID}`],
+    [`https://google.com/drive/${DRIVE_ID}`],
+    [`https://research.google.com/drive/${DRIVE_ID}`],
+    [`https://colab.google.com.evil.example/drive/${DRIVE_ID}`],
+    [`https://x.colab.google.com/drive/${DRIVE_ID}`],
     [`https://evil.example/colab.research.google.com/drive/${DRIVE_ID}`],
     [`https://colab.research.google.com.evil.example/drive/${DRIVE_ID}`],
     [`https://abc-123.colab.googleusercontent.com/outputframe.html`],
@@ -86,6 +91,8 @@ describe('notebookKeyFromUrl', () => {
   it('gives one key for all the ways to reach the same Drive notebook', () => {
     const urls = [
       `${C}/drive/${DRIVE_ID}`,
+      `https://colab.google.com/drive/${DRIVE_ID}`,
+      `https://colab.sandbox.google.com/drive/${DRIVE_ID}?authuser=1`,
       `${C}/drive/${DRIVE_ID}/?authuser=1`,
       `${C}/drive/${DRIVE_ID}?usp=sharing#scrollTo=x`,
       `${C}/drive/${DRIVE_ID}#notebook-main`,

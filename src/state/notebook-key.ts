@@ -1,3 +1,4 @@
+import { isColabHost } from '../colab/origins';
 import { cut, TEXT_LIMITS } from '../limits';
 import { isNotebookKey, withoutUnsafeText } from './storage-keys';
 
@@ -7,7 +8,8 @@ import { isNotebookKey, withoutUnsafeText } from './storage-keys';
  * percent-encoding differences all map to the same key.
  *
  * Decisions:
- * - Only `https://colab.research.google.com` counts (the content scripts match nothing else).
+ * - Only Colab's hosts count (colab/origins.ts: the content scripts match nothing else), and the host is not part of
+ *   the key: the same Drive notebook opened on colab.research.google.com and on colab.google.com is one notebook.
  * - `/` and `/#create=true` (a new notebook not yet saved; Colab moves to `/drive/<id>` once it is) name no notebook.
  * - The scratchpad `/notebooks/empty.ipynb` is `notebooks:empty`, like any bundled notebook.
  * - Path segments are percent-decoded, so `my%20nb.ipynb` and `my nb.ipynb` give the same key.
@@ -16,14 +18,13 @@ import { isNotebookKey, withoutUnsafeText } from './storage-keys';
  *   `url:<decoded>`.
  */
 
-const COLAB_HOST = 'colab.research.google.com';
 const DRIVE_ID = /^[A-Za-z0-9_-]+$/;
 // Drive ids are 25+ characters; a shorter bare value in #fileId= is more likely something else, so it stays `url:`.
 const BARE_DRIVE_ID = /^[A-Za-z0-9_-]{25,}$/;
 
 export function notebookKeyFromUrl(url: string): string | null {
   const parsed = parseUrl(url);
-  if (parsed?.protocol !== 'https:' || parsed.hostname !== COLAB_HOST) return null;
+  if (parsed?.protocol !== 'https:' || !isColabHost(parsed.hostname)) return null;
   const segments = parsed.pathname
     .split('/')
     .filter((s) => s !== '')

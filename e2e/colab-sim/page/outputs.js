@@ -12,7 +12,6 @@ import { appendAnsi, fixCarriageReturn } from './ansi.js';
 import { h } from './util.js';
 
 const FRAME_BUILD = 'colab_sim-20260325-000000_RC00_000000000';
-const COLAB_ORIGIN = 'https://colab.research.google.com';
 
 function randomLabel(length, alphabet) {
   const bytes = crypto.getRandomValues(new Uint8Array(length));
@@ -243,7 +242,7 @@ class FrameBridge {
   }
 
   #post(op) {
-    this.iframe.contentWindow?.postMessage({ colabSim: 1, parentOrigin: COLAB_ORIGIN, ...op }, this.origin);
+    this.iframe.contentWindow?.postMessage({ colabSim: 1, parentOrigin: location.origin, ...op }, this.origin);
   }
 
   dispose() {
