@@ -2,7 +2,7 @@ import browser from 'webextension-polyfill';
 import { FRAMES_CHANGED } from '../messaging/frame-channel';
 import type { FrameHelloReply } from '../messaging/protocol';
 import type { NotebookStatus } from '../messaging/status-api';
-import { notebookKeyFromUrl } from '../state/notebook-key';
+import { urlShowsNotebook } from '../state/notebook-key';
 import { notebookStatus } from '../state/notebook-status';
 import { NOTEBOOK_PREFIX, parseSettings, SETTINGS_KEY } from '../state/schema';
 import { loadNotebook, loadSettings } from '../state/store';
@@ -24,7 +24,7 @@ export interface FrameSender {
 /** Its tab's page said hello for this notebook, and the tab still shows it (not another site that embeds frames). */
 async function notebookOfFrame({ tabId, tabUrl }: FrameSender): Promise<string | null> {
   const key = await notebookOfTab(tabId);
-  return key !== null && tabUrl !== undefined && notebookKeyFromUrl(tabUrl) === key ? key : null;
+  return key !== null && tabUrl !== undefined && urlShowsNotebook(tabUrl, key) ? key : null;
 }
 
 /** A frame posts only where the guard is on, and only with the token of its tab's current top document. */

@@ -91,6 +91,27 @@ describe('service worker', () => {
     expect((await loadNotebook(KEY)).status).toMatchObject({ kind: 'pending', ownerTab: owner });
   });
 
+  it("removes a scratch notebook's record when its tab closes, or leaves it for another site", async () => {
+    const scratchUrl = 'https://colab.google.com/notebooks/empty.ipynb';
+    const scratch = async (pageId: string) => {
+      const { id } = await fakeBrowser.tabs.create({ url: scratchUrl });
+      if (id === undefined) throw new Error('no tab id');
+      const sender = { id: fakeBrowser.runtime.id, url: scratchUrl, frameId: 0, tab: await fakeBrowser.tabs.get(id) };
+      const hello = { type: 'page-hello', key: `scratch:${pageId}`, title: '', arrived: true };
+      const [reply] = await fakeBrowser.runtime.onMessage.trigger(hello, sender, () => {});
+      const { key } = reply as unknown as { key: string };
+      await fakeBrowser.storage.local.set({ [`nb:${key}`]: { v: 1, key, enabled: true } });
+      return { id, key };
+    };
+    const [closed, left] = [await scratch('a1'), await scratch('b2')];
+    await fakeBrowser.tabs.onRemoved.trigger(closed.id, { windowId: 1, isWindowClosing: false });
+    await chromeChanges(left.id, { url: 'https://example.com/', status: 'loading' });
+    const names = Object.keys(await fakeBrowser.storage.local.get(null));
+    expect(names).not.toContain(`nb:${closed.key}`);
+    expect(names).not.toContain(`nb:${left.key}`);
+    expect(names).toContain(`nb:${KEY}`);
+  });
+
   it('injects into the open Colab tabs after an update even when migrating the stored data fails', async () => {
     installing.migrate.mockRejectedValueOnce(new Error('corrupt record'));
     await expect(

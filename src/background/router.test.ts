@@ -115,7 +115,7 @@ describe('service-worker router', () => {
       tabId: number;
       token: string;
     };
-    expect(hello).toEqual({ tabId: 7, token: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(hello).toEqual({ tabId: 7, token: expect.stringMatching(/^[0-9a-f]{64}$/), key: KEY });
     expect(await route({ type: 'frame-hello' }, outputFrame)).toEqual({
       token: hello.token,
       markers: false,
@@ -235,6 +235,57 @@ describe('service-worker router', () => {
       await chromeChanges(owner, { discarded: true });
       const late = await openTab();
       expect((await loadNotebook(KEY)).status).toMatchObject({ kind: 'pending', ownerTab: late });
+    });
+  });
+
+  describe('scratch notebooks: a new notebook each time, kept while their tab shows them', () => {
+    let handOver: ReturnType<typeof createRouter>['handOver'];
+    const SCRATCH_URL = 'https://colab.google.com/notebooks/empty.ipynb#mcpProxyToken=t&mcpProxyPort=9';
+    const on = (key: string) => ({ type: 'ui-command', key, command: { type: 'set-enabled', enabled: true } });
+    const stored = async () => Object.keys(await fakeBrowser.storage.local.get(null)).sort();
+
+    beforeEach(async () => {
+      ({ route, handOver } = createRouter(createNotebookWriter()));
+      await fakeBrowser.windows.create({ focused: true });
+    });
+
+    /** A tab showing a scratch notebook; its page says hello with its page-keyed scratch key. */
+    async function scratchTab(pageId: string): Promise<{ tabId: number; key: string }> {
+      const { id } = await fakeBrowser.tabs.create({ url: SCRATCH_URL });
+      if (id === undefined) throw new Error('no tab id');
+      const page = { ...colabPage(id), url: SCRATCH_URL };
+      const reply = (await route(hello(`scratch:${pageId}`), page)) as { key: string };
+      return { tabId: id, key: reply.key };
+    }
+
+    it('ties the key to its tab: two tabs never share a scratch notebook, even with the same page id', async () => {
+      const [a, b] = [await scratchTab('m1.5'), await scratchTab('m1.5')];
+      expect(a.key).toBe(`scratch:${a.tabId}-m1.5`);
+      expect(b.key).toBe(`scratch:${b.tabId}-m1.5`);
+      await route(on(a.key), popup);
+      expect((await loadNotebook(a.key)).enabled).toBe(true);
+      expect((await loadNotebook(b.key)).enabled).toBe(false);
+    });
+
+    it("acts on the page's messages under the tied key", async () => {
+      const { tabId, key } = await scratchTab('m2');
+      await route(on(key), popup);
+      const page = { ...colabPage(tabId), url: SCRATCH_URL };
+      expect(await route({ ...failure(), key }, page)).toMatchObject({ outcome: 'scheduled' });
+    });
+
+    it('forgets the record when its tab closes, reloads (a new page) or opens another notebook', async () => {
+      const closed = await scratchTab('m3');
+      const reloaded = await scratchTab('m4');
+      const moved = await scratchTab('m5');
+      for (const { key } of [closed, reloaded, moved]) await route(on(key), popup);
+      // What the worker does when a tab closes (index.ts).
+      await handOver(closed.key, closed.tabId);
+      const page = (tabId: number) => ({ ...colabPage(tabId), url: SCRATCH_URL });
+      const again = (await route(hello('scratch:m4b'), page(reloaded.tabId))) as { key: string };
+      expect(again.key).not.toBe(reloaded.key);
+      await route(hello(KEY), colabPage(moved.tabId));
+      expect(await stored()).toEqual([`nb:${KEY}`]);
     });
   });
 

@@ -10,6 +10,7 @@ import {
   UiMessageSchema,
 } from '../messaging/protocol';
 import { type SenderLike, senderKind } from '../messaging/sender';
+import { isScratchKey, scratchKeyOfTab } from '../state/notebook-key';
 import type { ClaimReply, CommandReply, PolicyEvent, Reduction, ReplyFor, ReportReply } from '../state/policy';
 import { loadNotebook, loadSettings, type NotebookWriter, StorageWriteError } from '../state/store';
 import { refreshTabBadge } from './badge';
@@ -99,9 +100,10 @@ export function createRouter(writer: NotebookWriter) {
    * A tab opened, reloaded or navigated to a notebook: remember it, and let it resume or take over a countdown. The
    * notebook it showed before, if another one, is handed over. A renamed notebook says hello again, from the same
    * content script: that is no reload, so it adopts nothing (a restart in progress in this tab goes on and reports
-   * its result).
+   * its result). A scratch notebook's key is tied to the tab here, and the page uses the key of the answer.
    */
-  async function hello(key: string | null, title: string, arrived: boolean, tabId: number): Promise<HelloReply> {
+  async function hello(pageKey: string | null, title: string, arrived: boolean, tabId: number): Promise<HelloReply> {
+    const key = pageKey && scratchKeyOfTab(pageKey, tabId);
     const previous = await notebookOfTab(tabId);
     await setTabNotebook(tabId, key, title);
     if (previous !== null && previous !== key) await handOver(previous, tabId);
@@ -118,17 +120,19 @@ export function createRouter(writer: NotebookWriter) {
     void applyRetentionDaily(writer).catch(() => undefined);
     // A new top document (or another notebook in it) gets a new token; its output frames learn it by asking again.
     const current = arrived ? null : await tokenOfTab(tabId);
-    if (current !== null) return { tabId, token: current };
+    if (current !== null) return { tabId, token: current, key };
     const token = await newTokenForTab(tabId);
     void tellFrames(tabId);
-    return { tabId, token };
+    return { tabId, token, key };
   }
 
   /**
-   * `goneTab` no longer shows the notebook (closed, navigated elsewhere, discarded): a restart it was performing ends
-   * as interrupted, and a countdown it owned goes to another tab that still shows the notebook, if there is one.
+   * `goneTab` no longer shows the notebook (closed, navigated elsewhere, discarded, reloaded): a restart it was
+   * performing ends as interrupted, and a countdown it owned goes to another tab that still shows the notebook, if
+   * there is one. A scratch notebook lived in that tab alone: its record goes with it.
    */
   async function handOver(key: string, goneTab: number): Promise<void> {
+    if (isScratchKey(key)) return writer.forget(key);
     await apply(key, { type: 'tab-closed', tabId: goneTab });
     const { status } = await loadNotebook(key);
     if (status.kind !== 'pending' || status.ownerTab !== goneTab) return;

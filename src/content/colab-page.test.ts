@@ -26,7 +26,8 @@ async function loadScript(): Promise<void> {
 
 interface PendingHello {
   key: string | null;
-  answer(reply: HelloReply): void;
+  /** The worker's answer; its key is the page's unless given. */
+  answer(reply: Omit<HelloReply, 'key'> & { key?: string | null }): void;
 }
 
 describe('Colab page script', () => {
@@ -37,14 +38,15 @@ describe('Colab page script', () => {
     document.head.replaceWith(document.createElement('head'));
     fakeBrowser.reset();
     hellos = [];
-    page.sendToWorker
-      .mockReset()
-      .mockImplementation(
-        (message: PageMessage) =>
-          new Promise((resolve) =>
-            hellos.push({ key: message.type === 'page-hello' ? message.key : null, answer: resolve }),
-          ),
-      );
+    page.sendToWorker.mockReset().mockImplementation(
+      (message: PageMessage) =>
+        new Promise((resolve) =>
+          hellos.push({
+            key: message.type === 'page-hello' ? message.key : null,
+            answer: (reply) => resolve({ key: message.type === 'page-hello' ? message.key : null, ...reply }),
+          }),
+        ),
+    );
     page.setNotebook.mockReset();
     page.createPageGuard.mockReset().mockReturnValue({ setNotebook: page.setNotebook, checkUi: vi.fn() });
     await fakeBrowser.storage.local.set({
@@ -67,6 +69,21 @@ describe('Colab page script', () => {
     await vi.waitFor(() => expect(page.setNotebook).toHaveBeenCalled());
     const shown = page.setNotebook.mock.calls.map(([notebook]) => (notebook as PageNotebook).key);
     expect(shown).toEqual(['drive:notebookB']);
+  });
+
+  it("keys a scratch notebook by the page, and then uses the worker's key, tied to the tab", async () => {
+    showNotebook('/notebooks/empty.ipynb#mcpProxyToken=t&mcpProxyPort=9', 'empty.ipynb');
+    await loadScript();
+    await vi.waitFor(() => expect(hellos).toHaveLength(1));
+    const pageId = performance.timeOrigin.toString(36);
+    expect(hellos[0]?.key).toBe(`scratch:${pageId}`);
+    await fakeBrowser.storage.local.set({
+      [`nb:scratch:3-${pageId}`]: { v: 1, key: `scratch:3-${pageId}`, enabled: true },
+    });
+    hellos[0]?.answer({ tabId: 3, token: 'token', key: `scratch:3-${pageId}` });
+    await vi.waitFor(() =>
+      expect(page.setNotebook).toHaveBeenCalledWith({ key: `scratch:3-${pageId}`, tabId: 3, token: 'token' }),
+    );
   });
 
   it('tries loading the guard again after a failed load, on the next change of the record', async () => {

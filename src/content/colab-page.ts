@@ -59,8 +59,9 @@ function main() {
     });
     // A newer hello is queued: this answer is about a notebook or title the page has already left.
     if (!hello || seq !== latestHello || signal.aborted) return;
-    notebook = { key, tabId: hello.tabId, token: hello.token };
-    if (guard || (key && (await isOn(key)))) await startGuard();
+    // The worker's key: a scratch notebook's is tied to this tab there.
+    notebook = { key: hello.key, tabId: hello.tabId, token: hello.token };
+    if (guard || (hello.key && (await isOn(hello.key)))) await startGuard();
   };
   trackNotebook(
     document,

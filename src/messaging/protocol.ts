@@ -107,6 +107,8 @@ export type FrameHelloReply = { token: string; markers: boolean; origin: string 
 export interface HelloReply {
   tabId: number;
   token: string;
+  /** The notebook's key as the worker knows it: the page's own, or its scratch key tied to the tab. */
+  key: string | null;
 }
 export type { ClaimReply } from '../state/policy';
 

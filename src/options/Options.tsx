@@ -6,6 +6,7 @@ import { type MessageKey, t } from '../lib/i18n';
 import { IMPORT_MAX_CHARS, MAX_PATTERN_PROGRAM } from '../limits';
 import type { Command } from '../messaging/protocol';
 import { nightLine } from '../state/night';
+import { isScratchKey } from '../state/notebook-key';
 import { describeStatus } from '../state/policy';
 import { defaultSettings, type NotebookRecord, SETTING_BOUNDS, type Settings } from '../state/schema';
 import { loadAllNotebooks, loadSettings } from '../state/store';
@@ -238,6 +239,7 @@ function NotebookRow(props: { record: NotebookRecord; name: string; settings: Se
           {statusText(view, record).headline} · {t('notebookUsed', view.used, view.max)}
         </p>
         <p class="hint">{nightLine(record.history, props.now, t)}</p>
+        {isScratchKey(record.key) && <p class="hint">{t('notebookScratch')}</p>}
         {error && (
           <p class="error" role="alert">
             {error}

@@ -554,11 +554,38 @@ describe('popup target', () => {
     await waitFor(() => getByText(root, 'Colab OOM Guard works on Google Colab notebooks.'));
   });
 
-  it('over Colab but not a notebook: asks to open or save one', async () => {
-    await fakeBrowser.tabs.create({ url: 'https://colab.research.google.com/#create=true', active: true });
+  it('over Colab but not a notebook, on any of its domains: asks to open or save one', async () => {
+    for (const url of ['https://colab.research.google.com/', 'https://colab.google.com/?hl=pt-BR#scrollTo=x']) {
+      const tab = await fakeBrowser.tabs.create({ url, active: true });
+      const root = await open(`?tab=${tab.id}`);
+      await waitFor(() => getByText(root, /not a notebook yet/));
+      expect(queryAllByRole(root, 'switch')).toHaveLength(0);
+      view?.unmount();
+    }
+  });
+
+  it("over a scratch notebook: its page's key (tied to the tab), and what guarding it means", async () => {
+    const url = 'https://colab.google.com/notebooks/empty.ipynb#mcpProxyToken=t&mcpProxyPort=8765';
+    const tab = await fakeBrowser.tabs.create({ url, active: true });
+    await fakeBrowser.tabs.update(tab.id, { title: 'empty.ipynb - Colab' } as never);
+    const key = `scratch:${tab.id}-m3x9.4`;
+    await fakeBrowser.storage.session.set({ [`tab:${tab.id}`]: key });
     const root = await open();
-    await waitFor(() => getByText(root, /not a notebook yet/));
+    await waitFor(() => getByText(root, /only while this tab shows it/));
+    expect(getByRole(root, 'heading', 'empty.ipynb')).toBeTruthy();
+    await click(toggle(root));
+    await waitFor(() => expect(root.querySelector('.headline')?.textContent).toBe('Watching'));
+    expect(worker.sent).toEqual([{ type: 'ui-command', key, command: { type: 'set-enabled', enabled: true } }]);
+  });
+
+  it('over a scratch notebook its page has not named yet: says so, then follows when the page does', async () => {
+    const tab = await fakeBrowser.tabs.create({ url: 'https://colab.research.google.com/#create=true', active: true });
+    const root = await open();
+    await waitFor(() => getByText(root, /has not told the guard about it yet/));
     expect(queryAllByRole(root, 'switch')).toHaveLength(0);
+    await act(() => fakeBrowser.storage.session.set({ [`tab:${tab.id}`]: `scratch:${tab.id}-abc` }));
+    await waitFor(() => getByText(root, /only while this tab shows it/));
+    expect(getByRole(root, 'heading', 'Scratch notebook')).toBeTruthy();
   });
 
   it('over a Colab URL that decodes to no storable key: the same, instead of loading forever', async () => {

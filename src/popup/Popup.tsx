@@ -5,7 +5,7 @@ import { t } from '../lib/i18n';
 import { BLIND_AFTER_MS } from '../limits';
 import type { CheckUiReply, Command } from '../messaging/protocol';
 import { nightLine } from '../state/night';
-import { notebookKeyFromUrl, notebookTitleFromDocumentTitle } from '../state/notebook-key';
+import { isScratchKey, isScratchUrl, notebookKeyFromUrl, notebookTitleFromDocumentTitle } from '../state/notebook-key';
 import { describeStatus } from '../state/policy';
 import { type HistoryEntry, SETTING_BOUNDS } from '../state/schema';
 import { parseWholeNumber, useDraft } from '../ui/fields';
@@ -15,7 +15,7 @@ import { sendCommand } from '../ui/send';
 import { stepWords } from '../ui/steps';
 import { Timeline } from '../ui/Timeline';
 import { eventText, formatTime, statusText } from '../ui/text';
-import { usePageWatched, useTargetTab } from './tab';
+import { usePageWatched, useTabNotebook, useTargetTab } from './tab';
 
 /** How many events the popup lists, above its controls (the full history is in the export). */
 export const EVENTS_SHOWN = 5;
@@ -53,9 +53,25 @@ function OptionsLink() {
 }
 
 function TabPanel({ tabId, url, tabTitle }: { tabId: number; url: string | undefined; tabTitle: string }) {
+  const scratch = url !== undefined && isScratchUrl(url);
+  // A scratch notebook has no key in its address: its page's key, tied to the tab, is the worker's.
+  const pageKey = useTabNotebook(tabId, scratch);
+  if (scratch) {
+    if (pageKey === undefined) return <p class="muted pad">{t('loading')}</p>;
+    if (pageKey === null || !isScratchKey(pageKey)) return <ScratchNotSeen />;
+    return <NotebookPanel key={pageKey} notebookKey={pageKey} tabId={tabId} tabTitle={tabTitle} scratch />;
+  }
   const key = url ? notebookKeyFromUrl(url) : null;
   if (key === null) return <NotColab onColab={isColabUrl(url)} />;
-  return <NotebookPanel key={key} notebookKey={key} tabId={tabId} tabTitle={tabTitle} />;
+  return <NotebookPanel key={key} notebookKey={key} tabId={tabId} tabTitle={tabTitle} scratch={false} />;
+}
+
+function ScratchNotSeen() {
+  return (
+    <main class="pad not-colab">
+      <p>{t('popupScratchNotSeen')}</p>
+    </main>
+  );
 }
 
 function NotColab({ onColab }: { onColab: boolean }) {
@@ -67,7 +83,8 @@ function NotColab({ onColab }: { onColab: boolean }) {
   );
 }
 
-function NotebookPanel({ notebookKey, tabId, tabTitle }: { notebookKey: string; tabId: number; tabTitle: string }) {
+function NotebookPanel(props: { notebookKey: string; tabId: number; tabTitle: string; scratch: boolean }) {
+  const { notebookKey, tabId, tabTitle, scratch } = props;
   const notebook = useNotebook(notebookKey);
   const settings = useSettings();
   const pending = notebook.value?.enabled === true && notebook.value.status.kind === 'pending';
@@ -104,7 +121,8 @@ function NotebookPanel({ notebookKey, tabId, tabTitle }: { notebookKey: string; 
 
   const checked = wantEnabled ?? record.enabled;
   // A notebook never guarded has no record, so no stored name: the tab's title gives it.
-  const title = record.title || notebookTitleFromDocumentTitle(tabTitle) || notebookKey;
+  const title =
+    record.title || notebookTitleFromDocumentTitle(tabTitle) || (scratch ? t('popupScratchTitle') : notebookKey);
   const stopped = view.state === 'gave-up' || view.state === 'ui-problem';
   return (
     <main class="pad notebook" data-state={view.state}>
@@ -112,6 +130,7 @@ function NotebookPanel({ notebookKey, tabId, tabTitle }: { notebookKey: string; 
         {title}
       </h1>
       <p class="night-line">{nightLine(record.history, now, t)}</p>
+      {scratch && <p class="scratch-note">{t('popupScratch')}</p>}
 
       <label class="switch-row">
         <input

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import browser from 'webextension-polyfill';
+import { watchNotebookOfTab } from '../background/tab-registry';
 import type { PageStateReply } from '../messaging/protocol';
 import { errorText } from '../ui/send';
 
@@ -80,3 +81,16 @@ const isWatching = (key: string) => (reply: unknown) => {
   const state = reply as Partial<PageStateReply> | undefined;
   return state?.key === key && state.watching === true;
 };
+
+/**
+ * The notebook the tab's page said it shows (the worker's tab registry), followed while the popup is open: a scratch
+ * notebook's key exists only there. Undefined until read; null when the page said none (or said nothing yet).
+ */
+export function useTabNotebook(tabId: number, wanted: boolean): string | null | undefined {
+  const [key, setKey] = useState<string | null | undefined>(undefined);
+  useEffect(() => {
+    setKey(undefined);
+    return wanted ? watchNotebookOfTab(tabId, setKey) : undefined;
+  }, [tabId, wanted]);
+  return key;
+}
