@@ -1,5 +1,6 @@
 import { fakeBrowser } from '@webext-core/fake-browser';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { pageHello } from '../../test/support/background';
 import { FRAMES_CHANGED } from '../messaging/frame-channel';
 import { createNotebookWriter } from '../state/store';
 import { tellFramesAfter } from './frames';
@@ -25,12 +26,7 @@ const frame = (tabId: number, tabUrl = NOTEBOOK_URL, url = FRAME_URL) => ({
   frameId: 5,
   tab: { id: tabId, url: tabUrl },
 });
-const hello = (key: string | null = KEY, arrived = true) => ({
-  type: 'page-hello',
-  key,
-  title: 'train.ipynb',
-  arrived,
-});
+const hello = (key: string | null = KEY, first = true) => pageHello(key, 'train.ipynb', first);
 const guardOn = (key = KEY, extra: object = {}) =>
   fakeBrowser.storage.local.set({ [`nb:${key}`]: { v: 1, key, enabled: true, ...extra } });
 
@@ -70,7 +66,7 @@ describe("the service worker's side of output frames", () => {
     it("names the origin of the frame's page, on whichever Colab domain it shows the notebook", async () => {
       await guardOn();
       const url = 'https://colab.google.com/drive/abc?authuser=1';
-      const token = ((await route(hello(KEY), page(7, url))) as { token: string }).token;
+      const token = ((await route({ ...hello(KEY), url }, page(7, url))) as { token: string }).token;
       expect(await route({ type: 'frame-hello' }, frame(7, url))).toEqual({
         token,
         markers: false,

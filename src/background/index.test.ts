@@ -1,6 +1,6 @@
 import { fakeBrowser } from '@webext-core/fake-browser';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { chromeChanges } from '../../test/support/background';
+import { chromeChanges, pageHello } from '../../test/support/background';
 import { loadNotebook } from '../state/store';
 
 vi.mock('webextension-polyfill', async () => ({ default: (await import('@webext-core/fake-browser')).fakeBrowser }));
@@ -35,7 +35,7 @@ async function fromPage(tabId: number, message: object): Promise<unknown> {
 async function openTab(): Promise<number> {
   const { id } = await fakeBrowser.tabs.create({ url: URL });
   if (id === undefined) throw new Error('no tab id');
-  await fromPage(id, { type: 'page-hello', key: KEY, title: '', arrived: true });
+  await fromPage(id, pageHello(KEY));
   return id;
 }
 
@@ -97,7 +97,7 @@ describe('service worker', () => {
       const { id } = await fakeBrowser.tabs.create({ url: scratchUrl });
       if (id === undefined) throw new Error('no tab id');
       const sender = { id: fakeBrowser.runtime.id, url: scratchUrl, frameId: 0, tab: await fakeBrowser.tabs.get(id) };
-      const hello = { type: 'page-hello', key: `scratch:${pageId}`, title: '', arrived: true };
+      const hello = pageHello(`scratch:${pageId}`, '', true, 'https://colab.google.com');
       const [reply] = await fakeBrowser.runtime.onMessage.trigger(hello, sender, () => {});
       const { key } = reply as unknown as { key: string };
       await fakeBrowser.storage.local.set({ [`nb:${key}`]: { v: 1, key, enabled: true } });

@@ -1,6 +1,6 @@
 import { fakeBrowser } from '@webext-core/fake-browser';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { chromeChanges } from '../../test/support/background';
+import { chromeChanges, pageHello } from '../../test/support/background';
 import { STORAGE_ERRORS_KEY } from '../state/schema';
 import { createNotebookWriter, loadNotebook } from '../state/store';
 import { createRouter } from './router';
@@ -37,8 +37,8 @@ function failure(detectedAt = Date.now()) {
   return { type: 'page-failure', key: KEY, detectedAt, startedAt: detectedAt, source: 'error-output', verdict };
 }
 
-function hello(key: string | null = KEY, arrived = true) {
-  return { type: 'page-hello', key, title: '', arrived };
+function hello(key: string | null = KEY, first = true) {
+  return pageHello(key, '', first);
 }
 
 describe('service-worker router', () => {
@@ -72,27 +72,25 @@ describe('service-worker router', () => {
     expect((await loadNotebook(KEY)).blindSince).toBeUndefined();
   });
 
-  it(
-    'a hello after a rename leaves a restart in progress alone; a hello after a reload ends it as ' + 'interrupted',
-    async () => {
-      const restarting = {
-        kind: 'restarting',
-        reason: 'failure',
-        action: 'restart-and-run-all',
-        attempt: 'a1b2c3d4e5f6',
-        ownerTab: 7,
-        startedAt: Date.now(),
-      };
-      await fakeBrowser.storage.local.set({ [`nb:${KEY}`]: { v: 1, key: KEY, enabled: true, status: restarting } });
-      await route({ type: 'page-hello', key: KEY, title: 'renamed.ipynb', arrived: false }, colabPage());
-      expect((await loadNotebook(KEY)).status).toMatchObject({ kind: 'restarting', ownerTab: 7 });
-      expect((await loadNotebook(KEY)).title).toBe('renamed.ipynb');
-      await route({ type: 'page-hello', key: KEY, title: 'renamed.ipynb', arrived: true }, colabPage());
-      const after = await loadNotebook(KEY);
-      expect(after.status.kind).toBe('watching');
-      expect(after.history.map((e) => e.type)).toContain('interrupted');
-    },
-  );
+  it('a hello after a rename leaves a restart in progress alone; after a reload ends it as interrupted', async () => {
+    const restarting = {
+      kind: 'restarting',
+      reason: 'failure',
+      action: 'restart-and-run-all',
+      attempt: 'a1b2c3d4e5f6',
+      ownerTab: 7,
+      startedAt: Date.now(),
+    };
+    await route(pageHello(KEY, 'train.ipynb', true), colabPage());
+    await fakeBrowser.storage.local.set({ [`nb:${KEY}`]: { v: 1, key: KEY, enabled: true, status: restarting } });
+    await route(pageHello(KEY, 'renamed.ipynb', false), colabPage());
+    expect((await loadNotebook(KEY)).status).toMatchObject({ kind: 'restarting', ownerTab: 7 });
+    expect((await loadNotebook(KEY)).title).toBe('renamed.ipynb');
+    await route(pageHello(KEY, 'renamed.ipynb', true), colabPage());
+    const after = await loadNotebook(KEY);
+    expect(after.status.kind).toBe('watching');
+    expect(after.history.map((e) => e.type)).toContain('interrupted');
+  });
 
   it('drops page messages from any other sender, and malformed ones, without an answer', async () => {
     const strangers = [
@@ -111,7 +109,7 @@ describe('service-worker router', () => {
 
   it('answers an output frame with what it may post only once its page said hello, and nothing else', async () => {
     expect(await route({ type: 'frame-hello' }, outputFrame)).toBeNull();
-    const hello = (await route({ type: 'page-hello', key: KEY, title: 'train.ipynb', arrived: true }, colabPage())) as {
+    const hello = (await route(pageHello(KEY, 'train.ipynb', true), colabPage())) as {
       tabId: number;
       token: string;
     };
@@ -294,24 +292,25 @@ describe('service-worker router', () => {
     const newPage = { ...colabPage(), url: 'https://colab.research.google.com/drive/neverGuarded' };
 
     it('a notebook opened, renamed and failing, but never switched on, leaves nothing in storage', async () => {
-      await route({ type: 'page-hello', key: NEW, title: 'secret.ipynb', arrived: true }, newPage);
-      await route({ type: 'page-hello', key: NEW, title: 'renamed.ipynb', arrived: false }, newPage);
+      await route(pageHello(NEW, 'secret.ipynb', true), newPage);
+      await route(pageHello(NEW, 'renamed.ipynb', false), newPage);
       expect(await route({ ...failure(), key: NEW }, newPage)).toMatchObject({ outcome: 'off' });
       expect(Object.keys(await fakeBrowser.storage.local.get(null))).toEqual([`nb:${KEY}`]);
     });
 
     it('switching it on creates its record, named as its page showed, without spoofing characters', async () => {
-      await route({ type: 'page-hello', key: NEW, title: 'train\u202E.ipynb', arrived: true }, newPage);
+      await route(pageHello(NEW, 'train\u202E.ipynb', true), newPage);
       const on = { type: 'ui-command', key: NEW, command: { type: 'set-enabled', enabled: true } };
       expect(await route(on, popup)).toEqual({ ok: true });
       expect(await loadNotebook(NEW)).toMatchObject({ enabled: true, title: 'train.ipynb' });
-      await route({ type: 'page-hello', key: NEW, title: 'v2.ipynb', arrived: false }, newPage);
+      await route(pageHello(NEW, 'v2.ipynb', false), newPage);
       expect((await loadNotebook(NEW)).title).toBe('v2.ipynb');
     });
 
     it('refuses notebook keys with control or bidirectional characters', async () => {
       const spoof = 'drive:abc\u202Egnp';
-      expect(route({ type: 'page-hello', key: spoof, title: '', arrived: true }, colabPage())).toBeUndefined();
+      // An address that decodes to one names no notebook.
+      expect(await route(pageHello(spoof, '', true), colabPage())).toMatchObject({ key: null });
       const command = { type: 'ui-command', key: spoof, command: { type: 'set-enabled', enabled: true } };
       expect(route(command, popup)).toBeUndefined();
     });
@@ -336,7 +335,7 @@ describe('service-worker router', () => {
           lost: `lostFailure ${KEY} CUDA out of memory`,
         },
       ]);
-      const reply = await route({ type: 'page-hello', key: KEY, title: 'renamed', arrived: true }, colabPage());
+      const reply = await route(pageHello(KEY, 'renamed', true), colabPage());
       expect(reply).toMatchObject({ tabId: 7, token: expect.any(String) });
       expect(await errors()).toHaveLength(2);
     });

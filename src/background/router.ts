@@ -10,8 +10,10 @@ import {
   UiMessageSchema,
 } from '../messaging/protocol';
 import { type SenderLike, senderKind } from '../messaging/sender';
-import { isScratchKey, scratchKeyOfTab } from '../state/notebook-key';
+import { pageNotebookKey } from '../state/notebook-key';
+import { notebookTitleFromDocumentTitle } from '../state/notebook-title';
 import type { ClaimReply, CommandReply, PolicyEvent, Reduction, ReplyFor, ReportReply } from '../state/policy';
+import { isScratchKey } from '../state/scratch';
 import { loadNotebook, loadSettings, type NotebookWriter, StorageWriteError } from '../state/store';
 import { refreshTabBadge } from './badge';
 import { newTokenForTab, tokenOfTab } from './frame-tokens';
@@ -43,7 +45,7 @@ export function createRouter(writer: NotebookWriter) {
   }
 
   async function onPage(message: PageMessage, tabId: number): Promise<unknown> {
-    if (message.type === 'page-hello') return hello(message.key, message.title, message.arrived, tabId);
+    if (message.type === 'page-hello') return hello(message, tabId);
     // A page speaks only for the notebook its tab shows now: a late message about the previous one must not act on it.
     if ((await notebookOfTab(tabId)) !== message.key) return notShown(message);
     switch (message.type) {
@@ -100,11 +102,15 @@ export function createRouter(writer: NotebookWriter) {
    * A tab opened, reloaded or navigated to a notebook: remember it, and let it resume or take over a countdown. The
    * notebook it showed before, if another one, is handed over. A renamed notebook says hello again, from the same
    * content script: that is no reload, so it adopts nothing (a restart in progress in this tab goes on and reports
-   * its result). A scratch notebook's key is tied to the tab here, and the page uses the key of the answer.
+   * its result). The page says what it shows; which notebook that is (a scratch notebook's key is made of the tab and
+   * the page document), and its name, is read here, and the page uses the key of the answer.
    */
-  async function hello(pageKey: string | null, title: string, arrived: boolean, tabId: number): Promise<HelloReply> {
-    const key = pageKey && scratchKeyOfTab(pageKey, tabId);
+  async function hello(message: PageHello, tabId: number): Promise<HelloReply> {
+    const key = pageNotebookKey(message.url, `${tabId}-${message.page}`);
+    const title = notebookTitleFromDocumentTitle(message.title);
     const previous = await notebookOfTab(tabId);
+    // A new page document, or another notebook in it; not a renamed one.
+    const arrived = message.first || previous !== key;
     await setTabNotebook(tabId, key, title);
     if (previous !== null && previous !== key) await handOver(previous, tabId);
     // Renames a stored record; a notebook without one keeps its name in the tab registry only.
@@ -243,6 +249,8 @@ function lostBy(event: PolicyEvent, key: string): string {
 }
 
 /** A refusal in the shape each page message expects as its answer. */
+type PageHello = Extract<PageMessage, { type: 'page-hello' }>;
+
 function notShown(message: Exclude<PageMessage, { type: 'page-hello' }>): ReportReply | ClaimReply | CommandReply {
   const reason = 'This tab does not show this notebook';
   switch (message.type) {

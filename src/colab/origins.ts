@@ -1,25 +1,12 @@
-/**
- * Where Colab's notebook app is served (REFERENCE.md §12.1): the one list of Colab's origins. The manifest's content
- * script matches and host permissions (vite.config.ts), the message senders the service worker accepts, the tabs it
- * looks at, and the addresses that name a notebook all come from here. A notebook's identity does not depend on the
- * host it was opened on (state/notebook-key.ts).
- * - colab.research.google.com: the main domain.
- * - colab.google.com: googlecolab/colab-mcp's `COLAB_ALT_DOMAIN` (2025-12), linked by READMEs for /drive/ and /github/.
- * - colab.sandbox.google.com: linked by Google maintainers (google-deepmind/gemma#85, 2025), google-colab-cli's --host.
- * Output frames keep their own rule (`OUTPUT_CORE.frameHost`): which frame host pages on the other domains use is not
- * known, and "Check Colab UI" says so when a page's frames come from a host the guard does not know.
- */
-export const COLAB_HOSTS = ['colab.research.google.com', 'colab.google.com', 'colab.sandbox.google.com'] as const;
+import { COLAB_HOSTS, isColabHost } from './hosts';
+
+/** Colab's pages in the forms the extension names them: origins, match patterns, addresses (hosts.ts lists them). */
 
 /** `https://<host>` for each Colab host. */
 export const COLAB_ORIGINS: readonly string[] = /* @__PURE__ */ COLAB_HOSTS.map((host) => `https://${host}`);
 
 /** Manifest match patterns for Colab's pages (content scripts, host permissions, `tabs.query`). */
 export const COLAB_MATCHES: string[] = /* @__PURE__ */ COLAB_HOSTS.map((host) => `https://${host}/*`);
-
-export function isColabHost(hostname: string): boolean {
-  return (COLAB_HOSTS as readonly string[]).includes(hostname);
-}
 
 export function isColabOrigin(origin: string): boolean {
   return COLAB_ORIGINS.includes(origin);

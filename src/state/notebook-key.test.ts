@@ -1,15 +1,9 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import {
-  isScratchKey,
-  isScratchUrl,
-  notebookKeyFromUrl,
-  notebookTitleFromDocumentTitle,
-  pageNotebookKey,
-  scratchKeyOfTab,
-  urlShowsNotebook,
-} from './notebook-key';
+import { notebookKeyFromUrl, pageNotebookKey } from './notebook-key';
+import { notebookTitleFromDocumentTitle } from './notebook-title';
 import { NotebookKeySchema } from './schema';
+import { isScratchKey, isScratchUrl, urlShowsNotebook } from './scratch';
 
 const C = 'https://colab.research.google.com';
 const DRIVE_ID = '1AbCdEfGhIjKlMnOpQrStUvWxYz012345';
@@ -199,20 +193,16 @@ describe('scratch notebooks (REFERENCE §12.2): a new notebook each time', () =>
     expect(isScratchUrl(url)).toBe(false);
   });
 
-  it("keys a page's scratch notebook by the page, and ties it to the tab", () => {
+  it('keys a scratch notebook by its tab and page document; other notebooks by their address', () => {
     const url = 'https://colab.google.com/notebooks/empty.ipynb#mcpProxyToken=t&mcpProxyPort=1';
-    const mine = pageNotebookKey(url, 'm3x9.4');
-    expect(mine).toBe('scratch:m3x9.4');
-    expect(pageNotebookKey(url, 'm3x9.5')).not.toBe(mine);
-    expect(scratchKeyOfTab(mine!, 12)).toBe('scratch:12-m3x9.4');
-    // Tied again (a page repeating its hello), or claimed for another tab: always the sender's tab.
-    expect(scratchKeyOfTab('scratch:12-m3x9.4', 12)).toBe('scratch:12-m3x9.4');
-    expect(scratchKeyOfTab('scratch:12-m3x9.4', 13)).toBe('scratch:13-m3x9.4');
-    expect(scratchKeyOfTab(`drive:${DRIVE_ID}`, 12)).toBe(`drive:${DRIVE_ID}`);
-    expect(pageNotebookKey(`${C}/drive/${DRIVE_ID}?hl=ja`, 'm3x9.4')).toBe(`drive:${DRIVE_ID}`);
-    expect(pageNotebookKey(`${C}/`, 'm3x9.4')).toBeNull();
-    expect(isScratchKey('scratch:12-m3x9.4')).toBe(true);
-    expect(v.is(NotebookKeySchema, 'scratch:12-m3x9.4')).toBe(true);
+    const mine = pageNotebookKey(url, '12-m3x9.4');
+    expect(mine).toBe('scratch:12-m3x9.4');
+    expect(pageNotebookKey(url, '12-m3x9.5')).not.toBe(mine);
+    expect(pageNotebookKey(url, '13-m3x9.4')).not.toBe(mine);
+    expect(pageNotebookKey(`${C}/drive/${DRIVE_ID}?hl=ja`, '12-m3x9.4')).toBe(`drive:${DRIVE_ID}`);
+    expect(pageNotebookKey(`${C}/`, '12-m3x9.4')).toBeNull();
+    expect(isScratchKey(mine!)).toBe(true);
+    expect(v.is(NotebookKeySchema, mine)).toBe(true);
   });
 
   it('a scratch key is shown by any scratch address, another key only by its own', () => {

@@ -1,6 +1,5 @@
-import { isColabHost } from '../colab/origins';
-import { cut, TEXT_LIMITS } from '../limits';
-import { isNotebookKey, withoutUnsafeText } from './storage-keys';
+import { isColabHost } from '../colab/hosts';
+import { isNotebookKey } from './storage-keys';
 
 /**
  * Stable notebook identity from a Colab URL (REFERENCE.md §6, §12.1, §12.2). The key names one notebook however the
@@ -13,8 +12,9 @@ import { isNotebookKey, withoutUnsafeText } from './storage-keys';
  *   the key: the same Drive notebook opened on colab.research.google.com and on colab.google.com is one notebook.
  * - A scratch notebook (§12.2: `/notebooks/empty.ipynb` with any query or fragment, as colab-mcp and
  *   google-colab-cli open it; `/#create=true`, a new notebook not saved yet) is a new notebook each time: its
- *   address names no notebook (`notebookKeyFromUrl` gives null, `isScratchUrl` true). The page that shows one gives
- *   it a key of its own for as long as it shows it (`scratchKey`), which the service worker ties to the tab.
+ *   address names no notebook (`notebookKeyFromUrl` gives null, scratch.ts's `isScratchUrl` true). The service worker
+ *   gives the page that shows one a key made of the tab and the page document (`pageNotebookKey`), for as long as
+ *   it shows it.
  * - `/` alone names no notebook.
  * - Path segments are percent-decoded, so `my%20nb.ipynb` and `my nb.ipynb` give the same key.
  * - GitHub owner and repository names are case-insensitive on GitHub, so they are lower-cased; ref and path are not.
@@ -27,74 +27,47 @@ const DRIVE_ID = /^[A-Za-z0-9_-]+$/;
 const BARE_DRIVE_ID = /^[A-Za-z0-9_-]{25,}$/;
 const FILE_ID = 'fileId=';
 
-/** Keys of scratch notebooks: `scratch:<tab id>-<page id>` once the service worker has tied one to its tab. */
+/** Keys of scratch notebooks start so (scratch.ts); alone, it is what an address of a scratch notebook gives here. */
 export const SCRATCH_PREFIX = 'scratch:';
-const SCRATCH = { scratch: true } as const;
 
-type Parsed = { key: string } | typeof SCRATCH | null;
-
+/** The notebook key the address names; null for none and for a scratch notebook (which has no key of its own). */
 export function notebookKeyFromUrl(url: string): string | null {
-  const parsed = parseNotebookUrl(url);
-  return parsed && 'key' in parsed ? parsed.key : null;
-}
-
-/** Whether the address shows a scratch notebook (a new one each time it is opened). */
-export function isScratchUrl(url: string): boolean {
-  return parseNotebookUrl(url) === SCRATCH;
-}
-
-export function isScratchKey(key: string): boolean {
-  return key.startsWith(SCRATCH_PREFIX);
+  const key = notebookOfUrl(url);
+  return key === SCRATCH_PREFIX ? null : key;
 }
 
 /**
- * The key a page gives the notebook it shows: the address's, or for a scratch notebook `scratch:<pageId>`, where
- * `pageId` names the page document (any copy of the page script in it gives the same one). Null: no notebook.
+ * The key of the notebook a page shows: the address's, or for a scratch notebook `scratch:<pageId>`, where `pageId`
+ * names the page document in its tab (`<tabId>-<document id>`). Null: no notebook.
  */
 export function pageNotebookKey(url: string, pageId: string): string | null {
-  const parsed = parseNotebookUrl(url);
-  if (parsed === SCRATCH) return SCRATCH_PREFIX + pageId;
-  return parsed && 'key' in parsed ? parsed.key : null;
+  const key = notebookOfUrl(url);
+  return key === SCRATCH_PREFIX ? key + pageId : key;
 }
 
-/**
- * A page's scratch key tied to the tab that shows it (`scratch:<tabId>-<pageId>`): page ids are unique only within a
- * tab's history. Other keys are returned as they are.
- */
-export function scratchKeyOfTab(key: string, tabId: number): string {
-  if (!isScratchKey(key)) return key;
-  const pageId = key.slice(SCRATCH_PREFIX.length).split('-').at(-1) ?? '';
-  return `${SCRATCH_PREFIX}${tabId}-${pageId}`;
-}
-
-/** Whether the address can show the notebook `key`: its own address, or any scratch address for a scratch key. */
-export function urlShowsNotebook(url: string, key: string): boolean {
-  return isScratchKey(key) ? isScratchUrl(url) : notebookKeyFromUrl(url) === key;
-}
-
-function parseNotebookUrl(url: string): Parsed {
+/** The address's notebook key, SCRATCH_PREFIX for a scratch notebook, or null. */
+export function notebookOfUrl(url: string): string | null {
   const parsed = parseUrl(url);
   if (parsed?.protocol !== 'https:' || !isColabHost(parsed.hostname)) return null;
   const segments = parsed.pathname
     .split('/')
     .filter((s) => s !== '')
     .map(safeDecode);
-  const found = fromPath(segments) ?? fromFragment(parsed.hash, segments.length === 0);
-  if (found === null || !('key' in found)) return found;
+  const key = fromPath(segments) ?? fromFragment(parsed.hash, segments.length === 0);
   // Decoding can give what storage refuses (a control or bidirectional character, an over-long #fileId=): no notebook.
-  return isNotebookKey(found.key) ? found : null;
+  return key === SCRATCH_PREFIX || (key !== null && isNotebookKey(key)) ? key : null;
 }
 
-function fromPath(segments: string[]): Parsed {
+function fromPath(segments: string[]): string | null {
   const [kind, ...rest] = segments;
   if (kind?.startsWith(FILE_ID) && rest.length === 0) return fileIdKey(kind);
   switch (kind) {
     case 'drive':
-      return asKey(driveKey(rest));
+      return driveKey(rest);
     case 'github':
-      return asKey(githubKey(rest));
+      return githubKey(rest);
     case 'gist':
-      return asKey(gistKey(rest));
+      return gistKey(rest);
     case 'notebooks':
       return notebooksKey(rest);
     default:
@@ -102,15 +75,10 @@ function fromPath(segments: string[]): Parsed {
   }
 }
 
-function asKey(key: string | null): Parsed {
-  return key === null ? null : { key };
-}
-
 /** `/notebooks/<path>.ipynb`: Colab's bundled notebooks (intro.ipynb…); its empty one is a scratch notebook. */
-function notebooksKey(rest: string[]): Parsed {
+function notebooksKey(rest: string[]): string | null {
   const path = withoutIpynb(rest.join('/'));
-  if (path === 'empty') return SCRATCH;
-  return asKey(nonEmpty('notebooks:', path));
+  return path === 'empty' ? SCRATCH_PREFIX : nonEmpty('notebooks:', path);
 }
 
 function driveKey(rest: string[]): string | null {
@@ -138,17 +106,17 @@ function gistKey(rest: string[]): string | null {
  * The fragment: `fileId=<URL-encoded URL or Drive id>`, possibly among other parts such as `scrollTo=`; at the root,
  * `create=true` is a new notebook, not saved yet.
  */
-function fromFragment(hash: string, root: boolean): Parsed {
+function fromFragment(hash: string, root: boolean): string | null {
   const parts = hash.replace(/^#/, '').split('&');
   const fileId = parts.find((p) => p.startsWith(FILE_ID));
   if (fileId !== undefined) return fileIdKey(fileId);
-  return root && parts.includes('create=true') ? SCRATCH : null;
+  return root && parts.includes('create=true') ? SCRATCH_PREFIX : null;
 }
 
-function fileIdKey(part: string): Parsed {
+function fileIdKey(part: string): string | null {
   const value = safeDecode(part.slice(FILE_ID.length)).trim();
   if (value === '') return null;
-  return { key: BARE_DRIVE_ID.test(value) ? `drive:${value}` : `url:${value}` };
+  return BARE_DRIVE_ID.test(value) ? `drive:${value}` : `url:${value}`;
 }
 
 function withoutIpynb(path: string): string {
@@ -174,18 +142,4 @@ function safeDecode(text: string): string {
   } catch {
     return text;
   }
-}
-
-const TITLE_SUFFIX = /\s+[-–—|]\s+(?:google\s+)?colab(?:oratory)?\s*$/i;
-const BARE_PRODUCT_NAME = /^(?:google\s+)?colab(?:oratory)?$/i;
-
-/**
- * The notebook's name from `document.title`: "<name> - Colab" (older "<name> - Colaboratory"). Titles without the
- * suffix (seen with some locales) are taken whole. A page still loading shows only the product name: that gives ''.
- * Control and bidirectional characters are removed: the name is shown in the popup and in notifications.
- */
-export function notebookTitleFromDocumentTitle(title: string): string {
-  const name = withoutUnsafeText(title).trim().replace(TITLE_SUFFIX, '').trim();
-  if (BARE_PRODUCT_NAME.test(name)) return '';
-  return cut(name, TEXT_LIMITS.title);
 }

@@ -1,6 +1,6 @@
 import { RETENTION_DAYS } from '../limits';
-import { isScratchKey } from './notebook-key';
 import type { NotebookRecord } from './schema';
+import { isScratchKey } from './scratch';
 
 /**
  * How long storage keeps what the guard did: history entries older than RETENTION_DAYS go, and so do records that

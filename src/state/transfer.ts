@@ -2,8 +2,8 @@ import * as v from 'valibot';
 import type { refusedPattern } from '../detector/patterns';
 import { IMPORT_MAX_NOTEBOOKS } from '../limits';
 import { CURRENT_VERSION, isObject, type RecordKind } from './migrations';
-import { isScratchKey } from './notebook-key';
 import { migrateAndParse, type NotebookRecord, NotebookRecordSchema, type Settings, SettingsSchema } from './schema';
+import { isScratchKey } from './scratch';
 
 /** Export files: settings and every notebook record, in the current storage shapes. */
 
