@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { COLAB_ORIGINS } from '../../src/colab/origins';
 import { resolveScenario } from './resolve';
-import type { ResolvedScenario, Scenario } from './scenario';
+import { LABEL_LANGUAGES, type LabelSet, type ResolvedScenario, type Scenario } from './scenario';
 
 /** The default origin of a notebook's address; the simulator answers on each of Colab's origins (§12.1). */
 export const COLAB_ORIGIN = 'https://colab.research.google.com';
@@ -61,8 +61,16 @@ export class SimServer {
     if (url.pathname.startsWith(ASSET_PREFIX)) return asset(url.pathname);
     if (!colab) return url.pathname === '/outputframe.html' ? outputFramePage() : NOT_FOUND;
     const scenario = method === 'GET' ? this.#notebooks.get(normalisePath(url.pathname)) : undefined;
-    return scenario ? notebookPage(scenario) : NOT_FOUND;
+    return scenario ? notebookPage(inLanguage(scenario, url.searchParams.get('hl'))) : NOT_FOUND;
   }
+}
+
+/** `?hl=` chooses Colab's interface language (§12.3, colabtools#25): the label set of that language, if any. */
+function inLanguage(scenario: ResolvedScenario, hl: string | null): ResolvedScenario {
+  const base = hl?.split(/[-_]/)[0]?.toLowerCase();
+  const entries = Object.entries(LABEL_LANGUAGES) as Array<[LabelSet, string]>;
+  const labels = entries.find(([, language]) => language.split('-')[0] === base)?.[0];
+  return labels ? { ...scenario, ui: { ...scenario.ui, labels } } : scenario;
 }
 
 function isUserContent(url: URL): boolean {
@@ -94,7 +102,7 @@ export function notebookPage(scenario: ResolvedScenario): Response {
     .map((name) => `<link rel="modulepreload" nonce="${nonce}" href="${ASSET_PREFIX}${name}">`)
     .join('\n');
   const body = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8">
+<html lang="${LABEL_LANGUAGES[scenario.ui.labels]}"><head><meta charset="utf-8">
 <title>${escapeHtml(scenario.title)} - Colab</title>
 <link rel="stylesheet" href="${ASSET_PREFIX}colab-sim.css">
 ${preloads}

@@ -44,6 +44,8 @@ export interface OpenOptions {
   connected?: boolean;
   /** The Colab origin the notebook is opened on (default https://colab.research.google.com). */
   origin?: string;
+  /** A query for its address, e.g. `?hl=pt-BR` (Colab's interface language). */
+  search?: string;
 }
 
 /** Registers `scenario` on a fresh Drive notebook path, switches the guard on, opens it, waits until it is watched. */
@@ -56,7 +58,7 @@ export async function openNotebook(
   const id = freshId(opts.prefix ?? 'nb');
   const key = `drive:${id}`;
   if (opts.guard ?? true) await enableGuard(serviceWorker, key, opts.record);
-  const url = sim.notebook(`/drive/${id}`, scenario, opts.origin);
+  const url = sim.notebook(`/drive/${id}`, scenario, opts.origin) + (opts.search ?? '');
   await page.goto(url);
   const tabId = await waitForGuard(serviceWorker, page);
   await waitForHelloDone(serviceWorker, tabId);

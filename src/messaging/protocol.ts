@@ -117,7 +117,10 @@ export interface HelloReply {
 }
 export type { ClaimReply } from '../state/policy';
 
-export type CheckUiReply = { ready: true; detail: string } | { ready: false; step: string; detail: string };
+/** "Check Colab UI": ready or the step that is not, and Colab's interface language (`colabLanguage`). */
+export type CheckUiReply = ({ ready: true; detail: string } | { ready: false; step: string; detail: string }) & {
+  language: string;
+};
 
 /**
  * Whether the guard watches the page for `key` now (its observers are attached), once the page has read the

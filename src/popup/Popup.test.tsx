@@ -497,38 +497,83 @@ describe('popup over a Colab notebook', () => {
     expect(notWatched(root)).toBeUndefined();
   });
 
-  it(
-    'Check Colab UI reports ready, a failed step, or asks to reload the tab when no content script ' + 'answers',
-    async () => {
-      // The fake types tabs.sendMessage as returning nothing; the content script answers a CheckUiReply.
-      const send = vi.spyOn(fakeBrowser.tabs, 'sendMessage') as unknown as MockInstance<
-        (tabId: number, message: unknown) => Promise<unknown>
-      >;
+  it('Check Colab UI reports ready, a failed step, or asks to reload the tab when no page script answers', async () => {
+    // The fake types tabs.sendMessage as returning nothing; the content script answers a CheckUiReply.
+    const send = vi.spyOn(fakeBrowser.tabs, 'sendMessage') as unknown as MockInstance<
+      (tabId: number, message: unknown) => Promise<unknown>
+    >;
+    await storeNotebook(KEY, { enabled: true });
+    const root = await open();
+    const button = await waitFor(() => getByRole(root, 'button', 'Check Colab UI'));
+    const result = () => button.parentElement!.querySelector('.check-result')!.textContent;
+    const details = () => button.parentElement!.querySelector('.details p')?.textContent;
+
+    send.mockResolvedValueOnce({ ready: true, detail: 'Runtime menu has "Restart session and run all"' });
+    await click(button);
+    await waitFor(() => expect(result()).toBe('Ready: Runtime menu has "Restart session and run all"'));
+    expect(send).toHaveBeenLastCalledWith(tabId, { type: 'check-ui' });
+
+    send.mockResolvedValueOnce({ ready: false, step: 'find-item', detail: 'item-missing; saw: items: Run all' });
+    await click(button);
+    await waitFor(() => expect(result()).toBe('Not ready: could not find Runtime → Restart session and run all'));
+    expect(details()).toBe('item-missing; saw: items: Run all');
+
+    send.mockResolvedValueOnce({ ready: false, step: 'read-run-states', detail: 'no cell can be seen running' });
+    await click(button);
+    await waitFor(() => expect(result()).toBe('Not ready: could not tell whether cells are running'));
+
+    send.mockResolvedValueOnce({ ready: false, step: 'unknown-frame-host', detail: 'x.example: …', language: 'en' });
+    await click(button);
+    await waitFor(() => expect(result()).toMatch(/^Not ready: Colab shows its outputs from x\.example, a host/));
+    expect(button.parentElement!.querySelector('.language-note')).toBeNull();
+
+    send.mockRejectedValueOnce(new Error('Could not establish connection. Receiving end does not exist.'));
+    await click(button);
+    await waitFor(() => expect(result()).toBe('Reload the Colab tab, then try again.'));
+  });
+
+  it("says what it does not read in Colab's language: at once, and again with Check Colab UI", async () => {
+    const executeScript = vi.fn(async () => [{ frameId: 0, result: 'pt-BR' }]);
+    Object.assign(fakeBrowser, { scripting: { executeScript } });
+    const send = vi.spyOn(fakeBrowser.tabs, 'sendMessage') as unknown as MockInstance<
+      (tabId: number, message: unknown) => Promise<unknown>
+    >;
+    try {
       await storeNotebook(KEY, { enabled: true });
       const root = await open();
-      const button = await waitFor(() => getByRole(root, 'button', 'Check Colab UI'));
-      const result = () => button.parentElement!.querySelector('.check-result')!.textContent;
-      const details = () => button.parentElement!.querySelector('.details p')?.textContent;
+      await waitFor(() =>
+        expect(root.querySelector('.notebook > .language-note')?.textContent).toMatch(
+          /^Colab is in Brazilian Portuguese here\. .* recognised in English only/,
+        ),
+      );
+      expect(executeScript).toHaveBeenCalledWith(expect.objectContaining({ target: { tabId } }));
+      send.mockResolvedValueOnce({ ready: true, detail: 'found', language: 'ja' });
+      await click(getByRole(root, 'button', 'Check Colab UI'));
+      await waitFor(() =>
+        expect(root.querySelector('.check .language-note')?.textContent).toMatch(/^Colab is in Japanese here\./),
+      );
+    } finally {
+      Reflect.deleteProperty(fakeBrowser, 'scripting');
+    }
+  });
 
-      send.mockResolvedValueOnce({ ready: true, detail: 'Runtime menu has "Restart session and run all"' });
-      await click(button);
-      await waitFor(() => expect(result()).toBe('Ready: Runtime menu has "Restart session and run all"'));
-      expect(send).toHaveBeenLastCalledWith(tabId, { type: 'check-ui' });
-
-      send.mockResolvedValueOnce({ ready: false, step: 'find-item', detail: 'item-missing; saw: items: Run all' });
-      await click(button);
-      await waitFor(() => expect(result()).toBe('Not ready: could not find Runtime → Restart session and run all'));
-      expect(details()).toBe('item-missing; saw: items: Run all');
-
-      send.mockResolvedValueOnce({ ready: false, step: 'read-run-states', detail: 'no cell can be seen running' });
-      await click(button);
-      await waitFor(() => expect(result()).toBe('Not ready: could not tell whether cells are running'));
-
-      send.mockRejectedValueOnce(new Error('Could not establish connection. Receiving end does not exist.'));
-      await click(button);
-      await waitFor(() => expect(result()).toBe('Reload the Colab tab, then try again.'));
-    },
-  );
+  it('says nothing of languages over an English Colab', async () => {
+    const executeScript = vi.fn(async () => [{ frameId: 0, result: 'en-GB' }]);
+    Object.assign(fakeBrowser, { scripting: { executeScript } });
+    try {
+      await storeNotebook(KEY, { enabled: true, title: 'train.ipynb' });
+      const root = await open();
+      await waitFor(() => getByText(root, 'train.ipynb'));
+      await waitFor(() => expect(executeScript).toHaveBeenCalled());
+      // Its answer applied and rendered.
+      await act(async () => {
+        await executeScript.mock.results[0]?.value;
+      });
+      expect(root.querySelector('.language-note')).toBeNull();
+    } finally {
+      Reflect.deleteProperty(fakeBrowser, 'scripting');
+    }
+  });
 });
 
 describe('popup target', () => {

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import browser from 'webextension-polyfill';
+import { NOTICE_LANGUAGES, noticesKnown } from '../colab/languages';
 import { isColabUrl } from '../colab/origins';
 import { t } from '../lib/i18n';
 import { BLIND_AFTER_MS } from '../limits';
@@ -16,8 +17,8 @@ import { StorageErrors } from '../ui/StorageErrors';
 import { sendCommand } from '../ui/send';
 import { stepWords } from '../ui/steps';
 import { Timeline } from '../ui/Timeline';
-import { eventText, formatTime, statusText } from '../ui/text';
-import { usePageWatched, useTabNotebook, useTargetTab } from './tab';
+import { eventText, formatTime, languageList, languageName, statusText } from '../ui/text';
+import { useColabLanguage, usePageWatched, useTabNotebook, useTargetTab } from './tab';
 
 /** How many events the popup lists, above its controls (the full history is in the export). */
 export const EVENTS_SHOWN = 5;
@@ -61,11 +62,21 @@ function TabPanel({ tabId, url, tabTitle }: { tabId: number; url: string | undef
   if (scratch) {
     if (pageKey === undefined) return <p class="muted pad">{t('loading')}</p>;
     if (pageKey === null || !isScratchKey(pageKey)) return <ScratchNotSeen />;
-    return <NotebookPanel key={pageKey} notebookKey={pageKey} tabId={tabId} tabTitle={tabTitle} scratch />;
+    return <NotebookPanel key={pageKey} notebookKey={pageKey} tabId={tabId} tabTitle={tabTitle} url={url} scratch />;
   }
   const key = url ? notebookKeyFromUrl(url) : null;
   if (key === null) return <NotColab onColab={isColabUrl(url)} />;
-  return <NotebookPanel key={key} notebookKey={key} tabId={tabId} tabTitle={tabTitle} scratch={false} />;
+  return <NotebookPanel key={key} notebookKey={key} tabId={tabId} tabTitle={tabTitle} url={url} scratch={false} />;
+}
+
+/**
+ * What the guard does not read in Colab's language, when Colab is in one whose notices are not known (languages.ts):
+ * said before the user relies on it, and again with "Check Colab UI".
+ */
+function LanguageNote({ language }: { language: string | null }) {
+  if (language === null || noticesKnown(language)) return null;
+  const here = languageName(language);
+  return <p class="language-note">{t('popupLanguageNote', here, languageList(NOTICE_LANGUAGES))}</p>;
 }
 
 function ScratchNotSeen() {
@@ -85,8 +96,15 @@ function NotColab({ onColab }: { onColab: boolean }) {
   );
 }
 
-function NotebookPanel(props: { notebookKey: string; tabId: number; tabTitle: string; scratch: boolean }) {
+function NotebookPanel(props: {
+  notebookKey: string;
+  tabId: number;
+  tabTitle: string;
+  url: string | undefined;
+  scratch: boolean;
+}) {
   const { notebookKey, tabId, tabTitle, scratch } = props;
+  const language = useColabLanguage(tabId, props.url);
   const notebook = useNotebook(notebookKey);
   const settings = useSettings();
   const pending = notebook.value?.enabled === true && notebook.value.status.kind === 'pending';
@@ -133,6 +151,7 @@ function NotebookPanel(props: { notebookKey: string; tabId: number; tabTitle: st
       </h1>
       <p class="night-line">{nightLine(record.history, now, t)}</p>
       {scratch && <p class="scratch-note">{t('popupScratch')}</p>}
+      <LanguageNote language={language} />
 
       <label class="switch-row">
         <input
@@ -267,7 +286,7 @@ function MaxRestartsField(props: {
 type CheckState =
   | { kind: 'idle' }
   | { kind: 'checking' }
-  | { kind: 'done'; ok: boolean; text: string; details?: string };
+  | { kind: 'done'; ok: boolean; text: string; details?: string; language?: string };
 
 function CheckUi({ tabId }: { tabId: number }) {
   const [state, setState] = useState<CheckState>({ kind: 'idle' });
@@ -282,11 +301,14 @@ function CheckUi({ tabId }: { tabId: number }) {
     }
     if (!reply || typeof reply !== 'object' || typeof reply.ready !== 'boolean') {
       setState({ kind: 'done', ok: false, text: t('checkReload') });
-    } else if (reply.ready) {
-      setState({ kind: 'done', ok: true, text: t('checkReady', reply.detail) });
+      return;
+    }
+    const language = typeof reply.language === 'string' ? reply.language : undefined;
+    if (reply.ready) {
+      setState({ kind: 'done', ok: true, text: t('checkReady', reply.detail), language });
     } else {
       const words = stepWords(reply.step, reply.detail);
-      setState({ kind: 'done', ok: false, text: t('checkProblem', words), details: reply.detail });
+      setState({ kind: 'done', ok: false, text: t('checkProblem', words), details: reply.detail, language });
     }
   }
 
@@ -299,6 +321,7 @@ function CheckUi({ tabId }: { tabId: number }) {
       <div role="status" class={done ? (done.ok ? 'success' : 'error') : 'muted'}>
         <p class="check-result">{state.kind === 'checking' ? t('checkRunning') : (done?.text ?? '')}</p>
         {done?.details && <Details text={done.details} />}
+        {done?.language && <LanguageNote language={done.language} />}
       </div>
     </div>
   );

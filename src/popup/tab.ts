@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import browser from 'webextension-polyfill';
 import { watchNotebookOfTab } from '../background/tab-registry';
+import { colabLanguage } from '../colab/page-language';
 import type { PageStateReply } from '../messaging/protocol';
 import { errorText } from '../ui/send';
 
@@ -93,4 +94,26 @@ export function useTabNotebook(tabId: number, wanted: boolean): string | null | 
     return wanted ? watchNotebookOfTab(tabId, setKey) : undefined;
   }, [tabId, wanted]);
   return key;
+}
+
+/**
+ * Colab's interface language in the tab (`?hl=`, `<html lang>`), read there with `scripting` (the guard need not be
+ * loaded in the page), again when the address changes; null until known, and when it cannot be read.
+ */
+export function useColabLanguage(tabId: number, url: string | undefined): string | null {
+  const [language, setLanguage] = useState<string | null>(null);
+  useEffect(() => {
+    let alive = true;
+    setLanguage(null);
+    Promise.resolve()
+      .then(() => browser.scripting.executeScript({ target: { tabId }, func: colabLanguage }))
+      .then(([injection]) => {
+        if (alive && typeof injection?.result === 'string') setLanguage(injection.result);
+      })
+      .catch(() => undefined);
+    return () => {
+      alive = false;
+    };
+  }, [tabId, url]);
+  return language;
 }
