@@ -11,6 +11,7 @@ import {
   record,
   trainNotebook,
 } from './harness/matrix';
+import { screenshot } from './harness/screenshots';
 
 /**
  * Colab in other interface languages (REFERENCE §12.3): `?hl=` picks a whole Spanish or Portuguese interface in the
@@ -56,10 +57,12 @@ for (const { hl, lang, name, restart } of LANGUAGES) {
     const check = await checkUi(serviceWorker, tabId);
     expect(check).toMatchObject({ ready: true, language: lang });
     const popup = await openPopup(tabId);
+    await popup.setViewportSize({ width: 380, height: 600 });
     const note = popup.locator('.notebook > .language-note');
     await expect(note).toContainText(name);
-    await expect(note).toContainText("Colab's RAM-crash notice and its disconnect notices are recognised in English");
-    await expect(note).toContainText('Out-of-memory errors in cell outputs are caught in any language');
+    await expect(note).toContainText("reads Colab's RAM-crash and disconnect notices in English only");
+    await expect(note).toContainText('still catches out-of-memory errors in cell outputs');
+    if (hl === 'pt-BR') await screenshot(popup, 'popup-language');
     await popup.getByRole('button', { name: 'Check Colab UI' }).click();
     await expect(popup.locator('.check .check-result')).toHaveText(/^Ready: /);
     await expect(popup.locator('.check .language-note')).toContainText(name);

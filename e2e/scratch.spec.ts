@@ -3,6 +3,7 @@ import { runAll, waitForKernel, waitForRun } from './colab-sim';
 import { expect, test } from './harness/extension';
 import { resetStorage, setSettings, waitForGuard, waitForWatching } from './harness/guard';
 import { commandsChosen, EPOCH_DONE, historyOf, record, trainNotebook, waitForHelloDone } from './harness/matrix';
+import { screenshot } from './harness/screenshots';
 
 /**
  * Scratch notebooks (REFERENCE §12.2): Colab's empty notebook as colab-mcp opens it on colab.google.com, and
@@ -53,8 +54,10 @@ test('a scratch notebook is guarded while its tab shows it; the popup says so; a
   expect(key).toMatch(new RegExp(`^scratch:${tabId}-`));
 
   const popup = await openPopup(tabId);
+  await popup.setViewportSize({ width: 380, height: 600 });
   await expect(popup.locator('.scratch-note')).toContainText('only while this tab shows it');
   await expect(popup.getByRole('heading', { name: 'empty.ipynb' })).toBeVisible();
+  await screenshot(popup, 'popup-scratch');
   await popup.getByRole('switch', { name: 'Auto-restart this notebook' }).click();
   await expect(popup.locator('.status .headline')).toHaveText('Watching');
   await popup.close();

@@ -543,7 +543,7 @@ describe('popup over a Colab notebook', () => {
       const root = await open();
       await waitFor(() =>
         expect(root.querySelector('.notebook > .language-note')?.textContent).toMatch(
-          /^Colab is in Brazilian Portuguese here\. .* recognised in English only/,
+          /^Colab is in Brazilian Portuguese here\. .* notices in English only/,
         ),
       );
       expect(executeScript).toHaveBeenCalledWith(expect.objectContaining({ target: { tabId } }));
