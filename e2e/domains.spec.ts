@@ -6,6 +6,7 @@ import {
   EPOCH_DONE,
   freshId,
   historyOf,
+  notebookRecords,
   openNotebook,
   record,
   trainNotebook,
@@ -22,12 +23,6 @@ test.beforeEach(async ({ serviceWorker }) => {
   await resetStorage(serviceWorker);
   await setSettings(serviceWorker, { backoffBaseSec: 1 });
 });
-
-/** Every notebook record in storage, by storage key. */
-async function notebookRecords(serviceWorker: import('@playwright/test').Worker): Promise<string[]> {
-  const items = await serviceWorker.evaluate(() => chrome.storage.local.get(null));
-  return Object.keys(items).filter((name) => name.startsWith('nb:'));
-}
 
 for (const origin of ['https://colab.google.com', 'https://colab.sandbox.google.com']) {
   test(`on ${new URL(origin).host}: an OOM in an output frame restarts and runs all, once`, async ({

@@ -2,7 +2,15 @@ import type { Page, Worker } from '@playwright/test';
 import { runAll, waitForKernel, waitForRun } from './colab-sim';
 import { expect, test } from './harness/extension';
 import { resetStorage, setSettings, waitForGuard, waitForWatching } from './harness/guard';
-import { commandsChosen, EPOCH_DONE, historyOf, record, trainNotebook, waitForHelloDone } from './harness/matrix';
+import {
+  commandsChosen,
+  EPOCH_DONE,
+  historyOf,
+  notebookRecords,
+  record,
+  trainNotebook,
+  waitForHelloDone,
+} from './harness/matrix';
 import { screenshot } from './harness/screenshots';
 
 /**
@@ -21,12 +29,6 @@ test.beforeEach(async ({ serviceWorker }) => {
   await resetStorage(serviceWorker);
   await setSettings(serviceWorker, { backoffBaseSec: 1 });
 });
-
-/** The notebook records in storage, by storage key. */
-async function notebookRecords(serviceWorker: Worker): Promise<string[]> {
-  const items = await serviceWorker.evaluate(() => chrome.storage.local.get(null));
-  return Object.keys(items).filter((name) => name.startsWith('nb:'));
-}
 
 /** The key the worker gave the tab's notebook. */
 async function keyOfTab(serviceWorker: Worker, tabId: number): Promise<string> {

@@ -112,6 +112,12 @@ export async function commandsChosen(page: Page): Promise<string[]> {
   return (await logOf(page, 'menu-item')).map((e) => `${e.command}@${e.via}`);
 }
 
+/** The storage keys of every notebook record, in no particular order. */
+export async function notebookRecords(serviceWorker: Worker): Promise<string[]> {
+  const items = await serviceWorker.evaluate(() => chrome.storage.local.get(null));
+  return Object.keys(items).filter((name) => name.startsWith('nb:'));
+}
+
 export async function badgeText(serviceWorker: Worker, tabId: number): Promise<string> {
   return serviceWorker.evaluate((tabId) => chrome.action.getBadgeText({ tabId }), tabId);
 }
