@@ -91,3 +91,28 @@ test('switched on at colab.research.google.com, the same notebook at colab.googl
     await other.close();
   }
 });
+
+test('Check Colab UI says, naming it, when the output frames come from a host the guard does not know', async ({
+  context,
+  page,
+  serviceWorker,
+  sim,
+  openPopup,
+}) => {
+  const scenario = trainNotebook(
+    { default: EPOCH_DONE },
+    { ui: { frameHost: 'outputs.colab.test', places: { stream: 'frame' } } },
+  );
+  const { tabId } = await openNotebook({ context, page, serviceWorker, sim }, scenario, {
+    origin: 'https://colab.google.com',
+  });
+  await runAll(page);
+  expect(await waitForRun(page, 1)).toMatchObject({ ok: true });
+  await expect(page.locator('.output-iframe-sizer iframe')).not.toHaveCount(0);
+  const popup = await openPopup(tabId);
+  await popup.getByRole('button', { name: 'Check Colab UI' }).click();
+  await expect(popup.locator('.check .check-result')).toHaveText(
+    /^Not ready: Colab shows its outputs from [a-z0-9-]+-0-colab\.outputs\.colab\.test, a host the guard does not know/,
+  );
+  await popup.close();
+});

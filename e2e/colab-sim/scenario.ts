@@ -322,6 +322,11 @@ export interface UiOptions {
    * from the DOM (colabtools#5376). The toolbar stays in every case.
    */
   header?: 'shown' | 'collapsed' | 'missing';
+  /**
+   * The domain output frames are served under (default `'googleusercontent.com'`, §4.2). Which host pages on Colab's
+   * other domains use is not known (§12.1); another domain is not served by the simulator (its frames stay empty).
+   */
+  frameHost?: string;
   /** The Runtime menu popup has its `#runtime-menu` id (default true); false: only a Closure auto-id. */
   runtimeMenuId?: boolean;
   /** The connect button's id: `'connect'` (default) or `'reconnect'` (§11.5). */
