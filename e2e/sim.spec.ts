@@ -296,6 +296,24 @@ test.describe('Runtime menu (Closure semantics, §1.2)', () => {
     expect(await waitForRun(page, 1)).toMatchObject({ ok: true });
   });
 
+  test('?hl= picks a whole interface in its language, with its <html lang>, on any Colab domain (§12.3)', async () => {
+    await page.goto(`${sim.notebook('/drive/hl', TWO_CELLS, 'https://colab.google.com')}?authuser=1&hl=pt-BR`);
+    await waitForKernel(page, 'idle');
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('pt-BR');
+    await expect(page.locator('#runtime-menu-button .goog-menu-button-caption')).toHaveText('Ambiente de execução');
+    await openRuntimeMenu(page);
+    await expect(page.locator('#runtime-menu [command="restart-and-run-all"]')).toHaveText(
+      'Reiniciar sessão e executar tudo',
+    );
+    await page.goto(`${sim.notebook('/drive/hl', TWO_CELLS, 'https://colab.sandbox.google.com')}?hl=es`);
+    await waitForKernel(page, 'idle');
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('es');
+    await expect(page.locator('#runtime-menu-button .goog-menu-button-caption')).toHaveText('Entorno de ejecución');
+    await page.goto(sim.notebook('/drive/hl', { ...TWO_CELLS, ui: { labels: 'ja' } }));
+    await waitForKernel(page, 'idle');
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('ja');
+  });
+
   test('synthetic shortcut keys are ignored; real key presses work (§3)', async () => {
     await open(TWO_CELLS);
     await page.evaluate(() =>

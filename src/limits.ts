@@ -44,6 +44,8 @@ export const TEXT_LIMITS = {
   dialog: 300,
 } as const;
 
+/** The longest page address a page's hello may carry (a `#fileId=` address holds a whole URL). */
+export const MAX_URL_CHARS = 8192;
 /** Notebook keys longer than this are no keys (storage keys stay small). */
 export const NOTEBOOK_KEY_MAX_LENGTH = 2048;
 /** How many history entries a notebook record keeps, and storage problems the problem list keeps. */

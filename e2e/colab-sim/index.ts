@@ -11,7 +11,7 @@
  */
 import type { BrowserContext, Route } from '@playwright/test';
 import type { Scenario } from './scenario';
-import { COLAB_ORIGIN, NOT_FOUND, type Response, SimServer } from './serve';
+import { COLAB_ORIGINS, NOT_FOUND, type Response, SimServer } from './serve';
 
 export * from './helpers';
 export type * from './log';
@@ -23,16 +23,17 @@ export { ansi, CUDA_OOM_MESSAGE, caughtOomOutputs, failureOutput, keyboardInterr
 
 export interface ColabSim {
   /**
-   * Registers a scenario for a notebook path such as '/drive/abc123' and returns the full
-   * https://colab.research.google.com URL.
+   * Registers a scenario for a notebook path such as '/drive/abc123' and returns its full URL on `origin` (by default
+   * https://colab.research.google.com; the path is served on each of Colab's origins).
    */
-  notebook(path: string, scenario: Scenario): string;
+  notebook(path: string, scenario: Scenario, origin?: string): string;
   /** Removes the routes (for a context shared between tests, such as the extension harness's). */
   dispose(): Promise<void>;
 }
 
 /**
- * Routes https://colab.research.google.com/** and https://*.googleusercontent.com/** of `context` to the simulator.
+ * Routes each Colab origin (https://colab.research.google.com/**, colab.google.com, colab.sandbox.google.com) and
+ * https://*.googleusercontent.com/** of `context` to the simulator.
  * Registered notebook paths serve the notebook page (query strings such as `?authuser=1` and fragments are ignored
  * for the lookup; a trailing slash too); everything else on Colab's origin is a 404.
  */
@@ -42,20 +43,19 @@ export async function installColabSim(context: BrowserContext): Promise<ColabSim
     const request = route.request();
     return fulfil(route, server.respond(new URL(request.url()), request.method()) ?? NOT_FOUND);
   };
-  await context.route(COLAB_PATTERN, handle);
-  await context.route(USER_CONTENT_PATTERN, handle);
+  for (const pattern of PATTERNS) await context.route(pattern, handle);
 
   return {
-    notebook: (path, scenario) => server.notebook(path, scenario),
+    notebook: (path, scenario, origin) => server.notebook(path, scenario, origin),
     async dispose() {
-      await context.unroute(COLAB_PATTERN, handle);
-      await context.unroute(USER_CONTENT_PATTERN, handle);
+      for (const pattern of PATTERNS) await context.unroute(pattern, handle);
     },
   };
 }
 
-const COLAB_PATTERN = `${COLAB_ORIGIN}/**`;
+const COLAB_PATTERNS = COLAB_ORIGINS.map((origin) => `${origin}/**`);
 const USER_CONTENT_PATTERN = 'https://*.googleusercontent.com/**';
+const PATTERNS = [...COLAB_PATTERNS, USER_CONTENT_PATTERN];
 
 function fulfil(route: Route, response: Response): Promise<void> {
   return route.fulfill({

@@ -44,7 +44,7 @@ export async function serveColabSim(page: Page): Promise<PuppeteerColabSim> {
   };
   await attach(page);
   return {
-    notebook: (path, scenario) => server.notebook(path, scenario),
+    notebook: (path, scenario, origin) => server.notebook(path, scenario, origin),
     attach,
     async dispose() {
       for (const page of pages.splice(0)) {

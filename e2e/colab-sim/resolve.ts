@@ -58,6 +58,7 @@ export function resolveScenario(path: string, scenario: Scenario): ResolvedScena
     dialogOpeningMs: 0,
     restartDialog: 'restart-confirm',
     header: 'shown',
+    frameHost: 'googleusercontent.com',
     runtimeMenuId: true,
     connectButtonId: 'connect',
     csp: true,

@@ -11,7 +11,17 @@
 export type Place = 'main' | 'frame';
 
 /** UI label sets (§1.1 label history). Commands are the same in every set. */
-export type LabelSet = 'en-2026' | 'en-legacy' | 'de' | 'ja';
+export type LabelSet = 'en-2026' | 'en-legacy' | 'de' | 'ja' | 'es' | 'pt';
+
+/** The page's `<html lang>` with each label set; `?hl=` in a notebook's address picks the set of its language. */
+export const LABEL_LANGUAGES: Record<LabelSet, string> = {
+  'en-2026': 'en',
+  'en-legacy': 'en',
+  de: 'de',
+  ja: 'ja',
+  es: 'es',
+  pt: 'pt-BR',
+};
 
 /**
  * The restart confirmation dialog implementation (§2 table):
@@ -227,7 +237,7 @@ export interface CellSpec {
 }
 
 export interface UiOptions {
-  /** Default `'en-2026'`. */
+  /** Default `'en-2026'`; `?hl=<language>` in the address picks that language's set instead (§12.3). */
   labels?: LabelSet;
   /**
    * Show legacy accelerator spans (`<span class="goog-menuitem-accel">Ctrl+F9</span>`) in the Runtime menu. Default:
@@ -312,6 +322,11 @@ export interface UiOptions {
    * from the DOM (colabtools#5376). The toolbar stays in every case.
    */
   header?: 'shown' | 'collapsed' | 'missing';
+  /**
+   * The domain output frames are served under (default `'googleusercontent.com'`, §4.2). Which host pages on Colab's
+   * other domains use is not known (§12.1); another domain is not served by the simulator (its frames stay empty).
+   */
+  frameHost?: string;
   /** The Runtime menu popup has its `#runtime-menu` id (default true); false: only a Closure auto-id. */
   runtimeMenuId?: boolean;
   /** The connect button's id: `'connect'` (default) or `'reconnect'` (§11.5). */

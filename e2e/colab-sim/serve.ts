@@ -6,10 +6,13 @@
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { COLAB_ORIGINS } from '../../src/colab/origins';
 import { resolveScenario } from './resolve';
-import type { ResolvedScenario, Scenario } from './scenario';
+import { LABEL_LANGUAGES, type LabelSet, type ResolvedScenario, type Scenario } from './scenario';
 
+/** The default origin of a notebook's address; the simulator answers on each of Colab's origins (§12.1). */
 export const COLAB_ORIGIN = 'https://colab.research.google.com';
+export { COLAB_ORIGINS };
 /** Where page assets live on both origins. Real Colab serves its bundles from elsewhere; no notebook path starts so. */
 export const ASSET_PREFIX = '/_colab_sim/page/';
 
@@ -40,22 +43,34 @@ export const NOT_FOUND: Response = {
 export class SimServer {
   readonly #notebooks = new Map<string, ResolvedScenario>();
 
-  /** Registers a scenario for a path such as '/drive/abc123'; returns its https://colab.research.google.com URL. */
-  notebook(path: string, scenario: Scenario): string {
+  /**
+   * Registers a scenario for a path such as '/drive/abc123'; returns its URL on `origin` (by default
+   * https://colab.research.google.com). The same path is served on every Colab origin.
+   */
+  notebook(path: string, scenario: Scenario, origin = COLAB_ORIGIN): string {
     if (!path.startsWith('/') || path.startsWith(ASSET_PREFIX)) throw new Error(`colab-sim: bad notebook path ${path}`);
-    const key = normalisePath(new URL(path, COLAB_ORIGIN).pathname);
+    if (!COLAB_ORIGINS.includes(origin)) throw new Error(`colab-sim: ${origin} is not one of Colab's origins`);
+    const key = normalisePath(new URL(path, origin).pathname);
     this.#notebooks.set(key, resolveScenario(key, scenario));
-    return new URL(path, COLAB_ORIGIN).href;
+    return new URL(path, origin).href;
   }
 
   respond(url: URL, method: string): Response | null {
-    const colab = url.origin === COLAB_ORIGIN;
+    const colab = COLAB_ORIGINS.includes(url.origin);
     if (!colab && !isUserContent(url)) return null;
     if (url.pathname.startsWith(ASSET_PREFIX)) return asset(url.pathname);
     if (!colab) return url.pathname === '/outputframe.html' ? outputFramePage() : NOT_FOUND;
     const scenario = method === 'GET' ? this.#notebooks.get(normalisePath(url.pathname)) : undefined;
-    return scenario ? notebookPage(scenario) : NOT_FOUND;
+    return scenario ? notebookPage(inLanguage(scenario, url.searchParams.get('hl'))) : NOT_FOUND;
   }
+}
+
+/** `?hl=` chooses Colab's interface language (§12.3, colabtools#25): the label set of that language, if any. */
+function inLanguage(scenario: ResolvedScenario, hl: string | null): ResolvedScenario {
+  const base = hl?.split(/[-_]/)[0]?.toLowerCase();
+  const entries = Object.entries(LABEL_LANGUAGES) as Array<[LabelSet, string]>;
+  const labels = entries.find(([, language]) => language.split('-')[0] === base)?.[0];
+  return labels ? { ...scenario, ui: { ...scenario.ui, labels } } : scenario;
 }
 
 function isUserContent(url: URL): boolean {
@@ -87,7 +102,7 @@ export function notebookPage(scenario: ResolvedScenario): Response {
     .map((name) => `<link rel="modulepreload" nonce="${nonce}" href="${ASSET_PREFIX}${name}">`)
     .join('\n');
   const body = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8">
+<html lang="${LABEL_LANGUAGES[scenario.ui.labels]}"><head><meta charset="utf-8">
 <title>${escapeHtml(scenario.title)} - Colab</title>
 <link rel="stylesheet" href="${ASSET_PREFIX}colab-sim.css">
 ${preloads}

@@ -42,7 +42,8 @@ export async function readRecord(serviceWorker: Worker, key: string): Promise<St
 }
 
 export async function tabIdOf(serviceWorker: Worker, page: Page): Promise<number> {
-  const url = page.url();
+  // tabs.query reads `url` as a match pattern, which names no fragment.
+  const url = page.url().replace(/#.*$/, '');
   const id = await serviceWorker.evaluate(async (url) => (await chrome.tabs.query({ url }))[0]?.id, url);
   if (id === undefined) throw new Error(`no tab for ${url}`);
   return id;

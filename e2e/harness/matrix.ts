@@ -45,6 +45,10 @@ export interface OpenOptions {
   prefix?: string;
   /** Wait for the kernel to be idle (default true). */
   connected?: boolean;
+  /** The Colab origin the notebook is opened on (default https://colab.research.google.com). */
+  origin?: string;
+  /** A query for its address, e.g. `?hl=pt-BR` (Colab's interface language). */
+  search?: string;
 }
 
 /**
@@ -70,7 +74,7 @@ export async function openNotebook(
   const key = `drive:${id}`;
   if (opts.guard === 'off') await enableGuard(serviceWorker, key, { ...opts.record, ...SWITCHED_OFF() });
   else if (opts.guard ?? true) await enableGuard(serviceWorker, key, opts.record);
-  const url = sim.notebook(`/drive/${id}`, scenario);
+  const url = sim.notebook(`/drive/${id}`, scenario, opts.origin) + (opts.search ?? '');
   await page.goto(url);
   const tabId = await waitForGuard(serviceWorker, page);
   await waitForHelloDone(serviceWorker, tabId);
@@ -122,6 +126,12 @@ export async function logOf<T extends LogEntry['type']>(
 /** Runtime-menu commands chosen (by anyone) so far, in order, with where they came from. */
 export async function commandsChosen(page: Page): Promise<string[]> {
   return (await logOf(page, 'menu-item')).map((e) => `${e.command}@${e.via}`);
+}
+
+/** The storage keys of every notebook record, in no particular order. */
+export async function notebookRecords(serviceWorker: Worker): Promise<string[]> {
+  const items = await serviceWorker.evaluate(() => chrome.storage.local.get(null));
+  return Object.keys(items).filter((name) => name.startsWith('nb:'));
 }
 
 export async function badgeText(serviceWorker: Worker, tabId: number): Promise<string> {

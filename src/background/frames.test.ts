@@ -1,5 +1,6 @@
 import { fakeBrowser } from '@webext-core/fake-browser';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { pageHello } from '../../test/support/background';
 import { FRAMES_CHANGED } from '../messaging/frame-channel';
 import { createNotebookWriter } from '../state/store';
 import { tellFramesAfter } from './frames';
@@ -9,7 +10,8 @@ vi.mock('webextension-polyfill', async () => ({ default: (await import('@webext-
 vi.mock('../lib/i18n', () => ({ t: (key: string) => key }));
 
 const KEY = 'drive:abc';
-const NOTEBOOK_URL = 'https://colab.research.google.com/drive/abc';
+const COLAB = 'https://colab.research.google.com';
+const NOTEBOOK_URL = `${COLAB}/drive/abc`;
 const FRAME_URL = 'https://2kkcb3ngq8o-496ff2e9c6d22116-0-colab.googleusercontent.com/outputframe.html?vrz=colab_x';
 
 const page = (tabId: number, url = NOTEBOOK_URL) => ({
@@ -24,12 +26,7 @@ const frame = (tabId: number, tabUrl = NOTEBOOK_URL, url = FRAME_URL) => ({
   frameId: 5,
   tab: { id: tabId, url: tabUrl },
 });
-const hello = (key: string | null = KEY, arrived = true) => ({
-  type: 'page-hello',
-  key,
-  title: 'train.ipynb',
-  arrived,
-});
+const hello = (key: string | null = KEY, first = true) => pageHello(key, 'train.ipynb', first);
 const guardOn = (key = KEY, extra: object = {}) =>
   fakeBrowser.storage.local.set({ [`nb:${key}`]: { v: 1, key, enabled: true, ...extra } });
 
@@ -61,9 +58,20 @@ describe("the service worker's side of output frames", () => {
     it("reports tagged with the token of its tab's page, and whether to send all text (marker patterns)", async () => {
       await guardOn();
       const token = await tokenOfPage(7);
-      expect(await route({ type: 'frame-hello' }, frame(7))).toEqual({ token, markers: false });
+      expect(await route({ type: 'frame-hello' }, frame(7))).toEqual({ token, markers: false, origin: COLAB });
       await fakeBrowser.storage.local.set({ settings: { v: 1, markerPatterns: ['^RESTART_ME$'] } });
-      expect(await route({ type: 'frame-hello' }, frame(7))).toEqual({ token, markers: true });
+      expect(await route({ type: 'frame-hello' }, frame(7))).toEqual({ token, markers: true, origin: COLAB });
+    });
+
+    it("names the origin of the frame's page, on whichever Colab domain it shows the notebook", async () => {
+      await guardOn();
+      const url = 'https://colab.google.com/drive/abc?authuser=1';
+      const token = ((await route({ ...hello(KEY), url }, page(7, url))) as { token: string }).token;
+      expect(await route({ type: 'frame-hello' }, frame(7, url))).toEqual({
+        token,
+        markers: false,
+        origin: 'https://colab.google.com',
+      });
     });
 
     it('nothing to frames in a tab that no longer shows the notebook, or whose address it may not read', async () => {
@@ -95,7 +103,11 @@ describe("the service worker's side of output frames", () => {
       expect(told()).toHaveLength(1);
       const reloaded = await tokenOfPage(7);
       expect(reloaded).not.toBe(first);
-      expect(await route({ type: 'frame-hello' }, frame(7))).toEqual({ token: reloaded, markers: false });
+      expect(await route({ type: 'frame-hello' }, frame(7))).toEqual({
+        token: reloaded,
+        markers: false,
+        origin: COLAB,
+      });
       expect(sendMessage).toHaveBeenLastCalledWith(7, { type: FRAMES_CHANGED });
     });
   });

@@ -2,9 +2,9 @@ import browser from 'webextension-polyfill';
 import { FRAMES_CHANGED } from '../messaging/frame-channel';
 import type { FrameHelloReply } from '../messaging/protocol';
 import type { NotebookStatus } from '../messaging/status-api';
-import { notebookKeyFromUrl } from '../state/notebook-key';
 import { notebookStatus } from '../state/notebook-status';
 import { NOTEBOOK_PREFIX, parseSettings, SETTINGS_KEY } from '../state/schema';
+import { urlShowsNotebook } from '../state/scratch';
 import { loadNotebook, loadSettings } from '../state/store';
 import { tokenOfTab } from './frame-tokens';
 import { notebookOfTab, notebookTabs, tabsOfNotebook } from './tab-registry';
@@ -24,7 +24,7 @@ export interface FrameSender {
 /** Its tab's page said hello for this notebook, and the tab still shows it (not another site that embeds frames). */
 async function notebookOfFrame({ tabId, tabUrl }: FrameSender): Promise<string | null> {
   const key = await notebookOfTab(tabId);
-  return key !== null && tabUrl !== undefined && notebookKeyFromUrl(tabUrl) === key ? key : null;
+  return key !== null && tabUrl !== undefined && urlShowsNotebook(tabUrl, key) ? key : null;
 }
 
 /** A frame posts only where the guard is on, and only with the token of its tab's current top document. */
@@ -32,8 +32,8 @@ export async function frameHello(frame: FrameSender): Promise<FrameHelloReply> {
   const key = await notebookOfFrame(frame);
   if (key === null) return null;
   const [token, record, settings] = await Promise.all([tokenOfTab(frame.tabId), loadNotebook(key), loadSettings()]);
-  if (token === null || !record.enabled) return null;
-  return { token, markers: settings.markerPatterns.length > 0 };
+  if (token === null || !record.enabled || frame.tabUrl === undefined) return null;
+  return { token, markers: settings.markerPatterns.length > 0, origin: new URL(frame.tabUrl).origin };
 }
 
 /** The status API's answer, or null (no answer) when the user switched the API off. */

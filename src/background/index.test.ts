@@ -1,6 +1,6 @@
 import { fakeBrowser } from '@webext-core/fake-browser';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { chromeChanges } from '../../test/support/background';
+import { chromeChanges, pageHello } from '../../test/support/background';
 import { loadNotebook } from '../state/store';
 
 vi.mock('webextension-polyfill', async () => ({ default: (await import('@webext-core/fake-browser')).fakeBrowser }));
@@ -35,7 +35,7 @@ async function fromPage(tabId: number, message: object): Promise<unknown> {
 async function openTab(): Promise<number> {
   const { id } = await fakeBrowser.tabs.create({ url: URL });
   if (id === undefined) throw new Error('no tab id');
-  await fromPage(id, { type: 'page-hello', key: KEY, title: '', arrived: true });
+  await fromPage(id, pageHello(KEY));
   return id;
 }
 
@@ -89,6 +89,27 @@ describe('service worker', () => {
     const [, owner] = [await openTab(), await ownerTab()];
     await chromeChanges(owner, { status: 'loading' });
     expect((await loadNotebook(KEY)).status).toMatchObject({ kind: 'pending', ownerTab: owner });
+  });
+
+  it("removes a scratch notebook's record when its tab closes, or leaves it for another site", async () => {
+    const scratchUrl = 'https://colab.google.com/notebooks/empty.ipynb';
+    const scratch = async (pageId: string) => {
+      const { id } = await fakeBrowser.tabs.create({ url: scratchUrl });
+      if (id === undefined) throw new Error('no tab id');
+      const sender = { id: fakeBrowser.runtime.id, url: scratchUrl, frameId: 0, tab: await fakeBrowser.tabs.get(id) };
+      const hello = pageHello(`scratch:${pageId}`, '', true, 'https://colab.google.com');
+      const [reply] = await fakeBrowser.runtime.onMessage.trigger(hello, sender, () => {});
+      const { key } = reply as unknown as { key: string };
+      await fakeBrowser.storage.local.set({ [`nb:${key}`]: { v: 1, key, enabled: true } });
+      return { id, key };
+    };
+    const [closed, left] = [await scratch('a1'), await scratch('b2')];
+    await fakeBrowser.tabs.onRemoved.trigger(closed.id, { windowId: 1, isWindowClosing: false });
+    await chromeChanges(left.id, { url: 'https://example.com/', status: 'loading' });
+    const names = Object.keys(await fakeBrowser.storage.local.get(null));
+    expect(names).not.toContain(`nb:${closed.key}`);
+    expect(names).not.toContain(`nb:${left.key}`);
+    expect(names).toContain(`nb:${KEY}`);
   });
 
   it('injects into the open Colab tabs after an update even when migrating the stored data fails', async () => {

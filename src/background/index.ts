@@ -1,4 +1,5 @@
 import browser from 'webextension-polyfill';
+import { COLAB_MATCHES } from '../colab/origins';
 import { refusedPattern } from '../detector/patterns';
 import { fallBackToEnglish } from '../lib/english-fallback';
 import { NOTEBOOK_PREFIX, SETTINGS_KEY } from '../state/schema';
@@ -55,7 +56,7 @@ browser.storage.onChanged.addListener(async (changes, area) => {
   if (area !== 'local') return;
   const names = Object.keys(changes);
   if (names.includes(SETTINGS_KEY)) {
-    const tabs = await browser.tabs.query({ url: 'https://colab.research.google.com/*' });
+    const tabs = await browser.tabs.query({ url: COLAB_MATCHES });
     await Promise.all(tabs.flatMap((tab) => (tab.id === undefined ? [] : [refreshTabBadge(tab.id)])));
     return;
   }

@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import manifest from '../../manifest.json' with { type: 'json' };
+import { expandColabPages } from '../colab/origins';
 import { matchesPattern } from './match-pattern';
 
-const [pagePatterns, framePatterns] = manifest.content_scripts.map((script) => script.matches);
+const [pageSource, framePatterns] = manifest.content_scripts.map((script) => script.matches);
+// As the build writes them (vite.config.ts).
+const pagePatterns = expandColabPages(pageSource ?? []);
+const hostPermissions = expandColabPages(manifest.host_permissions);
 const FRAME_HOST = 'https://2kkcb3ngq8o-496ff2e9c6d22116-0-colab.googleusercontent.com';
 
 describe("the manifest's content-script matches", () => {
@@ -26,10 +30,25 @@ describe("the manifest's content-script matches", () => {
     expect(frames('about:blank')).toBe(false);
   });
 
-  it('name Colab pages for the page script, and nothing on the frame hosts', () => {
+  it('name Colab pages on each of its domains for the page script, and nothing on the frame hosts', () => {
     expect(pages('https://colab.research.google.com/drive/abc?authuser=1#scrollTo=x')).toBe(true);
+    expect(pages('https://colab.google.com/notebooks/empty.ipynb#mcpProxyToken=t&mcpProxyPort=8')).toBe(true);
+    expect(pages('https://colab.sandbox.google.com/gist/someone/0123abc/nb.ipynb')).toBe(true);
+    expect(pages('https://colab.google/drive/abc')).toBe(false);
+    expect(pages('http://colab.google.com/drive/abc')).toBe(false);
     expect(pages('https://colab.research.google.com.evil.test/drive/abc')).toBe(false);
     expect(pages(`${FRAME_HOST}/outputframe.html`)).toBe(false);
+  });
+});
+
+describe("the manifest's host permissions", () => {
+  it("are Colab's pages on each of its domains and its output frames", () => {
+    const allowed = (url: string) => hostPermissions.some((pattern) => matchesPattern(pattern, url));
+    for (const host of ['colab.research.google.com', 'colab.google.com', 'colab.sandbox.google.com']) {
+      expect(allowed(`https://${host}/drive/abc`)).toBe(true);
+    }
+    expect(allowed(`${FRAME_HOST}/outputframe.html?vrz=x`)).toBe(true);
+    expect(allowed('https://colab.google/')).toBe(false);
   });
 });
 

@@ -1,12 +1,13 @@
 import { fakeBrowser } from '@webext-core/fake-browser';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { COLAB_MATCHES } from '../colab/origins';
 import { injectIntoOpenTabs } from './reinject';
 
 vi.mock('webextension-polyfill', async () => ({ default: (await import('@webext-core/fake-browser')).fakeBrowser }));
 
 const manifest = {
   content_scripts: [
-    { matches: ['https://colab.research.google.com/*'], js: ['assets/colab-page-loader.js'] },
+    { matches: COLAB_MATCHES, js: ['assets/colab-page-loader.js'] },
     {
       matches: ['https://*.googleusercontent.com/outputframe.html*'],
       js: ['src/content/output-frame.js'],
@@ -50,9 +51,11 @@ describe('injecting into Colab tabs opened before an install or update', () => {
     vi.spyOn(fakeBrowser.runtime, 'getManifest').mockReturnValue(manifest as never);
     // The fake's query compares URLs for equality; Chrome's reads `url` as a match pattern, which this filter is.
     const all = fakeBrowser.tabs.query.bind(fakeBrowser.tabs);
-    vi.spyOn(fakeBrowser.tabs, 'query').mockImplementation((async (info: { url?: string }) => {
+    vi.spyOn(fakeBrowser.tabs, 'query').mockImplementation((async (info: { url?: string | string[] }) => {
       const tabs = await all({});
-      return info.url === undefined ? tabs : tabs.filter((tab) => tab.url && matches(info.url!, tab.url));
+      if (info.url === undefined) return tabs;
+      const patterns = [info.url].flat();
+      return tabs.filter((tab) => tab.url && patterns.some((pattern) => matches(pattern, tab.url!)));
     }) as never);
   });
 
@@ -73,6 +76,18 @@ describe('injecting into Colab tabs opened before an install or update', () => {
       { target: { tabId: colab.id, allFrames: false }, files: ['assets/colab-page-loader.js'] },
       { target: { tabId: colab.id, frameIds: [3, 6] }, files: ['src/content/output-frame.js'] },
     ]);
+  });
+
+  it('injects into Colab tabs on each of its domains', async () => {
+    const hosts = ['colab.research.google.com', 'colab.google.com', 'colab.sandbox.google.com'];
+    const tabs = await Promise.all(hosts.map((host) => fakeBrowser.tabs.create({ url: `https://${host}/drive/a` })));
+    executeScript.mockImplementation(async (details) => (details.func ? FRAMES.slice(0, 1) : []));
+    expect(await injectIntoOpenTabs()).toBe(3);
+    const injected = executeScript.mock.calls
+      .map(([details]) => details as { func?: unknown; target?: unknown })
+      .filter((details) => !details.func)
+      .map((details) => details.target);
+    expect(injected).toEqual(tabs.map((tab) => ({ tabId: tab.id, allFrames: false })));
   });
 
   it('injects the frame script nowhere in a tab without output frames', async () => {

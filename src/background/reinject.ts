@@ -1,4 +1,5 @@
 import browser from 'webextension-polyfill';
+import { COLAB_MATCHES } from '../colab/origins';
 import { matchesPattern } from './match-pattern';
 
 type ContentScript = NonNullable<browser.Manifest.WebExtensionManifest['content_scripts']>[number];
@@ -14,7 +15,7 @@ type ContentScript = NonNullable<browser.Manifest.WebExtensionManifest['content_
 export async function injectIntoOpenTabs(): Promise<number> {
   if (browser.runtime.getURL('').startsWith('moz-extension:')) return 0;
   const scripts = browser.runtime.getManifest().content_scripts ?? [];
-  const tabs = await browser.tabs.query({ url: 'https://colab.research.google.com/*' });
+  const tabs = await browser.tabs.query({ url: COLAB_MATCHES });
   let injected = 0;
   for (const tab of tabs) {
     if (tab.id === undefined || tab.discarded) continue;

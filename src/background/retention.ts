@@ -1,5 +1,6 @@
 import browser from 'webextension-polyfill';
 import type { NotebookWriter } from '../state/store';
+import { notebooksIn } from './tab-registry';
 
 /**
  * Applies the retention rules (state/retention.ts) at most once a day, on the first page hello of the day: no timer
@@ -9,8 +10,9 @@ const KEY = 'retentionAppliedAt';
 const DAY_MS = 24 * 60 * 60_000;
 
 export async function applyRetentionDaily(writer: NotebookWriter, now = Date.now()): Promise<void> {
-  const last = (await browser.storage.session.get(KEY))[KEY];
+  const session = await browser.storage.session.get(null);
+  const last = session[KEY];
   if (typeof last === 'number' && now - last < DAY_MS && now >= last) return;
   await browser.storage.session.set({ [KEY]: now });
-  await writer.applyRetention(now);
+  await writer.applyRetention(now, notebooksIn(session));
 }

@@ -1,6 +1,6 @@
 import { fakeBrowser } from '@webext-core/fake-browser';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { chromeChanges } from '../../test/support/background';
+import { chromeChanges, pageHello } from '../../test/support/background';
 import { STORAGE_ERRORS_KEY } from '../state/schema';
 import { createNotebookWriter, loadNotebook } from '../state/store';
 import { createRouter } from './router';
@@ -37,8 +37,8 @@ function failure(detectedAt = Date.now()) {
   return { type: 'page-failure', key: KEY, detectedAt, startedAt: detectedAt, source: 'error-output', verdict };
 }
 
-function hello(key: string | null = KEY, arrived = true) {
-  return { type: 'page-hello', key, title: '', arrived };
+function hello(key: string | null = KEY, first = true) {
+  return pageHello(key, '', first);
 }
 
 describe('service-worker router', () => {
@@ -72,27 +72,25 @@ describe('service-worker router', () => {
     expect((await loadNotebook(KEY)).blindSince).toBeUndefined();
   });
 
-  it(
-    'a hello after a rename leaves a restart in progress alone; a hello after a reload ends it as ' + 'interrupted',
-    async () => {
-      const restarting = {
-        kind: 'restarting',
-        reason: 'failure',
-        action: 'restart-and-run-all',
-        attempt: 'a1b2c3d4e5f6',
-        ownerTab: 7,
-        startedAt: Date.now(),
-      };
-      await fakeBrowser.storage.local.set({ [`nb:${KEY}`]: { v: 1, key: KEY, enabled: true, status: restarting } });
-      await route({ type: 'page-hello', key: KEY, title: 'renamed.ipynb', arrived: false }, colabPage());
-      expect((await loadNotebook(KEY)).status).toMatchObject({ kind: 'restarting', ownerTab: 7 });
-      expect((await loadNotebook(KEY)).title).toBe('renamed.ipynb');
-      await route({ type: 'page-hello', key: KEY, title: 'renamed.ipynb', arrived: true }, colabPage());
-      const after = await loadNotebook(KEY);
-      expect(after.status.kind).toBe('watching');
-      expect(after.history.map((e) => e.type)).toContain('interrupted');
-    },
-  );
+  it('a hello after a rename leaves a restart in progress alone; after a reload ends it as interrupted', async () => {
+    const restarting = {
+      kind: 'restarting',
+      reason: 'failure',
+      action: 'restart-and-run-all',
+      attempt: 'a1b2c3d4e5f6',
+      ownerTab: 7,
+      startedAt: Date.now(),
+    };
+    await route(pageHello(KEY, 'train.ipynb', true), colabPage());
+    await fakeBrowser.storage.local.set({ [`nb:${KEY}`]: { v: 1, key: KEY, enabled: true, status: restarting } });
+    await route(pageHello(KEY, 'renamed.ipynb', false), colabPage());
+    expect((await loadNotebook(KEY)).status).toMatchObject({ kind: 'restarting', ownerTab: 7 });
+    expect((await loadNotebook(KEY)).title).toBe('renamed.ipynb');
+    await route(pageHello(KEY, 'renamed.ipynb', true), colabPage());
+    const after = await loadNotebook(KEY);
+    expect(after.status.kind).toBe('watching');
+    expect(after.history.map((e) => e.type)).toContain('interrupted');
+  });
 
   it('drops page messages from any other sender, and malformed ones, without an answer', async () => {
     const strangers = [
@@ -111,12 +109,16 @@ describe('service-worker router', () => {
 
   it('answers an output frame with what it may post only once its page said hello, and nothing else', async () => {
     expect(await route({ type: 'frame-hello' }, outputFrame)).toBeNull();
-    const hello = (await route({ type: 'page-hello', key: KEY, title: 'train.ipynb', arrived: true }, colabPage())) as {
+    const hello = (await route(pageHello(KEY, 'train.ipynb', true), colabPage())) as {
       tabId: number;
       token: string;
     };
-    expect(hello).toEqual({ tabId: 7, token: expect.stringMatching(/^[0-9a-f]{64}$/) });
-    expect(await route({ type: 'frame-hello' }, outputFrame)).toEqual({ token: hello.token, markers: false });
+    expect(hello).toEqual({ tabId: 7, token: expect.stringMatching(/^[0-9a-f]{64}$/), key: KEY });
+    expect(await route({ type: 'frame-hello' }, outputFrame)).toEqual({
+      token: hello.token,
+      markers: false,
+      origin: 'https://colab.research.google.com',
+    });
     expect(route(failure(), outputFrame)).toBeUndefined();
   });
 
@@ -234,29 +236,81 @@ describe('service-worker router', () => {
     });
   });
 
+  describe('scratch notebooks: a new notebook each time, kept while their tab shows them', () => {
+    let handOver: ReturnType<typeof createRouter>['handOver'];
+    const SCRATCH_URL = 'https://colab.google.com/notebooks/empty.ipynb#mcpProxyToken=t&mcpProxyPort=9';
+    const on = (key: string) => ({ type: 'ui-command', key, command: { type: 'set-enabled', enabled: true } });
+    const stored = async () => Object.keys(await fakeBrowser.storage.local.get(null)).sort();
+
+    beforeEach(async () => {
+      ({ route, handOver } = createRouter(createNotebookWriter()));
+      await fakeBrowser.windows.create({ focused: true });
+    });
+
+    /** A tab showing a scratch notebook; its page says hello with its page-keyed scratch key. */
+    async function scratchTab(pageId: string): Promise<{ tabId: number; key: string }> {
+      const { id } = await fakeBrowser.tabs.create({ url: SCRATCH_URL });
+      if (id === undefined) throw new Error('no tab id');
+      const page = { ...colabPage(id), url: SCRATCH_URL };
+      const reply = (await route(hello(`scratch:${pageId}`), page)) as { key: string };
+      return { tabId: id, key: reply.key };
+    }
+
+    it('ties the key to its tab: two tabs never share a scratch notebook, even with the same page id', async () => {
+      const [a, b] = [await scratchTab('m1.5'), await scratchTab('m1.5')];
+      expect(a.key).toBe(`scratch:${a.tabId}-m1.5`);
+      expect(b.key).toBe(`scratch:${b.tabId}-m1.5`);
+      await route(on(a.key), popup);
+      expect((await loadNotebook(a.key)).enabled).toBe(true);
+      expect((await loadNotebook(b.key)).enabled).toBe(false);
+    });
+
+    it("acts on the page's messages under the tied key", async () => {
+      const { tabId, key } = await scratchTab('m2');
+      await route(on(key), popup);
+      const page = { ...colabPage(tabId), url: SCRATCH_URL };
+      expect(await route({ ...failure(), key }, page)).toMatchObject({ outcome: 'scheduled' });
+    });
+
+    it('forgets the record when its tab closes, reloads (a new page) or opens another notebook', async () => {
+      const closed = await scratchTab('m3');
+      const reloaded = await scratchTab('m4');
+      const moved = await scratchTab('m5');
+      for (const { key } of [closed, reloaded, moved]) await route(on(key), popup);
+      // What the worker does when a tab closes (index.ts).
+      await handOver(closed.key, closed.tabId);
+      const page = (tabId: number) => ({ ...colabPage(tabId), url: SCRATCH_URL });
+      const again = (await route(hello('scratch:m4b'), page(reloaded.tabId))) as { key: string };
+      expect(again.key).not.toBe(reloaded.key);
+      await route(hello(KEY), colabPage(moved.tabId));
+      expect(await stored()).toEqual([`nb:${KEY}`]);
+    });
+  });
+
   describe('storage holds only what the user chose', () => {
     const NEW = 'drive:neverGuarded';
     const newPage = { ...colabPage(), url: 'https://colab.research.google.com/drive/neverGuarded' };
 
     it('a notebook opened, renamed and failing, but never switched on, leaves nothing in storage', async () => {
-      await route({ type: 'page-hello', key: NEW, title: 'secret.ipynb', arrived: true }, newPage);
-      await route({ type: 'page-hello', key: NEW, title: 'renamed.ipynb', arrived: false }, newPage);
+      await route(pageHello(NEW, 'secret.ipynb', true), newPage);
+      await route(pageHello(NEW, 'renamed.ipynb', false), newPage);
       expect(await route({ ...failure(), key: NEW }, newPage)).toMatchObject({ outcome: 'off' });
       expect(Object.keys(await fakeBrowser.storage.local.get(null))).toEqual([`nb:${KEY}`]);
     });
 
     it('switching it on creates its record, named as its page showed, without spoofing characters', async () => {
-      await route({ type: 'page-hello', key: NEW, title: 'train\u202E.ipynb', arrived: true }, newPage);
+      await route(pageHello(NEW, 'train\u202E.ipynb', true), newPage);
       const on = { type: 'ui-command', key: NEW, command: { type: 'set-enabled', enabled: true } };
       expect(await route(on, popup)).toEqual({ ok: true });
       expect(await loadNotebook(NEW)).toMatchObject({ enabled: true, title: 'train.ipynb' });
-      await route({ type: 'page-hello', key: NEW, title: 'v2.ipynb', arrived: false }, newPage);
+      await route(pageHello(NEW, 'v2.ipynb', false), newPage);
       expect((await loadNotebook(NEW)).title).toBe('v2.ipynb');
     });
 
     it('refuses notebook keys with control or bidirectional characters', async () => {
       const spoof = 'drive:abc\u202Egnp';
-      expect(route({ type: 'page-hello', key: spoof, title: '', arrived: true }, colabPage())).toBeUndefined();
+      // An address that decodes to one names no notebook.
+      expect(await route(pageHello(spoof, '', true), colabPage())).toMatchObject({ key: null });
       const command = { type: 'ui-command', key: spoof, command: { type: 'set-enabled', enabled: true } };
       expect(route(command, popup)).toBeUndefined();
     });
@@ -281,7 +335,7 @@ describe('service-worker router', () => {
           lost: `lostFailure ${KEY} CUDA out of memory`,
         },
       ]);
-      const reply = await route({ type: 'page-hello', key: KEY, title: 'renamed', arrived: true }, colabPage());
+      const reply = await route(pageHello(KEY, 'renamed', true), colabPage());
       expect(reply).toMatchObject({ tabId: 7, token: expect.any(String) });
       expect(await errors()).toHaveLength(2);
     });

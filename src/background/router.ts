@@ -10,7 +10,10 @@ import {
   UiMessageSchema,
 } from '../messaging/protocol';
 import { type SenderLike, senderKind } from '../messaging/sender';
+import { pageNotebookKey } from '../state/notebook-key';
+import { notebookTitleFromDocumentTitle } from '../state/notebook-title';
 import type { ClaimReply, CommandReply, PolicyEvent, Reduction, ReplyFor, ReportReply } from '../state/policy';
+import { isScratchKey } from '../state/scratch';
 import { loadNotebook, loadSettings, type NotebookWriter, StorageWriteError } from '../state/store';
 import { refreshTabBadge } from './badge';
 import { newTokenForTab, tokenOfTab } from './frame-tokens';
@@ -42,7 +45,7 @@ export function createRouter(writer: NotebookWriter) {
   }
 
   async function onPage(message: PageMessage, tabId: number): Promise<unknown> {
-    if (message.type === 'page-hello') return hello(message.key, message.title, message.arrived, tabId);
+    if (message.type === 'page-hello') return hello(message, tabId);
     // A page speaks only for the notebook its tab shows now: a late message about the previous one must not act on it.
     if ((await notebookOfTab(tabId)) !== message.key) return notShown(message);
     switch (message.type) {
@@ -99,10 +102,15 @@ export function createRouter(writer: NotebookWriter) {
    * A tab opened, reloaded or navigated to a notebook: remember it, and let it resume or take over a countdown. The
    * notebook it showed before, if another one, is handed over. A renamed notebook says hello again, from the same
    * content script: that is no reload, so it adopts nothing (a restart in progress in this tab goes on and reports
-   * its result).
+   * its result). The page says what it shows; which notebook that is (a scratch notebook's key is made of the tab and
+   * the page document), and its name, is read here, and the page uses the key of the answer.
    */
-  async function hello(key: string | null, title: string, arrived: boolean, tabId: number): Promise<HelloReply> {
+  async function hello(message: PageHello, tabId: number): Promise<HelloReply> {
+    const key = pageNotebookKey(message.url, `${tabId}-${message.page}`);
+    const title = notebookTitleFromDocumentTitle(message.title);
     const previous = await notebookOfTab(tabId);
+    // A new page document, or another notebook in it; not a renamed one.
+    const arrived = message.first || previous !== key;
     await setTabNotebook(tabId, key, title);
     if (previous !== null && previous !== key) await handOver(previous, tabId);
     // Renames a stored record; a notebook without one keeps its name in the tab registry only.
@@ -118,17 +126,19 @@ export function createRouter(writer: NotebookWriter) {
     void applyRetentionDaily(writer).catch(() => undefined);
     // A new top document (or another notebook in it) gets a new token; its output frames learn it by asking again.
     const current = arrived ? null : await tokenOfTab(tabId);
-    if (current !== null) return { tabId, token: current };
+    if (current !== null) return { tabId, token: current, key };
     const token = await newTokenForTab(tabId);
     void tellFrames(tabId);
-    return { tabId, token };
+    return { tabId, token, key };
   }
 
   /**
-   * `goneTab` no longer shows the notebook (closed, navigated elsewhere, discarded): a restart it was performing ends
-   * as interrupted, and a countdown it owned goes to another tab that still shows the notebook, if there is one.
+   * `goneTab` no longer shows the notebook (closed, navigated elsewhere, discarded, reloaded): a restart it was
+   * performing ends as interrupted, and a countdown it owned goes to another tab that still shows the notebook, if
+   * there is one. A scratch notebook lived in that tab alone: its record goes with it.
    */
   async function handOver(key: string, goneTab: number): Promise<void> {
+    if (isScratchKey(key)) return writer.forget(key);
     await apply(key, { type: 'tab-closed', tabId: goneTab });
     const { status } = await loadNotebook(key);
     if (status.kind !== 'pending' || status.ownerTab !== goneTab) return;
@@ -239,6 +249,8 @@ function lostBy(event: PolicyEvent, key: string): string {
 }
 
 /** A refusal in the shape each page message expects as its answer. */
+type PageHello = Extract<PageMessage, { type: 'page-hello' }>;
+
 function notShown(message: Exclude<PageMessage, { type: 'page-hello' }>): ReportReply | ClaimReply | CommandReply {
   const reason = 'This tab does not show this notebook';
   switch (message.type) {

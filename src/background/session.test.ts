@@ -32,9 +32,16 @@ describe('retention', () => {
     expect(writer.applyRetention).toHaveBeenCalledTimes(1);
     await apply(t0 + day);
     expect(writer.applyRetention).toHaveBeenCalledTimes(2);
-    expect(writer.applyRetention).toHaveBeenLastCalledWith(t0 + day);
+    expect(writer.applyRetention).toHaveBeenLastCalledWith(t0 + day, new Set());
     // A clock set back does not postpone it for good.
     await apply(t0);
     expect(writer.applyRetention).toHaveBeenCalledTimes(3);
+  });
+
+  it('is told which notebooks the tabs show, so that only scratch notebooks no tab shows go', async () => {
+    const writer = { applyRetention: vi.fn(async () => ({ removed: 0, rewritten: 0 })) };
+    await fakeBrowser.storage.session.set({ 'tab:3': 'scratch:3-abc', 'tab:4': 'drive:x', 'title:3': 'empty.ipynb' });
+    await applyRetentionDaily(writer as never, 1_800_000_000_000);
+    expect(writer.applyRetention).toHaveBeenCalledWith(1_800_000_000_000, new Set(['scratch:3-abc', 'drive:x']));
   });
 });

@@ -1,5 +1,5 @@
 import browser from 'webextension-polyfill';
-import { notebookKeyFromUrl } from '../state/notebook-key';
+import { urlShowsNotebook } from '../state/scratch';
 
 /**
  * Which notebook each Colab tab shows, and its name, as its content script last said. Kept in storage.session: the
@@ -20,11 +20,32 @@ export async function notebookOfTab(tabId: number): Promise<string | null> {
   return typeof value === 'string' ? value : null;
 }
 
+/** Calls back with the notebook the tab's page says it shows, now and on each change; returns the unsubscribe. */
+export function watchNotebookOfTab(tabId: number, callback: (key: string | null) => void): () => void {
+  const name = PREFIX + tabId;
+  const listener = (changes: Record<string, browser.Storage.StorageChange>) => {
+    const change = changes[name];
+    if (change) callback(typeof change.newValue === 'string' ? change.newValue : null);
+  };
+  browser.storage.session.onChanged.addListener(listener);
+  void notebookOfTab(tabId).then(callback);
+  return () => browser.storage.session.onChanged.removeListener(listener);
+}
+
 export async function tabsOfNotebook(key: string): Promise<number[]> {
   const items = await browser.storage.session.get(null);
   return Object.entries(items)
     .filter(([name, value]) => name.startsWith(PREFIX) && value === key)
     .map(([name]) => Number(name.slice(PREFIX.length)));
+}
+
+/** The notebooks the tabs' pages said they show, read from all of storage.session's `items`. */
+export function notebooksIn(items: Record<string, unknown>): Set<string> {
+  return new Set(
+    Object.entries(items).flatMap(([name, value]) =>
+      name.startsWith(PREFIX) && typeof value === 'string' ? [value] : [],
+    ),
+  );
 }
 
 /** Every tab whose page said it shows a notebook. */
@@ -52,7 +73,7 @@ export async function titleOfNotebook(key: string): Promise<string> {
 export async function tabShowsNotebook(tabId: number, key: string): Promise<boolean> {
   try {
     const tab = await browser.tabs.get(tabId);
-    return !tab.discarded && tab.url !== undefined && notebookKeyFromUrl(tab.url) === key;
+    return !tab.discarded && tab.url !== undefined && urlShowsNotebook(tab.url, key);
   } catch {
     return false;
   }

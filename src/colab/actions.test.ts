@@ -97,8 +97,8 @@ describe('restartAndRunAll through the Runtime menu', () => {
     fakeClosureMenu(document, {
       onCommand: () =>
         showConfirmation(
-          '<mwc-dialog open heading="セッションを再起動しますか？"><md-text-button ' +
-            'slot="primaryAction">はい</md-text-button></mwc-dialog>',
+          '<mwc-dialog open heading="セッションを再起動しますか？"><md-text-button slot="secondaryAction">いいえ' +
+            '</md-text-button><md-text-button slot="primaryAction">はい</md-text-button></mwc-dialog>',
         ),
     });
     expect(await restartAndRunAll(document, FAST)).toMatchObject({ ok: true, dialog: 'confirmed' });

@@ -8,11 +8,8 @@ afterEach(() => {
 });
 
 /** An output frame as Colab places it (happy-dom does not load it). */
-function addFrame(parent: Element): void {
-  parent.insertAdjacentHTML(
-    'beforeend',
-    '<iframe src="https://abc123-0-colab.googleusercontent.com/outputframe.html?vrz=colab_20260325"></iframe>',
-  );
+function addFrame(parent: Element, host = 'abc123-0-colab.googleusercontent.com'): void {
+  parent.insertAdjacentHTML('beforeend', `<iframe src="https://${host}/outputframe.html?vrz=colab_20260325"></iframe>`);
 }
 
 describe('what detection needs from the page', () => {
@@ -49,5 +46,24 @@ describe('what detection needs from the page', () => {
       step: 'match-output-frames',
       detail: expect.stringContaining('1 of 1 output frames'),
     });
+  });
+
+  it('says, naming the host, when output frames come from a host the guard does not know', () => {
+    mount(snippet('code-cell-with-static-output-2026-03.html'));
+    addFrame(document.querySelector('.output-iframe-sizer')!, 'abc-0-colab.googleusercontent.com');
+    addFrame(document.querySelector('.output-iframe-sizer')!, 'x1-0-colab.outputs.google.com');
+    expect(checkDetection(document)).toEqual({
+      ok: false,
+      step: 'unknown-frame-host',
+      detail: expect.stringMatching(/^x1-0-colab\.outputs\.google\.com: .*cannot be seen$/),
+    });
+  });
+
+  it("takes the notebook's own frames of other pages for none of Colab's", () => {
+    mount(snippet('code-cell-with-static-output-2026-03.html'));
+    const sizer = document.querySelector('.output-iframe-sizer')!;
+    addFrame(sizer);
+    sizer.insertAdjacentHTML('beforeend', '<iframe src="https://www.youtube.com/embed/abc"></iframe>');
+    expect(checkDetection(document)).toMatchObject({ ok: true });
   });
 });

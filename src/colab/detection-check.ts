@@ -1,7 +1,8 @@
 /**
- * What detection needs from the live page (issue 13.6): the cells, their run states, and every output frame inside a
- * cell's output area. When Colab's markup drifts, each of these goes missing without an error; "Check Colab UI" says
- * which one. Reads the page once, on request.
+ * What detection needs from the live page: the cells, their run states, and every output frame inside a cell's output
+ * area, served from a host the guard's frame script runs on (§4.2; on Colab's other domains the frames' host is not
+ * known, §12.1). When Colab's markup drifts, each of these goes missing without an error; "Check Colab UI" says which
+ * one. Reads the page once, on request.
  */
 
 import { cellOf, findCells } from './cells';
@@ -20,6 +21,14 @@ export function checkDetection(doc: Document): DetectionCheck {
   if (readable === 0) {
     const what = code.length ? `none of ${code.length} run buttons shows a readable state` : 'no cell has a run button';
     return problem('read-run-states', `${what} (${CELL.runButton} ${CELL.execution}): no cell can be seen running`);
+  }
+  const strangers = [...new Set(outputFrames(doc, false).map((frame) => new URL(frame.src).hostname))];
+  if (strangers.length > 0) {
+    return problem(
+      'unknown-frame-host',
+      `${strangers.join(', ')}: Colab's output frames come from a host the guard does not know: errors shown there ` +
+        'cannot be seen',
+    );
   }
   const frames = outputFrames(doc);
   const loose = frames.filter((frame) => !frame.matches(OUTPUT.frame) || !cellOf(frame)).length;
@@ -47,14 +56,18 @@ function runStateReadable(cell: Element): boolean {
   );
 }
 
-/** Every iframe showing Colab's output frame page, wherever it sits (open shadow roots included). */
-function outputFrames(doc: Document): HTMLIFrameElement[] {
+/**
+ * Every iframe showing Colab's output frame page, wherever it sits (open shadow roots included), from a host the
+ * frame script runs on (`knownHost`), or from any other https host.
+ */
+function outputFrames(doc: Document, knownHost = true): HTMLIFrameElement[] {
   return deepQueryAll<HTMLIFrameElement>(doc, 'iframe').filter((frame) => {
-    try {
-      const url = new URL(frame.src);
-      return OUTPUT.frameHost.test(url.hostname) && url.pathname === OUTPUT.framePath;
-    } catch {
-      return false;
-    }
+    if (!URL.canParse(frame.src)) return false;
+    const url = new URL(frame.src);
+    return (
+      url.protocol === 'https:' &&
+      url.pathname === OUTPUT.framePath &&
+      OUTPUT.frameHost.test(url.hostname) === knownHost
+    );
   });
 }

@@ -11,6 +11,7 @@ import {
   declineHighRamOffer,
   dialogHost,
   isDialogOpening,
+  isEnglishUi,
   openDialogs,
   personOnlyDialog,
 } from './dialogs';
@@ -22,6 +23,7 @@ afterEach(() => {
   listeners = new AbortController();
   document.body.innerHTML = '';
   document.documentElement.removeAttribute('lang');
+  history.replaceState(null, '', '/');
 });
 
 /** Replicas of each era of §2's table, with the restart texts §2 expects (title "Restart session?", yes/no). */
@@ -304,6 +306,32 @@ describe('non-English UI', () => {
     document.documentElement.lang = 'ja';
     mount(JA);
     expect(await confirmRestartDialog(document, { timeoutMs: 100 })).toMatchObject({ outcome: 'confirmed' });
+  });
+
+  it('takes the UI language from ?hl= before <html lang>', () => {
+    document.documentElement.lang = 'en';
+    history.replaceState(null, '', '/drive/abc?hl=pt-BR');
+    expect(isEnglishUi(document)).toBe(false);
+    history.replaceState(null, '', '/drive/abc?hl=en_GB');
+    document.documentElement.lang = 'ja';
+    expect(isEnglishUi(document)).toBe(true);
+    history.replaceState(null, '', '/drive/abc');
+    expect(isEnglishUi(document)).toBe(false);
+    document.documentElement.lang = 'not a language tag';
+    expect(isEnglishUi(document)).toBe(true);
+  });
+
+  it('refuses one that offers no choice: the confirmation is a yes/no dialog, a one-button notice is not', async () => {
+    const log = clicks();
+    mount(
+      '<mwc-dialog open heading="変更を保存できません"><md-text-button slot="primaryAction" dialogaction="ok">OK' +
+        '</md-text-button></mwc-dialog>',
+    );
+    expect(await confirmRestartDialog(document, { timeoutMs: 100, englishUi: false })).toMatchObject({
+      outcome: 'refused',
+      reason: 'no-choice',
+    });
+    expect(log).toEqual([]);
   });
 
   it('refuses one that appeared long after the action', async () => {

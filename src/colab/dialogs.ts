@@ -5,6 +5,7 @@
 
 import { cut, TEXT_LIMITS } from '../limits';
 import { deepQuery, deepQueryAll, deepText, dispatchMouseSequence, isVisible, squash, waitFor } from './dom';
+import { baseLanguage, colabLanguage } from './page-language';
 import { DANGEROUS_LABEL, DIALOG, DIALOG_MARKERS, DIALOG_TEXT } from './selectors';
 
 export type DialogKind =
@@ -154,7 +155,7 @@ export interface ConfirmOptions {
   before?: Iterable<Element>;
   /** `Date.now()` at our action (default: the call). */
   since?: number;
-  /** Whether Colab's UI is in English (default: `<html lang>` absent or en*). */
+  /** Whether Colab's UI is in English (default: its language, `?hl=` or `<html lang>`, is English or unnamed). */
   englishUi?: boolean;
   /** "Right after our action", for dialogs whose text cannot be judged (default 2000 ms). */
   immediateMs?: number;
@@ -168,6 +169,7 @@ export type RefuseReason =
   | 'other-dialog'
   | 'unrecognised-dialog'
   | 'late-dialog'
+  | 'no-choice'
   | 'no-confirm-button'
   | 'confirm-disabled'
   | 'confirm-looks-like-cancel'
@@ -181,8 +183,12 @@ export type ConfirmOutcome =
   | { outcome: 'stayed-open'; kind: DialogKind; saw: string };
 
 export function isEnglishUi(doc: Document): boolean {
-  const lang = doc.documentElement.lang;
-  return !lang || /^en\b/i.test(lang);
+  return baseLanguage(colabLanguage(doc)) === 'en';
+}
+
+/** A yes/no dialog (§2): it has a cancelling action beside the confirming one. */
+function offersChoice(dialog: Element): boolean {
+  return deepQueryAll(dialog, DIALOG.cancel).length > 0;
 }
 
 /** Still in its opening animation (§11.2): `colab-dialog-opening` on the dialog or an element of it. */
@@ -213,9 +219,11 @@ export async function clickDialogButton(dialog: Element, button: Element, settle
  *    cannot save, delete runtime, "not authored by Google", the high-RAM offer, sessions…, by markers and English text.
  * 3. English UI with readable text: it must read like a restart confirmation ("restart", "local variables will be
  *    lost"); otherwise refused as unrecognised.
- * 4. Non-English UI or unreadable text: refused when it names GPU/TPU/RAM/Google/Colab Pro/reCAPTCHA (untranslated
- *    names that only the other dialogs use); otherwise accepted only when it appeared within `immediateMs` of our
- *    action (a confirmation is shown at once by the menu action; the others come later or from a server reply).
+ * 4. Non-English UI or unreadable text (its language's words are not known, languages.ts): judged by structure and
+ *    by the action the guard started, never by its words. Refused when it names GPU/TPU/RAM/Google/Colab Pro/
+ *    reCAPTCHA (untranslated names that only the other dialogs use), when it did not appear within `immediateMs` of
+ *    our action (a confirmation is shown at once by the menu action; the others come later or from a server reply),
+ *    and when it offers no choice (the confirmation is a yes/no dialog, §2; one-button notices are not).
  * 5. The confirming button is found by attributes, must not be labelled like a cancel, and must be enabled.
  * 6. It is clicked once its opening animation is over, and the dialog must close.
  */
@@ -262,6 +270,7 @@ function decide(dialog: Element, elapsedMs: number, englishUi: boolean, immediat
   if (found === 'unknown' && englishUi && text) return refuse('unrecognised-dialog');
   if (found === 'unknown' && DIALOG_TEXT.foreignTokens.test(text)) return refuse('other-dialog');
   if (found === 'unknown' && elapsedMs > immediateMs) return refuse('late-dialog');
+  if (found === 'unknown' && !offersChoice(dialog)) return refuse('no-choice');
   const button = confirmButtonOf(dialog);
   if (!button) return refuse('no-confirm-button');
   if (DIALOG_TEXT.cancelLabel.test(buttonLabel(button))) return refuse('confirm-looks-like-cancel');

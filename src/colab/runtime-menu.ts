@@ -3,7 +3,7 @@
 import { openDialogs } from './dialogs';
 import { dispatchMouseSequence, isVisible, nodeText, pressEscape, squash, waitFor } from './dom';
 import { type Fail, fail } from './result';
-import { COMMAND, DANGEROUS_COMMANDS, DANGEROUS_LABEL, LABELS, MENU, TOOLBAR } from './selectors';
+import { COMMAND, DANGEROUS_COMMANDS, DANGEROUS_LABEL, LABELS, MENU, TOOLBAR, TRANSLATED_LABELS } from './selectors';
 
 export interface MenuOptions {
   /** How long to wait for the menu to show (default 3000 ms). */
@@ -23,7 +23,7 @@ export interface LocatedItem {
 
 export type FindItemResult = ({ ok: true } & LocatedItem) | Fail<'item-missing' | 'item-disabled' | 'item-dangerous'>;
 
-/** `#runtime-menu-button`, else the menubar button captioned "Runtime" (#2). */
+/** `#runtime-menu-button`, else the menubar button captioned "Runtime" (#2), in any language Colab was seen in. */
 export function findRuntimeButton(doc: Document): HTMLElement | null {
   const byId = doc.querySelector<HTMLElement>(MENU.runtimeButton);
   if (byId) return byId;
@@ -134,11 +134,17 @@ export function describeItems(menu: ParentNode): string {
     .join('; ');
 }
 
+/** The label fallbacks of a command: English, and the other languages Colab was seen in. */
+function labelsOf(command: string): readonly RegExp[] {
+  return [...(LABELS[command] ?? []), ...(TRANSLATED_LABELS[command] ?? [])];
+}
+
 /**
- * Finds the item by `command` (any UI language), else by the English labels; never a dangerous item (§1.1): the
- * command list and a label regex are both checked on whatever is found. Reports disabled without refusing.
+ * Finds the item by `command` (any UI language), else by its label (English, or another language Colab was seen
+ * in); never a dangerous item (§1.1): the command list and a label regex are both checked on whatever is found.
+ * Reports disabled without refusing.
  */
-export function locateMenuItem(menu: ParentNode, command: string, labels = LABELS[command] ?? []): LocatedItem | null {
+export function locateMenuItem(menu: ParentNode, command: string, labels = labelsOf(command)): LocatedItem | null {
   if (DANGEROUS_COMMANDS.includes(command)) return null;
   const byCommand = menu.querySelector(`[command="${command}"]`);
   const item =
@@ -147,7 +153,7 @@ export function locateMenuItem(menu: ParentNode, command: string, labels = LABEL
   return { item, via: byCommand ? 'command' : 'label', label: itemLabel(item), disabled: isItemDisabled(item) };
 }
 
-export function findMenuItem(menu: ParentNode, command: string, labels = LABELS[command] ?? []): FindItemResult {
+export function findMenuItem(menu: ParentNode, command: string, labels = labelsOf(command)): FindItemResult {
   const byCommand = menu.querySelector(`[command="${command}"]`);
   if (DANGEROUS_COMMANDS.includes(command) || (byCommand && isDangerous(byCommand))) {
     return fail('item-dangerous', `${command}: "${byCommand ? itemLabel(byCommand) : ''}"`);

@@ -1,20 +1,22 @@
 /**
  * The registry of everything this extension knows about Colab's DOM: selectors, `command` values and the English
- * texts it matches. When Colab changes, this file (and only rarely the code using it) changes.
+ * texts it matches, joined with the other languages' texts of languages.ts where Colab was seen using them. When Colab
+ * changes, this file (and only rarely the code using it) changes.
  * Each entry names its evidence in test/fixtures/colab-dom/REFERENCE.md (§ section / table row "#n"), the snippet
  * it must match (snippets/…html) and a confidence: High / Med / Low (= inferred, no capture).
  */
 
 import { joinRegex } from '../lib/regex';
+import { labelOf, mentionOf, orTranslated } from './languages';
 
 /** Closure menubar and the Runtime menu (§1.1, §1.2). */
 export const MENU = {
   /** #2, snippet menubar-and-runtime-menu-2026-03. High. */
   runtimeButton: '#runtime-menu-button',
-  /** Fallback when the id changes: a menubar button whose caption reads "Runtime" (#2, English only). Med. */
+  /** Fallback when the id changes: a menubar button captioned "Runtime" (#2; §12.3 in es, pt, fr, ja). Med. */
   menuButton: '#top-menubar .goog-menu-button, [role=menubar] [role=button][aria-haspopup]',
   menuButtonCaption: '.goog-menu-button-caption',
-  runtimeCaption: /^Runtime$/i,
+  runtimeCaption: /* @__PURE__ */ orTranslated(/^Runtime$/i, /* @__PURE__ */ labelOf('runtimeMenu')),
   /** #3, same snippet (a child of <body>, `display:none` while closed; may be created on first open). High/Med. */
   runtimeMenu: '#runtime-menu',
   /**
@@ -61,6 +63,12 @@ export const LABELS: Record<string, readonly RegExp[]> = {
   // Keys spelled out, checked against COMMAND: computed keys would leave their property reads in every bundle.
   'restart-and-run-all': [/^Restart (session |runtime )?and run all/i],
   runall: [/^Run all(?![\w-])/i],
+} satisfies Record<(typeof COMMAND)[keyof typeof COMMAND], readonly RegExp[]>;
+
+/** The same fallbacks in the other languages Colab was seen in (§12.3, languages.ts). */
+export const TRANSLATED_LABELS: Record<string, readonly RegExp[]> = {
+  'restart-and-run-all': [/* @__PURE__ */ labelOf('restartAndRunAll')],
+  runall: [/* @__PURE__ */ labelOf('runAll')],
 } satisfies Record<(typeof COMMAND)[keyof typeof COMMAND], readonly RegExp[]>;
 
 /** M3 toolbar split button, the fallback path (#10, §1.3, snippet toolbar-run-all-split-button-2026-03). Med. */
@@ -149,21 +157,27 @@ export const DIALOG_TEXT = {
   newRuntime: /new runtime required|assign new runtime/i,
   /** §11.2: titled only "Warning", with "Cancel execution" / "Continue anyway"; the body speaks of disallowed code. */
   disallowedCode: /disallowed|prohibited|cancel execution|continue anyway/i,
-  /** §11.2, §1.1: "Changing runtime attributes may terminate your current session…" (Save). */
-  runtimeType: /change runtime type|changing runtime attributes|runtime attributes/i,
+  /** §11.2, §1.1: "Changing runtime attributes may terminate your current session…" (Save); ja (§12.3). */
+  runtimeType: /* @__PURE__ */ orTranslated(
+    /change runtime type|changing runtime attributes|runtime attributes/i,
+    /* @__PURE__ */ mentionOf('changeRuntimeType'),
+  ),
   /** §11.2: "Cannot save changes". */
   cannotSave: /cannot save changes|can't save changes|unable to save/i,
   /** §11.2, §1.1: the confirmation of "Disconnect and delete runtime" (formerly "Factory reset runtime"). */
   deleteRuntime: /disconnect and delete|delete (the )?runtime|factory reset/i,
-  /** §2: "Warning: This notebook was not authored by Google" ("Run anyway"). */
-  notAuthored: /not authored by google|run anyway/i,
+  /** §2: "Warning: This notebook was not authored by Google" ("Run anyway"; ru, §12.3). */
+  notAuthored: /* @__PURE__ */ orTranslated(
+    /not authored by google|run anyway/i,
+    /* @__PURE__ */ mentionOf('runAnyway'),
+  ),
   /** §5.1, §11.1: "Switch to a high-RAM runtime?" (Yes/No), opened from the crash toast's "Get more RAM". */
   highRamOffer: /switch to a high-ram runtime|use a high-ram runtime/i,
   /** Other known non-restart dialogs (§2 "Other dialogs", §5.3): refused without a kind of their own. */
   other: /still there\?|active sessions|manage sessions|failed to assign a backend|unable to connect/i,
   restartConfirm: /\brestart|local variables will be lost|runtime state/i,
-  /** The attribute-chosen confirm is really a cancel when its label says so (defence in depth). */
-  cancelLabel: /^(cancel|close|no|dismiss)$/i,
+  /** The attribute-chosen confirm is really a cancel when its label says so (defence in depth; ru, §12.3). */
+  cancelLabel: /* @__PURE__ */ orTranslated(/^(cancel|close|no|dismiss)$/i, /* @__PURE__ */ labelOf('cancel')),
   /**
    * Names that stay untranslated in every UI language and never occur in a restart confirmation: GPU/TPU (quota),
    * RAM (high-RAM offer), Google (not authored by Google, Drive permission), Colab Pro (usage limits), reCAPTCHA.
@@ -327,5 +341,6 @@ export const CONNECT = {
   idleIcon: /\bdone\b/,
   busyIcon: /\bmore_horiz\b/,
   connectingText: /connecting|allocating|initializing|reconnecting/i,
-  disconnectedText: /^(re)?connect\b/i,
+  /** "Connect", "Reconnect"; ru "Подключиться повторно" (§12.3). */
+  disconnectedText: /* @__PURE__ */ orTranslated(/^(re)?connect\b/i, /* @__PURE__ */ labelOf('reconnect')),
 } as const;

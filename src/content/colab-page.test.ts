@@ -2,6 +2,7 @@
 import { fakeBrowser } from '@webext-core/fake-browser';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { HelloReply, PageMessage } from '../messaging/protocol';
+import { notebookKeyFromUrl } from '../state/notebook-key';
 import type { PageNotebook } from './page-guard';
 
 vi.mock('webextension-polyfill', async () => ({ default: (await import('@webext-core/fake-browser')).fakeBrowser }));
@@ -25,9 +26,11 @@ async function loadScript(): Promise<void> {
 }
 
 interface PendingHello {
-  key: string | null;
-  answer(reply: HelloReply): void;
+  message: PageHello;
+  /** The worker's answer; its key is the address's unless given. */
+  answer(reply: Omit<HelloReply, 'key'> & { key?: string | null }): void;
 }
+type PageHello = Extract<PageMessage, { type: 'page-hello' }>;
 
 describe('Colab page script', () => {
   let hellos: PendingHello[];
@@ -40,9 +43,9 @@ describe('Colab page script', () => {
     page.sendToWorker
       .mockReset()
       .mockImplementation(
-        (message: PageMessage) =>
+        (message: PageHello) =>
           new Promise((resolve) =>
-            hellos.push({ key: message.type === 'page-hello' ? message.key : null, answer: resolve }),
+            hellos.push({ message, answer: (reply) => resolve({ key: notebookKeyFromUrl(message.url), ...reply }) }),
           ),
       );
     page.setNotebook.mockReset();
@@ -62,11 +65,31 @@ describe('Colab page script', () => {
     expect(hellos).toHaveLength(1);
     hellos[0]?.answer({ tabId: 3, token: 'token' });
     await vi.waitFor(() => expect(hellos).toHaveLength(2));
-    expect(hellos.map((h) => h.key)).toEqual(['drive:notebookA', 'drive:notebookB']);
+    expect(hellos.map((h) => h.message.url)).toEqual([`${COLAB}/drive/notebookA`, `${COLAB}/drive/notebookB`]);
+    expect(hellos.map((h) => h.message.first)).toEqual([true, false]);
+    expect(hellos.map((h) => h.message.title)).toEqual(['a.ipynb - Colab', 'b.ipynb - Colab']);
     hellos[1]?.answer({ tabId: 3, token: 'token' });
     await vi.waitFor(() => expect(page.setNotebook).toHaveBeenCalled());
     const shown = page.setNotebook.mock.calls.map(([notebook]) => (notebook as PageNotebook).key);
     expect(shown).toEqual(['drive:notebookB']);
+  });
+
+  it("says what it shows with the page document's id, and uses the worker's key (a scratch notebook's)", async () => {
+    showNotebook('/notebooks/empty.ipynb#mcpProxyToken=t&mcpProxyPort=9', 'empty.ipynb');
+    await loadScript();
+    await vi.waitFor(() => expect(hellos).toHaveLength(1));
+    const pageId = performance.timeOrigin.toString(36);
+    expect(hellos[0]?.message).toMatchObject({
+      page: pageId,
+      url: `${COLAB}/notebooks/empty.ipynb#mcpProxyToken=t&mcpProxyPort=9`,
+    });
+    await fakeBrowser.storage.local.set({
+      [`nb:scratch:3-${pageId}`]: { v: 1, key: `scratch:3-${pageId}`, enabled: true },
+    });
+    hellos[0]?.answer({ tabId: 3, token: 'token', key: `scratch:3-${pageId}` });
+    await vi.waitFor(() =>
+      expect(page.setNotebook).toHaveBeenCalledWith({ key: `scratch:3-${pageId}`, tabId: 3, token: 'token' }),
+    );
   });
 
   it('tries loading the guard again after a failed load, on the next change of the record', async () => {

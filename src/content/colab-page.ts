@@ -14,7 +14,8 @@ import { OrphanedError, sendToWorker } from './send';
 const STARTED = 'colab-oom-guard:page-script-started';
 
 /**
- * The content script of every Colab page, kept small: it tells the service worker which notebook the tab shows, and
+ * The content script of every Colab page, kept small: it tells the service worker what the tab shows (the worker
+ * answers which notebook that is), and
  * loads the guard itself (page-guard.ts) only when the guard is on for that notebook or the popup asks for a UI check.
  * Everything it starts lives as long as `context`: once the extension is updated or removed under the page, the
  * orphaned script ends it all (a message to the worker fails, or the new copy announces itself).
@@ -49,27 +50,29 @@ function main() {
     return isEnabled((await storage.local.get(name))[name]);
   };
 
-  let helloKey: string | null | undefined;
+  // The page document's id: a scratch notebook's key is made of it (and of the tab). Every copy of this script in the
+  // document (one injected after an update) has the same; a reload, which opens a new empty notebook, a new one.
+  const page = performance.timeOrigin.toString(36);
   let latestHello = 0;
   let hellos = Promise.resolve();
-  const greet = async (seq: number, key: string | null, title: string, arrived: boolean) => {
-    const hello = await sendToWorker<HelloReply>({ type: 'page-hello', key, title, arrived }).catch((error) => {
+  const greet = async (seq: number, url: string, title: string) => {
+    const message = { type: 'page-hello', url, page, title, first: seq === 1 } as const;
+    const hello = await sendToWorker<HelloReply>(message).catch((error) => {
       if (error instanceof OrphanedError) invalidate();
       return null;
     });
     // A newer hello is queued: this answer is about a notebook or title the page has already left.
     if (!hello || seq !== latestHello || signal.aborted) return;
+    const { key } = hello;
     notebook = { key, tabId: hello.tabId, token: hello.token };
     if (guard || (key && (await isOn(key)))) await startGuard();
   };
   trackNotebook(
     document,
-    (key, title) => {
-      const arrived = key !== helloKey;
-      helloKey = key;
+    (url, title) => {
       const seq = ++latestHello;
       // One at a time: the worker must register the tab's notebooks in the order the page showed them.
-      hellos = hellos.then(() => greet(seq, key, title, arrived)).catch(() => undefined);
+      hellos = hellos.then(() => greet(seq, url, title)).catch(() => undefined);
     },
     signal,
   );

@@ -8,6 +8,7 @@ import { reportWhileGuarded } from './frame-reporter';
 
 vi.mock('./frame-browser', async () => ({ runtime: (await import('@webext-core/fake-browser')).fakeBrowser.runtime }));
 
+const COLAB = 'https://colab.research.google.com';
 const TRACEBACK = 'OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB';
 
 /** The frame's document as Colab builds it: outputs under #output-body (REFERENCE §4.2). */
@@ -67,7 +68,7 @@ describe("an output frame's reports to the Colab page", () => {
     addOutput('error', TRACEBACK);
     await tick();
     expect(posted).toEqual([]);
-    answers.push({ token: 't1', markers: false });
+    answers.push({ token: 't1', markers: false, origin: COLAB });
     await workerSaysChanged();
     expect(posted).toEqual([
       {
@@ -79,16 +80,23 @@ describe("an output frame's reports to the Colab page", () => {
     ]);
   });
 
+  it('posts to the Colab origin the worker names for the page above (colab.google.com too)', async () => {
+    await start({ token: 't1', markers: false, origin: 'https://colab.google.com' });
+    addOutput('error', TRACEBACK);
+    await tick();
+    expect(posted.map(({ origin }) => origin)).toEqual(['https://colab.google.com']);
+  });
+
   it("tags reports with the page document's current token, and sends stream text only with markers", async () => {
-    await start({ token: 't1', markers: false });
+    await start({ token: 't1', markers: false, origin: COLAB });
     addOutput('stream', 'epoch 1 done\n');
     await tick();
-    answers.push({ token: 't2', markers: false });
+    answers.push({ token: 't2', markers: false, origin: COLAB });
     await workerSaysChanged();
     addOutput('error', TRACEBACK);
     await tick();
     expect(reports()).toEqual([`t2:error-output:${TRACEBACK}`]);
-    answers.push({ token: 't2', markers: true });
+    answers.push({ token: 't2', markers: true, origin: COLAB });
     await workerSaysChanged();
     addOutput('stream', 'RESTART_ME\n');
     await tick();
@@ -96,26 +104,26 @@ describe("an output frame's reports to the Colab page", () => {
   });
 
   it('posts what it holds again under a new token: a new page document above has seen none of it', async () => {
-    await start({ token: 't1', markers: false });
+    await start({ token: 't1', markers: false, origin: COLAB });
     addOutput('error', TRACEBACK);
     await tick();
-    answers.push({ token: 't2', markers: false });
+    answers.push({ token: 't2', markers: false, origin: COLAB });
     await workerSaysChanged();
     expect(reports()).toEqual([`t1:error-output:${TRACEBACK}`, `t2:error-output:${TRACEBACK}`]);
     // The same answer again (a rename, the guard switched for another notebook) posts nothing new.
-    answers.push({ token: 't2', markers: false });
+    answers.push({ token: 't2', markers: false, origin: COLAB });
     await workerSaysChanged();
     expect(reports()).toHaveLength(2);
   });
 
   it('stops posting when the guard is switched off, and when its lifetime ends', async () => {
-    await start({ token: 't1', markers: false });
+    await start({ token: 't1', markers: false, origin: COLAB });
     answers.push(null);
     await workerSaysChanged();
     addOutput('error', TRACEBACK);
     await tick();
     expect(posted).toEqual([]);
-    answers.push({ token: 't1', markers: false });
+    answers.push({ token: 't1', markers: false, origin: COLAB });
     await workerSaysChanged();
     expect(posted).toHaveLength(1);
     lifetime.abort();
@@ -126,7 +134,7 @@ describe("an output frame's reports to the Colab page", () => {
   });
 
   it('stops observing once the extension is gone from under it (an orphaned script)', async () => {
-    await start({ token: 't1', markers: false });
+    await start({ token: 't1', markers: false, origin: COLAB });
     const id = fakeBrowser.runtime.id;
     try {
       Object.assign(fakeBrowser.runtime, { id: undefined });
@@ -150,7 +158,7 @@ describe("an output frame's reports to the Colab page", () => {
     reportWhileGuarded(document, parent, async <R>() => (await replies.shift()) as R, lifetime.signal);
     await workerSaysChanged();
     // The first answer (from before the guard was switched off) arrives last.
-    answerFirst({ token: 'stale', markers: false });
+    answerFirst({ token: 'stale', markers: false, origin: COLAB });
     addOutput('error', TRACEBACK);
     await tick();
     expect(posted).toEqual([]);
@@ -165,12 +173,12 @@ describe("an output frame's reports to the Colab page", () => {
   });
 
   describe('stream tails asked by the page when a cell stops (issue 20)', () => {
-    /** The page above asks (or a stranger, with another source or origin). */
-    const request = (id: number, from: { source?: unknown; origin?: string } = {}) =>
+    /** The page above asks (or a stranger, from another window). */
+    const request = (id: number, from: { source?: unknown } = {}) =>
       window.dispatchEvent(
         new MessageEvent('message', {
           data: { channel: FRAME_CHANNEL, ask: 'stream-tail', id },
-          origin: from.origin ?? 'https://colab.research.google.com',
+          origin: COLAB,
           source: (from.source ?? parent) as never,
         }),
       );
@@ -186,7 +194,7 @@ describe("an output frame's reports to the Colab page", () => {
       request(7);
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(tails()).toEqual([]);
-      answer({ token: 't1', markers: false });
+      answer({ token: 't1', markers: false, origin: COLAB });
       await vi.waitFor(() =>
         expect(tails()).toEqual([
           { channel: FRAME_CHANNEL, token: 't1', report: { kind: 'stream-tail', id: 7, text: expect.any(String) } },
@@ -196,10 +204,9 @@ describe("an output frame's reports to the Colab page", () => {
     });
 
     it('answers nothing for a notebook that is not guarded, nor to anyone but the page above', async () => {
-      await start({ token: 't1', markers: false });
+      await start({ token: 't1', markers: false, origin: COLAB });
       addOutput('stream', 'epoch 1 done\n');
       request(1, { source: window });
-      request(2, { origin: 'https://evil.example' });
       request(3);
       await vi.waitFor(() => expect(tails().map((tail) => tail.report)).toEqual([expect.objectContaining({ id: 3 })]));
       answers.push(null);

@@ -4,7 +4,6 @@ import { observeOutputFrame } from '../colab/output-frame-reader';
 import { tailOf } from '../detector/text';
 import { FRAME_CHANNEL, FRAMES_CHANGED } from '../messaging/frame-channel';
 import type { FrameHelloReply, FrameMessage, FrameReport } from '../messaging/protocol';
-import { COLAB_ORIGIN } from '../messaging/sender';
 import { runtime } from './frame-browser';
 import { answerStreamTailRequests } from './stream-tail-answerer';
 
@@ -31,7 +30,7 @@ export function reportWhileGuarded(doc: Document, parent: Window, ask: AskWorker
     if (!guarded || lifetime.signal.aborted) return void early?.push(report);
     // An update or removal of the extension orphans this script (Chrome): it has nothing valid to post any more.
     if (!runtime.id) return lifetime.abort();
-    parent.postMessage({ channel: FRAME_CHANNEL, token: guarded.token, report }, COLAB_ORIGIN, [
+    parent.postMessage({ channel: FRAME_CHANNEL, token: guarded.token, report }, guarded.origin, [
       new MessageChannel().port1,
     ]);
   };
@@ -39,6 +38,7 @@ export function reportWhileGuarded(doc: Document, parent: Window, ask: AskWorker
 
   // A new token is a new page document above, which has seen nothing yet: what the frame holds is posted again.
   const follow = (reply: FrameHelloReply) => {
+    // Another origin above is another page document: another token.
     if (guarded && guarded.token === reply?.token && guarded.markers === reply.markers) return;
     lifetime.abort();
     lifetime = new AbortController();

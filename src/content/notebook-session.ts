@@ -3,8 +3,8 @@ import { t } from '../lib/i18n';
 import { cut, TEXT_LIMITS } from '../limits';
 import type { ClaimReply, PageMessage } from '../messaging/protocol';
 import { answersDisconnect } from '../state/disconnect';
-import { notebookKeyFromUrl } from '../state/notebook-key';
 import type { NotebookRecord, Settings } from '../state/schema';
+import { urlShowsNotebook } from '../state/scratch';
 import { loadNotebook, loadSettings, watchNotebook, watchSettings } from '../state/store';
 import { createFailureWatch, type FailureWatch } from './failure-watch';
 import { listenToOutputFrames } from './frame-reports';
@@ -86,7 +86,7 @@ export function startNotebookSession(
         reason: 'no answer',
       };
       // The tab may have opened another notebook while the claim was on its way: restart neither.
-      if (!reply.granted || notebookKeyFromUrl(doc.location.href) === attemptKey) return reply;
+      if (!reply.granted || urlShowsNotebook(doc.location.href, attemptKey)) return reply;
       return { granted: false, reason: 'The tab shows another notebook now' };
     },
     result: async (attemptKey, attempt, outcome) => {

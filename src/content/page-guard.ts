@@ -1,4 +1,4 @@
-import { checkDetection, checkUi } from '../colab';
+import { checkDetection, checkUi, colabLanguage } from '../colab';
 import { t } from '../lib/i18n';
 import type { CheckUiReply, PageStateReply } from '../messaging/protocol';
 import { childLifetime } from './lifetime';
@@ -49,12 +49,13 @@ export function createPageGuard(doc: Document, context: ScriptContext): PageGuar
       return { key, watching: await session.notebook.watching() };
     },
     async checkUi() {
-      if (session?.notebook.busy) return { ready: false, step: 'busy', detail: t('checkBusy') };
+      const language = colabLanguage(doc);
+      if (session?.notebook.busy) return { ready: false, step: 'busy', detail: t('checkBusy'), language };
       const detection = checkDetection(doc);
-      if (!detection.ok) return { ready: false, step: detection.step, detail: detection.detail };
+      if (!detection.ok) return { ready: false, step: detection.step, detail: detection.detail, language };
       const result = await checkUi(doc);
-      if (result.ready) return { ready: true, detail: `${result.detail}; ${detection.detail}` };
-      return { ready: false, step: result.step, detail: withSaw(result.detail, result.saw) };
+      if (result.ready) return { ready: true, detail: `${result.detail}; ${detection.detail}`, language };
+      return { ready: false, step: result.step, detail: withSaw(result.detail, result.saw), language };
     },
   };
 }

@@ -2,12 +2,13 @@ import { frameStreamTail } from '../colab/output-frame-reader';
 import { STREAM_TAIL_MAX_WAIT_MS, STREAM_TAIL_QUIET_MS } from '../limits';
 import { isStreamTailRequest } from '../messaging/frame-channel';
 import type { FrameReport } from '../messaging/protocol';
-import { COLAB_ORIGIN } from '../messaging/sender';
 
 /**
- * When the frame's cell stops, the top frame asks for the end of the frame's stream output (issue 20). Only Colab's
- * page above may ask. Listens from the start, as the cell may stop while the frame's hello is on its way, and answers
- * once the frame has been still for a moment: a frame created as its cell stopped may still be receiving its outputs.
+ * When the frame's cell stops, the top frame asks for the end of the frame's stream output. Only the page above may
+ * ask (`event.source` is its window: only its own document's scripts post as it); the answer goes to that page's
+ * Colab origin alone, as the worker names it (frame-reporter.ts). Listens from the start, as the cell may stop while
+ * the frame's hello is on its way, and answers once the frame has been still for a moment: a frame created as its
+ * cell stopped may still be receiving its outputs.
  * `respond` posts the answer as a report (the frame reporter's rules: guarded notebooks only, the current token).
  */
 export function answerStreamTailRequests(
@@ -31,7 +32,7 @@ export function answerStreamTailRequests(
   };
   const changes = new MutationObserver(settle);
   const onMessage = (event: MessageEvent) => {
-    if (event.source !== parent || event.origin !== COLAB_ORIGIN || !isStreamTailRequest(event.data)) return;
+    if (event.source !== parent || !isStreamTailRequest(event.data)) return;
     if (!ids.length) {
       deadline = Date.now() + STREAM_TAIL_MAX_WAIT_MS;
       changes.observe(doc, { childList: true, subtree: true, characterData: true });

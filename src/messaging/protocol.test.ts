@@ -13,8 +13,16 @@ describe('page messages', () => {
     expect(v.is(PageMessageSchema, marker)).toBe(true);
     expect(v.is(PageMessageSchema, { ...marker, key: 'not-a-notebook' })).toBe(false);
     expect(v.is(PageMessageSchema, { ...marker, detectedAt: -1 })).toBe(false);
-    expect(v.is(PageMessageSchema, { type: 'page-hello', key: 'nonsense', title: '', arrived: true })).toBe(false);
-    expect(v.is(PageMessageSchema, { type: 'page-hello', key: null, title: '', arrived: true })).toBe(true);
+    const hello = {
+      type: 'page-hello',
+      url: 'https://colab.research.google.com/',
+      page: 'm3x9.4',
+      title: '',
+      first: true,
+    };
+    expect(v.is(PageMessageSchema, hello)).toBe(true);
+    expect(v.is(PageMessageSchema, { ...hello, page: '../x' })).toBe(false);
+    expect(v.is(PageMessageSchema, { ...hello, url: 'x'.repeat(10_000) })).toBe(false);
   });
 });
 

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { PERSON_ONLY_KINDS } from '../colab/person-only';
-import { IMPORT_MAX_CHARS, MAX_SHELL_TAIL_CHARS, MAX_TEXT_CHARS, TEXT_LIMITS } from '../limits';
+import { IMPORT_MAX_CHARS, MAX_SHELL_TAIL_CHARS, MAX_TEXT_CHARS, MAX_URL_CHARS, TEXT_LIMITS } from '../limits';
 import { DISCONNECT_KINDS } from '../state/disconnect';
 import { MaxRestartsSchema, NotebookKeySchema as NotebookKey, TimeSchema, VerdictSchema } from '../state/schema';
 import { FRAME_CHANNEL } from './frame-channel';
@@ -21,12 +21,17 @@ export type Command = v.InferOutput<typeof CommandSchema>;
 
 /** Sent by the top-frame content script on a Colab page. */
 export const PageMessageSchema = v.variant('type', [
-  /** `arrived`: the page loaded or navigated to this notebook; false when only its title changed. */
+  /**
+   * What the tab shows, as the page sees it: its address and title (the worker reads the notebook and its name from
+   * them), `page`: the page document's id (a scratch notebook's key is made of it), `first`: the first hello of this
+   * page script (a load, a reload, a script injected after an update).
+   */
   v.object({
     type: v.literal('page-hello'),
-    key: v.nullable(NotebookKey),
+    url: v.pipe(v.string(), v.maxLength(MAX_URL_CHARS)),
+    page: v.pipe(v.string(), v.regex(/^[0-9a-z.]{1,40}$/)),
     title: v.pipe(v.string(), v.maxLength(TEXT_LIMITS.title)),
-    arrived: v.boolean(),
+    first: v.boolean(),
   }),
   v.object({
     type: v.literal('page-failure'),
@@ -99,17 +104,23 @@ export type UiMessage = v.InferOutput<typeof UiMessageSchema>;
 /**
  * What an output frame may post to its parent, or null: post nothing (the tab shows no Colab notebook, or the guard
  * is off for it). `token` is the top-frame document's; `markers`: the user has marker patterns, so the frame sends
- * all its output text, which the top frame matches against them.
+ * all its output text, which the top frame matches against them; `origin`: the Colab origin of the page above (the
+ * frame cannot read it), the only one its reports are posted to.
  */
-export type FrameHelloReply = { token: string; markers: boolean } | null;
+export type FrameHelloReply = { token: string; markers: boolean; origin: string } | null;
 
 export interface HelloReply {
   tabId: number;
   token: string;
+  /** The notebook's key as the worker knows it: the page's own, or its scratch key tied to the tab. */
+  key: string | null;
 }
 export type { ClaimReply } from '../state/policy';
 
-export type CheckUiReply = { ready: true; detail: string } | { ready: false; step: string; detail: string };
+/** "Check Colab UI": ready or the step that is not, and Colab's interface language (`colabLanguage`). */
+export type CheckUiReply = ({ ready: true; detail: string } | { ready: false; step: string; detail: string }) & {
+  language: string;
+};
 
 /**
  * Whether the guard watches the page for `key` now (its observers are attached), once the page has read the

@@ -10,6 +10,13 @@ describe('senderKind', () => {
     expect(senderKind(sender, ID, ORIGIN)).toBe('colab-page');
   });
 
+  it('recognises the top frame of a Colab page on each of its domains', () => {
+    for (const host of ['colab.google.com', 'colab.sandbox.google.com']) {
+      const sender = { id: ID, url: `https://${host}/drive/x?authuser=1`, frameId: 0, tab: { id: 3 } };
+      expect(senderKind(sender, ID, ORIGIN)).toBe('colab-page');
+    }
+  });
+
   it('recognises an output frame inside a tab', () => {
     const sender = {
       id: ID,
@@ -39,6 +46,8 @@ describe('senderKind', () => {
       ),
     ).toBeNull();
     expect(senderKind({ id: ID, url: 'https://example.com/', frameId: 0, tab: { id: 1 } }, ID, ORIGIN)).toBeNull();
+    expect(senderKind({ id: ID, url: 'https://colab.google/', frameId: 0, tab: { id: 1 } }, ID, ORIGIN)).toBeNull();
+    expect(senderKind({ id: ID, url: 'http://colab.google.com/', frameId: 0, tab: { id: 1 } }, ID, ORIGIN)).toBeNull();
   });
 });
 

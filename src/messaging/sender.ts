@@ -1,3 +1,4 @@
+import { isColabOrigin } from '../colab/origins';
 import { OUTPUT } from '../colab/selectors';
 
 /**
@@ -14,8 +15,6 @@ export interface SenderLike {
   tab?: { id?: number; url?: string };
 }
 
-export const COLAB_ORIGIN = 'https://colab.research.google.com';
-
 /** Colab's output frames are served from random subdomains of googleusercontent.com (REFERENCE.md §4.2). */
 export function isOutputFrameOrigin(origin: string): boolean {
   const scheme = 'https://';
@@ -26,7 +25,7 @@ export function senderKind(sender: SenderLike, extensionId: string, extensionOri
   if (sender.id !== extensionId || !sender.url) return null;
   const origin = originOf(sender.url);
   if (sender.tab?.id !== undefined) {
-    if (sender.frameId === 0 && origin === COLAB_ORIGIN) return 'colab-page';
+    if (sender.frameId === 0 && origin !== null && isColabOrigin(origin)) return 'colab-page';
     if (sender.frameId !== 0 && origin !== null && isOutputFrameOrigin(origin) && isOutputFramePath(sender.url)) {
       return 'output-frame';
     }

@@ -8,6 +8,7 @@ import type { Command } from '../messaging/protocol';
 import { nightLine } from '../state/night';
 import { describeStatus } from '../state/policy';
 import { defaultSettings, type NotebookRecord, SETTING_BOUNDS, type Settings } from '../state/schema';
+import { isScratchKey } from '../state/scratch';
 import { loadAllNotebooks, loadSettings } from '../state/store';
 import { exportData } from '../state/transfer';
 import { parseWholeNumber, useDraft } from '../ui/fields';
@@ -238,6 +239,7 @@ function NotebookRow(props: { record: NotebookRecord; name: string; settings: Se
           {statusText(view, record).headline} · {t('notebookUsed', view.used, view.max)}
         </p>
         <p class="hint">{nightLine(record.history, props.now, t)}</p>
+        {isScratchKey(record.key) && <p class="hint">{t('notebookScratch')}</p>}
         {error && (
           <p class="error" role="alert">
             {error}

@@ -497,38 +497,83 @@ describe('popup over a Colab notebook', () => {
     expect(notWatched(root)).toBeUndefined();
   });
 
-  it(
-    'Check Colab UI reports ready, a failed step, or asks to reload the tab when no content script ' + 'answers',
-    async () => {
-      // The fake types tabs.sendMessage as returning nothing; the content script answers a CheckUiReply.
-      const send = vi.spyOn(fakeBrowser.tabs, 'sendMessage') as unknown as MockInstance<
-        (tabId: number, message: unknown) => Promise<unknown>
-      >;
+  it('Check Colab UI reports ready, a failed step, or asks to reload the tab when no page script answers', async () => {
+    // The fake types tabs.sendMessage as returning nothing; the content script answers a CheckUiReply.
+    const send = vi.spyOn(fakeBrowser.tabs, 'sendMessage') as unknown as MockInstance<
+      (tabId: number, message: unknown) => Promise<unknown>
+    >;
+    await storeNotebook(KEY, { enabled: true });
+    const root = await open();
+    const button = await waitFor(() => getByRole(root, 'button', 'Check Colab UI'));
+    const result = () => button.parentElement!.querySelector('.check-result')!.textContent;
+    const details = () => button.parentElement!.querySelector('.details p')?.textContent;
+
+    send.mockResolvedValueOnce({ ready: true, detail: 'Runtime menu has "Restart session and run all"' });
+    await click(button);
+    await waitFor(() => expect(result()).toBe('Ready: Runtime menu has "Restart session and run all"'));
+    expect(send).toHaveBeenLastCalledWith(tabId, { type: 'check-ui' });
+
+    send.mockResolvedValueOnce({ ready: false, step: 'find-item', detail: 'item-missing; saw: items: Run all' });
+    await click(button);
+    await waitFor(() => expect(result()).toBe('Not ready: could not find Runtime → Restart session and run all'));
+    expect(details()).toBe('item-missing; saw: items: Run all');
+
+    send.mockResolvedValueOnce({ ready: false, step: 'read-run-states', detail: 'no cell can be seen running' });
+    await click(button);
+    await waitFor(() => expect(result()).toBe('Not ready: could not tell whether cells are running'));
+
+    send.mockResolvedValueOnce({ ready: false, step: 'unknown-frame-host', detail: 'x.example: …', language: 'en' });
+    await click(button);
+    await waitFor(() => expect(result()).toMatch(/^Not ready: Colab shows its outputs from x\.example, a host/));
+    expect(button.parentElement!.querySelector('.language-note')).toBeNull();
+
+    send.mockRejectedValueOnce(new Error('Could not establish connection. Receiving end does not exist.'));
+    await click(button);
+    await waitFor(() => expect(result()).toBe('Reload the Colab tab, then try again.'));
+  });
+
+  it("says what it does not read in Colab's language: at once, and again with Check Colab UI", async () => {
+    const executeScript = vi.fn(async () => [{ frameId: 0, result: 'pt-BR' }]);
+    Object.assign(fakeBrowser, { scripting: { executeScript } });
+    const send = vi.spyOn(fakeBrowser.tabs, 'sendMessage') as unknown as MockInstance<
+      (tabId: number, message: unknown) => Promise<unknown>
+    >;
+    try {
       await storeNotebook(KEY, { enabled: true });
       const root = await open();
-      const button = await waitFor(() => getByRole(root, 'button', 'Check Colab UI'));
-      const result = () => button.parentElement!.querySelector('.check-result')!.textContent;
-      const details = () => button.parentElement!.querySelector('.details p')?.textContent;
+      await waitFor(() =>
+        expect(root.querySelector('.notebook > .language-note')?.textContent).toMatch(
+          /^Colab is in Brazilian Portuguese here\. .* notices in English only/,
+        ),
+      );
+      expect(executeScript).toHaveBeenCalledWith(expect.objectContaining({ target: { tabId } }));
+      send.mockResolvedValueOnce({ ready: true, detail: 'found', language: 'ja' });
+      await click(getByRole(root, 'button', 'Check Colab UI'));
+      await waitFor(() =>
+        expect(root.querySelector('.check .language-note')?.textContent).toMatch(/^Colab is in Japanese here\./),
+      );
+    } finally {
+      Reflect.deleteProperty(fakeBrowser, 'scripting');
+    }
+  });
 
-      send.mockResolvedValueOnce({ ready: true, detail: 'Runtime menu has "Restart session and run all"' });
-      await click(button);
-      await waitFor(() => expect(result()).toBe('Ready: Runtime menu has "Restart session and run all"'));
-      expect(send).toHaveBeenLastCalledWith(tabId, { type: 'check-ui' });
-
-      send.mockResolvedValueOnce({ ready: false, step: 'find-item', detail: 'item-missing; saw: items: Run all' });
-      await click(button);
-      await waitFor(() => expect(result()).toBe('Not ready: could not find Runtime → Restart session and run all'));
-      expect(details()).toBe('item-missing; saw: items: Run all');
-
-      send.mockResolvedValueOnce({ ready: false, step: 'read-run-states', detail: 'no cell can be seen running' });
-      await click(button);
-      await waitFor(() => expect(result()).toBe('Not ready: could not tell whether cells are running'));
-
-      send.mockRejectedValueOnce(new Error('Could not establish connection. Receiving end does not exist.'));
-      await click(button);
-      await waitFor(() => expect(result()).toBe('Reload the Colab tab, then try again.'));
-    },
-  );
+  it('says nothing of languages over an English Colab', async () => {
+    const executeScript = vi.fn(async () => [{ frameId: 0, result: 'en-GB' }]);
+    Object.assign(fakeBrowser, { scripting: { executeScript } });
+    try {
+      await storeNotebook(KEY, { enabled: true, title: 'train.ipynb' });
+      const root = await open();
+      await waitFor(() => getByText(root, 'train.ipynb'));
+      await waitFor(() => expect(executeScript).toHaveBeenCalled());
+      // Its answer applied and rendered.
+      await act(async () => {
+        await executeScript.mock.results[0]?.value;
+      });
+      expect(root.querySelector('.language-note')).toBeNull();
+    } finally {
+      Reflect.deleteProperty(fakeBrowser, 'scripting');
+    }
+  });
 });
 
 describe('popup target', () => {
@@ -554,11 +599,38 @@ describe('popup target', () => {
     await waitFor(() => getByText(root, 'Colab OOM Guard works on Google Colab notebooks.'));
   });
 
-  it('over Colab but not a notebook: asks to open or save one', async () => {
-    await fakeBrowser.tabs.create({ url: 'https://colab.research.google.com/#create=true', active: true });
+  it('over Colab but not a notebook, on any of its domains: asks to open or save one', async () => {
+    for (const url of ['https://colab.research.google.com/', 'https://colab.google.com/?hl=pt-BR#scrollTo=x']) {
+      const tab = await fakeBrowser.tabs.create({ url, active: true });
+      const root = await open(`?tab=${tab.id}`);
+      await waitFor(() => getByText(root, /not a notebook yet/));
+      expect(queryAllByRole(root, 'switch')).toHaveLength(0);
+      view?.unmount();
+    }
+  });
+
+  it("over a scratch notebook: its page's key (tied to the tab), and what guarding it means", async () => {
+    const url = 'https://colab.google.com/notebooks/empty.ipynb#mcpProxyToken=t&mcpProxyPort=8765';
+    const tab = await fakeBrowser.tabs.create({ url, active: true });
+    await fakeBrowser.tabs.update(tab.id, { title: 'empty.ipynb - Colab' } as never);
+    const key = `scratch:${tab.id}-m3x9.4`;
+    await fakeBrowser.storage.session.set({ [`tab:${tab.id}`]: key });
     const root = await open();
-    await waitFor(() => getByText(root, /not a notebook yet/));
+    await waitFor(() => getByText(root, /only while this tab shows it/));
+    expect(getByRole(root, 'heading', 'empty.ipynb')).toBeTruthy();
+    await click(toggle(root));
+    await waitFor(() => expect(root.querySelector('.headline')?.textContent).toBe('Watching'));
+    expect(worker.sent).toEqual([{ type: 'ui-command', key, command: { type: 'set-enabled', enabled: true } }]);
+  });
+
+  it('over a scratch notebook its page has not named yet: says so, then follows when the page does', async () => {
+    const tab = await fakeBrowser.tabs.create({ url: 'https://colab.research.google.com/#create=true', active: true });
+    const root = await open();
+    await waitFor(() => getByText(root, /has not told the guard about it yet/));
     expect(queryAllByRole(root, 'switch')).toHaveLength(0);
+    await act(() => fakeBrowser.storage.session.set({ [`tab:${tab.id}`]: `scratch:${tab.id}-abc` }));
+    await waitFor(() => getByText(root, /only while this tab shows it/));
+    expect(getByRole(root, 'heading', 'Scratch notebook')).toBeTruthy();
   });
 
   it('over a Colab URL that decodes to no storable key: the same, instead of loading forever', async () => {

@@ -1,20 +1,24 @@
 import { useEffect, useState } from 'preact/hooks';
 import browser from 'webextension-polyfill';
+import { NOTICE_LANGUAGES, noticesKnown } from '../colab/languages';
+import { isColabUrl } from '../colab/origins';
 import { t } from '../lib/i18n';
 import { BLIND_AFTER_MS } from '../limits';
 import type { CheckUiReply, Command } from '../messaging/protocol';
 import { nightLine } from '../state/night';
-import { notebookKeyFromUrl, notebookTitleFromDocumentTitle } from '../state/notebook-key';
+import { notebookKeyFromUrl } from '../state/notebook-key';
+import { notebookTitleFromDocumentTitle } from '../state/notebook-title';
 import { describeStatus } from '../state/policy';
 import { type HistoryEntry, SETTING_BOUNDS } from '../state/schema';
+import { isScratchKey, isScratchUrl } from '../state/scratch';
 import { parseWholeNumber, useDraft } from '../ui/fields';
 import { useNotebook, useNow, useSettings } from '../ui/hooks';
 import { StorageErrors } from '../ui/StorageErrors';
 import { sendCommand } from '../ui/send';
 import { stepWords } from '../ui/steps';
 import { Timeline } from '../ui/Timeline';
-import { eventText, formatTime, statusText } from '../ui/text';
-import { usePageWatched, useTargetTab } from './tab';
+import { eventText, formatTime, languageList, languageName, statusText } from '../ui/text';
+import { useColabLanguage, usePageWatched, useTabNotebook, useTargetTab } from './tab';
 
 /** How many events the popup lists, above its controls (the full history is in the export). */
 export const EVENTS_SHOWN = 5;
@@ -52,9 +56,35 @@ function OptionsLink() {
 }
 
 function TabPanel({ tabId, url, tabTitle }: { tabId: number; url: string | undefined; tabTitle: string }) {
+  const scratch = url !== undefined && isScratchUrl(url);
+  // A scratch notebook has no key in its address: its page's key, tied to the tab, is the worker's.
+  const pageKey = useTabNotebook(tabId, scratch);
+  if (scratch) {
+    if (pageKey === undefined) return <p class="muted pad">{t('loading')}</p>;
+    if (pageKey === null || !isScratchKey(pageKey)) return <ScratchNotSeen />;
+    return <NotebookPanel key={pageKey} notebookKey={pageKey} tabId={tabId} tabTitle={tabTitle} url={url} scratch />;
+  }
   const key = url ? notebookKeyFromUrl(url) : null;
-  if (key === null) return <NotColab onColab={url?.startsWith('https://colab.research.google.com/') ?? false} />;
-  return <NotebookPanel key={key} notebookKey={key} tabId={tabId} tabTitle={tabTitle} />;
+  if (key === null) return <NotColab onColab={isColabUrl(url)} />;
+  return <NotebookPanel key={key} notebookKey={key} tabId={tabId} tabTitle={tabTitle} url={url} scratch={false} />;
+}
+
+/**
+ * What the guard does not read in Colab's language, when Colab is in one whose notices are not known (languages.ts):
+ * said before the user relies on it, and again with "Check Colab UI".
+ */
+function LanguageNote({ language }: { language: string | null }) {
+  if (language === null || noticesKnown(language)) return null;
+  const here = languageName(language);
+  return <p class="language-note">{t('popupLanguageNote', here, languageList(NOTICE_LANGUAGES))}</p>;
+}
+
+function ScratchNotSeen() {
+  return (
+    <main class="pad not-colab">
+      <p>{t('popupScratchNotSeen')}</p>
+    </main>
+  );
 }
 
 function NotColab({ onColab }: { onColab: boolean }) {
@@ -66,7 +96,15 @@ function NotColab({ onColab }: { onColab: boolean }) {
   );
 }
 
-function NotebookPanel({ notebookKey, tabId, tabTitle }: { notebookKey: string; tabId: number; tabTitle: string }) {
+function NotebookPanel(props: {
+  notebookKey: string;
+  tabId: number;
+  tabTitle: string;
+  url: string | undefined;
+  scratch: boolean;
+}) {
+  const { notebookKey, tabId, tabTitle, scratch } = props;
+  const language = useColabLanguage(tabId, props.url);
   const notebook = useNotebook(notebookKey);
   const settings = useSettings();
   const pending = notebook.value?.enabled === true && notebook.value.status.kind === 'pending';
@@ -103,7 +141,8 @@ function NotebookPanel({ notebookKey, tabId, tabTitle }: { notebookKey: string; 
 
   const checked = wantEnabled ?? record.enabled;
   // A notebook never guarded has no record, so no stored name: the tab's title gives it.
-  const title = record.title || notebookTitleFromDocumentTitle(tabTitle) || notebookKey;
+  const title =
+    record.title || notebookTitleFromDocumentTitle(tabTitle) || (scratch ? t('popupScratchTitle') : notebookKey);
   const stopped = view.state === 'gave-up' || view.state === 'ui-problem';
   return (
     <main class="pad notebook" data-state={view.state}>
@@ -111,6 +150,8 @@ function NotebookPanel({ notebookKey, tabId, tabTitle }: { notebookKey: string; 
         {title}
       </h1>
       <p class="night-line">{nightLine(record.history, now, t)}</p>
+      {scratch && <p class="scratch-note">{t('popupScratch')}</p>}
+      <LanguageNote language={language} />
 
       <label class="switch-row">
         <input
@@ -245,7 +286,7 @@ function MaxRestartsField(props: {
 type CheckState =
   | { kind: 'idle' }
   | { kind: 'checking' }
-  | { kind: 'done'; ok: boolean; text: string; details?: string };
+  | { kind: 'done'; ok: boolean; text: string; details?: string; language?: string };
 
 function CheckUi({ tabId }: { tabId: number }) {
   const [state, setState] = useState<CheckState>({ kind: 'idle' });
@@ -260,11 +301,14 @@ function CheckUi({ tabId }: { tabId: number }) {
     }
     if (!reply || typeof reply !== 'object' || typeof reply.ready !== 'boolean') {
       setState({ kind: 'done', ok: false, text: t('checkReload') });
-    } else if (reply.ready) {
-      setState({ kind: 'done', ok: true, text: t('checkReady', reply.detail) });
+      return;
+    }
+    const language = typeof reply.language === 'string' ? reply.language : undefined;
+    if (reply.ready) {
+      setState({ kind: 'done', ok: true, text: t('checkReady', reply.detail), language });
     } else {
       const words = stepWords(reply.step, reply.detail);
-      setState({ kind: 'done', ok: false, text: t('checkProblem', words), details: reply.detail });
+      setState({ kind: 'done', ok: false, text: t('checkProblem', words), details: reply.detail, language });
     }
   }
 
@@ -277,6 +321,7 @@ function CheckUi({ tabId }: { tabId: number }) {
       <div role="status" class={done ? (done.ok ? 'success' : 'error') : 'muted'}>
         <p class="check-result">{state.kind === 'checking' ? t('checkRunning') : (done?.text ?? '')}</p>
         {done?.details && <Details text={done.details} />}
+        {done?.language && <LanguageNote language={done.language} />}
       </div>
     </div>
   );

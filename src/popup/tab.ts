@@ -1,5 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import browser from 'webextension-polyfill';
+import { watchNotebookOfTab } from '../background/tab-registry';
+import { colabLanguage } from '../colab/page-language';
 import type { PageStateReply } from '../messaging/protocol';
 import { errorText } from '../ui/send';
 
@@ -80,3 +82,38 @@ const isWatching = (key: string) => (reply: unknown) => {
   const state = reply as Partial<PageStateReply> | undefined;
   return state?.key === key && state.watching === true;
 };
+
+/**
+ * The notebook the tab's page said it shows (the worker's tab registry), followed while the popup is open: a scratch
+ * notebook's key exists only there. Undefined until read; null when the page said none (or said nothing yet).
+ */
+export function useTabNotebook(tabId: number, wanted: boolean): string | null | undefined {
+  const [key, setKey] = useState<string | null | undefined>(undefined);
+  useEffect(() => {
+    setKey(undefined);
+    return wanted ? watchNotebookOfTab(tabId, setKey) : undefined;
+  }, [tabId, wanted]);
+  return key;
+}
+
+/**
+ * Colab's interface language in the tab (`?hl=`, `<html lang>`), read there with `scripting` (the guard need not be
+ * loaded in the page), again when the address changes; null until known, and when it cannot be read.
+ */
+export function useColabLanguage(tabId: number, url: string | undefined): string | null {
+  const [language, setLanguage] = useState<string | null>(null);
+  useEffect(() => {
+    let alive = true;
+    setLanguage(null);
+    Promise.resolve()
+      .then(() => browser.scripting.executeScript({ target: { tabId }, func: colabLanguage }))
+      .then(([injection]) => {
+        if (alive && typeof injection?.result === 'string') setLanguage(injection.result);
+      })
+      .catch(() => undefined);
+    return () => {
+      alive = false;
+    };
+  }, [tabId, url]);
+  return language;
+}

@@ -1,7 +1,9 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { notebookKeyFromUrl, notebookTitleFromDocumentTitle } from './notebook-key';
+import { notebookKeyFromUrl, pageNotebookKey } from './notebook-key';
+import { notebookTitleFromDocumentTitle } from './notebook-title';
 import { NotebookKeySchema } from './schema';
+import { isScratchKey, isScratchUrl, urlShowsNotebook } from './scratch';
 
 const C = 'https://colab.research.google.com';
 const DRIVE_ID = '1AbCdEfGhIjKlMnOpQrStUvWxYz012345';
@@ -42,7 +44,6 @@ describe('notebookKeyFromUrl', () => {
     // Bundled and local
     [`${C}/notebooks/intro.ipynb`, 'notebooks:intro'],
     [`${C}/notebooks/intro.ipynb#scrollTo=GJBs_flRovLc`, 'notebooks:intro'],
-    [`${C}/notebooks/empty.ipynb`, 'notebooks:empty'],
     [`${C}/notebooks/snippets/importing_libraries.ipynb`, 'notebooks:snippets/importing_libraries'],
     // By URL
     [`${C}/#fileId=https%3A%2F%2Fexample.com%2Fnb.ipynb`, 'url:https://example.com/nb.ipynb'],
@@ -51,6 +52,11 @@ describe('notebookKeyFromUrl', () => {
     [`${C}/?authuser=1#fileId=https%3A%2F%2Fexample.com%2Fa%3Fx%3D1%26y%3D2`, 'url:https://example.com/a?x=1&y=2'],
     [`${C}#fileId=https%3A%2F%2Fexample.com%2Fnb.ipynb`, 'url:https://example.com/nb.ipynb'],
     [`${C}/notebook#fileId=${DRIVE_ID}`, `drive:${DRIVE_ID}`],
+    [`${C}/notebook#fileId=${DRIVE_ID}&offline=true&sandboxMode=true`, `drive:${DRIVE_ID}`],
+    [`${C}/notebook#fileId=${DRIVE_ID}&scrollTo=N1-2wPHN1Otn`, `drive:${DRIVE_ID}`],
+    [`${C}/#fileId=https%3A//huggingface.co/u/m.ipynb`, 'url:https://huggingface.co/u/m.ipynb'],
+    [`${C}/fileId=${DRIVE_ID}`, `drive:${DRIVE_ID}`],
+    [`${C}/fileId=https%3A%2F%2Fexample.com%2Fnb.ipynb?authuser=1`, 'url:https://example.com/nb.ipynb'],
   ])('%s → %s', (url, key) => {
     expect(notebookKeyFromUrl(url)).toBe(key);
   });
@@ -58,8 +64,6 @@ describe('notebookKeyFromUrl', () => {
   it.each([
     [`${C}/`],
     [C],
-    [`${C}/#create=true`],
-    [`${C}/?authuser=1#create=true`],
     [`${C}/#scrollTo=abc`],
     [`${C}/#fileId=`],
     [`${C}/drive/`],
@@ -74,6 +78,11 @@ describe('notebookKeyFromUrl', () => {
     [`${C}/signup`],
     [`http://colab.research.google.com/drive/${DRIVE_ID}`],
     [`https://colab.google/drive/${DRIVE_ID}`],
+    [`http://colab.google.com/drive/${DRIVE_ID}`],
+    [`https://google.com/drive/${DRIVE_ID}`],
+    [`https://research.google.com/drive/${DRIVE_ID}`],
+    [`https://colab.google.com.evil.example/drive/${DRIVE_ID}`],
+    [`https://x.colab.google.com/drive/${DRIVE_ID}`],
     [`https://evil.example/colab.research.google.com/drive/${DRIVE_ID}`],
     [`https://colab.research.google.com.evil.example/drive/${DRIVE_ID}`],
     [`https://abc-123.colab.googleusercontent.com/outputframe.html`],
@@ -86,6 +95,8 @@ describe('notebookKeyFromUrl', () => {
   it('gives one key for all the ways to reach the same Drive notebook', () => {
     const urls = [
       `${C}/drive/${DRIVE_ID}`,
+      `https://colab.google.com/drive/${DRIVE_ID}`,
+      `https://colab.sandbox.google.com/drive/${DRIVE_ID}?authuser=1`,
       `${C}/drive/${DRIVE_ID}/?authuser=1`,
       `${C}/drive/${DRIVE_ID}?usp=sharing#scrollTo=x`,
       `${C}/drive/${DRIVE_ID}#notebook-main`,
@@ -114,6 +125,91 @@ describe('notebookKeyFromUrl', () => {
 
   it('keeps a malformed percent escape as written instead of failing', () => {
     expect(notebookKeyFromUrl(`${C}/github/o/r/blob/main/bad%E0%A4%A.ipynb`)).toBe('github:o/r/main/bad%E0%A4%A');
+  });
+});
+
+describe('every address form, on every Colab domain, with any query and fragment', () => {
+  const hosts = ['https://colab.research.google.com', 'https://colab.google.com', 'https://colab.sandbox.google.com'];
+  const forms: Array<[string, string]> = [
+    [`/drive/${DRIVE_ID}`, `drive:${DRIVE_ID}`],
+    ['/github/Owner/Repo/blob/main/dir/train.ipynb', 'github:owner/repo/main/dir/train'],
+    ['/gist/someone/0123456789abcdef0123/train.ipynb', 'gist:0123456789abcdef0123/train'],
+    ['/gist/someone/0123456789abcdef0123', 'gist:0123456789abcdef0123'],
+    ['/notebooks/intro.ipynb', 'notebooks:intro'],
+    [`/#fileId=${DRIVE_ID}`, `drive:${DRIVE_ID}`],
+    ['/#fileId=https%3A%2F%2Fexample.com%2Fnb.ipynb', 'url:https://example.com/nb.ipynb'],
+    [`/fileId=${DRIVE_ID}`, `drive:${DRIVE_ID}`],
+  ];
+  // §12.2 and the issue's list: none of them names another notebook.
+  const queries = ['', '?authuser=1', '?hl=pt-BR', '?hl=ja&authuser=2', '?dbu=%2Ftun%2Fm%2Fabc', '?usp=sharing'];
+  const fragments = [
+    '',
+    '#scrollTo=T2BNeFUZ1OGZ',
+    '#mcpProxyToken=tok123&mcpProxyPort=8765',
+    '#datalabBackendUrl=https://host.example/tun/m/abc',
+    '#create=true',
+  ];
+
+  for (const [path, key] of forms) {
+    it(`${path} is ${key} whatever the host, query and fragment`, () => {
+      for (const host of hosts) {
+        for (const query of queries) {
+          for (const fragment of fragments) {
+            // A fileId= form keeps its own fragment: the others' parts follow it.
+            const [base, own] = path.split('#');
+            const hash = own === undefined ? fragment : `#${own}${fragment.replace('#', '&')}`;
+            expect(notebookKeyFromUrl(`${host}${base}${query}${hash}`), `${host}${base}${query}${hash}`).toBe(key);
+          }
+        }
+      }
+    });
+  }
+});
+
+describe('scratch notebooks (REFERENCE §12.2): a new notebook each time', () => {
+  it.each([
+    [`${C}/notebooks/empty.ipynb`],
+    ['https://colab.google.com/notebooks/empty.ipynb#mcpProxyToken=tok&mcpProxyPort=8765'],
+    [`${C}/notebooks/empty.ipynb?dbu=%2Ftun%2Fm%2Fep1#datalabBackendUrl=https://h.example/tun/m/ep1`],
+    ['https://colab.sandbox.google.com/notebooks/empty.ipynb?hl=ja'],
+    [`${C}/notebooks/empty.ipynb#create=true`],
+    [`${C}/#create=true`],
+    [`${C}/?authuser=1#create=true`],
+    [`${C}/?hl=es#scrollTo=x&create=true`],
+  ])('%s is a scratch notebook, with no key of its own', (url) => {
+    expect(isScratchUrl(url)).toBe(true);
+    expect(notebookKeyFromUrl(url)).toBeNull();
+  });
+
+  it.each([
+    [`${C}/`],
+    [`${C}/#scrollTo=x`],
+    [`${C}/drive/${DRIVE_ID}#create=true`],
+    [`${C}/notebooks/intro.ipynb`],
+    [`${C}/notebooks/empty2.ipynb`],
+    [`${C}/#fileId=${DRIVE_ID}&create=true`],
+    [`https://colab.google/notebooks/empty.ipynb`],
+  ])('%s is not', (url) => {
+    expect(isScratchUrl(url)).toBe(false);
+  });
+
+  it('keys a scratch notebook by its tab and page document; other notebooks by their address', () => {
+    const url = 'https://colab.google.com/notebooks/empty.ipynb#mcpProxyToken=t&mcpProxyPort=1';
+    const mine = pageNotebookKey(url, '12-m3x9.4');
+    expect(mine).toBe('scratch:12-m3x9.4');
+    expect(pageNotebookKey(url, '12-m3x9.5')).not.toBe(mine);
+    expect(pageNotebookKey(url, '13-m3x9.4')).not.toBe(mine);
+    expect(pageNotebookKey(`${C}/drive/${DRIVE_ID}?hl=ja`, '12-m3x9.4')).toBe(`drive:${DRIVE_ID}`);
+    expect(pageNotebookKey(`${C}/`, '12-m3x9.4')).toBeNull();
+    expect(isScratchKey(mine!)).toBe(true);
+    expect(v.is(NotebookKeySchema, mine)).toBe(true);
+  });
+
+  it('a scratch key is shown by any scratch address, another key only by its own', () => {
+    expect(urlShowsNotebook(`${C}/notebooks/empty.ipynb`, 'scratch:3-abc')).toBe(true);
+    expect(urlShowsNotebook(`${C}/drive/${DRIVE_ID}`, 'scratch:3-abc')).toBe(false);
+    expect(urlShowsNotebook(`https://colab.google.com/drive/${DRIVE_ID}`, `drive:${DRIVE_ID}`)).toBe(true);
+    expect(urlShowsNotebook(`${C}/notebooks/empty.ipynb`, 'notebooks:empty')).toBe(false);
   });
 });
 

@@ -1,40 +1,66 @@
-import { cut, TEXT_LIMITS } from '../limits';
-import { isNotebookKey, withoutUnsafeText } from './storage-keys';
+import { isColabHost } from '../colab/hosts';
+import { isNotebookKey } from './storage-keys';
 
 /**
- * Stable notebook identity from a Colab URL (REFERENCE.md §6). The key names one notebook however the user reached it:
- * query parameters (`authuser`, `usp`, `sandboxMode`), fragments (`#scrollTo=`, `#notebook-main`), trailing slashes and
+ * Stable notebook identity from a Colab URL (REFERENCE.md §6, §12.1, §12.2). The key names one notebook however the
+ * user reached it: the host, query parameters (`authuser`, `usp`, `hl`, `dbu`, `sandboxMode`), fragments
+ * (`#scrollTo=`, `#notebook-main`, `#mcpProxyToken=`, `#datalabBackendUrl=`, `#create=true`), trailing slashes and
  * percent-encoding differences all map to the same key.
  *
  * Decisions:
- * - Only `https://colab.research.google.com` counts (the content scripts match nothing else).
- * - `/` and `/#create=true` (a new notebook not yet saved; Colab moves to `/drive/<id>` once it is) name no notebook.
- * - The scratchpad `/notebooks/empty.ipynb` is `notebooks:empty`, like any bundled notebook.
+ * - Only Colab's hosts count (colab/origins.ts: the content scripts match nothing else), and the host is not part of
+ *   the key: the same Drive notebook opened on colab.research.google.com and on colab.google.com is one notebook.
+ * - A scratch notebook (§12.2: `/notebooks/empty.ipynb` with any query or fragment, as colab-mcp and
+ *   google-colab-cli open it; `/#create=true`, a new notebook not saved yet) is a new notebook each time: its
+ *   address names no notebook (`notebookKeyFromUrl` gives null, scratch.ts's `isScratchUrl` true). The service worker
+ *   gives the page that shows one a key made of the tab and the page document (`pageNotebookKey`), for as long as
+ *   it shows it.
+ * - `/` alone names no notebook.
  * - Path segments are percent-decoded, so `my%20nb.ipynb` and `my nb.ipynb` give the same key.
  * - GitHub owner and repository names are case-insensitive on GitHub, so they are lower-cased; ref and path are not.
- * - `#fileId=` holding a bare Drive id (the legacy `/notebook#fileId=<id>` form) is `drive:<id>`, otherwise
- *   `url:<decoded>`.
+ * - `fileId=` in the fragment (`/#fileId=`, the legacy `/notebook#fileId=`) or as the path (`/fileId=`): a bare Drive
+ *   id is `drive:<id>`, anything else (a URL) `url:<decoded>`.
  */
 
-const COLAB_HOST = 'colab.research.google.com';
 const DRIVE_ID = /^[A-Za-z0-9_-]+$/;
 // Drive ids are 25+ characters; a shorter bare value in #fileId= is more likely something else, so it stays `url:`.
 const BARE_DRIVE_ID = /^[A-Za-z0-9_-]{25,}$/;
+const FILE_ID = 'fileId=';
 
+/** Keys of scratch notebooks start so (scratch.ts); alone, it is what an address of a scratch notebook gives here. */
+export const SCRATCH_PREFIX = 'scratch:';
+
+/** The notebook key the address names; null for none and for a scratch notebook (which has no key of its own). */
 export function notebookKeyFromUrl(url: string): string | null {
+  const key = notebookOfUrl(url);
+  return key === SCRATCH_PREFIX ? null : key;
+}
+
+/**
+ * The key of the notebook a page shows: the address's, or for a scratch notebook `scratch:<pageId>`, where `pageId`
+ * names the page document in its tab (`<tabId>-<document id>`). Null: no notebook.
+ */
+export function pageNotebookKey(url: string, pageId: string): string | null {
+  const key = notebookOfUrl(url);
+  return key === SCRATCH_PREFIX ? key + pageId : key;
+}
+
+/** The address's notebook key, SCRATCH_PREFIX for a scratch notebook, or null. */
+export function notebookOfUrl(url: string): string | null {
   const parsed = parseUrl(url);
-  if (parsed?.protocol !== 'https:' || parsed.hostname !== COLAB_HOST) return null;
+  if (parsed?.protocol !== 'https:' || !isColabHost(parsed.hostname)) return null;
   const segments = parsed.pathname
     .split('/')
     .filter((s) => s !== '')
     .map(safeDecode);
-  const key = keyFromPath(segments) ?? keyFromFragment(parsed.hash);
+  const key = fromPath(segments) ?? fromFragment(parsed.hash, segments.length === 0);
   // Decoding can give what storage refuses (a control or bidirectional character, an over-long #fileId=): no notebook.
-  return key !== null && isNotebookKey(key) ? key : null;
+  return key === SCRATCH_PREFIX || (key !== null && isNotebookKey(key)) ? key : null;
 }
 
-function keyFromPath(segments: string[]): string | null {
+function fromPath(segments: string[]): string | null {
   const [kind, ...rest] = segments;
+  if (kind?.startsWith(FILE_ID) && rest.length === 0) return fileIdKey(kind);
   switch (kind) {
     case 'drive':
       return driveKey(rest);
@@ -43,10 +69,16 @@ function keyFromPath(segments: string[]): string | null {
     case 'gist':
       return gistKey(rest);
     case 'notebooks':
-      return rest.length > 0 ? nonEmpty('notebooks:', withoutIpynb(rest.join('/'))) : null;
+      return notebooksKey(rest);
     default:
       return null;
   }
+}
+
+/** `/notebooks/<path>.ipynb`: Colab's bundled notebooks (intro.ipynb…); its empty one is a scratch notebook. */
+function notebooksKey(rest: string[]): string | null {
+  const path = withoutIpynb(rest.join('/'));
+  return path === 'empty' ? SCRATCH_PREFIX : nonEmpty('notebooks:', path);
 }
 
 function driveKey(rest: string[]): string | null {
@@ -70,14 +102,19 @@ function gistKey(rest: string[]): string | null {
   return fileName === '' ? `gist:${gistId}` : `gist:${gistId}/${fileName}`;
 }
 
-/** `#fileId=<URL-encoded URL>`, possibly combined with other parts such as `scrollTo=`. */
-function keyFromFragment(hash: string): string | null {
-  const part = hash
-    .replace(/^#/, '')
-    .split('&')
-    .find((p) => p.startsWith('fileId='));
-  if (part === undefined) return null;
-  const value = safeDecode(part.slice('fileId='.length)).trim();
+/**
+ * The fragment: `fileId=<URL-encoded URL or Drive id>`, possibly among other parts such as `scrollTo=`; at the root,
+ * `create=true` is a new notebook, not saved yet.
+ */
+function fromFragment(hash: string, root: boolean): string | null {
+  const parts = hash.replace(/^#/, '').split('&');
+  const fileId = parts.find((p) => p.startsWith(FILE_ID));
+  if (fileId !== undefined) return fileIdKey(fileId);
+  return root && parts.includes('create=true') ? SCRATCH_PREFIX : null;
+}
+
+function fileIdKey(part: string): string | null {
+  const value = safeDecode(part.slice(FILE_ID.length)).trim();
   if (value === '') return null;
   return BARE_DRIVE_ID.test(value) ? `drive:${value}` : `url:${value}`;
 }
@@ -105,18 +142,4 @@ function safeDecode(text: string): string {
   } catch {
     return text;
   }
-}
-
-const TITLE_SUFFIX = /\s+[-–—|]\s+(?:google\s+)?colab(?:oratory)?\s*$/i;
-const BARE_PRODUCT_NAME = /^(?:google\s+)?colab(?:oratory)?$/i;
-
-/**
- * The notebook's name from `document.title`: "<name> - Colab" (older "<name> - Colaboratory"). Titles without the
- * suffix (seen with some locales) are taken whole. A page still loading shows only the product name: that gives ''.
- * Control and bidirectional characters are removed: the name is shown in the popup and in notifications.
- */
-export function notebookTitleFromDocumentTitle(title: string): string {
-  const name = withoutUnsafeText(title).trim().replace(TITLE_SUFFIX, '').trim();
-  if (BARE_PRODUCT_NAME.test(name)) return '';
-  return cut(name, TEXT_LIMITS.title);
 }

@@ -5,6 +5,8 @@ import { defaultNotebook, type NotebookRecord } from './schema';
 const DAY = 24 * 60 * 60_000;
 const NOW = Date.UTC(2026, 10, 28);
 const KEY = 'drive:retained';
+/** No tab shows a scratch notebook: these records are Drive notebooks, which no tab needs to show to be kept. */
+const NO_TAB: ReadonlySet<string> = new Set();
 
 /** Switched off at `at`, and nothing since. */
 const off = (at: number): NotebookRecord => ({
@@ -24,22 +26,22 @@ describe('retention: README keeps each event 90 days at most, and a notebook off
         { at: NOW - 89 * DAY, type: 're-armed' },
       ],
     };
-    expect(retain(record, NOW)).toEqual({
+    expect(retain(record, NOW, NO_TAB)).toEqual({
       kind: 'rewrite',
       record: { ...record, history: [{ at: NOW - 89 * DAY, type: 're-armed' }] },
     });
-    expect(retain({ ...record, history: record.history.slice(1) }, NOW)).toEqual({ kind: 'keep' });
+    expect(retain({ ...record, history: record.history.slice(1) }, NOW, NO_TAB)).toEqual({ kind: 'keep' });
   });
 
   it('removes a notebook switched off once it has been idle 90 days, not a day before; one switched on stays', () => {
-    expect(retain(off(NOW - 89 * DAY), NOW)).toEqual({ kind: 'keep' });
-    expect(retain(off(NOW - 90 * DAY + 1), NOW)).toEqual({ kind: 'keep' });
-    expect(retain(off(NOW - 90 * DAY), NOW)).toEqual({ kind: 'remove' });
+    expect(retain(off(NOW - 89 * DAY), NOW, NO_TAB)).toEqual({ kind: 'keep' });
+    expect(retain(off(NOW - 90 * DAY + 1), NOW, NO_TAB)).toEqual({ kind: 'keep' });
+    expect(retain(off(NOW - 90 * DAY), NOW, NO_TAB)).toEqual({ kind: 'remove' });
     const on = { ...off(NOW - 80 * DAY), enabled: true, history: [] };
-    expect(retain(on, NOW)).toEqual({ kind: 'keep' });
+    expect(retain(on, NOW, NO_TAB)).toEqual({ kind: 'keep' });
   });
 
   it('removes at once a record that holds nothing the user chose', () => {
-    expect(retain({ ...defaultNotebook(KEY), enabled: false }, NOW)).toEqual({ kind: 'remove' });
+    expect(retain({ ...defaultNotebook(KEY), enabled: false }, NOW, NO_TAB)).toEqual({ kind: 'remove' });
   });
 });

@@ -1,17 +1,23 @@
 import { RETENTION_DAYS } from '../limits';
 import type { NotebookRecord } from './schema';
+import { isScratchKey } from './scratch';
 
 /**
  * How long storage keeps what the guard did: history entries older than RETENTION_DAYS go, and so do records that
  * are switched off and saw nothing for that long. Records that hold nothing the user chose (off, no limit of their
- * own, no history: what versions before 0.1 wrote for every notebook opened) go at once.
+ * own, no history: what versions before 0.1 wrote for every notebook opened) go at once, and so do the records of
+ * scratch notebooks no tab shows any more (`shown`: the keys tabs show; a browser that quit left them behind), and of
+ * `notebooks:empty`, where versions before 0.2 merged every scratch notebook and which no address names any more.
  */
 export const RETENTION_MS = RETENTION_DAYS * 24 * 60 * 60_000;
 
 export type Retention = { kind: 'keep' } | { kind: 'remove' } | { kind: 'rewrite'; record: NotebookRecord };
 
-export function retain(record: NotebookRecord, now: number): Retention {
-  if (isBlank(record)) return { kind: 'remove' };
+const RETIRED_KEYS: readonly string[] = ['notebooks:empty'];
+
+export function retain(record: NotebookRecord, now: number, shown: ReadonlySet<string>): Retention {
+  if (isBlank(record) || RETIRED_KEYS.includes(record.key)) return { kind: 'remove' };
+  if (isScratchKey(record.key) && !shown.has(record.key)) return { kind: 'remove' };
   const last = lastActivity(record);
   // A record from before `touchedAt` with nothing else dated: its idle time starts now.
   if (last === null) return { kind: 'rewrite', record: { ...record, touchedAt: now } };

@@ -8,7 +8,7 @@ export function notebookStorageKey(key: string): string {
 }
 
 /** What a notebook key looks like. The schema's NotebookKeySchema is built from these. */
-export const NOTEBOOK_KEY_PATTERN = /^(?:drive|github|gist|notebooks|url):./;
+export const NOTEBOOK_KEY_PATTERN = /^(?:drive|github|gist|notebooks|url|scratch):./;
 
 /**
  * Characters that can make shown text lie about itself: C0 and C1 controls, line and paragraph separators, and the

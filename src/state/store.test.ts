@@ -411,7 +411,7 @@ describe('retention', () => {
       'nb:drive:damaged': { v: 2, key: 'drive:damaged', enabled: 'yes' },
       settings: defaultSettings(),
     });
-    expect(await createNotebookWriter().applyRetention(now)).toEqual({ removed: 2, rewritten: 2 });
+    expect(await createNotebookWriter().applyRetention(now, new Set())).toEqual({ removed: 2, rewritten: 2 });
     const after = await dump();
     expect(Object.keys(after).sort()).toEqual(
       ['nb:drive:damaged', 'nb:drive:offRecent', 'nb:drive:undated', `nb:${OTHER}`, 'settings'].sort(),
@@ -423,7 +423,26 @@ describe('retention', () => {
 
   it('keeps a notebook switched on however long it has been idle', async () => {
     await storage.set({ [`nb:${KEY}`]: stored(KEY, { touchedAt: now - 3 * RETENTION_MS }) });
-    expect(await createNotebookWriter().applyRetention(now)).toEqual({ removed: 0, rewritten: 0 });
+    expect(await createNotebookWriter().applyRetention(now, new Set())).toEqual({ removed: 0, rewritten: 0 });
+    expect(Object.keys(await dump())).toEqual([`nb:${KEY}`]);
+  });
+
+  it('removes the records of scratch notebooks no tab shows, and the retired notebooks:empty, even on', async () => {
+    await storage.set({
+      'nb:scratch:3-abc': stored('scratch:3-abc', { touchedAt: now }),
+      'nb:scratch:4-def': stored('scratch:4-def', { touchedAt: now }),
+      'nb:notebooks:empty': stored('notebooks:empty', { touchedAt: now }),
+    });
+    const shown = new Set(['scratch:4-def', 'drive:other']);
+    expect(await createNotebookWriter().applyRetention(now, shown)).toEqual({ removed: 2, rewritten: 0 });
+    expect(Object.keys(await dump())).toEqual(['nb:scratch:4-def']);
+  });
+});
+
+describe('forgetting a notebook', () => {
+  it("removes that notebook's record and nothing else", async () => {
+    await storage.set({ [`nb:${KEY}`]: stored(KEY), 'nb:scratch:3-abc': stored('scratch:3-abc') });
+    await createNotebookWriter().forget('scratch:3-abc');
     expect(Object.keys(await dump())).toEqual([`nb:${KEY}`]);
   });
 });

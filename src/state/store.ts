@@ -196,10 +196,12 @@ export interface NotebookWriter {
   importData(text: string): Promise<ImportOutcome>;
   /** Removes the settings, the problems and every notebook record (and nothing else). */
   clearAll(): Promise<void>;
+  /** Removes one notebook's record (a scratch notebook whose tab left it). */
+  forget(key: string): Promise<void>;
   /** Rewrites records stored in an older shape in the current one (after an update); returns how many. */
   migrateStoredData(): Promise<number>;
-  /** Applies the retention rules (retention.ts) to every stored notebook record. */
-  applyRetention(now: number): Promise<RetentionOutcome>;
+  /** Applies the retention rules (retention.ts) to every stored notebook record; `shown`: the keys tabs show now. */
+  applyRetention(now: number, shown: ReadonlySet<string>): Promise<RetentionOutcome>;
 }
 
 /** `checkPatterns`: the pattern engine's check for imported patterns (see `parseImport`). */
@@ -211,8 +213,9 @@ export function createNotebookWriter(checkPatterns?: PatternCheck): NotebookWrit
     updateSettings: (patch) => queue.run(SETTINGS_KEY, () => applySettingsPatch(patch)),
     importData: (text) => queue.exclusive(() => applyImport(text, checkPatterns)),
     clearAll: () => queue.exclusive(removeOurKeys),
+    forget: (key) => queue.run(notebookStorageKey(key), () => local().remove(notebookStorageKey(key))),
     migrateStoredData: () => queue.exclusive(migrateAll),
-    applyRetention: (now) => queue.exclusive(() => applyRetention(now)),
+    applyRetention: (now, shown) => queue.exclusive(() => applyRetention(now, shown)),
   };
 }
 
@@ -314,7 +317,7 @@ function megabytes(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
-async function applyRetention(now: number): Promise<RetentionOutcome> {
+async function applyRetention(now: number, shown: ReadonlySet<string>): Promise<RetentionOutcome> {
   const items = await local().get(null);
   const removed: string[] = [];
   const rewritten: Record<string, NotebookRecord> = {};
@@ -323,7 +326,7 @@ async function applyRetention(now: number): Promise<RetentionOutcome> {
     const parsed = parseNotebook(storageKey.slice(NOTEBOOK_PREFIX.length), raw);
     // Damaged or newer records stay as they are, for the user to see among the problems.
     if (parsed.problem) continue;
-    const kept = retain(parsed.value, now);
+    const kept = retain(parsed.value, now, shown);
     if (kept.kind === 'remove') removed.push(storageKey);
     if (kept.kind === 'rewrite') rewritten[storageKey] = kept.record;
   }

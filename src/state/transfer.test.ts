@@ -43,6 +43,12 @@ describe('exportData', () => {
     expect(file.notebooks.map((n) => n.key)).toEqual(['drive:abc', 'github:o/r/main/nb']);
     expect(JSON.parse(JSON.stringify(file))).toEqual(file);
   });
+
+  it('leaves out scratch notebooks: each lived in one tab of this browser', () => {
+    const scratch = { ...defaultNotebook('scratch:3-abc'), enabled: true };
+    const file = exportData(defaultSettings(), [...records(), scratch]);
+    expect(file.notebooks.map((n) => n.key)).toEqual(['drive:abc', 'github:o/r/main/nb']);
+  });
 });
 
 describe('parseImport', () => {
@@ -53,6 +59,13 @@ describe('parseImport', () => {
       settings: { ...defaultSettings(), maxRestarts: 5 },
       notebooks: [records()[1], records()[0]],
     });
+  });
+
+  it('skips scratch notebooks in a file (exports leave them out): their tabs are elsewhere', () => {
+    const file = JSON.parse(exported());
+    file.notebooks.push({ ...defaultNotebook('scratch:3-abc'), enabled: true });
+    const result = parseImport(JSON.stringify(file));
+    expect(result.ok && result.notebooks.map((n) => n.key)).toEqual(['drive:abc', 'github:o/r/main/nb']);
   });
 
   it('drops countdowns and restarts in progress, which belonged to the exporting browser', () => {

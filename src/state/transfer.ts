@@ -3,6 +3,7 @@ import type { refusedPattern } from '../detector/patterns';
 import { IMPORT_MAX_NOTEBOOKS } from '../limits';
 import { CURRENT_VERSION, isObject, type RecordKind } from './migrations';
 import { migrateAndParse, type NotebookRecord, NotebookRecordSchema, type Settings, SettingsSchema } from './schema';
+import { isScratchKey } from './scratch';
 
 /** Export files: settings and every notebook record, in the current storage shapes. */
 
@@ -21,8 +22,9 @@ export function exportData(
   records: readonly NotebookRecord[],
   now: number = Date.now(),
 ): ExportFile {
-  // Sorted here, not by the caller: the same data always gives the same file.
-  const notebooks = [...records].sort((a, b) => a.key.localeCompare(b.key));
+  // Sorted here, not by the caller: the same data always gives the same file. A scratch notebook lives in one tab of
+  // this browser only: it is not exported.
+  const notebooks = records.filter((r) => !isScratchKey(r.key)).sort((a, b) => a.key.localeCompare(b.key));
   const exportedAt = new Date(now).toISOString();
   return { format: EXPORT_FORMAT, version: CURRENT_VERSION, exportedAt, settings, notebooks };
 }
@@ -62,6 +64,8 @@ export function parseImport(text: string, checkPatterns: PatternCheck = unchecka
   for (const [index, raw] of file.notebooks.entries()) {
     const record = parseWithMigration('notebook', raw, NotebookRecordSchema, `notebooks.${index}`);
     if (!record.ok) return record;
+    // A scratch notebook belongs to a tab of the browser that had it (exports leave them out): nothing to import.
+    if (isScratchKey(record.value.key)) continue;
     if (notebooks.some((n) => n.key === record.value.key)) {
       return fail(`Invalid field at notebooks.${index}.key: "${record.value.key}" appears twice.`);
     }

@@ -36,6 +36,8 @@ const STEPS: Record<string, Words> = {
   'find-cells': () => t('stepFindCells'),
   'read-run-states': () => t('stepReadRunStates'),
   'match-output-frames': () => t('stepMatchOutputFrames'),
+  // The detail names the host first (colab/detection-check.ts).
+  'unknown-frame-host': (detail) => t('stepUnknownFrameHost', detail.split(':')[0] ?? ''),
 };
 
 /** Run all after a crash and after a reconnect; a restart otherwise (and when the action is not known). */

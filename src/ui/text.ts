@@ -174,3 +174,17 @@ function tipWords(tip: BadgeTip): string {
       return t('badgeUiProblem', stepWords(tip.step, tip.detail, tip.action));
   }
 }
+
+/** A language's name in the browser's language ("Portuguese (Brazil)" for "pt-BR"); the tag itself if it has none. */
+export function languageName(tag: string): string {
+  try {
+    return new Intl.DisplayNames(undefined, { type: 'language' }).of(tag) ?? tag;
+  } catch {
+    return tag;
+  }
+}
+
+/** Languages' names as a list in the browser's language ("English, Spanish and Japanese"). */
+export function languageList(tags: readonly string[]): string {
+  return new Intl.ListFormat(undefined, { type: 'conjunction' }).format(tags.map(languageName));
+}

@@ -2,21 +2,29 @@
 // notebook, §4.2, fixture outputframe-body-samples.html):
 //   div#output-area > span#output-header + div#output-body > div.<output_type>.output-id-N > div.output_subarea… > pre
 //   + span#output-footer
-// The parent feeds it by postMessage; only messages from the Colab origin and from window.parent are accepted.
+// The parent feeds it by postMessage; only messages from window.parent on one of Colab's origins are accepted (the
+// notebook app is served on several domains, §12.1: the frame learns which from the parent's first message).
 // An output with `appendToBody` is HTML the notebook's own script puts at the end of <body>, outside #output-body
 // (as `display(Javascript(...))` can): it is the notebook's content, not one of Colab's outputs.
 // `eval` runs a script as `google.colab.output.eval_js` does: in this frame's own page context (the notebook's
 // JavaScript), its value awaited and sent back.
 import { appendAnsi } from './ansi.js';
 
-const COLAB_ORIGIN = 'https://colab.research.google.com';
+const COLAB_ORIGINS = [
+  'https://colab.research.google.com',
+  'https://colab.google.com',
+  'https://colab.sandbox.google.com',
+];
+/** The parent's origin, once a message from it told it; until then messages go to each Colab origin (one receives). */
+let parentOrigin = null;
 const body = document.getElementById('output-body');
 const pres = new Map(); // output id -> <pre>
 
 window.addEventListener('message', (event) => {
-  if (event.origin !== COLAB_ORIGIN || event.source !== window.parent) return;
+  if (!COLAB_ORIGINS.includes(event.origin) || event.source !== window.parent) return;
   const op = event.data;
   if (op?.colabSim !== 1) return;
+  parentOrigin = event.origin;
   if (op.op === 'add') add(op);
   else if (op.op === 'append') pres.get(op.id)?.append(op.text);
   else if (op.op === 'replace') {
@@ -30,7 +38,7 @@ const globalEval = eval;
 
 /** Runs the script in the global scope (eval under another name), as code the notebook sends; awaits a promise. */
 function evaluate({ id, script }) {
-  const post = (fields) => window.parent.postMessage({ colabSim: 1, op: 'eval-result', id, ...fields }, COLAB_ORIGIN);
+  const post = (fields) => toParent({ colabSim: 1, op: 'eval-result', id, ...fields });
   const reply = (fields) => {
     try {
       post(fields);
@@ -72,7 +80,11 @@ function add(op) {
 
 // Report the content height so the parent can size the iframe, as Colab's frames do.
 new ResizeObserver(() => {
-  window.parent.postMessage({ colabSim: 1, op: 'height', px: document.documentElement.scrollHeight }, COLAB_ORIGIN);
+  toParent({ colabSim: 1, op: 'height', px: document.documentElement.scrollHeight });
 }).observe(document.body);
 
-window.parent.postMessage({ colabSim: 1, op: 'ready' }, COLAB_ORIGIN);
+function toParent(message) {
+  for (const origin of parentOrigin ? [parentOrigin] : COLAB_ORIGINS) window.parent.postMessage(message, origin);
+}
+
+toParent({ colabSim: 1, op: 'ready' });

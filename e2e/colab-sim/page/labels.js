@@ -1,7 +1,10 @@
-// UI label sets (scenario `ui.labels`). Commands never change between sets; labels do (§1.1 label history).
-// 'en-2026' is verbatim from the 2026 capture and Colab's frontend JS (§0, §2, §5). 'en-legacy' uses the pre-2024
-// labels quoted in §1.1. 'de' and 'ja' are plausible translations (NOT captured from Colab): they exist so that a
-// test can prove the extension does not depend on English text where a `command` attribute is available.
+// UI label sets (scenario `ui.labels`, or the address's `?hl=`). Commands never change between sets; labels do (§1.1
+// label history, §12.3). 'en-2026' is verbatim from the 2026 capture and Colab's frontend JS (§0, §2, §5).
+// 'en-legacy' uses the pre-2024 labels quoted in §1.1. The other languages are whole interfaces (menus, dialogs,
+// notices) in which only what §12.3 records was seen in Colab, marked "§12.3" below; everything else in them is a
+// plausible translation, NOT captured from Colab (none of the crash notice, the disconnect dialog or any dialog's
+// buttons was): they exist so that a test can prove the extension does not depend on English text where it need
+// not, and that it says what it cannot read.
 
 const EN_2026 = {
   menus: {
@@ -319,7 +322,7 @@ const JA = merge(EN_2026, {
     edit: '編集',
     view: '表示',
     insert: '挿入',
-    runtime: 'ランタイム',
+    runtime: 'ランタイム', // §12.3
     tools: 'ツール',
     help: 'ヘルプ',
   },
@@ -330,10 +333,10 @@ const JA = merge(EN_2026, {
     runselected: '選択範囲を実行',
     runafter: '以降のセルを実行',
     interrupt: '実行を中断',
-    restart: 'セッションを再起動する',
-    'restart-and-run-all': 'セッションを再起動してすべて実行する',
+    restart: 'セッションを再起動', // §12.3
+    'restart-and-run-all': 'セッションを再起動してすべて実行', // §12.3
     'powerwash-current-vm': 'ランタイムを接続解除して削除',
-    'change-runtime-type': 'ランタイムのタイプを変更',
+    'change-runtime-type': 'ランタイムのタイプを変更', // §12.3
     'manage-sessions': 'セッションの管理',
     'open-resource-viewer': 'リソースを表示',
     'view-runtime-logs': 'ランタイム ログを表示',
@@ -360,8 +363,8 @@ const JA = merge(EN_2026, {
     runAll: 'すべて実行',
     runAllTooltip: 'ノートブック内のすべてのセルを実行',
     moreActions: 'その他の操作',
-    restart: 'セッションを再起動する',
-    'restart-and-run-all': 'セッションを再起動してすべて実行する',
+    restart: 'セッションを再起動',
+    'restart-and-run-all': 'セッションを再起動してすべて実行',
     runafter: 'フォーカスされたセルとそれ以降のすべてのセルを実行',
     interrupt: '実行を中断',
     'clear-outputs': 'すべての出力をクリア',
@@ -437,7 +440,272 @@ const JA = merge(EN_2026, {
   },
 });
 
-export const LABEL_SETS = { 'en-2026': EN_2026, 'en-legacy': EN_LEGACY, de: DE, ja: JA };
+const ES = merge(EN_2026, {
+  menus: {
+    file: 'Archivo',
+    edit: 'Editar',
+    view: 'Ver',
+    insert: 'Insertar',
+    runtime: 'Entorno de ejecución', // §12.3
+    tools: 'Herramientas',
+    help: 'Ayuda',
+  },
+  items: {
+    runall: 'Ejecutar todas',
+    runbefore: 'Ejecutar anteriores',
+    runfocused: 'Ejecutar la celda seleccionada',
+    runselected: 'Ejecutar selección',
+    runafter: 'Ejecutar celda y siguientes',
+    interrupt: 'Interrumpir ejecución',
+    restart: 'Reiniciar sesión',
+    'restart-and-run-all': 'Reiniciar sesión y ejecutar todo', // §12.3
+    'powerwash-current-vm': 'Desconectar y eliminar entorno de ejecución',
+    'change-runtime-type': 'Cambiar tipo de entorno de ejecución',
+    'manage-sessions': 'Gestionar sesiones',
+    'open-resource-viewer': 'Ver recursos',
+    'view-runtime-logs': 'Ver registros del entorno de ejecución',
+    'deploy-cloud-run': 'Implementar en Google Cloud Run',
+    'new-notebook': 'Nuevo cuaderno en Drive',
+    open: 'Abrir cuaderno',
+    save: 'Guardar',
+    print: 'Imprimir',
+    undo: 'Deshacer',
+    'clear-outputs': 'Borrar todos los resultados',
+    'notebook-settings': 'Configuración del cuaderno',
+    'table-of-contents': 'Índice',
+    'notebook-info': 'Información del cuaderno',
+    'insert-cell-below': 'Celda de código',
+    'insert-text-cell-below': 'Celda de texto',
+    'show-command-palette': 'Paleta de comandos',
+    preferences: 'Configuración',
+    shortcuts: 'Combinaciones de teclas',
+    'open-differ': 'Comparar cuadernos',
+    faq: 'Preguntas frecuentes',
+    'release-notes': 'Ver notas de la versión',
+  },
+  toolbar: {
+    runAll: 'Ejecutar todas',
+    runAllTooltip: 'Ejecutar todas las celdas del cuaderno',
+    moreActions: 'Más acciones',
+    restart: 'Reiniciar sesión',
+    'restart-and-run-all': 'Reiniciar sesión y ejecutar todo',
+    runafter: 'Ejecutar la celda seleccionada y todas las siguientes',
+    interrupt: 'Interrumpir ejecución',
+    'clear-outputs': 'Borrar todos los resultados',
+  },
+  connect: {
+    connect: 'Conectar',
+    reconnect: 'Volver a conectar',
+    connecting: 'Conectando',
+    reconnecting: 'Volviendo a conectar',
+    connectedTo: 'Conectado a',
+    focusLast: 'Ir a la última celda ejecutada',
+    moreOptions: 'Opciones de conexión adicionales',
+  },
+  headerToggle: 'Mostrar u ocultar el encabezado',
+  runCell: 'Ejecutar celda',
+  dialogs: {
+    yes: 'Sí',
+    no: 'No',
+    cancel: 'Cancelar',
+    close: 'Cerrar',
+    restartTitle: '¿Reiniciar la sesión?',
+    restartBody:
+      '¿Seguro que quieres reiniciar la sesión? Se perderá el estado de la sesión, incluidas todas las variables ' +
+      'locales.',
+    gpuTitle: 'No se puede conectar al backend de GPU',
+    gpuBody: 'Ahora no puedes conectarte a una GPU debido a los límites de uso de Colab.',
+    gpuOk: 'Conectar sin GPU',
+    disconnectedTitle: 'Entorno de ejecución desconectado',
+    disconnectedBody:
+      'Se ha desconectado tu entorno de ejecución por inactividad o porque ha alcanzado su duración máxima.',
+    disconnectedDisallowedBody:
+      'Se ha desconectado tu entorno de ejecución por ejecutar código no permitido en nuestro nivel gratuito. Si ' +
+      'crees que se trata de un error, presenta una apelación. Tu saldo de unidades de computación es 0.',
+    disconnectedZeroUnitsBody: 'Ahora tienes cero unidades de computación disponibles.',
+    reconnect: 'Volver a conectar',
+    usageTitle: 'Se ha alcanzado el límite de uso',
+    usageBody: 'Has alcanzado el límite de uso de este tipo de entorno. Pasa a Colab Pro para tener más unidades.',
+    upgrade: 'Mejorar',
+    highRamTitle: '¿Cambiar a un entorno de ejecución con mucha RAM?',
+    highRamBody:
+      'Tu sesión ha fallado después de usar toda la RAM disponible. ¿Quieres usar un entorno de ejecución con ' +
+      'mucha RAM en este cuaderno?',
+    notAuthoredTitle: 'Advertencia: Este cuaderno no lo ha creado Google',
+    notAuthoredBody: 'Este cuaderno no lo ha creado Google. Revisa el código fuente antes de ejecutarlo.',
+    runAnyway: 'Ejecutar de todos modos',
+    recaptchaTitle: 'Confirma que no eres un robot',
+    ok: 'Aceptar',
+    save: 'Guardar',
+    pipTitle: 'Reiniciar sesión',
+    pipBody:
+      'ADVERTENCIA: Los siguientes paquetes se importaron antes en este entorno de ejecución: [numpy] Debes ' +
+      'reiniciar el entorno para usar las versiones recién instaladas.',
+    pipOk: 'Reiniciar sesión',
+    driveTitle: '¿Permitir que este cuaderno acceda a tus archivos de Google Drive?',
+    driveBody: 'Este cuaderno solicita acceso a tus archivos de Google Drive.',
+    driveOk: 'Conectar con Google Drive',
+    driveNo: 'No, gracias',
+    newRuntimeTitle: 'Se necesita un entorno de ejecución nuevo',
+    newRuntimeBody: 'El entorno de ejecución de este cuaderno ya no está disponible.',
+    newRuntimeOk: 'Asignar un entorno nuevo',
+    disallowedTitle: 'Advertencia',
+    disallowedBody: 'Es posible que estés ejecutando código no permitido.',
+    disallowedOk: 'Cancelar ejecución',
+    disallowedNo: 'Continuar de todos modos',
+    runtimeTypeTitle: 'Cambiar tipo de entorno de ejecución',
+    runtimeTypeBody: 'Si cambias los atributos del entorno, puede que se cierre tu sesión actual.',
+    cannotSaveTitle: 'No se pueden guardar los cambios',
+    cannotSaveBody: 'No se ha podido guardar este cuaderno.',
+    deleteRuntimeTitle: 'Desconectar y eliminar entorno de ejecución',
+    deleteRuntimeBody: '¿Eliminar este entorno de ejecución y todos sus archivos?',
+  },
+  crash: {
+    ram: 'Tu sesión ha fallado después de usar toda la RAM disponible.',
+    ramLegacy:
+      'Tu sesión ha fallado después de usar toda la RAM disponible. Si te interesan los entornos con mucha RAM, ' +
+      'echa un vistazo a Colab Pro.',
+    unknown: 'Tu sesión ha fallado por un motivo desconocido.',
+    'x-window': 'Tu sesión ha fallado después de solicitar una ventana X. El sistema X Window no está en Colab.',
+    getMoreRam: 'Obtener más RAM',
+    viewLogs: 'Ver registros del entorno de ejecución',
+    unableToConnect: 'No se puede conectar al entorno de ejecución.',
+  },
+});
+
+const PT = merge(EN_2026, {
+  menus: {
+    file: 'Arquivo',
+    edit: 'Editar',
+    view: 'Ver',
+    insert: 'Inserir',
+    runtime: 'Ambiente de execução', // §12.3
+    tools: 'Ferramentas',
+    help: 'Ajuda',
+  },
+  items: {
+    runall: 'Executar tudo', // §12.3
+    runbefore: 'Executar anteriores',
+    runfocused: 'Executar a célula em foco',
+    runselected: 'Executar seleção',
+    runafter: 'Executar a célula e as seguintes',
+    interrupt: 'Interromper execução',
+    restart: 'Reiniciar sessão',
+    'restart-and-run-all': 'Reiniciar sessão e executar tudo', // §12.3
+    'powerwash-current-vm': 'Desconectar e excluir ambiente de execução',
+    'change-runtime-type': 'Alterar o tipo de ambiente de execução',
+    'manage-sessions': 'Gerenciar sessões',
+    'open-resource-viewer': 'Ver recursos',
+    'view-runtime-logs': 'Ver registros do ambiente de execução',
+    'deploy-cloud-run': 'Implantar no Google Cloud Run',
+    'new-notebook': 'Novo notebook no Drive',
+    open: 'Abrir notebook',
+    save: 'Salvar',
+    print: 'Imprimir',
+    undo: 'Desfazer',
+    'clear-outputs': 'Limpar todas as saídas',
+    'notebook-settings': 'Configurações do notebook',
+    'table-of-contents': 'Índice',
+    'notebook-info': 'Informações do notebook',
+    'insert-cell-below': 'Célula de código',
+    'insert-text-cell-below': 'Célula de texto',
+    'show-command-palette': 'Paleta de comandos',
+    preferences: 'Configurações',
+    shortcuts: 'Atalhos do teclado',
+    'open-differ': 'Comparar notebooks',
+    faq: 'Perguntas frequentes',
+    'release-notes': 'Ver notas da versão',
+  },
+  toolbar: {
+    runAll: 'Executar tudo', // §12.3
+    runAllTooltip: 'Executar todas as células do notebook',
+    moreActions: 'Mais ações',
+    restart: 'Reiniciar sessão',
+    'restart-and-run-all': 'Reiniciar sessão e executar tudo',
+    runafter: 'Executar a célula em foco e todas as seguintes',
+    interrupt: 'Interromper execução',
+    'clear-outputs': 'Limpar todas as saídas',
+  },
+  connect: {
+    connect: 'Conectar',
+    reconnect: 'Reconectar',
+    connecting: 'Conectando',
+    reconnecting: 'Reconectando',
+    connectedTo: 'Conectado a',
+    focusLast: 'Focar a última célula executada',
+    moreOptions: 'Mais opções de conexão',
+  },
+  headerToggle: 'Mostrar ou ocultar o cabeçalho',
+  runCell: 'Executar célula',
+  dialogs: {
+    yes: 'Sim',
+    no: 'Não',
+    cancel: 'Cancelar',
+    close: 'Fechar',
+    restartTitle: 'Reiniciar a sessão?',
+    restartBody:
+      'Tem certeza de que quer reiniciar a sessão? O estado da sessão, incluindo todas as variáveis locais, será ' +
+      'perdido.',
+    gpuTitle: 'Não é possível conectar ao back-end de GPU',
+    gpuBody: 'No momento, não é possível conectar a uma GPU devido aos limites de uso do Colab.',
+    gpuOk: 'Conectar sem GPU',
+    disconnectedTitle: 'Ambiente de execução desconectado',
+    disconnectedBody: 'Seu ambiente de execução foi desconectado por inatividade ou porque atingiu a duração máxima.',
+    disconnectedDisallowedBody:
+      'Seu ambiente de execução foi desconectado por executar código não permitido no nível sem custo financeiro. Se ' +
+      'você acha que isso é um erro, envie uma contestação. Seu saldo de unidades de computação é 0.',
+    disconnectedZeroUnitsBody: 'No momento, você não tem unidades de computação disponíveis.',
+    reconnect: 'Reconectar',
+    usageTitle: 'Limite de uso atingido',
+    usageBody: 'Você atingiu o limite de uso deste tipo de ambiente. Faça upgrade para o Colab Pro para ter mais.',
+    upgrade: 'Fazer upgrade',
+    highRamTitle: 'Mudar para um ambiente de execução com mais RAM?',
+    highRamBody:
+      'Sua sessão falhou após usar toda a RAM disponível. Quer usar um ambiente de execução com mais RAM neste ' +
+      'notebook?',
+    notAuthoredTitle: 'Aviso: este notebook não foi criado pelo Google',
+    notAuthoredBody: 'Este notebook não foi criado pelo Google. Revise o código-fonte antes de executá-lo.',
+    runAnyway: 'Executar mesmo assim',
+    recaptchaTitle: 'Confirme que você não é um robô',
+    ok: 'OK',
+    save: 'Salvar',
+    pipTitle: 'Reiniciar sessão',
+    pipBody:
+      'AVISO: Os pacotes a seguir foram importados antes neste ambiente de execução: [numpy] Você precisa ' +
+      'reiniciar o ambiente para usar as versões recém-instaladas.',
+    pipOk: 'Reiniciar sessão',
+    driveTitle: 'Permitir que este notebook acesse seus arquivos do Google Drive?',
+    driveBody: 'Este notebook está solicitando acesso aos seus arquivos do Google Drive.',
+    driveOk: 'Conectar ao Google Drive',
+    driveNo: 'Agora não',
+    newRuntimeTitle: 'Novo ambiente de execução necessário',
+    newRuntimeBody: 'O ambiente de execução deste notebook não está mais disponível.',
+    newRuntimeOk: 'Atribuir novo ambiente',
+    disallowedTitle: 'Aviso',
+    disallowedBody: 'Você pode estar executando um código não permitido.',
+    disallowedOk: 'Cancelar execução',
+    disallowedNo: 'Continuar mesmo assim',
+    runtimeTypeTitle: 'Alterar o tipo de ambiente de execução',
+    runtimeTypeBody: 'Alterar os atributos do ambiente pode encerrar sua sessão atual.',
+    cannotSaveTitle: 'Não é possível salvar as alterações',
+    cannotSaveBody: 'Não foi possível salvar este notebook.',
+    deleteRuntimeTitle: 'Desconectar e excluir ambiente de execução',
+    deleteRuntimeBody: 'Excluir este ambiente de execução e todos os arquivos dele?',
+  },
+  crash: {
+    ram: 'Sua sessão falhou após usar toda a RAM disponível.',
+    ramLegacy:
+      'Sua sessão falhou após usar toda a RAM disponível. Se tiver interesse em ambientes com mais RAM, confira o ' +
+      'Colab Pro.',
+    unknown: 'Sua sessão falhou por um motivo desconhecido.',
+    'x-window': 'Sua sessão falhou após solicitar uma janela X. O sistema X Window não está disponível no Colab.',
+    getMoreRam: 'Mais RAM',
+    viewLogs: 'Ver registros do ambiente de execução',
+    unableToConnect: 'Não foi possível conectar ao ambiente de execução.',
+  },
+});
+
+export const LABEL_SETS = { 'en-2026': EN_2026, 'en-legacy': EN_LEGACY, de: DE, ja: JA, es: ES, pt: PT };
 
 function merge(base, over) {
   const out = { ...base };

@@ -12,27 +12,30 @@ import { appendAnsi, fixCarriageReturn } from './ansi.js';
 import { h } from './util.js';
 
 const FRAME_BUILD = 'colab_sim-20260325-000000_RC00_000000000';
-const COLAB_ORIGIN = 'https://colab.research.google.com';
 
 function randomLabel(length, alphabet) {
   const bytes = crypto.getRandomValues(new Uint8Array(length));
   return [...bytes].map((b) => alphabet[b % alphabet.length]).join('');
 }
 
-/** `https://<random>-<hash>-0-colab.googleusercontent.com`: a fresh origin per frame, cross-origin to the notebook. */
-function frameOrigin() {
+/**
+ * `https://<random>-<hash>-0-colab.googleusercontent.com` (`domain`: the scenario's `ui.frameHost`): a fresh origin
+ * per frame, cross-origin to the notebook.
+ */
+function frameOrigin(domain) {
   const name = randomLabel(11, 'abcdefghijklmnopqrstuvwxyz0123456789');
   const hash = randomLabel(16, '0123456789abcdef');
-  return `https://${name}-${hash}-0-colab.googleusercontent.com`;
+  return `https://${name}-${hash}-0-colab.${domain}`;
 }
 
 export class OutputArea {
   /**
    * @param {number} index  cell index (for aria-label "Cell N output")
-   * @param {{errorClass: string}} options
+   * @param {{errorClass: string, frameHost: string}} options
    */
-  constructor(index, { errorClass }) {
+  constructor(index, { errorClass, frameHost }) {
     this.errorClass = errorClass;
+    this.frameHost = frameHost;
     /** @type {((change: {kind: 'reset'} | {kind: 'add', model: object}) => void) | null} told every change (mirror) */
     this.onChange = null;
     this.staticSlot = h('div');
@@ -105,7 +108,7 @@ export class OutputArea {
    * @returns {Promise<{result?: unknown, error?: string}>}
    */
   evalJs(script) {
-    if (!this.frame) this.frame = new FrameBridge(this.frameSlot);
+    if (!this.frame) this.frame = new FrameBridge(this.frameSlot, this.frameHost);
     return this.frame.evaluate(script);
   }
 
@@ -125,7 +128,7 @@ export class OutputArea {
   }
 
   #addToFrame(entry) {
-    if (!this.frame) this.frame = new FrameBridge(this.frameSlot);
+    if (!this.frame) this.frame = new FrameBridge(this.frameSlot, this.frameHost);
     const m = entry.model;
     const op = { op: 'add', id: entry.id, outputType: m.output_type };
     if (m.output_type === 'error') op.ansi = m.traceback.join('\n');
@@ -193,8 +196,8 @@ function lastLineSeed(line) {
 
 /** One cross-origin output frame and its postMessage channel. Ops are queued until the frame says it is ready. */
 class FrameBridge {
-  constructor(container) {
-    this.origin = frameOrigin();
+  constructor(container, frameHost) {
+    this.origin = frameOrigin(frameHost);
     this.queue = [];
     this.ready = false;
     this.iframe = h('iframe', {
@@ -243,7 +246,7 @@ class FrameBridge {
   }
 
   #post(op) {
-    this.iframe.contentWindow?.postMessage({ colabSim: 1, parentOrigin: COLAB_ORIGIN, ...op }, this.origin);
+    this.iframe.contentWindow?.postMessage({ colabSim: 1, parentOrigin: location.origin, ...op }, this.origin);
   }
 
   dispose() {
