@@ -14,15 +14,16 @@ Example::
 
     from colab_oom_guard import status
 
-    guard = status()  # None without the extension, or with its status API off
-    restarts = guard["restarts"] if guard else 0
+    guard = status() or {}  # None without the extension, or with its status API off
+    restarts = guard.get("restarts", 0)  # 0 too when the guard is off for this notebook
     if restarts >= 3:
         raise SystemExit(f"Out of memory {restarts} times in a row: giving up.")
     batch_size = max(8, 64 // 2**restarts)  # 64, then 32, 16, 8 after each restart
-    if guard and guard["lastFailure"]:
+    if guard.get("lastFailure"):
         print("Restarted after", guard["lastFailure"]["kind"], "at", guard["lastFailure"]["at"])
 
-The status (version 1 of the extension's page API) is a dict::
+The status (version 1 of the extension's page API) is a dict. For a notebook the guard is not on for, it says only
+that: ``{"v": 1, "guarded": False}``. For a guarded notebook::
 
     {
         "v": 1,
@@ -82,8 +83,8 @@ def status(timeout=TIMEOUT_SEC):
 
     Example::
 
-        guard = status()
-        batch_size = 64 // 2 ** (guard["restarts"] if guard else 0)
+        guard = status() or {}
+        batch_size = 64 // 2 ** guard.get("restarts", 0)
     """
     try:
         from google.colab import output  # pylint: disable=import-outside-toplevel
@@ -116,7 +117,9 @@ def _parse(answer):
 def _is_status(data):
     if not isinstance(data, dict) or data.get("v") != API_VERSION:
         return False
-    if not isinstance(data.get("guarded"), bool):
+    if data.get("guarded") is False:
+        return set(data) == {"v", "guarded"}
+    if data.get("guarded") is not True:
         return False
     if not all(_is_count(data.get(name)) for name in ("restarts", "maxRestarts", "totalRestarts")):
         return False

@@ -79,6 +79,9 @@ class StatusTest(unittest.TestCase):
         fresh = {**STATUS, "restarts": 0, "totalRestarts": 0, "lastFailure": None, "lastRestartAt": None}
         self.assertEqual(self.status_with(json.dumps(fresh))[0], fresh)
 
+    def test_a_notebook_not_guarded_reads_as_that_and_nothing_else(self):
+        self.assertEqual(self.status_with(json.dumps({"v": 1, "guarded": False}))[0], {"v": 1, "guarded": False})
+
     def test_none_without_an_answer_within_the_timeout(self):
         # eval_js gives None when its timeout passes; the script itself resolves to null after its own timer.
         status, calls = self.status_with(None)
@@ -104,6 +107,8 @@ class StatusTest(unittest.TestCase):
             json.dumps({**STATUS, "lastFailure": {"kind": "gpu-oom", "line": 3, "at": "x"}}),
             json.dumps({**STATUS, "lastFailure": "gpu-oom"}),
             json.dumps({**STATUS, "lastRestartAt": 1774404853020}),
+            json.dumps({**STATUS, "guarded": False}),
+            json.dumps({"v": 1}),
             {"v": 1},
         ]
         for answer in invalid:
