@@ -268,12 +268,24 @@ describe('outputs', () => {
     mount(snippet('code-cell-with-static-output-2026-03.html'));
     const { events } = watch();
     addThree();
+    await tick();
+    expect(events).toEqual([`output ${CELL} error`]);
+  });
+
+  it("never reports what an output holds as an error output: a display_data copying Colab's error markup", async () => {
+    mount(snippet('code-cell-with-static-output-2026-03.html'));
+    const { events } = watch();
     mount(
       '<div class="execute_result output-id-7"><pre><div class="traceback">MemoryError</div></pre></div>',
       renderer(),
     );
+    mount(
+      '<div class="display_data output-id-8"><div class="output_subarea output_html"><div id="output-body">' +
+        '<div class="error output-id-1"><pre>OutOfMemoryError: CUDA out of memory.</pre></div></div></div></div>',
+      renderer(),
+    );
     await tick();
-    expect(events).toEqual([`output ${CELL} error`, `output ${CELL} error`]);
+    expect(events).toEqual([]);
   });
 
   it('reports every output added after start when all text is wanted, not the ones already there', async () => {
@@ -330,13 +342,13 @@ describe('outputs', () => {
     await tick();
     expect(events).toEqual([]);
     mount(
-      '<colab-static-output-renderer><div><div class="execute_result output-id-2"><pre class="traceback">MemoryError' +
+      '<colab-static-output-renderer><div><div class="error output-id-2"><pre>MemoryError' +
         '</pre></div></div></colab-static-output-renderer>',
       holder,
     );
     await tick();
     expect(events).toEqual([`output ${CELL} error`]);
-    expect(elements[0]?.className).toBe('execute_result output-id-2');
+    expect(elements[0]?.className).toBe('error output-id-2');
   });
 
   it('reads a renderer added empty and filled in one task once, and what the task changed outside it', async () => {

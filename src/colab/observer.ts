@@ -91,11 +91,11 @@ const ELEMENT_NODE = 1;
 const HOOKS = [CELL.cell, CELL.runButton, TOAST.host, DIALOG.hosts, DIALOG.mdc, CONNECT.host].join(', ');
 /** The same and the outputs, for subtrees added to a page already shown (their outputs are new, scan()). */
 const HOOKS_AND_OUTPUTS = `${HOOKS}, ${OUTPUT.element}`;
-/** What marks an error output, or lies inside one only. */
-const ERROR_MARKS = [
-  // Once each: two error classes are also marks found inside an output, and each selector costs a test per element.
-  ...new Set([...OUTPUT_CORE.errorClasses.map((name) => `.${name}`), ...OUTPUT_CORE.errorInside.split(', ')]),
-].join(', ');
+/**
+ * What marks an error output: its own class. An element with one inside another output (a display_data copying
+ * Colab's markup) is found too, and reported as that output, which is no error.
+ */
+const ERROR_MARKS = OUTPUT_CORE.errorClasses.map((name) => `.${name}`).join(', ');
 
 /**
  * The hooks and the error marks, while only errors are wanted: most outputs are not errors, and a new subtree without

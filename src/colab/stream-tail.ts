@@ -6,8 +6,8 @@
 
 import { tailOf } from '../detector/text';
 import { MAX_SHELL_TAIL_CHARS } from '../limits';
-import { outputKind } from './cells';
-import { OUTPUT_CORE } from './selectors';
+import { outputElementOf, outputKind } from './cells';
+import { OUTPUT, OUTPUT_CORE } from './selectors';
 
 /**
  * The last `maxChars` of the text of `outputs` (stream output elements in page order, stdout and stderr alike),
@@ -45,18 +45,24 @@ function readBackwards(root: Element, wanted: number, chunks: string[]): number 
 }
 
 /**
- * The stream outputs under `scope` (a cell's output area, or an output frame's #output-body), in page order: the
- * outermost output elements whose kind is 'stream'.
+ * The end of what a cell's main-document outputs show (its last static renderer), any kind: compared before and after,
+ * it tells whether the cell printed anything in between (a run going on after an error output).
  */
-export function streamOutputsIn(scope: Element): Element[] {
-  return [...scope.querySelectorAll(OUTPUT_CORE.element)].filter(
-    (el) => outputKind(el) === 'stream' && isOutermost(el, scope),
-  );
+export function mainOutputTail(cell: Element, maxChars = 256): string {
+  const renderers = cell.querySelectorAll(OUTPUT.staticRenderer);
+  const last = renderers[renderers.length - 1];
+  return last ? streamTail([last], maxChars) : '';
 }
 
-function isOutermost(el: Element, scope: Element): boolean {
-  for (let parent = el.parentElement; parent && parent !== scope; parent = parent.parentElement) {
-    if (parent.matches(OUTPUT_CORE.element)) return false;
-  }
-  return true;
+/**
+ * The outputs under `scope` (a cell's output area, or an output frame's #output-body), in page order: the outermost
+ * output elements. What an output holds is its own, whatever its classes.
+ */
+export function outputsIn(scope: Element): Element[] {
+  return [...scope.querySelectorAll(OUTPUT_CORE.element)].filter((el) => outputElementOf(el, scope) === el);
+}
+
+/** The stream outputs under `scope` (outputsIn), stdout and stderr alike. */
+export function streamOutputsIn(scope: Element): Element[] {
+  return outputsIn(scope).filter((el) => outputKind(el) === 'stream');
 }

@@ -1,48 +1,57 @@
 import { outputFramesOf, streamOutputsIn, streamTail } from '../colab';
-import type { ShellEnd } from '../detector';
-import { LATE_OUTPUT_MS } from '../detector/execution-gate';
+import { type EndedExecution, LATE_OUTPUT_MS } from '../detector/execution-gate';
 import { askStreamTail } from './frame-reports';
 import { childLifetime } from './lifetime';
 
 /**
- * Issue 20: a process started from a shell cell (`!python train.py`, `!accelerate launch`, `%%bash`) prints its OOM
- * traceback as stream output, and the cell ends without an error or with only a CalledProcessError. So when an
- * execution seen here ends and its error outputs gave no verdict, the end of the cell's stream output is read once:
- * the main document's at once, each output frame's by asking the frame (REFERENCE §4.2 and §11.4 disagree on where
- * streams render). It is judged once every frame asked has answered and, for an execution that ended in error, its
- * error output has arrived (it may come late from a frame). Whatever never comes leaves it unjudged: nothing happens.
+ * What is read when an execution seen here ends, once, and only for the executions that need it: one that ended in
+ * error (its ending error output may still come from an output frame), or one of a cell that may have launched a
+ * program (how its stream ends, issue 20). The main document's stream tail is read at once; each output frame of the
+ * cell is asked for how its outputs end (frame-reports.ts), and its answer comes after every error output it held.
+ * `decide` is called with what is known so far: at the end, at each answer, at each late error output, and a last
+ * time when the late-output window closes. Nothing happens per streamed chunk, and what never arrives costs nothing
+ * after the window.
  */
-export interface ShellEnds {
-  /**
-   * An execution of `cell` ended with no verdict from its error outputs. `error`: its newest error output; null when
-   * it ended without an error; undefined when it ended in error and no error output has arrived yet.
-   */
-  ended(key: string, cell: Element, startedAt: number, error: string | null | undefined): void;
-  /** The error output of an execution that ended in error arrived late, and was no failure by itself. */
-  lateError(key: string, text: string): void;
-  /** An output frame of the cell answered request `id` with the end of its stream outputs. */
-  frameTail(key: string, id: number, text: string): void;
-  /** The cell's last execution is not to be judged here any more (it runs again, or was judged); no key: every cell. */
+export interface ExecutionEnd {
+  readonly cell: Element;
+  readonly startedAt: number;
+  readonly outcome: 'ok' | 'error';
+  /** Whether its stream output is read: the main document's, then each asked frame's in page order (null till then). */
+  readonly streams: boolean;
+  readonly tails: ReadonlyArray<string | null>;
+  /** How many frames were asked, and their answers so far: when each came, and whether its last output is an error. */
+  readonly asked: number;
+  readonly answers: ReadonlyArray<{ at: number; error: boolean }>;
+  /** Every frame asked has answered, or the window closed (nothing more will count). */
+  readonly heard: boolean;
+}
+
+export interface ExecutionEnds {
+  ended(key: string, cell: Element, ended: EndedExecution & { outcome: 'ok' | 'error' }, streams: boolean): void;
+  /** An error output of the ended execution arrived late. */
+  lateError(key: string): void;
+  /** An output frame of the cell answered request `id`. */
+  frameTail(key: string, id: number, text: string, error: boolean): void;
+  /** The cell's last execution is not to be read here any more (it runs again); no key: every cell. */
   forget(key?: string): void;
 }
 
-interface Check {
-  startedAt: number;
-  /** When it was made (the execution's end): after LATE_OUTPUT_MS nothing can settle it any more. */
-  madeAt: number;
-  error: string | null | undefined;
-  /** The main document's stream tail, then each asked frame's answer in page order (null until it answers). */
+interface Check extends ExecutionEnd {
   tails: Array<string | null>;
+  asked: number;
+  answers: Array<{ at: number; error: boolean }>;
+  heard: boolean;
   /** Request id → its answer's index in `tails`. */
-  asked: Map<number, number>;
-  /** Ends the requests' wait for frames to load. */
+  requests: Map<number, number>;
+  /** Ends the requests' wait for frames to load, and the window's timer. */
   stop: AbortController;
 }
 
-export function createShellEnds(
-  judge: (key: string, end: ShellEnd, startedAt: number) => void,
+/** `decide` returns true once it has decided: the check is over. */
+export function createExecutionEnds(
+  decide: (key: string, end: ExecutionEnd) => boolean,
   signal: AbortSignal,
-): ShellEnds {
+): ExecutionEnds {
   const checks = new Map<string, Check>();
   let lastRequest = 0;
 
@@ -55,51 +64,60 @@ export function createShellEnds(
   };
 
   const settle = (key: string, check: Check) => {
-    if (check.error === undefined || check.tails.includes(null)) return;
-    drop(key);
-    // In page order: the frames follow the static renderer in the output area (§4.2), as what they show follows.
-    judge(key, { stream: check.tails.filter(Boolean).join('\n'), error: check.error }, check.startedAt);
-  };
-
-  /**
-   * Checks still waiting when their execution's late outputs are no longer taken (a frame that never answered) are
-   * let go, oldest first (a Map keeps the order they were made in): what never arrives costs nothing afterwards.
-   */
-  const dropExpired = (now: number) => {
-    for (const [key, check] of checks) {
-      if (now - check.madeAt <= LATE_OUTPUT_MS) return;
-      drop(key);
-    }
+    if (checks.get(key) === check && decide(key, check)) drop(key);
   };
 
   return {
-    ended(key, cell, startedAt, error) {
+    ended(key, cell, { startedAt, endedAt, outcome }, streams) {
       drop(key);
-      const madeAt = Date.now();
-      dropExpired(madeAt);
-      const tails = [streamTail(streamOutputsIn(cell))];
-      const check: Check = { startedAt, madeAt, error, tails, asked: new Map(), stop: childLifetime(signal) };
+      const tails: Array<string | null> = streams ? [streamTail(streamOutputsIn(cell))] : [];
+      const stop = childLifetime(signal);
+      const check: Check = {
+        cell,
+        startedAt,
+        outcome,
+        streams,
+        tails,
+        asked: 0,
+        answers: [],
+        heard: false,
+        requests: new Map(),
+        stop,
+      };
       for (const frame of outputFramesOf(cell)) {
         const id = ++lastRequest;
-        if (!askStreamTail(frame, id, check.stop.signal)) continue;
-        check.asked.set(id, check.tails.length);
-        check.tails.push(null);
+        if (!askStreamTail(frame, id, stop.signal)) continue;
+        check.requests.set(id, tails.length);
+        if (streams) tails.push(null);
+        check.asked++;
       }
+      check.heard = check.asked === 0;
       checks.set(key, check);
       settle(key, check);
+      if (!checks.has(key)) return;
+      // The last word, once the window has closed: what has not come by then will not count.
+      const timer = setTimeout(
+        () => {
+          check.heard = true;
+          settle(key, check);
+          drop(key);
+        },
+        endedAt + LATE_OUTPUT_MS + 1 - Date.now(),
+      );
+      stop.signal.addEventListener('abort', () => clearTimeout(timer));
     },
-    lateError(key, text) {
+    lateError(key) {
       const check = checks.get(key);
-      if (!check || check.error !== undefined) return;
-      check.error = text;
-      settle(key, check);
+      if (check) settle(key, check);
     },
-    frameTail(key, id, text) {
+    frameTail(key, id, text, error) {
       const check = checks.get(key);
-      const index = check?.asked.get(id);
+      const index = check?.requests.get(id);
       if (!check || index === undefined) return;
-      check.asked.delete(id);
-      check.tails[index] = text;
+      check.requests.delete(id);
+      if (check.streams) check.tails[index] = text;
+      check.answers.push({ at: Date.now(), error });
+      check.heard = check.answers.length === check.asked;
       settle(key, check);
     },
     forget(key) {

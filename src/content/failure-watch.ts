@@ -3,7 +3,9 @@ import {
   cellSource,
   type DialogKind,
   editorText,
+  hasLaterOutput,
   isUnderWay,
+  mainOutputTail,
   type OutputKind,
   observeColabPage,
   outputText,
@@ -14,26 +16,30 @@ import {
   createDetector,
   DEFAULT_CATEGORIES,
   type Detector,
+  endsInInterrupt,
+  LAUNCH_HINT,
+  launchesProgram,
   loadDetector,
   type MarkerMatch,
-  mayRunProcesses,
-  SHELL_SOURCE_HINT,
   type Verdict,
 } from '../detector';
 import { createExecutionGate, type EndedExecution } from '../detector/execution-gate';
 import { BLIND_AFTER_MS, cut, KERNEL_WATCH_AFTER_MS, TEXT_LIMITS } from '../limits';
-import type { Settings } from '../state/schema';
-import { createShellEnds } from './shell-end';
+import type { DeclineReason, Settings } from '../state/schema';
+import { createExecutionEnds, type ExecutionEnd } from './execution-end';
 
 /**
- * Turns what the page shows into reports: a cell whose execution (seen here) ended in an error its outputs show to be
- * an OOM, or whose stream output ends with a shell-launched process dying of one; Colab's crash toast; a marker line
- * the user's code printed; a dialog. Reads what the observer hands it, and a cell's stream tail once when it stops.
+ * Turns what the page shows into reports: a cell whose execution (seen here) ended in an error output that shows an
+ * OOM, or whose launched program's stream output ends with its death of one; Colab's crash toast; a marker line the
+ * user's code printed; a dialog; and a failure seen but left alone, with the reason. Reads what the observer hands
+ * it, and when an execution ends, once, what tells how it ended (execution-end.ts).
  * Lives while the guard is on for the notebook: `signal` ends it.
  */
 export interface WatchReports {
   /** `startedAt`: when the failed execution started, as this page saw it. */
   failure(verdict: Verdict, source: 'error-output' | 'crash-toast', startedAt: number): void;
+  /** A failure seen and not acted on, and why (when in doubt, nothing restarts, and the history says why). */
+  declined(reason: DeclineReason, verdict: Verdict, startedAt: number): void;
   marker(match: MarkerMatch): void;
   disconnect(line: string): void;
   /** A dialog other than "Runtime disconnected" opened (the session decides which ones need a person). */
@@ -50,8 +56,11 @@ export interface FailureWatch {
   frameError(cell: Element, text: string): void;
   /** Text an output frame of `cell` showed (sent only when the user has marker patterns): matched here. */
   frameText(cell: Element, text: string): void;
-  /** An output frame of `cell` answered the request `id` for the end of its stream outputs (shell-end.ts). */
-  frameStreamTail(cell: Element, id: number, text: string): void;
+  /**
+   * An output frame of `cell` answered the request `id` for how its outputs end (execution-end.ts): the end of its
+   * stream outputs, and whether its last output is an error output.
+   */
+  frameStreamTail(cell: Element, id: number, text: string, error: boolean): void;
 }
 
 export function createFailureWatch(doc: Document, reports: WatchReports, signal: AbortSignal): FailureWatch {
@@ -71,72 +80,120 @@ export function createFailureWatch(doc: Document, reports: WatchReports, signal:
     return synthetic;
   };
 
+  /** Where and when each cell's newest error output came, while its execution may still be judged. */
+  const newestErrors = new Map<string, NewestError>();
+
   const fail = (id: string, verdict: Verdict, startedAt: number) => {
-    gate.reported(id);
-    shellEnds.forget(id);
+    ends.forget(id);
     reports.failure(verdict, 'error-output', startedAt);
   };
 
-  /** The first of `texts` (newest first) that is a failure ends the execution's judging; true if one was. */
-  const judge = (id: string, texts: readonly string[]): boolean => {
-    for (const text of [...texts].reverse()) {
-      const verdict = detector.classifyError(text);
-      if (!verdict) continue;
-      fail(id, verdict, gate.startedAt(id) ?? Date.now());
-      return true;
+  /** The newest of `texts` (oldest first) that shows a failure, if one does: what was seen and left alone. */
+  const declineSeen = (reason: DeclineReason, texts: readonly string[], startedAt: number) => {
+    for (let i = texts.length - 1; i >= 0; i--) {
+      const verdict = detector.classifyError(texts[i] ?? '');
+      if (verdict) return reports.declined(reason, verdict, startedAt);
     }
-    return false;
   };
 
-  const shellEnds = createShellEnds((id, end, startedAt) => {
-    const verdict = detector.classifyShellEnd(end);
-    if (verdict) fail(id, verdict, startedAt);
-  }, signal);
+  /**
+   * Whether the cell's newest error output was followed by other output of its execution: a later output beside it in
+   * the page; an answer from every output frame asked after it came, none ending in an error output; or anything new
+   * in the page's outputs since.
+   */
+  const wentOn = (id: string, end: ExecutionEnd): boolean => {
+    const newest = newestErrors.get(id);
+    if (!newest) return false;
+    if (newest.element ? hasLaterOutput(newest.element) : framesWentOn(end, newest.at)) return true;
+    return mainOutputTail(end.cell) !== newest.mark;
+  };
 
   /**
-   * The start of each cell's execution whose source showed no sign of a command when it started: the source it runs,
+   * The stream's end, judged for a cell that launched a program: with `error` its ending error output (a `%%bash`
+   * cell's CalledProcessError), null when it ended without one. True once it said something.
+   */
+  const judgeStream = (id: string, end: ExecutionEnd, error: string | null): boolean => {
+    if (!end.streams || end.tails.includes(null)) return false;
+    const launcher = launches(end.cell, end.startedAt);
+    if (launcher === false) return false;
+    const verdict = detector.classifyShellEnd({ stream: end.tails.filter(Boolean).join('\n'), error });
+    if (!verdict) return false;
+    if (launcher === null) reports.declined('source-unreadable', verdict, end.startedAt);
+    else fail(id, verdict, end.startedAt);
+    return true;
+  };
+
+  /** How an ended execution ended, judged once what may still come has come (or never will). */
+  const decide = (id: string, end: ExecutionEnd): boolean => {
+    if (end.outcome === 'ok') {
+      if (end.heard) judgeStream(id, end, null);
+      return end.heard;
+    }
+    if (wentOn(id, end)) gate.wentOn(id);
+    const ending = gate.ending(id, Date.now(), end.heard);
+    if (ending.kind === 'wait') return false;
+    gate.judged(id);
+    newestErrors.delete(id);
+    if (ending.kind === 'missing') declineSeen('ending-missing', ending.earlier, end.startedAt);
+    if (ending.kind !== 'ending') return true;
+    // The person's Stop ends it: nothing is a failure then, whatever came before.
+    const stopped = endsInInterrupt(ending.text);
+    const verdict = stopped ? null : detector.classifyError(ending.text);
+    if (verdict) fail(id, verdict, end.startedAt);
+    else if (stopped || !judgeStream(id, end, ending.text)) declineSeen('earlier-error', ending.earlier, end.startedAt);
+    return true;
+  };
+
+  const ends = createExecutionEnds(decide, signal);
+
+  /**
+   * The start of each cell's execution whose source showed no sign of a launch when it started: the source it runs,
    * read where a Run all queues every cell in one task (one read after another costs less than each at its cell's
    * end, in a task of its own). A source with a sign, or none readable yet, is read again at the end.
    */
   const plainSince = new WeakMap<Element, number>();
   const executionStarted = (id: string, cell: Element) => {
+    newestErrors.delete(id);
     const startedAt = gate.startedAt(id);
     if (startedAt === null || plainSince.get(cell) === startedAt) return;
     const said = editorSays(cell);
     if (said === 'plain') plainSince.set(cell, startedAt);
-    // A command: its end is judged by how its stream ends (a process dying of OOM), the moment it comes. No lines yet
-    // (an editor not rendered): its source is read at its end.
+    // A possible launch: its end is judged by how its stream ends (a program dying of OOM), the moment it comes. No
+    // lines yet (an editor not rendered): its source is read at its end.
     else if (said === 'command') observer?.hurry(cell);
   };
 
   /**
-   * The one place an execution seen in this page ends, with the state it ended in: a fresh error is judged by the
-   * error outputs it showed; without a verdict from them, by how its stream output ends (a shell-launched process).
+   * The one place an execution seen in this page ends, with the state it ended in. One that ended in error is judged
+   * by the error output that ended it; one of a cell that may have launched a program, by how its stream ends.
    */
   const executionEnded = (id: string, cell: Element, ended: EndedExecution) => {
-    if (ended.outcome === 'stale') return;
-    if (ended.outcome === 'error' && judge(id, ended.evidence)) return;
-    // A Python cell that caught an OOM and printed it last ends as a dying script does: only a cell that can start a
-    // process (or whose source cannot be read) is read as one.
-    if (plainSince.get(cell) === ended.startedAt || !cellMayRunProcesses(cell)) return;
-    // Ended in error with no error output yet (undefined): it may come late from a frame; the stream waits for it.
-    shellEnds.ended(id, cell, ended.startedAt, ended.outcome === 'ok' ? null : ended.evidence.at(-1));
+    const { outcome } = ended;
+    const streams = launches(cell, ended.startedAt) !== false;
+    if (outcome === 'error' || (outcome === 'ok' && streams)) ends.ended(id, cell, { ...ended, outcome }, streams);
   };
 
   /**
-   * Whether the editor's text shows a mark of a command, or none (null: no lines to read). Most cells show none:
+   * Whether the editor's text shows a mark of a launch, or none (null: no lines to read). Most cells show none:
    * their lines are not read one by one.
    */
   const editorSays = (cell: Element): 'plain' | 'command' | null => {
     const flat = editorText(cell);
     if (!flat) return null;
-    return SHELL_SOURCE_HINT.test(flat) ? 'command' : 'plain';
+    return LAUNCH_HINT.test(flat) ? 'command' : 'plain';
   };
-  const cellMayRunProcesses = (cell: Element) => editorSays(cell) !== 'plain' && mayRunProcesses(cellSource(cell));
+  /** Whether the cell's execution that started at `startedAt` launched a program (null: its code cannot be read). */
+  const launches = (cell: Element, startedAt: number): boolean | null => {
+    if (plainSince.get(cell) === startedAt) return false;
+    const source = cellSource(cell);
+    return source === null ? null : launchesProgram(source);
+  };
 
-  const errorText = (id: string, text: string) => {
-    if (gate.errorOutput(id, text, Date.now()) !== 'judge') return;
-    if (!judge(id, [text])) shellEnds.lateError(id, text);
+  const errorText = (id: string, text: string, cell: Element, element: Element | null) => {
+    const taken = gate.errorOutput(id, text, Date.now());
+    if (taken === 'dropped') return;
+    newestErrors.set(id, { element, at: Date.now(), mark: mainOutputTail(cell) });
+    if (taken === 'late') ends.lateError(id);
   };
 
   const markerText = (id: string, text: string) => {
@@ -218,7 +275,7 @@ export function createFailureWatch(doc: Document, reports: WatchReports, signal:
   const cellState = (cell: Element, rawId: string | null, state: RunState, _previous: RunState, at: number) => {
     const id = idOf(cell, rawId);
     const starts = isUnderWay(state);
-    if (starts) shellEnds.forget(id);
+    if (starts) ends.forget(id);
     const ended = gate.cellState(id, state, at);
     if (starts) executionStarted(id, cell);
     if (ended) executionEnded(id, cell, ended);
@@ -230,7 +287,7 @@ export function createFailureWatch(doc: Document, reports: WatchReports, signal:
     if (kind !== 'error' && !detector.hasMarkers) return;
     const key = idOf(cell, id);
     const text = outputText(element);
-    if (kind === 'error') errorText(key, text);
+    if (kind === 'error') errorText(key, text, cell, element);
     markerText(key, text);
   };
 
@@ -244,7 +301,10 @@ export function createFailureWatch(doc: Document, reports: WatchReports, signal:
       streamText: (cell, id, text) => markerText(idOf(cell, id), text),
       toast(text) {
         const verdict = detector.classifyNotice(text);
-        if (verdict) reports.failure(verdict, 'crash-toast', gate.crashStartedAt(Date.now()));
+        if (!verdict) return;
+        // A notebook opened after the crash, a tab restored in the morning: the crash ended no run of this page's.
+        if (gate.sawExecution()) reports.failure(verdict, 'crash-toast', gate.crashStartedAt(Date.now()));
+        else reports.declined('crash-without-run', verdict, Date.now());
       },
       dialogOpened(kind, dialog) {
         if (kind === 'disconnected') reports.disconnect(cut((dialog.textContent ?? '').trim(), TEXT_LIMITS.dialog));
@@ -284,18 +344,33 @@ export function createFailureWatch(doc: Document, reports: WatchReports, signal:
       // What changed before the restart belongs to the executions it ends.
       observer?.settle();
       gate.reset(Date.now());
-      shellEnds.forget();
+      ends.forget();
+      newestErrors.clear();
       checkSight();
     },
     frameError(cell, text) {
       // Its execution may have ended a moment ago, or end soon: judged the moment it does.
       observer?.hurry(cell);
-      errorText(idOf(cell), text);
+      errorText(idOf(cell), text, cell, null);
     },
     frameText: (cell, text) => markerText(idOf(cell), text),
-    frameStreamTail(cell, id, text) {
+    frameStreamTail(cell, id, text, error) {
       const key = idOf(cell);
-      if (gate.isLive(key, Date.now())) shellEnds.frameTail(key, id, text);
+      if (gate.isLive(key, Date.now())) ends.frameTail(key, id, text, error);
     },
   };
+}
+
+/** A cell's newest error output: its element in the page (null: from an output frame), when it came, the mark. */
+interface NewestError {
+  element: Element | null;
+  at: number;
+  /** The end of the cell's main-document outputs when it came (mainOutputTail). */
+  mark: string;
+}
+
+/** Every frame asked answered after `since`, and none ends in an error output: something followed the error there. */
+function framesWentOn(end: ExecutionEnd, since: number): boolean {
+  const after = end.answers.filter((answer) => answer.at >= since);
+  return end.asked > 0 && after.length === end.asked && after.every((answer) => !answer.error);
 }
