@@ -27,6 +27,7 @@ function watch(opts: { wantAllText?: boolean } = {}) {
       elements.push(element);
     },
     streamText: (_cell, id, text) => events.push(`stream ${id} ${JSON.stringify(text)}`),
+    frameAdded: (frame) => events.push(`frame ${frame.parentElement?.className}`),
     toast: (text) => events.push(`toast ${text}`),
     dialogOpened: (kind) => events.push(`dialog ${kind}`),
     kernelChanged: () => kernelNow(),
@@ -328,7 +329,7 @@ describe('outputs', () => {
     expect(elements[0]?.className).toBe('error output-id-2');
   });
 
-  it('a renderer added by itself is looked into for error marks only; an output frame added is nothing', async () => {
+  it('a renderer added by itself is looked into for error marks only; an output frame added is only said', async () => {
     mount(snippet('code-cell-with-static-output-2026-03.html'));
     const { events, elements } = watch();
     const holder = document.querySelector('colab-static-output-renderer')!.parentElement!;
@@ -340,7 +341,8 @@ describe('outputs', () => {
     );
     mount('<iframe class="output-iframe"></iframe>', holder);
     await tick();
-    expect(events).toEqual([]);
+    expect(events).toEqual([`frame ${holder.className}`]);
+    events.length = 0;
     mount(
       '<colab-static-output-renderer><div><div class="error output-id-2"><pre>MemoryError' +
         '</pre></div></div></colab-static-output-renderer>',

@@ -38,6 +38,8 @@ export interface PageHandlers {
   outputAdded?(cell: Element, id: string | null, element: Element, kind: OutputKind): void;
   /** Text appended to a stream output afterwards (only with `wantAllText`). */
   streamText?(cell: Element, id: string | null, text: string): void;
+  /** An iframe was added to the page by itself (a cell's output frame, made when its cell first needs it). */
+  frameAdded?(frame: Element): void;
   /** A snackbar opened, with its text, e.g. "Your session crashed after using all available RAM. Get more RAM". */
   toast?(text: string, host: Element): void;
   dialogOpened?(kind: DialogKind, dialog: Element): void;
@@ -446,7 +448,11 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
     lastScanned = root;
     // What a cell's run adds most (an output renderer, an output frame) holds no hook, and an error only with a mark:
     // while only errors are wanted, one look for a mark settles it.
-    if (tag === 'iframe' || (tag === OUTPUT.staticRenderer && !wantAll && !root.querySelector(ERROR_MARKS))) return;
+    if (tag === 'iframe') {
+      if (!initial) handlers.frameAdded?.(root);
+      return;
+    }
+    if (tag === OUTPUT.staticRenderer && !wantAll && !root.querySelector(ERROR_MARKS)) return;
     // At the first look (firstLook) only hooks are taken: one query, cheaper than a lookup per hook selector.
     const selector = initial ? HOOKS : wantAll ? HOOKS_AND_OUTPUTS : HOOKS_AND_ERRORS;
     const found = root.matches(selector) ? [root, ...root.querySelectorAll(selector)] : root.querySelectorAll(selector);

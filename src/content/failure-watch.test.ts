@@ -110,8 +110,8 @@ describe('failure watch: the cell state triggers, the error output is the eviden
     const fx = watch();
     await state('running animating');
     await state('error');
-    fx.frameError(cell(), OOM);
-    fx.frameError(cell(), OOM);
+    fx.frameError(cell(), OOM, cell(), false);
+    fx.frameError(cell(), OOM, cell(), false);
     expect(reported()).toEqual(['failure gpu-oom error-output 100']);
   });
 
@@ -119,7 +119,7 @@ describe('failure watch: the cell state triggers, the error output is the eviden
     const fx = watch();
     await state('pending');
     await state('running animating');
-    fx.frameError(cell(), OOM);
+    fx.frameError(cell(), OOM, cell(), false);
     // The cell's end is read the moment it comes, not with others SETTLE_MS later.
     await state('error');
     expect(reported()).toEqual(['failure gpu-oom error-output 100']);
@@ -127,7 +127,7 @@ describe('failure watch: the cell state triggers, the error output is the eviden
     await state('running animating');
     await state('error'); // waits to be read with others
     expect(reported()).toEqual(['failure gpu-oom error-output 100']);
-    fx.frameError(cell(), OOM);
+    fx.frameError(cell(), OOM, cell(), false);
     expect(reported()).toEqual(['failure gpu-oom error-output 100', `failure gpu-oom error-output ${300 + SETTLE_MS}`]);
   });
 
@@ -144,7 +144,7 @@ describe('failure watch: the cell state triggers, the error output is the eviden
     const fx = watch();
     await state('running animating');
     errorOutput();
-    fx.frameError(cell(), OOM);
+    fx.frameError(cell(), OOM, cell(), false);
     await vi.advanceTimersByTimeAsync(5000);
     await state('focused');
     expect(reported()).toEqual([]);
@@ -649,7 +649,7 @@ describe('failure watch: a shell cell whose stream is in its output frame', () =
     w.frameStreamTail(cell(), requests(posted)[0]!, streamText('bash-oom'), true);
     expect(reported()).toEqual([]);
     await vi.advanceTimersByTimeAsync(2000);
-    w.frameError(cell(), error!);
+    w.frameError(cell(), error!, cell(), false);
     expect(reported()).toEqual(['failure gpu-oom error-output 100']);
   });
 
@@ -661,7 +661,7 @@ describe('failure watch: a shell cell whose stream is in its output frame', () =
     expect(posted).toEqual([]);
     loaded();
     expect(requests(posted)).toHaveLength(1);
-    w.frameError(cell(), shellOutputs('bash-oom').error!);
+    w.frameError(cell(), shellOutputs('bash-oom').error!, cell(), false);
     w.frameStreamTail(cell(), requests(posted)[0]!, streamText('bash-oom'), true);
     expect(reported()).toEqual(['failure gpu-oom error-output 100']);
   });
@@ -734,13 +734,13 @@ describe('failure watch: the error output that ended the run decides, never an e
     await state('pending');
     renderer().replaceChildren();
     await state('running animating');
-    w.frameError(cell(), OOM);
+    w.frameError(cell(), OOM, cell(), false);
     print('retrying with batch_size=32\n');
     await vi.advanceTimersByTimeAsync(3000);
     await state('error');
     expect(reported()).toEqual([]);
     await vi.advanceTimersByTimeAsync(400);
-    w.frameError(cell(), INTERRUPT);
+    w.frameError(cell(), INTERRUPT, cell(), false);
     expect(reported()).toEqual([]);
     w.frameStreamTail(cell(), requests(posted)[0]!, '', true);
     expect(reported()).toEqual(['declined earlier-error gpu-oom 100']);
@@ -750,22 +750,53 @@ describe('failure watch: the error output that ended the run decides, never an e
     const w = watch();
     const { posted } = addFrame();
     await state('running animating');
-    w.frameError(cell(), OOM);
+    w.frameError(cell(), OOM, cell(), false);
     print('retrying with batch_size=32\n');
     await state('error');
     // The frame answers before showing the interrupt: its last output is still the OOM.
     w.frameStreamTail(cell(), requests(posted)[0]!, '', true);
     expect(reported()).toEqual([]);
     await vi.advanceTimersByTimeAsync(2000);
-    w.frameError(cell(), INTERRUPT);
+    w.frameError(cell(), INTERRUPT, cell(), false);
     expect(reported()).toEqual(['declined earlier-error gpu-oom 100']);
+  });
+
+  it("a frame made for the OOM shows it after the page's later print (loading): the print follows it", async () => {
+    const w = watch();
+    await state('running animating');
+    // The frame is made when the OOM is sent to it; it loads while the run prints on in the page.
+    const { posted } = addFrame();
+    await tick();
+    const frame = cell().querySelector('iframe')!;
+    print('retrying with batch_size=32\n');
+    w.frameError(cell(), OOM, frame, true);
+    await state('error');
+    w.frameStreamTail(cell(), requests(posted)[0]!, '', true);
+    expect(reported()).toEqual([]);
+    await vi.advanceTimersByTimeAsync(2000);
+    w.frameError(cell(), INTERRUPT, frame, false);
+    expect(reported()).toEqual(['declined earlier-error gpu-oom 100']);
+  });
+
+  it("an OOM that is an old frame's first output again (cleared since) is read where it arrived", async () => {
+    const w = watch();
+    await state('running animating');
+    const { posted } = addFrame();
+    await tick();
+    const frame = cell().querySelector('iframe')!;
+    await vi.advanceTimersByTimeAsync(LATE_OUTPUT_MS + 1000);
+    print('epoch 5/5: loss=0.2\n');
+    w.frameError(cell(), OOM, frame, true);
+    await state('error');
+    w.frameStreamTail(cell(), requests(posted)[0]!, '', true);
+    expect(reported()).toEqual([`failure gpu-oom error-output 100`]);
   });
 
   it('output after the OOM in the frame itself: the frame says its last output is no error', async () => {
     const w = watch();
     const { posted } = addFrame();
     await state('running animating');
-    w.frameError(cell(), OOM);
+    w.frameError(cell(), OOM, cell(), false);
     await state('error');
     w.frameStreamTail(cell(), requests(posted)[0]!, 'retrying with batch_size=32\n', false);
     expect(reported()).toEqual([]);
@@ -776,21 +807,21 @@ describe('failure watch: the error output that ended the run decides, never an e
   it('an ending that never arrives: nothing restarts, and the history says the ending never came', async () => {
     const w = watch();
     await state('running animating');
-    w.frameError(cell(), OOM);
+    w.frameError(cell(), OOM, cell(), false);
     print('retrying with batch_size=32\n');
     await state('error');
     await vi.advanceTimersByTimeAsync(LATE_OUTPUT_MS);
     expect(reported()).toEqual([]);
     await vi.advanceTimersByTimeAsync(1);
     expect(reported()).toEqual(['declined ending-missing gpu-oom 100']);
-    w.frameError(cell(), INTERRUPT);
+    w.frameError(cell(), INTERRUPT, cell(), false);
     expect(reported()).toEqual(['declined ending-missing gpu-oom 100']);
   });
 
   it('a caught OOM shown long before a quiet end is not its ending either', async () => {
     const w = watch();
     await state('running animating');
-    w.frameError(cell(), OOM);
+    w.frameError(cell(), OOM, cell(), false);
     await vi.advanceTimersByTimeAsync(LATE_OUTPUT_MS + 5000);
     await state('error');
     await vi.advanceTimersByTimeAsync(LATE_OUTPUT_MS + 1);
@@ -820,7 +851,7 @@ describe('failure watch: the error output that ended the run decides, never an e
     await state('running animating');
     print('epoch 1/3: loss=0.9\n');
     await state('error');
-    w.frameError(cell(), OOM);
+    w.frameError(cell(), OOM, cell(), false);
     expect(reported()).toEqual([]);
     w.frameStreamTail(cell(), requests(posted)[0]!, '', true);
     expect(reported()).toEqual(['failure gpu-oom error-output 100']);

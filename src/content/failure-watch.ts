@@ -1,5 +1,6 @@
 import {
   cellId,
+  cellOf,
   cellSource,
   type DialogKind,
   editorText,
@@ -23,7 +24,7 @@ import {
   type MarkerMatch,
   type Verdict,
 } from '../detector';
-import { createExecutionGate, type EndedExecution } from '../detector/execution-gate';
+import { createExecutionGate, type EndedExecution, LATE_OUTPUT_MS } from '../detector/execution-gate';
 import { BLIND_AFTER_MS, cut, KERNEL_WATCH_AFTER_MS, TEXT_LIMITS } from '../limits';
 import type { DeclineReason, Settings } from '../state/schema';
 import { createExecutionEnds, type ExecutionEnd } from './execution-end';
@@ -52,8 +53,8 @@ export interface FailureWatch {
   configure(settings: Settings): void;
   /** After a restart this page performed: outputs on the page now belong to the previous run. */
   forgetExecutions(): void;
-  /** An output frame of `cell` showed an error output. */
-  frameError(cell: Element, text: string): void;
+  /** An output frame of `cell` showed an error output; `first`: no output came before it in that frame. */
+  frameError(cell: Element, text: string, frame: Element, first: boolean): void;
   /** Text an output frame of `cell` showed (sent only when the user has marker patterns): matched here. */
   frameText(cell: Element, text: string): void;
   /**
@@ -82,6 +83,12 @@ export function createFailureWatch(doc: Document, reports: WatchReports, signal:
 
   /** Where and when each cell's newest error output came, while its execution may still be judged. */
   const newestErrors = new Map<string, NewestError>();
+  /**
+   * Each output frame made while its cell's execution ran: when, and the page's outputs then (mainOutputTail). An
+   * error output that is a new frame's first was sent to it when it was made: a frame loading shows it late, after
+   * what the page printed since, which came after it.
+   */
+  const frameMarks = new WeakMap<Element, FrameMark>();
 
   const fail = (id: string, verdict: Verdict, startedAt: number) => {
     ends.forget(id);
@@ -189,10 +196,13 @@ export function createFailureWatch(doc: Document, reports: WatchReports, signal:
     return source === null ? null : launchesProgram(source);
   };
 
-  const errorText = (id: string, text: string, cell: Element, element: Element | null) => {
-    const taken = gate.errorOutput(id, text, Date.now());
+  /** `element`: the error output in the page; `made`: the frame's mark, when it is the first output of a new frame. */
+  const errorText = (id: string, text: string, cell: Element, element: Element | null, made?: FrameMark) => {
+    const now = Date.now();
+    const taken = gate.errorOutput(id, text, now);
     if (taken === 'dropped') return;
-    newestErrors.set(id, { element, at: Date.now(), mark: mainOutputTail(cell) });
+    const mark = made && now - made.at <= LATE_OUTPUT_MS ? made.mark : mainOutputTail(cell);
+    newestErrors.set(id, { element, at: now, mark });
     if (taken === 'late') ends.lateError(id);
   };
 
@@ -299,6 +309,11 @@ export function createFailureWatch(doc: Document, reports: WatchReports, signal:
       cellState,
       outputAdded,
       streamText: (cell, id, text) => markerText(idOf(cell, id), text),
+      frameAdded(frame) {
+        const cell = cellOf(frame);
+        const id = cell && idOf(cell);
+        if (id && gate.isRunning(id)) frameMarks.set(frame, { at: Date.now(), mark: mainOutputTail(cell) });
+      },
       toast(text) {
         const verdict = detector.classifyNotice(text);
         if (!verdict) return;
@@ -348,10 +363,10 @@ export function createFailureWatch(doc: Document, reports: WatchReports, signal:
       newestErrors.clear();
       checkSight();
     },
-    frameError(cell, text) {
+    frameError(cell, text, frame, first) {
       // Its execution may have ended a moment ago, or end soon: judged the moment it does.
       observer?.hurry(cell);
-      errorText(idOf(cell), text, cell, null);
+      errorText(idOf(cell), text, cell, null, first ? frameMarks.get(frame) : undefined);
     },
     frameText: (cell, text) => markerText(idOf(cell), text),
     frameStreamTail(cell, id, text, error) {
@@ -360,6 +375,8 @@ export function createFailureWatch(doc: Document, reports: WatchReports, signal:
     },
   };
 }
+
+type FrameMark = { at: number; mark: string };
 
 /** A cell's newest error output: its element in the page (null: from an output frame), when it came, the mark. */
 interface NewestError {

@@ -72,7 +72,7 @@ describe("an output frame's reports to the Colab page", () => {
     expect(posted).toEqual([
       {
         origin: 'https://colab.research.google.com',
-        data: { channel: FRAME_CHANNEL, token: 't1', report: { kind: 'error-output', text: TRACEBACK } },
+        data: { channel: FRAME_CHANNEL, token: 't1', report: { kind: 'error-output', text: TRACEBACK, first: true } },
         // The port marks the guard's messages for the page's receiver (frame-reports.ts).
         ports: 1,
       },
@@ -210,6 +210,15 @@ describe("an output frame's reports to the Colab page", () => {
       request(6);
       await vi.waitFor(() => expect(tails()).toHaveLength(2));
       expect(tails()[1]?.report).toMatchObject({ id: 6, error: false, text: 'retrying with batch_size=32\n' });
+      // An error output after others is not the frame's first.
+      addOutput('error', 'KeyboardInterrupt: ');
+      await vi.waitFor(() => expect(posted).toHaveLength(4));
+      expect(posted.map(({ data }) => data.report)).toEqual([
+        expect.objectContaining({ kind: 'error-output', first: true }),
+        expect.objectContaining({ kind: 'stream-tail' }),
+        expect.objectContaining({ kind: 'stream-tail' }),
+        { kind: 'error-output', text: 'KeyboardInterrupt: ', first: false },
+      ]);
     });
 
     it('answers nothing for a notebook that is not guarded, nor to anyone but the page above', async () => {

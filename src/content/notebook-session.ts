@@ -162,14 +162,14 @@ export function startNotebookSession(
   listenToOutputFrames(
     doc.defaultView ?? window,
     () => token,
-    (cell, frameReport) => {
+    (cell, frameReport, frame) => {
       const watch = watching?.watch;
       // A stream tail answers a request of the watch's; it is no new text for the marker patterns.
       if (frameReport.kind === 'stream-tail') {
         watch?.frameStreamTail(cell, frameReport.id, frameReport.text, frameReport.error);
         return;
       }
-      if (frameReport.kind === 'error-output') watch?.frameError(cell, frameReport.text);
+      if (frameReport.kind === 'error-output') watch?.frameError(cell, frameReport.text, frame, frameReport.first);
       watch?.frameText(cell, frameReport.text);
     },
     signal,

@@ -387,6 +387,9 @@ describe("the simulator's shell endings read as the page will read them", () => 
     'bash-oom': 'gpu-oom',
     'python-killed': 'host-ram',
     'logged-oom-finished': null,
+    'accelerate-oom-wandb': 'gpu-oom',
+    // An old log ending in a traceback reads as a death: only the launcher list (launchers.ts) tells it apart.
+    'old-log': 'gpu-oom',
   };
   it.each(Object.entries(expected))('%s: %s', (ending, category) => {
     const verdict = createDetector(DEFAULTS).classifyShellEnd(ended(shellRun(ending as ShellEnding)));

@@ -120,7 +120,12 @@ export const FrameReportSchema = v.object({
   channel: v.literal(FRAME_CHANNEL),
   token: v.pipe(v.string(), v.minLength(16), v.maxLength(100)),
   report: v.variant('kind', [
-    v.object({ kind: v.literal('error-output'), text: v.pipe(v.string(), v.maxLength(MAX_TEXT_CHARS)) }),
+    /** `first`: no output comes before it in the frame (the frame was made for it, or cleared since). */
+    v.object({
+      kind: v.literal('error-output'),
+      text: v.pipe(v.string(), v.maxLength(MAX_TEXT_CHARS)),
+      first: v.boolean(),
+    }),
     v.object({ kind: v.literal('output-text'), text: v.pipe(v.string(), v.maxLength(MAX_TEXT_CHARS)) }),
     /**
      * The answer to a StreamTailRequest (frame-channel.ts): the end of the frame's stream outputs, and whether its
