@@ -176,8 +176,9 @@ export function createFailureWatch(doc: Document, reports: WatchReports, signal:
    */
   const executionEnded = (id: string, cell: Element, ended: EndedExecution) => {
     const { outcome } = ended;
+    if (outcome === 'stale') return;
     const streams = launches(cell, ended.startedAt) !== false;
-    if (outcome === 'error' || (outcome === 'ok' && streams)) ends.ended(id, cell, { ...ended, outcome }, streams);
+    if (outcome === 'error' || streams) ends.ended(id, cell, { ...ended, outcome }, streams);
   };
 
   /**

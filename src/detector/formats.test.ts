@@ -1,7 +1,7 @@
 // Outputs written from the corpus README's format descriptions (not copies of corpus records): each framework's
 // message generations, the wrappers and prefixes around them, and the hard negatives.
 import { describe, expect, it } from 'vitest';
-import { createDetector, testOutput } from './index';
+import { createDetector, endsInInterrupt, testOutput } from './index';
 import { ALL_ON, DEFAULTS } from './test-configs';
 
 const lines = (...parts: string[]): string => parts.join('\n');
@@ -1044,5 +1044,30 @@ describe('the out-of-memory texts of 2024-26 (REFERENCE §12.8)', () => {
   ];
   it.each(notFailures)('not a failure: %s', (_name, text) => {
     expect(createDetector(ALL_ON).classifyError(text)).toBeNull();
+  });
+});
+
+describe('endsInInterrupt: the person pressed Stop', () => {
+  it("reads the error output's last exception, colours and blank lines aside", () => {
+    expect(
+      endsInInterrupt(lines('KeyboardInterrupt      Traceback (most recent call last)', 'KeyboardInterrupt: ')),
+    ).toBe(true);
+    expect(endsInInterrupt('\u001b[0;31mKeyboardInterrupt\u001b[0m: \n\n')).toBe(true);
+    const chained = lines(
+      `torch.OutOfMemoryError: ${TORCH_25}`,
+      '',
+      'During handling of the above exception, another exception occurred:',
+      '',
+      'KeyboardInterrupt: ',
+    );
+    expect(endsInInterrupt(chained)).toBe(true);
+    expect(createDetector(ALL_ON).classifyError(chained)?.category).toBe('gpu-oom');
+  });
+
+  it('not when the interrupt came first and something else ended the run', () => {
+    expect(endsInInterrupt(lines('KeyboardInterrupt: ', '', 'During handling…', `OutOfMemoryError: ${TORCH_25}`))).toBe(
+      false,
+    );
+    expect(endsInInterrupt('')).toBe(false);
   });
 });

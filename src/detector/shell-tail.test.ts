@@ -275,6 +275,17 @@ describe('not a death by out of memory', () => {
     expect(classify(lines(childTraceback(), redraws), null, ALL_ON)).toBeNull();
   });
 
+  it("the person's Stop while the program handled an OOM: KeyboardInterrupt chained after it", () => {
+    const stream = lines(
+      childTraceback(),
+      '',
+      'During handling of the above exception, another exception occurred:',
+      '',
+      childTraceback('', 'KeyboardInterrupt'),
+    );
+    expect(classify(stream, null, ALL_ON)).toBeNull();
+  });
+
   it('a final exception that is not out of memory', () => {
     expect(
       classify(childTraceback('', 'ValueError: Expected input batch_size (32) to match target'), null, ALL_ON),

@@ -27,6 +27,7 @@ const CHAIN = joinRegex(
 );
 /** `[module.]Name: message` or a bare `Name`. */
 const EXCEPTION = /^[A-Za-z_][\w.]*(?::|$)/;
+const INTERRUPTED = /^KeyboardInterrupt\b/;
 
 /** The launchers' failure exceptions. accelerate re-raises its child's exit as CalledProcessError (rich wraps it). */
 const CALLED_PROCESS = /^(?:subprocess\.)?CalledProcessError: Command /;
@@ -235,6 +236,8 @@ function rootCauseKill(box: readonly string[]): string | null {
 function reportVerdict(lines: readonly string[], end: number, enabled: IsEnabled): Verdict | null {
   const report = lastReport(lines, end);
   if (!report || !isMessageTail(lines.slice(report.exception + 1, end), report.rich)) return null;
+  // The person's Stop ended the program, whatever it was handling then (an OOM chained before it).
+  if (INTERRUPTED.test(lines[report.exception] ?? '')) return null;
   const text = lines.slice(chainStart(lines, report.start), end).join('\n');
   const verdict = classifyBuiltIn(text, enabled);
   if (!verdict || verdict.category === 'custom') return verdict;
