@@ -504,7 +504,7 @@ test.describe('runs, restarts and outputs (§4, §5)', () => {
     await expect(page.locator('colab-connect-button >> #connect-icon md-icon')).toHaveText('done');
   });
 
-  test("the cell's stop button interrupts it; with interruptErrorDelayMs its KeyboardInterrupt shows late", async () => {
+  test("the cell's stop button interrupts it; with interruptErrorDelayMs the interrupt shows late", async () => {
     await open({
       ui: { interruptErrorDelayMs: 400 },
       cells: [
@@ -534,7 +534,7 @@ test.describe('runs, restarts and outputs (§4, §5)', () => {
     expect(late!.t - ended!.t).toBeGreaterThanOrEqual(400);
   });
 
-  test("an editor that never renders its lines: the source is not in the page; a copy of Colab's error markup", async () => {
+  test("an editor never rendering its lines: its source is not in the page; a copy of Colab's error markup", async () => {
     await open({
       cells: [
         { id: 'hidden', source: '!python train.py', editor: 'unrendered' },
