@@ -534,7 +534,7 @@ test.describe('runs, restarts and outputs (§4, §5)', () => {
     expect(late!.t - ended!.t).toBeGreaterThanOrEqual(400);
   });
 
-  test("an editor never rendering its lines: its source is not in the page; a copy of Colab's error markup", async () => {
+  test("an editor never rendering its lines: no source in the page; a copy of Colab's error markup", async () => {
     await open({
       cells: [
         { id: 'hidden', source: '!python train.py', editor: 'unrendered' },
