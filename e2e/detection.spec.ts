@@ -324,9 +324,11 @@ test.describe('does not act on', () => {
     // Off, the page reports nothing and the worker schedules nothing; the sentinel below shows that nothing was
     // scheduled meanwhile either (its Run all would otherwise not be the first command after the user's).
     expect(historyOf(await record(serviceWorker, key), 'restart-scheduled')).toEqual([]);
-    // Switched on now, the guard watches this page (the OOM already on it is history).
+    // Switched on now, the guard watches this page (the OOM already on it is history). A crash needs a run it saw.
     await enableGuard(serviceWorker, key);
     await expect.poll(async () => (await record(serviceWorker, key))?.enabled).toBe(true);
+    await runAll(page);
+    expect(await waitForRun(page, 2)).toMatchObject({ ok: true });
     await expectNothingBeforeSentinel(fx, key);
   });
 });

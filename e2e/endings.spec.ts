@@ -1,7 +1,9 @@
 import {
+  type CellSpec,
   childKilled,
   colabErrorCopy,
   type Place,
+  type RunSpec,
   runAll,
   type Scenario,
   shellRun,
@@ -48,6 +50,17 @@ async function expectNoted({ serviceWorker }: Fixtures, key: string, detail: str
     .toContain(detail);
   const entry = historyOf(await record(serviceWorker, key), 'ignored').find((e) => e.detail === detail);
   expect(entry?.verdict?.category).toBe(category);
+}
+
+/** A notebook whose second cell (`id`) runs `source`, doing `run` on its first execution. */
+function launchNotebook(id: string, source: string, run: RunSpec, cell: Partial<CellSpec> = {}): Scenario {
+  return {
+    title: 'train.ipynb',
+    cells: [
+      { id: 'setup', source: '!pip install accelerate wandb' },
+      { id, source, runs: { 1: run, default: EPOCH_DONE }, ...cell },
+    ],
+  };
 }
 
 /** The training cell catches a CUDA OOM and shows it (`showtraceback()`, in `place`), prints on, then waits. */
@@ -157,14 +170,7 @@ test.describe('reading a log is not running a program', () => {
     sim,
   }) => {
     const fx = { context, page, serviceWorker, sim };
-    const scenario: Scenario = {
-      title: 'train.ipynb',
-      cells: [
-        { id: 'setup', source: 'import torch' },
-        { id: 'log', source: '!tail -n 40 train.log', runs: { 1: shellRun('old-log'), default: EPOCH_DONE } },
-      ],
-    };
-    const { key } = await openNotebook(fx, scenario);
+    const { key } = await openNotebook(fx, launchNotebook('log', '!tail -n 40 train.log', shellRun('old-log')));
     await runAll(page);
     expect(await waitForRun(page, 1)).toMatchObject({ ok: true });
     await expect(page.locator('#cell-log colab-static-output-renderer')).toContainText('CUDA out of memory');
@@ -178,18 +184,7 @@ test.describe('reading a log is not running a program', () => {
     sim,
   }) => {
     const fx = { context, page, serviceWorker, sim };
-    const scenario: Scenario = {
-      title: 'train.ipynb',
-      cells: [
-        { id: 'setup', source: 'import torch' },
-        {
-          id: 'train',
-          source: '!python train.py',
-          editor: 'unrendered',
-          runs: { 1: shellRun('python-killed'), default: EPOCH_DONE },
-        },
-      ],
-    };
+    const scenario = launchNotebook('train', '!python train.py', shellRun('python-killed'), { editor: 'unrendered' });
     const { key } = await openNotebook(fx, scenario);
     await expect(page.locator('#cell-train .view-line')).toHaveCount(0);
     await runAll(page);
@@ -224,17 +219,7 @@ test.describe('a launched program killed by SIGKILL, and one that logs to W&B, a
     sim,
   }) => {
     const fx = { context, page, serviceWorker, sim };
-    const scenario: Scenario = {
-      title: 'train.ipynb',
-      cells: [
-        { id: 'setup', source: '!pip install accelerate wandb' },
-        {
-          id: 'train',
-          source: '!accelerate launch train.py',
-          runs: { 1: shellRun('accelerate-oom-wandb'), default: EPOCH_DONE },
-        },
-      ],
-    };
+    const scenario = launchNotebook('train', '!accelerate launch train.py', shellRun('accelerate-oom-wandb'));
     const { key } = await openNotebook(fx, scenario);
     await runAll(page);
     expect(await waitForRun(page, 1)).toMatchObject({ ok: true });

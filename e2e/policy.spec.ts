@@ -118,9 +118,11 @@ test('a notebook with the guard off is never restarted', async ({ context, page,
   expect(historyOf(rec, 'restart-scheduled')).toEqual([]);
   await expect(page.locator('colab-oom-guard-notice')).toHaveCount(0);
   // Off, the guard reports nothing: no event to wait for. Switched on, the sentinel's Run all comes first, so
-  // nothing was under way from before.
+  // nothing was under way from before (the sentinel's crash needs a run the guard saw: the person's next one).
   await enableGuard(serviceWorker, key);
   await expect.poll(async () => (await record(serviceWorker, key))?.enabled).toBe(true);
+  await runAll(page);
+  expect(await waitForRun(page, 3)).toMatchObject({ ok: true });
   await expectNothingBeforeSentinel({ context, page, serviceWorker }, key);
   expect(await logOf(page, 'restart')).toEqual([]);
   await sim.dispose();

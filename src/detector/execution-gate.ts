@@ -1,5 +1,5 @@
 /**
- * When to act (issue 13), and on what. A failure counts only for an execution this page saw queued or running since
+ * When to act, and on what. A failure counts only for an execution this page saw queued or running since
  * its last restart, that then ended in a fresh error. `stale` (REFERENCE §11.4) marks a state from an earlier kernel
  * session: a saved error, a cell scrolled into view with its old outputs, a cell killed by a restart; it is never
  * fresh. The cell's state is the trigger, and the error output that ended the execution is the evidence: the last
