@@ -4,13 +4,13 @@ import { mount, setRunState, snippet } from '../../test/support/colab-dom';
 import {
   cellId,
   cellOf,
-  cellOfFrameSource,
   cellRunState,
   cellSource,
   executionCount,
   findCells,
   hasLaterOutput,
   outputElementOf,
+  outputFrameOfSource,
   outputKind,
   outputText,
 } from './cells';
@@ -207,16 +207,17 @@ describe('outputElementOf and hasLaterOutput', () => {
   });
 });
 
-describe('cellOfFrameSource', () => {
+describe('outputFrameOfSource', () => {
   it('maps a message source to the cell whose output iframe it is', () => {
     const cell = cell2026();
     const iframe = document.createElement('iframe');
     cell.querySelector('.output-iframe-sizer')!.append(iframe);
     const source = {} as Window;
     Object.defineProperty(iframe, 'contentWindow', { value: source });
-    expect(cellOfFrameSource(document, source)).toBe(cell);
-    expect(cellOfFrameSource(document, {} as Window)).toBeNull();
-    expect(cellOfFrameSource(document, null)).toBeNull();
+    expect(outputFrameOfSource(document, source)).toBe(iframe);
+    expect(cellOf(iframe)).toBe(cell);
+    expect(outputFrameOfSource(document, {} as Window)).toBeNull();
+    expect(outputFrameOfSource(document, null)).toBeNull();
   });
 
   it('ignores iframes outside cell output areas', () => {
@@ -224,7 +225,7 @@ describe('cellOfFrameSource', () => {
     document.body.append(iframe);
     const source = {} as Window;
     Object.defineProperty(iframe, 'contentWindow', { value: source });
-    expect(cellOfFrameSource(document, source)).toBeNull();
+    expect(outputFrameOfSource(document, source)).toBeNull();
   });
 });
 

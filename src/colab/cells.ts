@@ -194,19 +194,13 @@ export function outputFramesOf(cell: Element): HTMLIFrameElement[] {
 }
 
 /**
- * The output iframe inside a cell whose window sent a message (§4.3): a cross-origin frame cannot name its own
- * element, so the parent matches `event.source` against the contentWindow of the output iframes inside cells.
+ * The output iframe whose window sent a message (§4.3): a cross-origin frame cannot name its own element, so the
+ * parent matches `event.source` against the contentWindow of the output iframes. Its cell: `cellOf`.
  */
 export function outputFrameOfSource(doc: Document, source: MessageEventSource | null): HTMLIFrameElement | null {
   if (!source) return null;
   for (const frame of doc.querySelectorAll<HTMLIFrameElement>(OUTPUT.frame)) {
-    if (frame.contentWindow === source) return cellOf(frame) ? frame : null;
+    if (frame.contentWindow === source) return frame;
   }
   return null;
-}
-
-/** The cell whose output iframe's window sent a message (outputFrameOfSource). */
-export function cellOfFrameSource(doc: Document, source: MessageEventSource | null): Element | null {
-  const frame = outputFrameOfSource(doc, source);
-  return frame && cellOf(frame);
 }

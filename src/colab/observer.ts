@@ -38,7 +38,7 @@ export interface PageHandlers {
   outputAdded?(cell: Element, id: string | null, element: Element, kind: OutputKind): void;
   /** Text appended to a stream output afterwards (only with `wantAllText`). */
   streamText?(cell: Element, id: string | null, text: string): void;
-  /** An iframe was added to the page by itself (a cell's output frame, made when its cell first needs it). */
+  /** An iframe was added by itself (a cell's output frame, made when the cell first needs one). */
   frameAdded?(frame: Element): void;
   /** A snackbar opened, with its text, e.g. "Your session crashed after using all available RAM. Get more RAM". */
   toast?(text: string, host: Element): void;

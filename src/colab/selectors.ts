@@ -259,6 +259,8 @@ export const OUTPUT = /* @__PURE__ */ Object.assign(
     staticRenderer: 'colab-static-output-renderer',
     /** #16: cross-origin output frames in the cell's output area (≤2023 every output). High. */
     frame: '.output-iframe-sizer iframe, .output iframe',
+    /** #15, #16: what holds both the static renderer and the output frames of a cell's output area. High. */
+    area: '.output-iframe-sizer, .output',
   } as const,
   OUTPUT_CORE,
 );

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { mount, snippet } from '../../test/support/colab-dom';
 import { tailOf } from '../detector/text';
-import { mainOutputTail, streamOutputsIn, streamTail } from './stream-tail';
+import { mainOutputTail, outputAreaOf, streamOutputsIn, streamTail } from './stream-tail';
 
 afterEach(() => {
   document.body.innerHTML = '';
@@ -104,6 +104,15 @@ describe('mainOutputTail', () => {
     expect(mainOutputTail(cell)).toBe(withError);
     mount('<div class="stream output-id-10"><pre>retrying with batch_size=32\n</pre></div>', list);
     expect(mainOutputTail(cell)).not.toBe(withError);
+  });
+
+  it("reads the same from the frame's output area as from its cell", () => {
+    mount(snippet('code-cell-with-static-output-2026-03.html'));
+    const cell = document.getElementById('cell-T2BNeFUZ1OGZ')!;
+    const [frame] = mount('<iframe></iframe>', cell.querySelector('.output-iframe-sizer')!);
+    const area = outputAreaOf(frame!);
+    expect(area?.classList.contains('output-iframe-sizer')).toBe(true);
+    expect(mainOutputTail(area!)).toBe(mainOutputTail(cell));
   });
 
   it('is empty for a cell without a static renderer', () => {

@@ -45,13 +45,19 @@ function readBackwards(root: Element, wanted: number, chunks: string[]): number 
 }
 
 /**
- * The end of what a cell's main-document outputs show (its last static renderer), any kind: compared before and after,
- * it tells whether the cell printed anything in between (a run going on after an error output).
+ * The end of what a cell's main-document outputs show (its static renderer), any kind: compared before and after,
+ * it tells whether the cell printed anything in between (a run going on after an error output). `scope`: the cell,
+ * or its output area (a smaller tree to search: the output frame just added).
  */
-export function mainOutputTail(cell: Element, maxChars = 256): string {
-  const renderers = cell.querySelectorAll(OUTPUT.staticRenderer);
-  const last = renderers[renderers.length - 1];
-  return last ? streamTail([last], maxChars) : '';
+export function mainOutputTail(scope: Element, maxChars = 256): string {
+  // One renderer per output area (§4.2): the first found is the one.
+  const renderer = scope.querySelector(OUTPUT.staticRenderer);
+  return renderer ? streamTail([renderer], maxChars) : '';
+}
+
+/** The output area holding `frame` (what mainOutputTail reads for the frame's cell), or null. */
+export function outputAreaOf(frame: Element): Element | null {
+  return frame.closest(OUTPUT.area);
 }
 
 /**

@@ -1,6 +1,5 @@
 import {
   cellId,
-  cellOf,
   cellSource,
   type DialogKind,
   editorText,
@@ -9,6 +8,7 @@ import {
   mainOutputTail,
   type OutputKind,
   observeColabPage,
+  outputAreaOf,
   outputText,
   type PageObserver,
   type RunState,
@@ -84,9 +84,9 @@ export function createFailureWatch(doc: Document, reports: WatchReports, signal:
   /** Where and when each cell's newest error output came, while its execution may still be judged. */
   const newestErrors = new Map<string, NewestError>();
   /**
-   * Each output frame made while its cell's execution ran: when, and the page's outputs then (mainOutputTail). An
-   * error output that is a new frame's first was sent to it when it was made: a frame loading shows it late, after
-   * what the page printed since, which came after it.
+   * Each output frame made while a cell ran: when, and its output area's page outputs then (mainOutputTail). An error
+   * output that is a new frame's first was sent to it when it was made: a frame loading shows it late, after what the
+   * page printed since, which came after it.
    */
   const frameMarks = new WeakMap<Element, FrameMark>();
 
@@ -311,9 +311,9 @@ export function createFailureWatch(doc: Document, reports: WatchReports, signal:
       outputAdded,
       streamText: (cell, id, text) => markerText(idOf(cell, id), text),
       frameAdded(frame) {
-        const cell = cellOf(frame);
-        const id = cell && idOf(cell);
-        if (id && gate.isRunning(id)) frameMarks.set(frame, { at: Date.now(), mark: mainOutputTail(cell) });
+        // Made while a cell runs: most likely that cell's (a frame of another cell is never asked for its mark).
+        const area = gate.anyRunning() && outputAreaOf(frame);
+        if (area) frameMarks.set(frame, { at: Date.now(), mark: mainOutputTail(area) });
       },
       toast(text) {
         const verdict = detector.classifyNotice(text);

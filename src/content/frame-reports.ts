@@ -25,7 +25,7 @@ export function listenToOutputFrames(
     if (!parsed.success || parsed.output.token !== token()) return;
     const frame = outputFrameOfSource(win.document, event.source);
     const cell = frame && cellOf(frame);
-    if (frame && cell) onReport(cell, parsed.output.report, frame);
+    if (cell) onReport(cell, parsed.output.report, frame);
   };
   win.addEventListener('message', listener, { signal });
 }

@@ -99,8 +99,6 @@ export interface ExecutionGate {
   sawExecution(): boolean;
   /** Some execution is seen running now (not only queued). */
   anyRunning(): boolean;
-  /** The cell's execution is seen under way (queued or running) now. */
-  isRunning(cellId: string): boolean;
   /** After a restart this page performed: every execution seen so far is over; old outputs are history. */
   reset(now: number): void;
 }
@@ -224,7 +222,6 @@ export function createExecutionGate(now: number): ExecutionGate {
     },
     sawExecution: () => executions.size > 0,
     anyRunning: () => running.size > 0,
-    isRunning: (cellId) => active(executions.get(cellId)),
     reset(at) {
       executions.clear();
       running.clear();
