@@ -763,6 +763,8 @@ describe('failure watch: the error output that ended the run decides, never an e
 
   it("a frame made for the OOM shows it after the page's later print (loading): the print follows it", async () => {
     const w = watch();
+    await state('pending');
+    // Its start to run waits to be read with others: the page still reads it as queued when the frame comes.
     await state('running animating');
     // The frame is made when the OOM is sent to it; it loads while the run prints on in the page.
     const { posted } = addFrame();

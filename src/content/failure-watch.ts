@@ -311,8 +311,9 @@ export function createFailureWatch(doc: Document, reports: WatchReports, signal:
       outputAdded,
       streamText: (cell, id, text) => markerText(idOf(cell, id), text),
       frameAdded(frame) {
-        // Made while a cell runs: most likely that cell's (a frame of another cell is never asked for its mark).
-        const area = gate.anyRunning() && outputAreaOf(frame);
+        // Made while cells run or wait to (a running cell may still read as queued): most likely one of theirs. A
+        // frame of another cell is never asked for its mark.
+        const area = gate.anyUnderWay() && outputAreaOf(frame);
         if (area) frameMarks.set(frame, { at: Date.now(), mark: mainOutputTail(area) });
       },
       toast(text) {

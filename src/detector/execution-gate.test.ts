@@ -238,13 +238,19 @@ describe('execution gate', () => {
     expect(gate.crashStartedAt(now + 21 + CRASH_LOOKBACK_MS)).toBe(-1);
   });
 
-  it('tells whether a cell is seen running (queued is not running)', () => {
+  it('tells whether a cell is seen running (queued is not running), or under way (queued or running)', () => {
     const gate = createExecutionGate(0);
+    expect(gate.anyUnderWay()).toBe(false);
     gate.cellState('a', 'pending', 1);
     expect(gate.anyRunning()).toBe(false);
+    expect(gate.anyUnderWay()).toBe(true);
     gate.cellState('a', 'running', 2);
     expect(gate.anyRunning()).toBe(true);
     gate.cellState('a', 'idle', 3);
     expect(gate.anyRunning()).toBe(false);
+    expect(gate.anyUnderWay()).toBe(false);
+    gate.cellState('b', 'pending', 4);
+    gate.reset(5);
+    expect(gate.anyUnderWay()).toBe(false);
   });
 });

@@ -99,6 +99,11 @@ export interface ExecutionGate {
   sawExecution(): boolean;
   /** Some execution is seen running now (not only queued). */
   anyRunning(): boolean;
+  /**
+   * Some execution is seen queued or running now. (A cell's start to run may still wait to be read: a queued one
+   * may already run.)
+   */
+  anyUnderWay(): boolean;
   /** After a restart this page performed: every execution seen so far is over; old outputs are history. */
   reset(now: number): void;
 }
@@ -139,6 +144,8 @@ export function createExecutionGate(now: number): ExecutionGate {
   const executions = new Map<string, Execution>();
   /** Cells whose execution is seen running now: `anyRunning` is asked at every run-state change. */
   const running = new Set<string>();
+  /** Cells whose execution is under way (queued or running): a Run all's whole queue. */
+  const underWay = new Set<string>();
   /**
    * The newest ended executions (RECENT_KEPT) in the order they ended, for a crash notice, which reads those within
    * its window. Ending one touches nothing older: a Run all ends one per cell, each in a small task of its own.
@@ -152,6 +159,7 @@ export function createExecutionGate(now: number): ExecutionGate {
     run.endedAt = at;
     run.outcome = outcome;
     running.delete(cellId);
+    underWay.delete(cellId);
     if (ended.size() >= RECENT_KEPT) ended.dropFirst();
     ended.push(run);
     // Only an end in error has an ending error output: the others' error outputs ended nothing.
@@ -168,6 +176,7 @@ export function createExecutionGate(now: number): ExecutionGate {
       const run = executions.get(cellId);
       if (state === 'pending' || state === 'running') {
         if (state === 'running') running.add(cellId);
+        underWay.add(cellId);
         // A running state after the queued one is the same execution.
         if (!run || !active(run))
           executions.set(cellId, { startedAt: at, endedAt: null, outcome: null, judged: false, errors: [] });
@@ -222,9 +231,11 @@ export function createExecutionGate(now: number): ExecutionGate {
     },
     sawExecution: () => executions.size > 0,
     anyRunning: () => running.size > 0,
+    anyUnderWay: () => underWay.size > 0,
     reset(at) {
       executions.clear();
       running.clear();
+      underWay.clear();
       ended.clear();
       watchingSince = at;
     },
