@@ -326,9 +326,11 @@ test.describe('does not act on', () => {
     await runAll(page);
     expect(await waitForRun(page, 1)).toMatchObject({ ok: false, failedCell: 1 });
     // Switched on as the user does (the worker keeps the record): the guard watches this page from now on, and the
-    // OOM already on it is history. The sentinel's Run all comes first, so nothing was under way for the OOM; every
-    // report the page sent, before or after, reached the worker before the sentinel's.
+    // OOM already on it is history. The sentinel's crash needs a run the guard saw: the person's next one, which
+    // ends well. Every report the page sent, before or after, reached the worker before the sentinel's.
     await switchOnInPopup(openPopup, tabId);
+    await runAll(page);
+    expect(await waitForRun(page, 2)).toMatchObject({ ok: true });
     await expectNothingBeforeSentinel(fx, key);
     expect(await failuresReported(serviceWorker)).toEqual(['colab-crash']);
     const types = (await record(serviceWorker, key))?.history.map((e) => e.type);

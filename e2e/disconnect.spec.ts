@@ -84,6 +84,9 @@ test('switched on: "Runtime disconnected" gets Reconnect, then Run all, once', a
 test('switched off (the default): the dialog is left to the user', async ({ context, page, serviceWorker }) => {
   await setSettings(serviceWorker, { backoffBaseSec: 1 });
   const { sim, key } = await openNotebook({ context, page, serviceWorker }, trainNotebook({ default: EPOCH_DONE }));
+  // A run the guard sees, for the crash below to be one of this page's.
+  await runAll(page);
+  expect(await waitForRun(page, 1)).toMatchObject({ ok: true });
   await showDisconnect(page);
   await waitForKernel(page, 'disconnected');
   // A later crash toast is the sentinel: its Run all (after the 1 s back-off) proves the guard was watching, and
@@ -137,6 +140,9 @@ test.describe('the dialogs of 2025-26 (REFERENCE 11.2) are left to the user, who
         trainNotebook({ default: EPOCH_DONE }),
       );
       const notice = page.locator('colab-oom-guard-notice .box');
+      // A run the guard sees, for the crash below to be one of this page's.
+      await runAll(page);
+      expect(await waitForRun(page, 1)).toMatchObject({ ok: true });
       await showDialog(page, kind);
       if (key) await expect(notice).toContainText(words(key));
       else await expect(notice).toHaveCount(0);
@@ -152,7 +158,7 @@ test.describe('the dialogs of 2025-26 (REFERENCE 11.2) are left to the user, who
       expect(await logOf(page, 'dialog-confirm')).toEqual([]);
       expect(await logOf(page, 'dialog-cancel')).toEqual([]);
       expect(await logOf(page, 'dangerous')).toEqual([]);
-      expect(await commandsChosen(page)).toEqual([]);
+      expect(await commandsChosen(page)).toEqual(['runall@toolbar']);
       expect(await logOf(page, 'menu-open')).toEqual([]);
       await sim.dispose();
     });
@@ -202,6 +208,9 @@ test.describe('disconnects Colab or the notebook meant are left to the person, w
   }) => {
     await setSettings(serviceWorker, { backoffBaseSec: 600, reconnectOnDisconnect: true });
     const { key } = await openNotebook({ context, page, serviceWorker, sim }, trainNotebook({ default: EPOCH_DONE }));
+    // A crash needs a run the guard saw in this page.
+    await runAll(page);
+    expect(await waitForRun(page, 1)).toMatchObject({ ok: true });
     await triggerCrash(page);
     await expect.poll(async () => (await record(serviceWorker, key))?.status.kind).toBe('pending');
     await showDisconnect(page, 'disallowed-code');

@@ -118,9 +118,12 @@ test('a notebook with the guard off is never restarted', async ({ context, page,
   expect(await waitForRun(page, 2)).toMatchObject({ ok: false, failedCell: 1 });
   await expect(page.locator('colab-oom-guard-notice')).toHaveCount(0);
   // Off, the guard reports nothing: no event to wait for. Switched on as the user does (the worker keeps the record
-  // and its history), the sentinel's Run all comes first, so nothing was under way from before; and the worker,
-  // which notes each report as it arrives, got none for the two OOMs.
+  // and its history), the person's next Run all (a run the sentinel's crash needs the guard to have seen) comes
+  // first, so nothing was under way from before; and the worker, which notes each report as it arrives, got none
+  // for the two OOMs.
   await switchOnInPopup(openPopup, tabId);
+  await runAll(page);
+  expect(await waitForRun(page, 3)).toMatchObject({ ok: true });
   await expectNothingBeforeSentinel({ context, page, serviceWorker }, key);
   expect(await failuresReported(serviceWorker)).toEqual(['colab-crash']);
   const rec = await record(serviceWorker, key);

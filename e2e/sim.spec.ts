@@ -9,6 +9,7 @@ import {
   type ColabSim,
   CUDA_OOM_MESSAGE,
   chooseRuntimeItem,
+  colabErrorCopy,
   confirmDialog,
   entriesOf,
   holdMirror,
@@ -25,8 +26,10 @@ import {
   showDialog,
   showDisconnect,
   showLazyOutputs,
+  shownOom,
   simLog,
   simState,
+  stopCell,
   triggerCrash,
   waitForKernel,
   waitForRole,
@@ -519,6 +522,53 @@ test.describe('runs, restarts and outputs (§4, §5)', () => {
     expect(await waitForRun(page, 1)).toMatchObject({ ok: false, failedCell: 0, reason: 'interrupt' });
     await expect(first.locator('colab-run-button mask#playSymbolMask')).toHaveCount(1);
     await expect(page.locator('colab-connect-button >> #connect-icon md-icon')).toHaveText('done');
+  });
+
+  test("the cell's stop button interrupts it; with interruptErrorDelayMs the interrupt shows late", async () => {
+    await open({
+      ui: { interruptErrorDelayMs: 400 },
+      cells: [
+        {
+          id: 'train',
+          source: 'train()',
+          runs: {
+            default: { steps: [{ output: shownOom() }, { output: { type: 'stream', text: 'on\n' } }, { hang: true }] },
+          },
+        },
+      ],
+    });
+    await runAll(page);
+    const frame = page.frameLocator('#cell-train iframe');
+    await expect(frame.locator('.error')).toContainText('CUDA out of memory');
+    await expect(page.locator('#cell-train colab-static-output-renderer')).toHaveText('on\n');
+    await stopCell(page, 'train');
+    expect(await waitForRun(page, 1)).toMatchObject({ ok: false, failedCell: 0, reason: 'interrupt' });
+    await expect(page.locator('#cell-train colab-run-button .cell-execution')).toHaveClass(/\berror\b/);
+    await expect(frame.locator('.error')).toHaveCount(2);
+    await expect(frame.locator('.error').last()).toContainText('KeyboardInterrupt');
+    // The state said error first; the KeyboardInterrupt came 400 ms after.
+    const log = await simLog(page);
+    const [ended] = entriesOf(log, 'cell-end');
+    const [late] = entriesOf(log, 'output-late');
+    expect(late).toMatchObject({ cell: 0, outputType: 'error' });
+    expect(late!.t - ended!.t).toBeGreaterThanOrEqual(400);
+  });
+
+  test("an editor never rendering its lines: no source in the page; a copy of Colab's error markup", async () => {
+    await open({
+      cells: [
+        { id: 'hidden', source: '!python train.py', editor: 'unrendered' },
+        { id: 'report', source: 'display(HTML(report))', outputs: [colabErrorCopy()] },
+      ],
+    });
+    await expect(page.locator('#cell-hidden .editor')).toHaveCount(2);
+    await expect(page.locator('#cell-hidden .view-line')).toHaveCount(0);
+    await expect(page.locator('#cell-report .view-line')).toHaveCount(1);
+    await runAll(page);
+    expect(await waitForRun(page, 1)).toMatchObject({ ok: true });
+    const frame = page.frameLocator('#cell-report iframe');
+    await expect(frame.locator('body > #output-area > #output-body > .display_data')).toHaveCount(1);
+    await expect(frame.locator('.display_data #output-body > .error')).toContainText('CUDA out of memory');
   });
 
   test('restart keeps old outputs and counts; the next run counts from 1 again', async () => {

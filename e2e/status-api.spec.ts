@@ -87,19 +87,46 @@ test('a guarded notebook reads no restart before any failure, then one, with the
   expect((await answers(page))[1]).toMatchObject({ lastRestartAt: new Date(lastRestartAt ?? 0).toISOString() });
 });
 
-test('a notebook the guard is off for reads guarded: false, and reading stores nothing', async ({
+test('a notebook the guard is off for reads guarded: false and nothing else, and reading stores nothing', async ({
   context,
   page,
   serviceWorker,
   sim,
 }) => {
+  // The user's own limit is theirs: a notebook not guarded does not learn it.
+  await setSettings(serviceWorker, { backoffBaseSec: 1, maxRestarts: 7 });
   const { key } = await openNotebook({ context, page, serviceWorker, sim }, askingNotebook(), { guard: false });
   await runAll(page);
   expect(await waitForRun(page, 1)).toMatchObject({ ok: true });
-  expect(await answers(page)).toEqual([
-    { v: 1, guarded: false, restarts: 0, maxRestarts: 3, totalRestarts: 0, lastFailure: null, lastRestartAt: null },
-  ]);
+  expect(await answers(page)).toEqual([{ v: 1, guarded: false }]);
   expect(await readRecord(serviceWorker, key)).toBeUndefined();
+});
+
+test("a request whose id is too long gets no answer; the next one, in the notebook's own frame, does", async ({
+  context,
+  page,
+  serviceWorker,
+  sim,
+}) => {
+  // Both posted at once; answers come in the order of the requests: the long one, had it been taken, comes first.
+  const script = `new Promise((resolve) => {
+    const seen = [];
+    window.addEventListener('message', (event) => {
+      if (event.source !== window || event.data?.colabOomGuard !== 'status') return;
+      seen.push(event.data.id.length);
+      if (event.data.id === 'short') resolve(JSON.stringify(seen));
+    });
+    window.postMessage({ colabOomGuard: 'status?', id: 'x'.repeat(201) }, '*');
+    window.postMessage({ colabOomGuard: 'status?', id: 'short' }, '*');
+  })`;
+  const scenario: Scenario = {
+    title: 'ids.ipynb',
+    cells: [{ id: 'ask', source: 'output.eval_js(script)', runs: { default: { steps: [{ evalJs: script }] } } }],
+  };
+  await openNotebook({ context, page, serviceWorker, sim }, scenario);
+  await runAll(page);
+  expect(await waitForRun(page, 1)).toMatchObject({ ok: true });
+  expect(await answers(page)).toEqual([[5]]);
 });
 
 test('with the status API switched off in the options, the notebook gets no answer', async ({

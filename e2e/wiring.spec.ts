@@ -92,7 +92,11 @@ test('content scripts run in the Colab page and in its cross-origin output frame
       data: {
         channel: 'colab-oom-guard/output-frame',
         token: await tokenOf(serviceWorker, tabId),
-        report: { kind: 'error-output', text: expect.stringContaining('CUDA out of memory. Tried to allocate') },
+        report: {
+          kind: 'error-output',
+          text: expect.stringContaining('CUDA out of memory. Tried to allocate'),
+          first: true,
+        },
       },
     },
   ]);

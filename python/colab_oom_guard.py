@@ -19,7 +19,7 @@ Example::
     from colab_oom_guard import status
 
     guard = status(strict=True)  # raises StatusUnavailable, saying why, when no status can be read
-    restarts = guard["restarts"]
+    restarts = guard.get("restarts", 0)  # a notebook the guard is off for reads {"v": 1, "guarded": False}
     if restarts >= 3:
         raise SystemExit(f"Out of memory {restarts} times in a row: giving up.")
     batch_size = max(8, 64 // 2**restarts)  # 64, then 32, 16, 8 after each restart
@@ -35,7 +35,8 @@ before starting them; ``status()`` in the script then returns what the cell
 read (through the ``COLAB_OOM_GUARD_STATUS`` environment variable), and without
 it raises or warns that it cannot ask.
 
-The status (version 1 of the extension's page API) is a dict::
+The status (version 1 of the extension's page API) is a dict. For a notebook the guard is not on for, it says only
+that: ``{"v": 1, "guarded": False}``. For a guarded notebook::
 
     {
         "v": 1,
@@ -280,7 +281,9 @@ def _warn_once(error):
 def _is_status(data):
     if not isinstance(data, dict) or data.get("v") != API_VERSION:
         return False
-    if not isinstance(data.get("guarded"), bool):
+    if data.get("guarded") is False:
+        return set(data) == {"v", "guarded"}
+    if data.get("guarded") is not True:
         return False
     if not all(_is_count(data.get(name)) for name in ("restarts", "maxRestarts", "totalRestarts")):
         return False

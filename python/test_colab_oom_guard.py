@@ -116,6 +116,9 @@ class InTheNotebook(Case):
         fresh = {**STATUS, "restarts": 0, "totalRestarts": 0, "lastFailure": None, "lastRestartAt": None}
         self.assertEqual(self.read(json.dumps(fresh))[0], fresh)
 
+    def test_a_notebook_not_guarded_reads_as_that_and_nothing_else(self):
+        self.assertEqual(self.read(json.dumps({"v": 1, "guarded": False}))[0], {"v": 1, "guarded": False})
+
     def test_no_answer_from_the_extension_warns_once_and_strict_raises(self):
         status, _, caught = self.read("no-answer")
         self.assertIsNone(status)
@@ -153,6 +156,8 @@ class InTheNotebook(Case):
             json.dumps({**STATUS, "lastFailure": {"kind": "gpu-oom", "line": 3, "at": "x"}}),
             json.dumps({**STATUS, "lastFailure": "gpu-oom"}),
             json.dumps({**STATUS, "lastRestartAt": 1774404853020}),
+            json.dumps({**STATUS, "guarded": False}),
+            json.dumps({"v": 1}),
             {"v": 1},
         ]
         for answer in invalid:

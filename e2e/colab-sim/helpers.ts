@@ -147,6 +147,14 @@ export async function showLazyOutputs(page: Page): Promise<number[]> {
   return page.evaluate(() => (window as SimWindow).__colabSim!.showLazyOutputs());
 }
 
+/**
+ * The person's Stop: a real click on the stop button of a running cell (its run button while it runs), which
+ * interrupts it with a KeyboardInterrupt (Runtime → Interrupt execution does the same: `chooseRuntimeItem`).
+ */
+export async function stopCell(page: Page, cellId: string): Promise<void> {
+  await page.locator(`#cell-${cellId} colab-run-button #run-button`).click();
+}
+
 /** Lets the cells waiting at a `pause` step go on (or, with none there yet, the next one to reach it). */
 export async function resume(page: Page): Promise<void> {
   await waitForSim(page);

@@ -19,7 +19,18 @@ export { entriesOf } from './log';
 export type * from './scenario';
 export { RUNTIME_COMMANDS } from './scenario';
 export type { ShellEnding } from './texts';
-export { ansi, CUDA_OOM_MESSAGE, caughtOomOutputs, failureOutput, keyboardInterrupt, plain, shellRun } from './texts';
+export {
+  ansi,
+  CUDA_OOM_MESSAGE,
+  caughtOomOutputs,
+  childKilled,
+  colabErrorCopy,
+  failureOutput,
+  keyboardInterrupt,
+  plain,
+  shellRun,
+  shownOom,
+} from './texts';
 
 export interface ColabSim {
   /**

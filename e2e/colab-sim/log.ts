@@ -92,6 +92,8 @@ export type LogEvent =
   | { type: 'outputs-shown'; cells: number[] }
   /** A cell's `eval_js` ended: the script's value (structured-cloned from the frame), or what it threw. */
   | { type: 'eval-js'; cell: number; result?: unknown; error?: string }
+  /** An output shown after its cell's state already said the cell ended (`ui.interruptErrorDelayMs`). */
+  | { type: 'output-late'; cell: number; outputType: string }
   | { type: 'api-call'; method: 'notebook.runAll' | 'kernel.restart' };
 
 export type LogEntry = LogEvent & { t: number };

@@ -55,6 +55,7 @@ export function resolveScenario(path: string, scenario: Scenario): ResolvedScena
     highRamOffer: false,
     notAuthoredWarning: false,
     renderDelayMs: 0,
+    interruptErrorDelayMs: 0,
     dialogOpeningMs: 0,
     restartDialog: 'restart-confirm',
     header: 'shown',
@@ -106,6 +107,7 @@ function resolveCell(cell: CellSpec, places: Places, timing: Timing, usedIds: Se
     id,
     type: cell.type ?? 'code',
     source: cell.source,
+    editor: cell.editor ?? 'rendered',
     runs,
     saved: cell.saved ? resolveSaved(cell.saved, places) : null,
   };

@@ -226,6 +226,11 @@ export interface CellSpec {
   type?: 'code' | 'text';
   /** Cell source (code or markdown); it may itself contain OOM strings. */
   source: string;
+  /**
+   * `'unrendered'`: the cell's editor never renders its lines (Monaco leaves an editor empty until it is drawn, §4.1):
+   * its source cannot be read from the page. Default `'rendered'`.
+   */
+  editor?: 'rendered' | 'unrendered';
   /** Shorthand for `runs.default.outputs`. */
   outputs?: OutputSpec[];
   /**
@@ -307,6 +312,11 @@ export interface UiOptions {
   notAuthoredWarning?: boolean;
   /** Render cells this many ms after the page script starts (Colab renders progressively). Default 0. */
   renderDelayMs?: number;
+  /**
+   * How long after an interrupted cell's state says error its KeyboardInterrupt error output is shown (an output frame
+   * busy, or its message late). Default 0: shown with the state change (a frame still shows it a moment later).
+   */
+  interruptErrorDelayMs?: number;
   /**
    * How long a dialog keeps `colab-dialog-opening` after it opens (§11.2); a click meanwhile is lost. Default 0 (no
    * class).
@@ -439,6 +449,7 @@ export interface ResolvedCell {
   id: string;
   type: 'code' | 'text';
   source: string;
+  editor: 'rendered' | 'unrendered';
   /** Keys are run numbers ('1', '2', …) and 'default'. */
   runs: Record<string, ResolvedRun>;
   saved: { count: number | null; outputs: ResolvedOutput[] } | null;

@@ -2,7 +2,7 @@
  * Ready-made cell outputs: IPython-style tracebacks (with the ANSI colours IPython emits) whose final lines follow
  * the message formats catalogued in test/fixtures/oom-corpus/README.md, and an OOM that user code catches and prints.
  */
-import type { ErrorOutputSpec, FailPreset, RunSpec, StreamOutputSpec } from './scenario';
+import type { ErrorOutputSpec, FailPreset, Place, RichOutputSpec, RunSpec, StreamOutputSpec } from './scenario';
 
 const ESC = '\u001b';
 const paint = (code: string) => (text: string) => `${ESC}[${code}m${text}${ESC}[0m`;
@@ -209,6 +209,42 @@ export function keyboardInterrupt(): ErrorOutputSpec {
   return error('KeyboardInterrupt', '', [frame(CELL(8), '<cell line: 0>()', [[2, '    time.sleep(1)']], 2)]);
 }
 
+/**
+ * A CUDA OOM the code caught and showed with IPython's `showtraceback()`: an error output, and the cell goes on (a
+ * smaller batch, the next epoch).
+ */
+export function shownOom(place?: Place): ErrorOutputSpec {
+  return { ...cudaOom(), continues: true, ...(place ? { place } : {}) };
+}
+
+/**
+ * A report the notebook displays (`display(HTML(...))`, last night's outputs, a notebook shared by someone else) that
+ * copies Colab's own error output markup, its `id="output-body"` included: the notebook's HTML, never an error output.
+ */
+export function colabErrorCopy(): RichOutputSpec {
+  const pre = `<pre><span class="ansi-red-fg">OutOfMemoryError</span>: ${CUDA_OOM_MESSAGE}</pre>`;
+  return {
+    type: 'display_data',
+    html:
+      '<h3>Last night\'s run</h3><div id="output-area"><span id="output-header"></span><div id="output-body">' +
+      `<div class="error output-id-1"><div class="output_subarea output_text output_error">${pre}</div></div>` +
+      '</div><span id="output-footer"></span></div>',
+  };
+}
+
+/**
+ * A library that launches its training as a child process (`trainer.train()` calling `subprocess.run(...,
+ * check=True)`), whose child the kernel's OOM killer ended: the cell's error output (autotrain-advanced#456,
+ * kohya-colab#106 as REFERENCE §12.8 quotes them).
+ */
+export function childKilled(): ErrorOutputSpec {
+  return error(
+    'CalledProcessError',
+    "Command '['/usr/bin/python3', '-m', 'trainer.clm', '--config', 'params.json']' died with <Signals.SIGKILL: 9>.",
+    [frame(CELL(5), '<cell line: 0>()', [[1, 'trainer.train()']], 1)],
+  );
+}
+
 /** A handled OOM (README finding 3, hard negatives): logged to stdout, the cell then finishes normally. */
 export function caughtOomOutputs(): StreamOutputSpec[] {
   return [
@@ -251,8 +287,17 @@ export function defaultTraceback(ename: string, evalue: string): string[] {
  *   CalledProcessError.
  * - `python-killed`: `!python train.py` killed by the kernel's OOM killer (host RAM); no error.
  * - `logged-oom-finished`: a run that logs a CUDA OOM with its traceback, skips the batch and finishes; no error.
+ * - `accelerate-oom-wandb`: `accelerate-oom` by a script that logs to W&B: wandb's exit summary (`wandb:` lines) comes
+ *   between the child's traceback and accelerate's.
+ * - `old-log`: `!tail -n 40 train.log`, printing last night's log, which ends with that run's CUDA OOM traceback.
  */
-export type ShellEnding = 'accelerate-oom' | 'bash-oom' | 'python-killed' | 'logged-oom-finished';
+export type ShellEnding =
+  | 'accelerate-oom'
+  | 'accelerate-oom-wandb'
+  | 'bash-oom'
+  | 'python-killed'
+  | 'logged-oom-finished'
+  | 'old-log';
 
 const SHELL_PROGRESS = 'epoch 1/3: step 100/2300 loss=0.8421\nepoch 1/3: step 200/2300 loss=0.7315\n';
 
@@ -304,6 +349,22 @@ function bashError(): ErrorOutputSpec {
   ]);
 }
 
+/** wandb's exit summary in a terminal (every line prefixed `wandb:`), as a dying script prints it at exit. */
+const WANDB_EXIT = [
+  'wandb: Waiting for W&B process to finish... (failed 1). Press Control-C to abort syncing.',
+  'wandb: ',
+  'wandb: Run history:',
+  'wandb:   train/loss █▆▅▃▂▁',
+  'wandb: ',
+  'wandb: Run summary:',
+  'wandb:   train/loss 0.73152',
+  'wandb: ',
+  'wandb: 🚀 View run glorious-sun-12 at: https://wandb.ai/me/llm/runs/3f9x2k1a',
+  'wandb: Synced 5 W&B file(s), 0 media file(s), 0 artifact file(s) and 0 other file(s)',
+  'wandb: Find logs at: ./wandb/run-20261128_031502-3f9x2k1a/logs',
+  '',
+].join('\n');
+
 const SHELL_RUNS: Record<ShellEnding, () => RunSpec> = {
   'accelerate-oom': () => ({
     outputs: [
@@ -313,6 +374,10 @@ const SHELL_RUNS: Record<ShellEnding, () => RunSpec> = {
       stream(accelerateFailure()),
     ],
   }),
+  'accelerate-oom-wandb': () => ({
+    outputs: [stream(SHELL_PROGRESS), stream(childOomTraceback()), stream(WANDB_EXIT), stream(accelerateFailure())],
+  }),
+  'old-log': () => ({ outputs: [stream(`${SHELL_PROGRESS}${childOomTraceback()}`)] }),
   'bash-oom': () => ({
     outputs: [stream(SHELL_PROGRESS), stream(childOomTraceback(), 'stderr')],
     fail: bashError(),

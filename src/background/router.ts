@@ -58,6 +58,14 @@ export function createRouter(writer: NotebookWriter) {
           verdict: message.verdict,
           source: message.source,
         });
+      case 'page-declined':
+        return apply(message.key, {
+          type: 'declined',
+          detectedAt: message.detectedAt,
+          startedAt: message.startedAt,
+          reason: message.reason,
+          verdict: message.verdict,
+        });
       case 'page-marker':
         return apply(message.key, {
           type: 'marker',
@@ -264,6 +272,7 @@ function notShown(message: Exclude<PageMessage, { type: 'page-hello' }>): Report
     case 'page-result':
     case 'page-command':
     case 'page-sight':
+    case 'page-declined':
       return { ok: false, message: reason };
   }
 }

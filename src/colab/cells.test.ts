@@ -4,11 +4,13 @@ import { mount, setRunState, snippet } from '../../test/support/colab-dom';
 import {
   cellId,
   cellOf,
-  cellOfFrameSource,
   cellRunState,
   cellSource,
   executionCount,
   findCells,
+  hasLaterOutput,
+  outputElementOf,
+  outputFrameOfSource,
   outputKind,
   outputText,
 } from './cells';
@@ -162,20 +164,60 @@ describe('outputKind and outputText', () => {
         `<pre>Traceback (warning)</pre></div>
       <div class="display_data"><p class="error">user html</p></div>`,
     );
-    expect([a, b, c, d, e].map((el) => outputKind(el!))).toEqual(['error', 'error', 'error', 'stream', 'other']);
+    // Only an output's own class: what it holds (a `.traceback`, an `.error`) is the notebook's markup.
+    expect([a, b, c, d, e].map((el) => outputKind(el!))).toEqual(['error', 'error', 'other', 'stream', 'other']);
   });
 });
 
-describe('cellOfFrameSource', () => {
+describe('outputElementOf and hasLaterOutput', () => {
+  /** A frame's #output-body: an error output, and a display_data holding a copy of Colab's markup. */
+  const frameBody = () =>
+    mount(
+      '<div id="output-area"><div id="output-body"><div class="error output-id-1"><pre>ValueError</pre></div>' +
+        '<div class="display_data output-id-2"><div class="output_subarea output_html"><div id="output-area">' +
+        '<div id="output-body"><div class="error output-id-1"><pre>OutOfMemoryError: CUDA out of memory.</pre>' +
+        '</div></div></div></div></div></div></div>',
+    )[0]!.querySelector('#output-body')!;
+
+  it("takes the outermost output under the scope: a copy's nested #output-body is inside a display_data", () => {
+    const body = frameBody();
+    const [real, copy] = body.querySelectorAll('.error');
+    expect(outputElementOf(real!, body)).toBe(real);
+    const outer = outputElementOf(copy!.querySelector('pre')!, body);
+    expect(outer?.className).toBe('display_data output-id-2');
+    expect(outputKind(outer!)).toBe('other');
+    // Under the nearest #output-body, as before, the copy would pass for an error output.
+    expect(outputElementOf(copy!, '#output-body')).toBe(copy);
+  });
+
+  it('finds nothing outside the scope, or with none', () => {
+    const body = frameBody();
+    const [outside] = mount('<div class="error">CUDA out of memory (the notebook\'s HTML)</div>');
+    expect(outputElementOf(outside!, body)).toBeNull();
+    expect(outputElementOf(outside!, null)).toBeNull();
+  });
+
+  it('tells whether another output follows an output in its list', () => {
+    const body = frameBody();
+    const [first, second] = [...body.children];
+    expect(hasLaterOutput(first!)).toBe(true);
+    expect(hasLaterOutput(second!)).toBe(false);
+    mount('<span>not an output</span>', body);
+    expect(hasLaterOutput(second!)).toBe(false);
+  });
+});
+
+describe('outputFrameOfSource', () => {
   it('maps a message source to the cell whose output iframe it is', () => {
     const cell = cell2026();
     const iframe = document.createElement('iframe');
     cell.querySelector('.output-iframe-sizer')!.append(iframe);
     const source = {} as Window;
     Object.defineProperty(iframe, 'contentWindow', { value: source });
-    expect(cellOfFrameSource(document, source)).toBe(cell);
-    expect(cellOfFrameSource(document, {} as Window)).toBeNull();
-    expect(cellOfFrameSource(document, null)).toBeNull();
+    expect(outputFrameOfSource(document, source)).toBe(iframe);
+    expect(cellOf(iframe)).toBe(cell);
+    expect(outputFrameOfSource(document, {} as Window)).toBeNull();
+    expect(outputFrameOfSource(document, null)).toBeNull();
   });
 
   it('ignores iframes outside cell output areas', () => {
@@ -183,7 +225,7 @@ describe('cellOfFrameSource', () => {
     document.body.append(iframe);
     const source = {} as Window;
     Object.defineProperty(iframe, 'contentWindow', { value: source });
-    expect(cellOfFrameSource(document, source)).toBeNull();
+    expect(outputFrameOfSource(document, source)).toBeNull();
   });
 });
 

@@ -147,13 +147,14 @@ export function executionCount(cell: Element): number | null {
 
 /**
  * The outermost output element (`div.stream.output-id-3`, `div.execute_result`, …) holding `node`, looking no
- * higher than the nearest `scope` ancestor (the static renderer, or the frame's #output-body); null when `node` is
- * not inside an output under such a scope.
+ * higher than `scope`: the nearest ancestor matching a selector (the static renderer), or an element (the frame's
+ * #output-body); null when `node` is not inside an output under the scope. The outermost: whatever a `display_data`
+ * holds (a copy of Colab's error markup) belongs to that output.
  */
-export function outputElementOf(node: Node, scope: string): Element | null {
+export function outputElementOf(node: Node, scope: string | Element | null): Element | null {
   const start = node.nodeType === Node.ELEMENT_NODE ? (node as Element) : node.parentElement;
   // Most nodes that change are in no output at all: one native lookup says so, without a test at every ancestor.
-  const bound = start?.closest(scope);
+  const bound = typeof scope === 'string' ? start?.closest(scope) : scope?.contains(start) && scope;
   if (!start || !bound) return null;
   let found: Element | null = null;
   for (let el: Element | null = start; el && el !== bound; el = el.parentElement) {
@@ -163,15 +164,20 @@ export function outputElementOf(node: Node, scope: string): Element | null {
 }
 
 /**
- * 'error' for an error output (class `error`/`output-error`/`output_error`, or a stream-less output containing a
- * `.traceback`), 'stream' for stdout/stderr streams (stderr carries warnings and progress bars, so it is not an
- * error by itself; only the user's marker patterns read streams), 'other' for execute_result/display_data (§4.2).
+ * 'error' for an error output (its own class `error`/`output-error`/`output_error`), 'stream' for stdout/stderr
+ * streams (stderr carries warnings and progress bars, so it is not an error by itself; only the user's marker patterns
+ * read streams), 'other' for execute_result/display_data (§4.2), whatever they hold.
  */
 export function outputKind(el: Element): OutputKind {
   const classes = classesOf(el);
-  if (errorOutput(classes)) return 'error';
-  if (streamOutput(classes)) return 'stream';
-  return el.querySelector(OUTPUT_CORE.errorInside) ? 'error' : 'other';
+  return errorOutput(classes) ? 'error' : streamOutput(classes) ? 'stream' : 'other';
+}
+
+/** Whether an output of the same list follows `output` (a run that went on after an error output). */
+export function hasLaterOutput(output: Element): boolean {
+  for (let el = output.nextElementSibling; el; el = el.nextElementSibling)
+    if (el.matches(OUTPUT_CORE.element)) return true;
+  return false;
 }
 
 /**
@@ -188,13 +194,13 @@ export function outputFramesOf(cell: Element): HTMLIFrameElement[] {
 }
 
 /**
- * The cell whose output iframe's window sent a message (§4.3): a cross-origin frame cannot name its own element,
- * so the parent matches `event.source` against the contentWindow of the output iframes inside cells.
+ * The output iframe whose window sent a message (§4.3): a cross-origin frame cannot name its own element, so the
+ * parent matches `event.source` against the contentWindow of the output iframes. Its cell: `cellOf`.
  */
-export function cellOfFrameSource(doc: Document, source: MessageEventSource | null): Element | null {
+export function outputFrameOfSource(doc: Document, source: MessageEventSource | null): HTMLIFrameElement | null {
   if (!source) return null;
   for (const frame of doc.querySelectorAll<HTMLIFrameElement>(OUTPUT.frame)) {
-    if (frame.contentWindow === source) return cellOf(frame);
+    if (frame.contentWindow === source) return frame;
   }
   return null;
 }

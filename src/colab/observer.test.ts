@@ -27,6 +27,7 @@ function watch(opts: { wantAllText?: boolean } = {}) {
       elements.push(element);
     },
     streamText: (_cell, id, text) => events.push(`stream ${id} ${JSON.stringify(text)}`),
+    frameAdded: (frame) => events.push(`frame ${frame.localName}`),
     toast: (text) => events.push(`toast ${text}`),
     dialogOpened: (kind) => events.push(`dialog ${kind}`),
     kernelChanged: () => kernelNow(),
@@ -268,12 +269,24 @@ describe('outputs', () => {
     mount(snippet('code-cell-with-static-output-2026-03.html'));
     const { events } = watch();
     addThree();
+    await tick();
+    expect(events).toEqual([`output ${CELL} error`]);
+  });
+
+  it("never reports what an output holds as an error output: a display_data copying Colab's error markup", async () => {
+    mount(snippet('code-cell-with-static-output-2026-03.html'));
+    const { events } = watch();
     mount(
       '<div class="execute_result output-id-7"><pre><div class="traceback">MemoryError</div></pre></div>',
       renderer(),
     );
+    mount(
+      '<div class="display_data output-id-8"><div class="output_subarea output_html"><div id="output-body">' +
+        '<div class="error output-id-1"><pre>OutOfMemoryError: CUDA out of memory.</pre></div></div></div></div>',
+      renderer(),
+    );
     await tick();
-    expect(events).toEqual([`output ${CELL} error`, `output ${CELL} error`]);
+    expect(events).toEqual([]);
   });
 
   it('reports every output added after start when all text is wanted, not the ones already there', async () => {
@@ -316,7 +329,7 @@ describe('outputs', () => {
     expect(elements[0]?.className).toBe('error output-id-2');
   });
 
-  it('a renderer added by itself is looked into for error marks only; an output frame added is nothing', async () => {
+  it('a renderer added by itself is looked into for error marks only; an output frame added is only said', async () => {
     mount(snippet('code-cell-with-static-output-2026-03.html'));
     const { events, elements } = watch();
     const holder = document.querySelector('colab-static-output-renderer')!.parentElement!;
@@ -328,15 +341,16 @@ describe('outputs', () => {
     );
     mount('<iframe class="output-iframe"></iframe>', holder);
     await tick();
-    expect(events).toEqual([]);
+    expect(events).toEqual(['frame iframe']);
+    events.length = 0;
     mount(
-      '<colab-static-output-renderer><div><div class="execute_result output-id-2"><pre class="traceback">MemoryError' +
+      '<colab-static-output-renderer><div><div class="error output-id-2"><pre>MemoryError' +
         '</pre></div></div></colab-static-output-renderer>',
       holder,
     );
     await tick();
     expect(events).toEqual([`output ${CELL} error`]);
-    expect(elements[0]?.className).toBe('execute_result output-id-2');
+    expect(elements[0]?.className).toBe('error output-id-2');
   });
 
   it('reads a renderer added empty and filled in one task once, and what the task changed outside it', async () => {

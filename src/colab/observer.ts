@@ -38,6 +38,8 @@ export interface PageHandlers {
   outputAdded?(cell: Element, id: string | null, element: Element, kind: OutputKind): void;
   /** Text appended to a stream output afterwards (only with `wantAllText`). */
   streamText?(cell: Element, id: string | null, text: string): void;
+  /** An iframe was added by itself (a cell's output frame, made when the cell first needs one). */
+  frameAdded?(frame: Element): void;
   /** A snackbar opened, with its text, e.g. "Your session crashed after using all available RAM. Get more RAM". */
   toast?(text: string, host: Element): void;
   dialogOpened?(kind: DialogKind, dialog: Element): void;
@@ -91,11 +93,11 @@ const ELEMENT_NODE = 1;
 const HOOKS = [CELL.cell, CELL.runButton, TOAST.host, DIALOG.hosts, DIALOG.mdc, CONNECT.host].join(', ');
 /** The same and the outputs, for subtrees added to a page already shown (their outputs are new, scan()). */
 const HOOKS_AND_OUTPUTS = `${HOOKS}, ${OUTPUT.element}`;
-/** What marks an error output, or lies inside one only. */
-const ERROR_MARKS = [
-  // Once each: two error classes are also marks found inside an output, and each selector costs a test per element.
-  ...new Set([...OUTPUT_CORE.errorClasses.map((name) => `.${name}`), ...OUTPUT_CORE.errorInside.split(', ')]),
-].join(', ');
+/**
+ * What marks an error output: its own class. An element with one inside another output (a display_data copying
+ * Colab's markup) is found too, and reported as that output, which is no error.
+ */
+const ERROR_MARKS = OUTPUT_CORE.errorClasses.map((name) => `.${name}`).join(', ');
 
 /**
  * The hooks and the error marks, while only errors are wanted: most outputs are not errors, and a new subtree without
@@ -446,7 +448,11 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
     lastScanned = root;
     // What a cell's run adds most (an output renderer, an output frame) holds no hook, and an error only with a mark:
     // while only errors are wanted, one look for a mark settles it.
-    if (tag === 'iframe' || (tag === OUTPUT.staticRenderer && !wantAll && !root.querySelector(ERROR_MARKS))) return;
+    if (tag === 'iframe') {
+      if (!initial) handlers.frameAdded?.(root);
+      return;
+    }
+    if (tag === OUTPUT.staticRenderer && !wantAll && !root.querySelector(ERROR_MARKS)) return;
     // At the first look (firstLook) only hooks are taken: one query, cheaper than a lookup per hook selector.
     const selector = initial ? HOOKS : wantAll ? HOOKS_AND_OUTPUTS : HOOKS_AND_ERRORS;
     const found = root.matches(selector) ? [root, ...root.querySelectorAll(selector)] : root.querySelectorAll(selector);

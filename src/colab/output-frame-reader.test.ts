@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it } from 'vitest';
 import { mount, snippet, tick } from '../../test/support/colab-dom';
-import { frameStreamTail, observeOutputFrame } from './output-frame-reader';
+import { frameEnding, observeOutputFrame } from './output-frame-reader';
 
 let lifetime = new AbortController();
 
@@ -69,6 +69,30 @@ describe('observeOutputFrame', () => {
     expect(events).toEqual([]);
   });
 
+  it("never reports what a display_data holds: a copy of Colab's error markup with its own #output-body", async () => {
+    const [area] = mount('<div id="output-area"><div id="output-body"></div></div>');
+    const events = watch();
+    mount(
+      '<div class="display_data output-id-1"><div class="output_subarea output_html rendered_html"><div ' +
+        'id="output-area"><div id="output-body"><div class="error output-id-1"><div class="output_subarea ' +
+        'output_error"><pre>OutOfMemoryError: CUDA out of memory.</pre></div></div></div></div></div></div>',
+      area!.querySelector('#output-body')!,
+    );
+    await tick();
+    // And an error output added later to the copy, by the notebook's script.
+    mount('<div class="error output-id-2"><pre>MemoryError</pre></div>', document.querySelectorAll('#output-body')[1]!);
+    await tick();
+    expect(events).toEqual(['other display_data output-id-1']);
+  });
+
+  it("reads only the document's first #output-body: one the notebook's script puts after it is its own", async () => {
+    mount('<div id="output-area"><div id="output-body"></div></div>');
+    const events = watch();
+    mount('<div id="output-body"><div class="error output-id-1"><pre>OutOfMemoryError</pre></div></div>');
+    await tick();
+    expect(events).toEqual([]);
+  });
+
   it('reports text appended to a stream only when wanted', async () => {
     mount(sampleA());
     const events = watch(true);
@@ -88,7 +112,7 @@ describe('observeOutputFrame', () => {
   });
 });
 
-describe('frameStreamTail', () => {
+describe('frameEnding', () => {
   it("reads the end of the frame's stream outputs, stdout and stderr, and nothing else", () => {
     mount(
       '<div class="stream">Killed (the notebook\'s own HTML)</div><div id="output-area"><div id="output-body">' +
@@ -99,13 +123,27 @@ describe('frameStreamTail', () => {
         '                  python3 train.py\n</pre></div></div><div class="error output-id-4"><pre>Traceback</pre>' +
         '</div></div></div>',
     );
-    expect(frameStreamTail(document)).toBe(
-      'epoch 1\n\n/bin/bash: line 1:  2292 Killed                  python3 train.py\n',
+    expect(frameEnding(document)).toEqual({
+      text: 'epoch 1\n\n/bin/bash: line 1:  2292 Killed                  python3 train.py\n',
+      error: true,
+    });
+  });
+
+  it('says whether the last output is an error output: another after it means the run went on', () => {
+    const [body] = mount(
+      '<div id="output-body"><div class="error output-id-1"><pre>OutOfMemoryError (showtraceback)</pre></div>' +
+        '<div class="stream output-id-2"><pre>retrying with batch_size=32\n</pre></div></div>',
     );
+    expect(frameEnding(document)).toEqual({ text: 'retrying with batch_size=32\n', error: false });
+    mount('<div class="error output-id-3"><pre>KeyboardInterrupt</pre></div>', body);
+    expect(frameEnding(document).error).toBe(true);
+    // A copy of an error output inside a display_data is that display_data's.
+    mount('<div class="display_data output-id-4"><div class="error">MemoryError</div></div>', body);
+    expect(frameEnding(document).error).toBe(false);
   });
 
   it('is empty in a frame without #output-body', () => {
     mount('<div class="stream output-id-1"><pre>Killed</pre></div>');
-    expect(frameStreamTail(document)).toBe('');
+    expect(frameEnding(document)).toEqual({ text: '', error: false });
   });
 });

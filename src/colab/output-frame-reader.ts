@@ -7,13 +7,14 @@
 import { type OutputKind, outputElementOf, outputKind } from './cells';
 import { streamAppender } from './dom';
 import { OUTPUT_CORE } from './selectors';
-import { streamOutputsIn, streamTail } from './stream-tail';
+import { outputsIn, streamTail } from './stream-tail';
 
 /**
- * Colab's outputs live under #output-body. The rest of the frame's body is the notebook's: HTML and scripts it
- * displays can put anything there, elements with an `error` class included (issue 13.4), so it is never read.
+ * Colab's outputs live under #output-body, the document's first. The rest of the frame's body is the notebook's: HTML
+ * and scripts it displays can put anything there, elements with an `error` class and an `#output-body` of their own
+ * included, so it is never read; neither is what an output holds (only its own class says what it is).
  */
-const SCOPE = OUTPUT_CORE.frameBody;
+const outputBody = (doc: Document) => doc.getElementById(OUTPUT_CORE.frameBody);
 
 /**
  * Whether this document is a Colab output frame: https, a googleusercontent.com host, path /outputframe.html.
@@ -28,10 +29,17 @@ export function isColabOutputFrame(location: Pick<Location, 'protocol' | 'hostna
   );
 }
 
-/** The end of the frame's stream outputs under #output-body (what a shell cell printed last, issue 20). */
-export function frameStreamTail(doc: Document): string {
-  const body = doc.querySelector(SCOPE);
-  return body ? streamTail(streamOutputsIn(body)) : '';
+/**
+ * How the frame's outputs end, when its cell's execution ended: the end of its stream outputs (what a launched program
+ * printed last), and whether its last output is an error output (an earlier one is followed by others: its run went
+ * on after it).
+ */
+export function frameEnding(doc: Document): { text: string; error: boolean } {
+  const body = outputBody(doc);
+  const outputs = body ? outputsIn(body) : [];
+  const last = outputs.at(-1);
+  const text = streamTail(outputs.filter((el) => outputKind(el) === 'stream'));
+  return { text, error: !!last && outputKind(last) === 'error' };
 }
 
 /**
@@ -52,7 +60,7 @@ export function observeOutputFrame(
   const appended = streamAppender();
 
   const report = (el: Element) => {
-    if (reported.has(el) || outputElementOf(el, SCOPE) !== el) return;
+    if (reported.has(el) || outputElementOf(el, outputBody(doc)) !== el) return;
     reported.add(el);
     fresh.add(el);
     outputAdded(outputKind(el), el);
@@ -66,7 +74,7 @@ export function observeOutputFrame(
   const onRecord = (record: MutationRecord) => {
     // A frame's document is its cell's output only: a few ancestors to the scope, no cache needed (the page's is).
     const target = record.type === 'characterData' ? record.target.parentNode : record.target;
-    const out = target && outputElementOf(target, SCOPE);
+    const out = target && outputElementOf(target, outputBody(doc));
     if (!out) {
       for (const node of record.addedNodes) if (node.nodeType === Node.ELEMENT_NODE) scan(node as Element);
       return;

@@ -277,8 +277,11 @@ export const CELL = {
  * (the bench's size target). OUTPUT holds them as well.
  */
 export const OUTPUT_CORE = {
-  /** #16: the frame document's output list. High. */
-  frameBody: '#output-body',
+  /**
+   * #16: the frame document's output list. High. The notebook's own HTML may hold another element with this id (a
+   * copy of Colab's markup inside a `display_data`): Colab's is the document's first.
+   */
+  frameBody: 'output-body',
   /**
    * One output element: nbformat output_type classes (`stream`, `execute_result`, `display_data`, `error`),
    * Jupyter classic (`output_error`, `output_stream`, `output_stdout`, `output_stderr`), claude-colab `output-error`,
@@ -287,11 +290,13 @@ export const OUTPUT_CORE = {
   element:
     '.stream, .execute_result, .display_data, .error, .output-error, .output_error, .output_stream, .output_stdout, ' +
     '.output_stderr, [class*="output-id-"]',
+  /**
+   * An error output's own class (§4.2, §11.4). Only an output's own class counts, never an element inside an output:
+   * a `display_data` can hold any markup, a copy of Colab's error output included.
+   */
   errorClasses: ['error', 'output-error', 'output_error'],
   /** stderr is a stream too: warnings and progress bars go there, not only errors (§4.2). */
   streamClasses: ['stream', 'output_stream', 'output_stdout', 'output_stderr'],
-  /** Error markers inside an output that lacks an error class (claude-colab `.traceback`). Med. */
-  errorInside: '.traceback, .output-error, .output_error',
   /** §4.2/§4.3: frames are served from random googleusercontent.com hosts at this path. High. */
   framePath: '/outputframe.html',
   frameHost: /^[a-z0-9-]+(\.[a-z0-9-]+)*\.googleusercontent\.com$/,
@@ -307,6 +312,8 @@ export const OUTPUT = /* @__PURE__ */ Object.assign(
     staticRenderer: 'colab-static-output-renderer',
     /** #16: cross-origin output frames in the cell's output area (≤2023 every output). High. */
     frame: '.output-iframe-sizer iframe, .output iframe',
+    /** #15, #16: what holds both the static renderer and the output frames of a cell's output area. High. */
+    area: '.output-iframe-sizer, .output',
   } as const,
   OUTPUT_CORE,
 );

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { mount, snippet } from '../../test/support/colab-dom';
 import { tailOf } from '../detector/text';
-import { streamOutputsIn, streamTail } from './stream-tail';
+import { mainOutputTail, outputAreaOf, streamOutputsIn, streamTail } from './stream-tail';
 
 afterEach(() => {
   document.body.innerHTML = '';
@@ -86,5 +86,37 @@ describe('streamOutputsIn', () => {
         '<div class="stream output-id-3"><pre>c</pre></div></div>',
     );
     expect(streamOutputsIn(body!).map((el) => el.className)).toEqual(['stream output-id-1', 'stream output-id-3']);
+  });
+});
+
+describe('mainOutputTail', () => {
+  it("reads the end of a cell's main-document outputs, any kind, and changes when the cell prints more", () => {
+    mount(snippet('code-cell-with-static-output-2026-03.html'));
+    const cell = document.getElementById('cell-T2BNeFUZ1OGZ')!;
+    const before = mainOutputTail(cell);
+    expect(before).toMatch(/machine learning\.\n$/);
+    expect(before.length).toBeLessThanOrEqual(256);
+    const list = cell.querySelector('colab-static-output-renderer > div')!;
+    mount('<div class="error output-id-9"><pre>OutOfMemoryError: CUDA out of memory.</pre></div>', list);
+    const withError = mainOutputTail(cell);
+    expect(withError).toMatch(/CUDA out of memory\.$/);
+    list.querySelector('.error pre')!.append('');
+    expect(mainOutputTail(cell)).toBe(withError);
+    mount('<div class="stream output-id-10"><pre>retrying with batch_size=32\n</pre></div>', list);
+    expect(mainOutputTail(cell)).not.toBe(withError);
+  });
+
+  it("reads the same from the frame's output area as from its cell", () => {
+    mount(snippet('code-cell-with-static-output-2026-03.html'));
+    const cell = document.getElementById('cell-T2BNeFUZ1OGZ')!;
+    const [frame] = mount('<iframe></iframe>', cell.querySelector('.output-iframe-sizer')!);
+    const area = outputAreaOf(frame!);
+    expect(area?.classList.contains('output-iframe-sizer')).toBe(true);
+    expect(mainOutputTail(area!)).toBe(mainOutputTail(cell));
+  });
+
+  it('is empty for a cell without a static renderer', () => {
+    const [cell] = mount('<div class="cell"><iframe></iframe></div>');
+    expect(mainOutputTail(cell!)).toBe('');
   });
 });

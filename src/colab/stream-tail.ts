@@ -6,8 +6,8 @@
 
 import { tailOf } from '../detector/text';
 import { MAX_SHELL_TAIL_CHARS } from '../limits';
-import { outputKind } from './cells';
-import { OUTPUT_CORE } from './selectors';
+import { outputElementOf, outputKind } from './cells';
+import { OUTPUT, OUTPUT_CORE } from './selectors';
 
 /**
  * The last `maxChars` of the text of `outputs` (stream output elements in page order, stdout and stderr alike),
@@ -45,18 +45,30 @@ function readBackwards(root: Element, wanted: number, chunks: string[]): number 
 }
 
 /**
- * The stream outputs under `scope` (a cell's output area, or an output frame's #output-body), in page order: the
- * outermost output elements whose kind is 'stream'.
+ * The end of what a cell's main-document outputs show (its static renderer), any kind: compared before and after,
+ * it tells whether the cell printed anything in between (a run going on after an error output). `scope`: the cell,
+ * or its output area (a smaller tree to search: the output frame just added).
  */
-export function streamOutputsIn(scope: Element): Element[] {
-  return [...scope.querySelectorAll(OUTPUT_CORE.element)].filter(
-    (el) => outputKind(el) === 'stream' && isOutermost(el, scope),
-  );
+export function mainOutputTail(scope: Element, maxChars = 256): string {
+  // One renderer per output area (§4.2): the first found is the one.
+  const renderer = scope.querySelector(OUTPUT.staticRenderer);
+  return renderer ? streamTail([renderer], maxChars) : '';
 }
 
-function isOutermost(el: Element, scope: Element): boolean {
-  for (let parent = el.parentElement; parent && parent !== scope; parent = parent.parentElement) {
-    if (parent.matches(OUTPUT_CORE.element)) return false;
-  }
-  return true;
+/** The output area holding `frame` (what mainOutputTail reads for the frame's cell), or null. */
+export function outputAreaOf(frame: Element): Element | null {
+  return frame.closest(OUTPUT.area);
+}
+
+/**
+ * The outputs under `scope` (a cell's output area, or an output frame's #output-body), in page order: the outermost
+ * output elements. What an output holds is its own, whatever its classes.
+ */
+export function outputsIn(scope: Element): Element[] {
+  return [...scope.querySelectorAll(OUTPUT_CORE.element)].filter((el) => outputElementOf(el, scope) === el);
+}
+
+/** The stream outputs under `scope` (outputsIn), stdout and stderr alike. */
+export function streamOutputsIn(scope: Element): Element[] {
+  return outputsIn(scope).filter((el) => outputKind(el) === 'stream');
 }

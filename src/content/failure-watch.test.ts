@@ -33,6 +33,10 @@ function watch() {
       verdicts.push(verdict);
       events.push(`failure ${verdict.category} ${source} ${startedAt - T0}`);
     },
+    declined(reason, verdict, startedAt) {
+      verdicts.push(verdict);
+      events.push(`declined ${reason} ${verdict.category} ${startedAt - T0}`);
+    },
     marker: (match) => events.push(`marker ${match.line}`),
     disconnect: (line) => events.push(`disconnect ${line}`),
     dialog: (kind) => events.push(`dialog ${kind}`),
@@ -108,8 +112,8 @@ describe('failure watch: the cell state triggers, the error output is the eviden
     const fx = watch();
     await state('running animating');
     await state('error');
-    fx.frameError(cell(), OOM);
-    fx.frameError(cell(), OOM);
+    fx.frameError(cell(), OOM, cell(), false);
+    fx.frameError(cell(), OOM, cell(), false);
     expect(reported()).toEqual(['failure gpu-oom error-output 100']);
   });
 
@@ -117,7 +121,7 @@ describe('failure watch: the cell state triggers, the error output is the eviden
     const fx = watch();
     await state('pending');
     await state('running animating');
-    fx.frameError(cell(), OOM);
+    fx.frameError(cell(), OOM, cell(), false);
     // The cell's end is read the moment it comes, not with others SETTLE_MS later.
     await state('error');
     expect(reported()).toEqual(['failure gpu-oom error-output 100']);
@@ -125,7 +129,7 @@ describe('failure watch: the cell state triggers, the error output is the eviden
     await state('running animating');
     await state('error'); // waits to be read with others
     expect(reported()).toEqual(['failure gpu-oom error-output 100']);
-    fx.frameError(cell(), OOM);
+    fx.frameError(cell(), OOM, cell(), false);
     expect(reported()).toEqual(['failure gpu-oom error-output 100', `failure gpu-oom error-output ${300 + SETTLE_MS}`]);
   });
 
@@ -142,7 +146,7 @@ describe('failure watch: the cell state triggers, the error output is the eviden
     const fx = watch();
     await state('running animating');
     errorOutput();
-    fx.frameError(cell(), OOM);
+    fx.frameError(cell(), OOM, cell(), false);
     await vi.advanceTimersByTimeAsync(5000);
     await state('focused');
     expect(reported()).toEqual([]);
@@ -452,14 +456,14 @@ describe('failure watch: a process started from a shell cell (issue 20), its str
     expect(reported()).toEqual([]);
   });
 
-  it('a cell whose editor shows no lines yet is read as one that may run a command', async () => {
+  it('a cell whose editor never shows its lines is no launcher: its dying stream is noted, not acted on', async () => {
     setSource(null);
     watch();
     await shellCell('python-killed');
-    // Not known as a command's when it started: its end is read with others.
+    // Not known as a launcher's when it started: its end is read with others.
     expect(reported()).toEqual([]);
     await settled();
-    expect(reported()).toEqual(['failure host-ram error-output 100']);
+    expect(reported()).toEqual(['declined source-unreadable host-ram 100']);
   });
 
   it('reads the source as queued: a command typed into the queued cell does not count', async () => {
@@ -590,8 +594,8 @@ describe('failure watch: a shell cell whose stream is in its output frame', () =
       origin: 'https://abc123-0-colab.googleusercontent.com',
     });
     expect(reported()).toEqual([]);
-    w.frameStreamTail(cell(), requests(posted)[0]!, streamText('accelerate-oom'));
-    w.frameStreamTail(cell(), requests(posted)[0]!, streamText('accelerate-oom'));
+    w.frameStreamTail(cell(), requests(posted)[0]!, streamText('accelerate-oom'), false);
+    w.frameStreamTail(cell(), requests(posted)[0]!, streamText('accelerate-oom'), false);
     expect(reported()).toEqual(['failure gpu-oom error-output 100']);
   });
 
@@ -602,10 +606,10 @@ describe('failure watch: a shell cell whose stream is in its output frame', () =
     await state('focused');
     const [a, b] = [requests(first!)[0]!, requests(second!)[0]!];
     expect(a).not.toBe(b);
-    w.frameStreamTail(cell(), b + 100, '');
-    w.frameStreamTail(cell(), a, streamText('python-killed'));
+    w.frameStreamTail(cell(), b + 100, '', false);
+    w.frameStreamTail(cell(), a, streamText('python-killed'), false);
     expect(reported()).toEqual([]);
-    w.frameStreamTail(cell(), b, '');
+    w.frameStreamTail(cell(), b, '', false);
     expect(reported()).toEqual(['failure host-ram error-output 100']);
   });
 
@@ -617,7 +621,12 @@ describe('failure watch: a shell cell whose stream is in its output frame', () =
     await state('running animating');
     print(shellOutputs('accelerate-oom').streams[1]![0]);
     await state('focused');
-    w.frameStreamTail(cell(), requests(posted)[0]!, 'epoch 1/3: step 300/2300 loss=0.6904\nTraining complete.\n');
+    w.frameStreamTail(
+      cell(),
+      requests(posted)[0]!,
+      'epoch 1/3: step 300/2300 loss=0.6904\nTraining complete.\n',
+      false,
+    );
     expect(reported()).toEqual([]);
   });
 
@@ -639,10 +648,10 @@ describe('failure watch: a shell cell whose stream is in its output frame', () =
     const { error } = shellOutputs('bash-oom');
     await state('running animating');
     await state('error');
-    w.frameStreamTail(cell(), requests(posted)[0]!, streamText('bash-oom'));
+    w.frameStreamTail(cell(), requests(posted)[0]!, streamText('bash-oom'), true);
     expect(reported()).toEqual([]);
     await vi.advanceTimersByTimeAsync(2000);
-    w.frameError(cell(), error!);
+    w.frameError(cell(), error!, cell(), false);
     expect(reported()).toEqual(['failure gpu-oom error-output 100']);
   });
 
@@ -654,8 +663,8 @@ describe('failure watch: a shell cell whose stream is in its output frame', () =
     expect(posted).toEqual([]);
     loaded();
     expect(requests(posted)).toHaveLength(1);
-    w.frameError(cell(), shellOutputs('bash-oom').error!);
-    w.frameStreamTail(cell(), requests(posted)[0]!, streamText('bash-oom'));
+    w.frameError(cell(), shellOutputs('bash-oom').error!, cell(), false);
+    w.frameStreamTail(cell(), requests(posted)[0]!, streamText('bash-oom'), true);
     expect(reported()).toEqual(['failure gpu-oom error-output 100']);
   });
 
@@ -681,17 +690,275 @@ describe('failure watch: a shell cell whose stream is in its output frame', () =
     await state('running animating');
     await state('focused');
     await vi.advanceTimersByTimeAsync(LATE_OUTPUT_MS + 1);
-    w.frameStreamTail(cell(), requests(posted).at(-1)!, streamText('accelerate-oom'));
+    w.frameStreamTail(cell(), requests(posted).at(-1)!, streamText('accelerate-oom'), false);
 
     await state('running animating');
     await state('focused');
     await state('running animating');
-    w.frameStreamTail(cell(), requests(posted).at(-1)!, streamText('accelerate-oom'));
+    w.frameStreamTail(cell(), requests(posted).at(-1)!, streamText('accelerate-oom'), false);
 
     await state('focused');
     w.forgetExecutions();
-    w.frameStreamTail(cell(), requests(posted).at(-1)!, streamText('accelerate-oom'));
+    w.frameStreamTail(cell(), requests(posted).at(-1)!, streamText('accelerate-oom'), false);
     expect(requests(posted)).toHaveLength(3);
     expect(reported()).toEqual([]);
+  });
+});
+
+/** IPython's rendering of a Stop (Runtime → Interrupt execution, the cell's stop button). */
+const INTERRUPT = [
+  '---------------------------------------------------------------------------',
+  'KeyboardInterrupt                         Traceback (most recent call last)',
+  '/tmp/ipython-input-8-3362254981.py in <cell line: 0>()',
+  '----> 2     time.sleep(1)',
+  'KeyboardInterrupt: ',
+].join('\n');
+
+describe('failure watch: the error output that ended the run decides, never an earlier one', () => {
+  beforeEach(() => setSource('for batch in loader:\n    train_step(batch)'));
+
+  it('a caught OOM shown mid-run, the run goes on printing, then Stop: no failure; the history says why', async () => {
+    watch();
+    await state('pending');
+    renderer().replaceChildren();
+    await state('running animating');
+    errorOutputText(OOM); // showtraceback() after catching it
+    print('retrying with batch_size=32\nepoch 1/3: loss=0.4817\n');
+    await vi.advanceTimersByTimeAsync(60_000);
+    errorOutputText(INTERRUPT);
+    await state('error');
+    expect(reported()).toEqual(['declined earlier-error gpu-oom 100']);
+  });
+
+  it('the same, the OOM in an output frame and the Stop arriving late from it: nothing acts in between', async () => {
+    const w = watch();
+    const { posted } = addFrame();
+    await state('pending');
+    renderer().replaceChildren();
+    await state('running animating');
+    w.frameError(cell(), OOM, cell(), false);
+    print('retrying with batch_size=32\n');
+    await vi.advanceTimersByTimeAsync(3000);
+    await state('error');
+    expect(reported()).toEqual([]);
+    await vi.advanceTimersByTimeAsync(400);
+    w.frameError(cell(), INTERRUPT, cell(), false);
+    expect(reported()).toEqual([]);
+    w.frameStreamTail(cell(), requests(posted)[0]!, '', true);
+    expect(reported()).toEqual(['declined earlier-error gpu-oom 100']);
+  });
+
+  it('the Stop late from a frame after the frame said how it ends, the run having printed in the page', async () => {
+    const w = watch();
+    const { posted } = addFrame();
+    await state('running animating');
+    w.frameError(cell(), OOM, cell(), false);
+    print('retrying with batch_size=32\n');
+    await state('error');
+    // The frame answers before showing the interrupt: its last output is still the OOM.
+    w.frameStreamTail(cell(), requests(posted)[0]!, '', true);
+    expect(reported()).toEqual([]);
+    await vi.advanceTimersByTimeAsync(2000);
+    w.frameError(cell(), INTERRUPT, cell(), false);
+    expect(reported()).toEqual(['declined earlier-error gpu-oom 100']);
+  });
+
+  it("a frame made for the OOM shows it after the page's later print (loading): the print follows it", async () => {
+    const w = watch();
+    await state('pending');
+    // Its start to run waits to be read with others: the page still reads it as queued when the frame comes.
+    await state('running animating');
+    // The frame is made when the OOM is sent to it; it loads while the run prints on in the page.
+    const { posted } = addFrame();
+    await tick();
+    const frame = cell().querySelector('iframe')!;
+    print('retrying with batch_size=32\n');
+    w.frameError(cell(), OOM, frame, true);
+    await state('error');
+    w.frameStreamTail(cell(), requests(posted)[0]!, '', true);
+    expect(reported()).toEqual([]);
+    await vi.advanceTimersByTimeAsync(2000);
+    w.frameError(cell(), INTERRUPT, frame, false);
+    expect(reported()).toEqual(['declined earlier-error gpu-oom 100']);
+  });
+
+  it("an OOM that is an old frame's first output again (cleared since) is read where it arrived", async () => {
+    const w = watch();
+    await state('running animating');
+    const { posted } = addFrame();
+    await tick();
+    const frame = cell().querySelector('iframe')!;
+    await vi.advanceTimersByTimeAsync(LATE_OUTPUT_MS + 1000);
+    print('epoch 5/5: loss=0.2\n');
+    w.frameError(cell(), OOM, frame, true);
+    await state('error');
+    w.frameStreamTail(cell(), requests(posted)[0]!, '', true);
+    expect(reported()).toEqual([`failure gpu-oom error-output 100`]);
+  });
+
+  it('output after the OOM in the frame itself: the frame says its last output is no error', async () => {
+    const w = watch();
+    const { posted } = addFrame();
+    await state('running animating');
+    w.frameError(cell(), OOM, cell(), false);
+    await state('error');
+    w.frameStreamTail(cell(), requests(posted)[0]!, 'retrying with batch_size=32\n', false);
+    expect(reported()).toEqual([]);
+    await vi.advanceTimersByTimeAsync(LATE_OUTPUT_MS + 1);
+    expect(reported()).toEqual(['declined ending-missing gpu-oom 100']);
+  });
+
+  it('an ending that never arrives: nothing restarts, and the history says the ending never came', async () => {
+    const w = watch();
+    await state('running animating');
+    w.frameError(cell(), OOM, cell(), false);
+    print('retrying with batch_size=32\n');
+    await state('error');
+    await vi.advanceTimersByTimeAsync(LATE_OUTPUT_MS);
+    expect(reported()).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(reported()).toEqual(['declined ending-missing gpu-oom 100']);
+    w.frameError(cell(), INTERRUPT, cell(), false);
+    expect(reported()).toEqual(['declined ending-missing gpu-oom 100']);
+  });
+
+  it('a caught OOM shown long before a quiet end is not its ending either', async () => {
+    const w = watch();
+    await state('running animating');
+    w.frameError(cell(), OOM, cell(), false);
+    await vi.advanceTimersByTimeAsync(LATE_OUTPUT_MS + 5000);
+    await state('error');
+    await vi.advanceTimersByTimeAsync(LATE_OUTPUT_MS + 1);
+    expect(reported()).toEqual(['declined ending-missing gpu-oom 100']);
+  });
+
+  it('a page error output with another output after it is not the ending', async () => {
+    watch();
+    await state('running animating');
+    errorOutputText(OOM);
+    errorOutputText('ValueError: the run went on, and failed otherwise');
+    await state('error');
+    expect(reported()).toEqual(['declined earlier-error gpu-oom 100']);
+  });
+
+  it('Stop while the code handled an OOM (one chained traceback ending in KeyboardInterrupt): no failure', async () => {
+    watch();
+    await state('running animating');
+    errorOutputText(`${OOM}\n\nDuring handling of the above exception, another exception occurred:\n\n${INTERRUPT}`);
+    await state('error');
+    expect(reported()).toEqual([]);
+  });
+
+  it('the uncaught OOM that ended the run, from a frame that says so: one failure', async () => {
+    const w = watch();
+    const { posted } = addFrame();
+    await state('running animating');
+    print('epoch 1/3: loss=0.9\n');
+    await state('error');
+    w.frameError(cell(), OOM, cell(), false);
+    expect(reported()).toEqual([]);
+    w.frameStreamTail(cell(), requests(posted)[0]!, '', true);
+    expect(reported()).toEqual(['failure gpu-oom error-output 100']);
+  });
+
+  it('a launched program killed by SIGKILL, as the error output of a subprocess call: a host-RAM failure', async () => {
+    setSource("subprocess.run(['python3', 'train.py'], check=True)");
+    watch();
+    await state('running animating');
+    errorOutputText(
+      'CalledProcessError                        Traceback (most recent call last)\n' +
+        '<ipython-input-3> in <cell line: 0>()\n' +
+        "CalledProcessError: Command '['python3', 'train.py']' died with <Signals.SIGKILL: 9>.",
+    );
+    await state('error');
+    expect(reported()).toEqual(['failure host-ram error-output 100']);
+    expect(verdicts[0]).toMatchObject({ rule: 'child-killed' });
+  });
+});
+
+describe('failure watch: only a cell that launches a program has its stream end judged', () => {
+  it('`!tail -n 40 train.log` printing an old OOM traceback: nothing, and nothing noted', async () => {
+    setSource('!tail -n 40 train.log');
+    watch();
+    await shellCell('accelerate-oom');
+    await settled();
+    expect(reported()).toEqual([]);
+  });
+
+  it('`%%bash` reading logs with grep and cat: nothing', async () => {
+    setSource('%%bash\ngrep -B20 OutOfMemoryError train.log | tail -n 40\ncat nohup.out');
+    watch();
+    await shellCell('python-killed');
+    await settled();
+    expect(reported()).toEqual([]);
+  });
+
+  it('a source unreadable at the end is read again when the frames have answered', async () => {
+    setSource(null);
+    const w = watch();
+    const { posted } = addFrame();
+    await state('running animating');
+    await state('focused');
+    await settled(); // not known as a launcher's when it started: its end is read with others
+    setSource('!python train.py');
+    w.frameStreamTail(
+      cell(),
+      requests(posted)[0]!,
+      shellOutputs('python-killed')
+        .streams.map(([t]) => t)
+        .join(''),
+      false,
+    );
+    expect(reported()).toEqual(['failure host-ram error-output 100']);
+  });
+
+  it("a W&B summary after the child's traceback: the traceback still ends the stream", async () => {
+    setSource('!accelerate launch train.py');
+    watch();
+    await state('running animating');
+    print(shellOutputs('accelerate-oom').streams[1]![0]);
+    print('wandb: Waiting for W&B process to finish... (failed 1).\nwandb: \nwandb: Run summary:\nwandb:   loss 0.4\n');
+    print('wandb: 🚀 View run glorious-sun-12 at: https://wandb.ai/me/llm/runs/3f9x2k1a\n');
+    await state('focused');
+    expect(reported()).toEqual(['failure gpu-oom error-output 100']);
+  });
+});
+
+describe('failure watch: a crash notice needs a run this page saw', () => {
+  const showCrash = async () => {
+    document
+      .getElementById('message-area')!
+      .setAttribute('labeltext', 'Your session crashed after using all available RAM.');
+    document
+      .getElementById('message-area')!
+      .shadowRoot!.querySelector('.mdc-snackbar')!
+      .classList.add('mdc-snackbar--open');
+    await tick();
+  };
+
+  beforeEach(() => mount(snippet('snackbar-message-area-idle-2026-03.html')));
+
+  it('with nothing seen queued or running (a notebook opened after the crash): noted, not acted on', async () => {
+    watch();
+    await vi.advanceTimersByTimeAsync(5000);
+    await showCrash();
+    expect(reported()).toEqual(['declined crash-without-run colab-crash 5000']);
+  });
+
+  it('with a run seen since the page began watching: a failure', async () => {
+    watch();
+    await state('running animating');
+    await state('focused');
+    await showCrash();
+    expect(reported()).toEqual(['failure colab-crash crash-toast 100']);
+  });
+
+  it('after a restart of its own, only a run seen since counts', async () => {
+    const w = watch();
+    await state('running animating');
+    await state('focused');
+    w.forgetExecutions();
+    await showCrash();
+    expect(reported()).toEqual([expect.stringMatching(/^declined crash-without-run colab-crash /)]);
   });
 });

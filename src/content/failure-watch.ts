@@ -6,11 +6,14 @@ import {
   dialogText,
   disconnectKind,
   editorText,
+  hasLaterOutput,
   isUnderWay,
+  mainOutputTail,
   type NoticeKind,
   noticeWords,
   type OutputKind,
   observeColabPage,
+  outputAreaOf,
   outputText,
   type PageObserver,
   type RunState,
@@ -20,28 +23,32 @@ import {
   createDetector,
   DEFAULT_CATEGORIES,
   type Detector,
+  endsInInterrupt,
+  LAUNCH_HINT,
+  launchesProgram,
   loadDetector,
   type MarkerMatch,
-  mayRunProcesses,
-  SHELL_SOURCE_HINT,
   type Verdict,
 } from '../detector';
-import { createExecutionGate, type EndedExecution } from '../detector/execution-gate';
+import { createExecutionGate, type EndedExecution, LATE_OUTPUT_MS } from '../detector/execution-gate';
 import { BLIND_AFTER_MS, cut, KERNEL_WATCH_AFTER_MS, TEXT_LIMITS } from '../limits';
 import type { DisconnectKind } from '../state/disconnect';
-import type { Settings } from '../state/schema';
+import type { DeclineReason, Settings } from '../state/schema';
+import { createExecutionEnds, type ExecutionEnd } from './execution-end';
 import { createRuntimeEnds } from './runtime-end';
-import { createShellEnds } from './shell-end';
 
 /**
- * Turns what the page shows into reports: a cell whose execution (seen here) ended in an error its outputs show to be
- * an OOM, or whose stream output ends with a shell-launched process dying of one; Colab's crash toast; a marker line
- * the user's code printed; a dialog. Reads what the observer hands it, and a cell's stream tail once when it stops.
+ * Turns what the page shows into reports: a cell whose execution (seen here) ended in an error output that shows an
+ * OOM, or whose launched program's stream output ends with its death of one; Colab's crash toast; a marker line the
+ * user's code printed; a dialog; and a failure seen but left alone, with the reason. Reads what the observer hands
+ * it, and when an execution ends, once, what tells how it ended (execution-end.ts).
  * Lives while the guard is on for the notebook: `signal` ends it.
  */
 export interface WatchReports {
   /** `startedAt`: when the failed execution started, as this page saw it. */
   failure(verdict: Verdict, source: 'error-output' | 'crash-toast', startedAt: number): void;
+  /** A failure seen and not acted on, and why (when in doubt, nothing restarts, and the history says why). */
+  declined(reason: DeclineReason, verdict: Verdict, startedAt: number): void;
   marker(match: MarkerMatch): void;
   /** The runtime went away (`kind`: why), Colab saying `text`. */
   disconnect(kind: DisconnectKind, text: string): void;
@@ -55,12 +62,15 @@ export interface FailureWatch {
   configure(settings: Settings): void;
   /** After a restart this page performed: outputs on the page now belong to the previous run. */
   forgetExecutions(): void;
-  /** An output frame of `cell` showed an error output. */
-  frameError(cell: Element, text: string): void;
+  /** An output frame of `cell` showed an error output; `first`: no output came before it in that frame. */
+  frameError(cell: Element, text: string, frame: Element, first: boolean): void;
   /** Text an output frame of `cell` showed (sent only when the user has marker patterns): matched here. */
   frameText(cell: Element, text: string): void;
-  /** An output frame of `cell` answered the request `id` for the end of its stream outputs (shell-end.ts). */
-  frameStreamTail(cell: Element, id: number, text: string): void;
+  /**
+   * An output frame of `cell` answered the request `id` for how its outputs end (execution-end.ts): the end of its
+   * stream outputs, and whether its last output is an error output.
+   */
+  frameStreamTail(cell: Element, id: number, text: string, error: boolean): void;
 }
 
 export function createFailureWatch(doc: Document, reports: WatchReports, signal: AbortSignal): FailureWatch {
@@ -80,21 +90,26 @@ export function createFailureWatch(doc: Document, reports: WatchReports, signal:
     return synthetic;
   };
 
+  /** Where and when each cell's newest error output came, while its execution may still be judged. */
+  const newestErrors = new Map<string, NewestError>();
+  /**
+   * Each output frame made while a cell ran: when, and its output area's page outputs then (mainOutputTail). An error
+   * output that is a new frame's first was sent to it when it was made: a frame loading shows it late, after what the
+   * page printed since, which came after it.
+   */
+  const frameMarks = new WeakMap<Element, FrameMark>();
+
   const fail = (id: string, verdict: Verdict, startedAt: number) => {
-    gate.reported(id);
-    shellEnds.forget(id);
+    ends.forget(id);
     reports.failure(verdict, 'error-output', startedAt);
   };
 
-  /** The first of `texts` (newest first) that is a failure ends the execution's judging; true if one was. */
-  const judge = (id: string, texts: readonly string[]): boolean => {
-    for (const text of [...texts].reverse()) {
-      const verdict = detector.classifyError(text);
-      if (!verdict) continue;
-      fail(id, verdict, gate.startedAt(id) ?? Date.now());
-      return true;
+  /** The newest of `texts` (oldest first) that shows a failure, if one does: what was seen and left alone. */
+  const declineSeen = (reason: DeclineReason, texts: readonly string[], startedAt: number) => {
+    for (let i = texts.length - 1; i >= 0; i--) {
+      const verdict = detector.classifyError(texts[i] ?? '');
+      if (verdict) return reports.declined(reason, verdict, startedAt);
     }
-    return false;
   };
 
   const runtimeEnds = createRuntimeEnds();
@@ -103,57 +118,110 @@ export function createFailureWatch(doc: Document, reports: WatchReports, signal:
     if (why) reports.disconnect(why, cut(text, TEXT_LIMITS.dialog));
   };
 
-  const shellEnds = createShellEnds((id, end, startedAt) => {
-    const verdict = detector.classifyShellEnd(end);
-    if (verdict) fail(id, verdict, startedAt);
-  }, signal);
+  /**
+   * Whether the cell's newest error output was followed by other output of its execution: a later output beside it in
+   * the page; an answer from every output frame asked after it came, none ending in an error output; or anything new
+   * in the page's outputs since.
+   */
+  const wentOn = (id: string, end: ExecutionEnd): boolean => {
+    const newest = newestErrors.get(id);
+    if (!newest) return false;
+    if (newest.element ? hasLaterOutput(newest.element) : framesWentOn(end, newest.at)) return true;
+    return mainOutputTail(end.cell) !== newest.mark;
+  };
 
   /**
-   * The start of each cell's execution whose source showed no sign of a command when it started: the source it runs,
+   * The stream's end, judged for a cell that launched a program: with `error` its ending error output (a `%%bash`
+   * cell's CalledProcessError), null when it ended without one. True once it said something.
+   */
+  const judgeStream = (id: string, end: ExecutionEnd, error: string | null): boolean => {
+    if (!end.streams || end.tails.includes(null)) return false;
+    const launcher = launches(end.cell, end.startedAt);
+    if (launcher === false) return false;
+    const verdict = detector.classifyShellEnd({ stream: end.tails.filter(Boolean).join('\n'), error });
+    if (!verdict) return false;
+    if (launcher === null) reports.declined('source-unreadable', verdict, end.startedAt);
+    else fail(id, verdict, end.startedAt);
+    return true;
+  };
+
+  /** How an ended execution ended, judged once what may still come has come (or never will). */
+  const decide = (id: string, end: ExecutionEnd): boolean => {
+    if (end.outcome === 'ok') {
+      if (end.heard) judgeStream(id, end, null);
+      return end.heard;
+    }
+    if (wentOn(id, end)) gate.wentOn(id);
+    const ending = gate.ending(id, Date.now(), end.heard);
+    if (ending.kind === 'wait') return false;
+    gate.judged(id);
+    newestErrors.delete(id);
+    if (ending.kind === 'missing') declineSeen('ending-missing', ending.earlier, end.startedAt);
+    if (ending.kind !== 'ending') return true;
+    // The person's Stop ends it: nothing is a failure then, whatever came before.
+    const stopped = endsInInterrupt(ending.text);
+    const verdict = stopped ? null : detector.classifyError(ending.text);
+    if (verdict) fail(id, verdict, end.startedAt);
+    else if (stopped || !judgeStream(id, end, ending.text)) declineSeen('earlier-error', ending.earlier, end.startedAt);
+    return true;
+  };
+
+  const ends = createExecutionEnds(decide, signal);
+
+  /**
+   * The start of each cell's execution whose source showed no sign of a launch when it started: the source it runs,
    * read where a Run all queues every cell in one task (one read after another costs less than each at its cell's
    * end, in a task of its own). A source with a sign, or none readable yet, is read again at the end.
    */
   const plainSince = new WeakMap<Element, number>();
   const executionStarted = (id: string, cell: Element) => {
+    newestErrors.delete(id);
     const startedAt = gate.startedAt(id);
     if (startedAt === null || plainSince.get(cell) === startedAt) return;
     const source = editorText(cell);
     const said = editorSays(cell, source);
     if (said === 'plain') plainSince.set(cell, startedAt);
-    // A command: its end is judged by how its stream ends (a process dying of OOM), the moment it comes. No lines yet
-    // (an editor not rendered): its source is read at its end.
+    // A possible launch: its end is judged by how its stream ends (a program dying of OOM), the moment it comes. No
+    // lines yet (an editor not rendered): its source is read at its end.
     else if (said === 'command') observer?.hurry(cell);
     // A cell that ends its own runtime is seen running, however short its run: the disconnect that follows is its.
     if (source && callsUnassign(source)) observer?.hurry(cell);
   };
 
   /**
-   * The one place an execution seen in this page ends, with the state it ended in: a fresh error is judged by the
-   * error outputs it showed; without a verdict from them, by how its stream output ends (a shell-launched process).
+   * The one place an execution seen in this page ends, with the state it ended in. One that ended in error is judged
+   * by the error output that ended it; one of a cell that may have launched a program, by how its stream ends.
    */
   const executionEnded = (id: string, cell: Element, ended: EndedExecution) => {
-    if (ended.outcome === 'stale') return;
-    if (ended.outcome === 'error' && judge(id, ended.evidence)) return;
-    // A Python cell that caught an OOM and printed it last ends as a dying script does: only a cell that can start a
-    // process (or whose source cannot be read) is read as one.
-    if (plainSince.get(cell) === ended.startedAt || !cellMayRunProcesses(cell)) return;
-    // Ended in error with no error output yet (undefined): it may come late from a frame; the stream waits for it.
-    shellEnds.ended(id, cell, ended.startedAt, ended.outcome === 'ok' ? null : ended.evidence.at(-1));
+    const { outcome } = ended;
+    if (outcome === 'stale') return;
+    const streams = launches(cell, ended.startedAt) !== false;
+    if (outcome === 'error' || streams) ends.ended(id, cell, { ...ended, outcome }, streams);
   };
 
   /**
-   * Whether the editor's text shows a mark of a command, or none (null: no lines to read). Most cells show none:
+   * Whether the editor's text shows a mark of a launch, or none (null: no lines to read). Most cells show none:
    * their lines are not read one by one.
    */
   const editorSays = (cell: Element, flat = editorText(cell)): 'plain' | 'command' | null => {
     if (!flat) return null;
-    return SHELL_SOURCE_HINT.test(flat) ? 'command' : 'plain';
+    return LAUNCH_HINT.test(flat) ? 'command' : 'plain';
   };
-  const cellMayRunProcesses = (cell: Element) => editorSays(cell) !== 'plain' && mayRunProcesses(cellSource(cell));
+  /** Whether the cell's execution that started at `startedAt` launched a program (null: its code cannot be read). */
+  const launches = (cell: Element, startedAt: number): boolean | null => {
+    if (plainSince.get(cell) === startedAt) return false;
+    const source = cellSource(cell);
+    return source === null ? null : launchesProgram(source);
+  };
 
-  const errorText = (id: string, text: string) => {
-    if (gate.errorOutput(id, text, Date.now()) !== 'judge') return;
-    if (!judge(id, [text])) shellEnds.lateError(id, text);
+  /** `element`: the error output in the page; `made`: the frame's mark, when it is the first output of a new frame. */
+  const errorText = (id: string, text: string, cell: Element, element: Element | null, made?: FrameMark) => {
+    const now = Date.now();
+    const taken = gate.errorOutput(id, text, now);
+    if (taken === 'dropped') return;
+    const mark = made && now - made.at <= LATE_OUTPUT_MS ? made.mark : mainOutputTail(cell);
+    newestErrors.set(id, { element, at: now, mark });
+    if (taken === 'late') ends.lateError(id);
   };
 
   const markerText = (id: string, text: string) => {
@@ -235,7 +303,7 @@ export function createFailureWatch(doc: Document, reports: WatchReports, signal:
   const cellState = (cell: Element, rawId: string | null, state: RunState, _previous: RunState, at: number) => {
     const id = idOf(cell, rawId);
     const starts = isUnderWay(state);
-    if (starts) shellEnds.forget(id);
+    if (starts) ends.forget(id);
     if (starts) runtimeEnds.started(cell, state === 'running');
     const ended = gate.cellState(id, state, at);
     if (starts) executionStarted(id, cell);
@@ -248,7 +316,7 @@ export function createFailureWatch(doc: Document, reports: WatchReports, signal:
     if (kind !== 'error' && !detector.hasMarkers) return;
     const key = idOf(cell, id);
     const text = outputText(element);
-    if (kind === 'error') errorText(key, text);
+    if (kind === 'error') errorText(key, text, cell, element);
     markerText(key, text);
   };
 
@@ -260,11 +328,20 @@ export function createFailureWatch(doc: Document, reports: WatchReports, signal:
       cellState,
       outputAdded,
       streamText: (cell, id, text) => markerText(idOf(cell, id), text),
+      frameAdded(frame) {
+        // Made while cells run or wait to (a running cell may still read as queued): most likely one of theirs. A
+        // frame of another cell is never asked for its mark.
+        const area = gate.anyUnderWay() && outputAreaOf(frame);
+        if (area) frameMarks.set(frame, { at: Date.now(), mark: mainOutputTail(area) });
+      },
       toast(text) {
         const gone = toastDisconnect(text);
         if (gone) return runtimeGone(gone, text);
         const verdict = detector.classifyNotice(text);
-        if (verdict) reports.failure(verdict, 'crash-toast', gate.crashStartedAt(Date.now()));
+        if (!verdict) return;
+        // A notebook opened after the crash, a tab restored in the morning: the crash ended no run of this page's.
+        if (gate.sawExecution()) reports.failure(verdict, 'crash-toast', gate.crashStartedAt(Date.now()));
+        else reports.declined('crash-without-run', verdict, Date.now());
       },
       dialogOpened(kind, dialog) {
         if (kind === 'disconnected') runtimeGone(disconnectKind(dialogText(dialog)), noticeWords(dialog));
@@ -304,19 +381,36 @@ export function createFailureWatch(doc: Document, reports: WatchReports, signal:
       // What changed before the restart belongs to the executions it ends.
       observer?.settle();
       gate.reset(Date.now());
-      shellEnds.forget();
+      ends.forget();
       runtimeEnds.forget();
+      newestErrors.clear();
       checkSight();
     },
-    frameError(cell, text) {
+    frameError(cell, text, frame, first) {
       // Its execution may have ended a moment ago, or end soon: judged the moment it does.
       observer?.hurry(cell);
-      errorText(idOf(cell), text);
+      errorText(idOf(cell), text, cell, null, first ? frameMarks.get(frame) : undefined);
     },
     frameText: (cell, text) => markerText(idOf(cell), text),
-    frameStreamTail(cell, id, text) {
+    frameStreamTail(cell, id, text, error) {
       const key = idOf(cell);
-      if (gate.isLive(key, Date.now())) shellEnds.frameTail(key, id, text);
+      if (gate.isLive(key, Date.now())) ends.frameTail(key, id, text, error);
     },
   };
+}
+
+type FrameMark = { at: number; mark: string };
+
+/** A cell's newest error output: its element in the page (null: from an output frame), when it came, the mark. */
+interface NewestError {
+  element: Element | null;
+  at: number;
+  /** The end of the cell's main-document outputs when it came (mainOutputTail). */
+  mark: string;
+}
+
+/** Every frame asked answered after `since`, and none ends in an error output: something followed the error there. */
+function framesWentOn(end: ExecutionEnd, since: number): boolean {
+  const after = end.answers.filter((answer) => answer.at >= since);
+  return end.asked > 0 && after.length === end.asked && after.every((answer) => !answer.error);
 }

@@ -73,7 +73,7 @@ describe("an output frame's reports to the Colab page", () => {
     expect(posted).toEqual([
       {
         origin: 'https://colab.research.google.com',
-        data: { channel: FRAME_CHANNEL, token: 't1', report: { kind: 'error-output', text: TRACEBACK } },
+        data: { channel: FRAME_CHANNEL, token: 't1', report: { kind: 'error-output', text: TRACEBACK, first: true } },
         // The port marks the guard's messages for the page's receiver (frame-reports.ts).
         ports: 1,
       },
@@ -197,10 +197,36 @@ describe("an output frame's reports to the Colab page", () => {
       answer({ token: 't1', markers: false, origin: COLAB });
       await vi.waitFor(() =>
         expect(tails()).toEqual([
-          { channel: FRAME_CHANNEL, token: 't1', report: { kind: 'stream-tail', id: 7, text: expect.any(String) } },
+          {
+            channel: FRAME_CHANNEL,
+            token: 't1',
+            report: { kind: 'stream-tail', id: 7, text: expect.any(String), error: false },
+          },
         ]),
       );
       expect(tails()[0]?.report.text).toMatch(/Killed\n?$/);
+    });
+
+    it('posts the error outputs it holds before its answer, which says whether the last output is one', async () => {
+      await start({ token: 't1', markers: false, origin: COLAB });
+      addOutput('error', TRACEBACK);
+      request(5);
+      await vi.waitFor(() => expect(tails()).toHaveLength(1));
+      expect(posted.map(({ data }) => data.report.kind)).toEqual(['error-output', 'stream-tail']);
+      expect(tails()[0]?.report).toMatchObject({ id: 5, error: true });
+      addOutput('stream', 'retrying with batch_size=32\n');
+      request(6);
+      await vi.waitFor(() => expect(tails()).toHaveLength(2));
+      expect(tails()[1]?.report).toMatchObject({ id: 6, error: false, text: 'retrying with batch_size=32\n' });
+      // An error output after others is not the frame's first.
+      addOutput('error', 'KeyboardInterrupt: ');
+      await vi.waitFor(() => expect(posted).toHaveLength(4));
+      expect(posted.map(({ data }) => data.report)).toEqual([
+        expect.objectContaining({ kind: 'error-output', first: true }),
+        expect.objectContaining({ kind: 'stream-tail' }),
+        expect.objectContaining({ kind: 'stream-tail' }),
+        { kind: 'error-output', text: 'KeyboardInterrupt: ', first: false },
+      ]);
     });
 
     it('answers nothing for a notebook that is not guarded, nor to anyone but the page above', async () => {

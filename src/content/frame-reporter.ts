@@ -76,10 +76,10 @@ function reportOutputs(doc: Document, post: (report: Report) => void, markers: b
   observeOutputFrame(
     doc,
     (kind, element) => {
+      const text = outputText(element);
       // Other outputs are read only for marker patterns.
-      if (kind === 'error' || markers) {
-        post({ kind: kind === 'error' ? 'error-output' : 'output-text', text: outputText(element) });
-      }
+      if (kind === 'error') post({ kind: 'error-output', text, first: !element.previousElementSibling });
+      else if (markers) post({ kind: 'output-text', text });
     },
     // Cut as the top frame reads it (outputText cuts the same way): the receiver refuses longer text.
     markers ? (text) => post({ kind: 'output-text', text: tailOf(text) }) : null,

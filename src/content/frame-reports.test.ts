@@ -7,7 +7,11 @@ import { listenToOutputFrames } from './frame-reports';
 
 const TOKEN = 'a'.repeat(64);
 const FRAME_ORIGIN = 'https://2kkcb3ngq8o-496ff2e9c6d22116-0-colab.googleusercontent.com';
-const report = { kind: 'error-output', text: 'OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB' };
+const report = {
+  kind: 'error-output',
+  text: 'OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB',
+  first: true,
+};
 
 const port = () => new MessageChannel().port1;
 
@@ -37,7 +41,10 @@ describe("the top frame's receiver of output-frame reports", () => {
     listenToOutputFrames(
       window,
       () => token,
-      (from, { kind }) => received.push({ cell: from.id, kind }),
+      (from, { kind }, frame) => {
+        expect(frame.contentWindow).toBe(cellFrame);
+        received.push({ cell: from.id, kind });
+      },
       lifetime.signal,
     );
   });

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { cellOfFrameSource, isColabOutputFrame } from '../colab';
+import { cellOf, isColabOutputFrame, outputFrameOfSource } from '../colab';
 import { FRAME_CHANNEL, streamTailRequest } from '../messaging/frame-channel';
 import { type FrameReport, FrameReportSchema } from '../messaging/protocol';
 import { isOutputFrameOrigin } from '../messaging/sender';
@@ -12,7 +12,7 @@ import { isOutputFrameOrigin } from '../messaging/sender';
 export function listenToOutputFrames(
   win: Window,
   token: () => string | null,
-  onReport: (cell: Element, report: FrameReport['report']) => void,
+  onReport: (cell: Element, report: FrameReport['report'], frame: HTMLIFrameElement) => void,
   signal: AbortSignal,
 ): void {
   const listener = (event: MessageEvent) => {
@@ -23,8 +23,9 @@ export function listenToOutputFrames(
       return;
     const parsed = v.safeParse(FrameReportSchema, event.data);
     if (!parsed.success || parsed.output.token !== token()) return;
-    const cell = cellOfFrameSource(win.document, event.source);
-    if (cell) onReport(cell, parsed.output.report);
+    const frame = outputFrameOfSource(win.document, event.source);
+    const cell = frame && cellOf(frame);
+    if (cell) onReport(cell, parsed.output.report, frame);
   };
   win.addEventListener('message', listener, { signal });
 }

@@ -107,6 +107,8 @@ export function startNotebookSession(
       {
         failure: (verdict, source, startedAt) =>
           report({ type: 'page-failure', key, detectedAt: Date.now(), startedAt, source, verdict }),
+        declined: (reason, verdict, startedAt) =>
+          report({ type: 'page-declined', key, detectedAt: Date.now(), startedAt, reason, verdict }),
         marker: (match) =>
           report({ type: 'page-marker', key, detectedAt: Date.now(), pattern: match.pattern, line: match.line }),
         disconnect(kind, line) {
@@ -174,14 +176,14 @@ export function startNotebookSession(
   listenToOutputFrames(
     doc.defaultView ?? window,
     () => token,
-    (cell, frameReport) => {
+    (cell, frameReport, frame) => {
       const watch = watching?.watch;
       // A stream tail answers a request of the watch's; it is no new text for the marker patterns.
       if (frameReport.kind === 'stream-tail') {
-        watch?.frameStreamTail(cell, frameReport.id, frameReport.text);
+        watch?.frameStreamTail(cell, frameReport.id, frameReport.text, frameReport.error);
         return;
       }
-      if (frameReport.kind === 'error-output') watch?.frameError(cell, frameReport.text);
+      if (frameReport.kind === 'error-output') watch?.frameError(cell, frameReport.text, frame, frameReport.first);
       watch?.frameText(cell, frameReport.text);
     },
     signal,

@@ -21,6 +21,7 @@ function watch() {
   events = [];
   const reports: WatchReports = {
     failure: (verdict) => events.push(`failure ${verdict.category}`),
+    declined: (reason) => events.push(`declined ${reason}`),
     marker: () => undefined,
     disconnect: (kind, text) => events.push(`disconnect ${kind}: ${text}`),
     dialog: (kind, text) => events.push(`dialog ${kind}: ${text}`),

@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tick } from '../../test/support/colab-dom';
 import type { FrameMessage } from '../messaging/protocol';
-import type { NotebookStatus } from '../messaging/status-api';
+import { MAX_STATUS_ID_CHARS, type NotebookStatus } from '../messaging/status-api';
 import { answerStatusRequests } from './status-answerer';
 
 const STATUS: NotebookStatus = {
@@ -99,6 +99,22 @@ describe('the status API in an output frame', () => {
     request('status?');
     await settled();
     expect(asked).toEqual([]);
+  });
+
+  it('of a notebook not guarded, answers that and nothing else', async () => {
+    status = { v: 1, guarded: false };
+    request({ colabOomGuard: 'status?', id: 'a' });
+    await settled();
+    expect(answers()).toEqual([{ colabOomGuard: 'status', id: 'a', status: { v: 1, guarded: false } }]);
+  });
+
+  it('refuses a request whose id is longer than the bound: no question, no answer', async () => {
+    request({ colabOomGuard: 'status?', id: 'x'.repeat(MAX_STATUS_ID_CHARS + 1) });
+    await settled();
+    expect(asked).toEqual([]);
+    request({ colabOomGuard: 'status?', id: 'x'.repeat(MAX_STATUS_ID_CHARS) });
+    await settled();
+    expect(answers()).toHaveLength(1);
   });
 
   it('answers nothing once its lifetime ended', async () => {

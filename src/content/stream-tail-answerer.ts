@@ -1,15 +1,17 @@
-import { frameStreamTail } from '../colab/output-frame-reader';
+import { frameEnding } from '../colab/output-frame-reader';
 import { STREAM_TAIL_MAX_WAIT_MS, STREAM_TAIL_QUIET_MS } from '../limits';
 import { isStreamTailRequest } from '../messaging/frame-channel';
 import type { FrameReport } from '../messaging/protocol';
 
 /**
- * When the frame's cell stops, the top frame asks for the end of the frame's stream output. Only the page above may
- * ask (`event.source` is its window: only its own document's scripts post as it); the answer goes to that page's
- * Colab origin alone, as the worker names it (frame-reporter.ts). Listens from the start, as the cell may stop while
- * the frame's hello is on its way, and answers once the frame has been still for a moment: a frame created as its
- * cell stopped may still be receiving its outputs.
- * `respond` posts the answer as a report (the frame reporter's rules: guarded notebooks only, the current token).
+ * When the frame's cell stops, the top frame asks how the frame's outputs end: the end of its stream output, and
+ * whether its last output is an error output. The answer also tells the top frame that every error output the frame
+ * held has been posted (they go first). Only the page above may ask (`event.source` is its window: only its own
+ * document's scripts post as it); the answer goes to that page's Colab origin alone, as the worker names it
+ * (frame-reporter.ts). Listens from the start, as the cell may stop while the frame's hello is on its way, and answers
+ * once the frame has been still for a moment: a frame created as its cell stopped may still be receiving the cell's
+ * last outputs. `respond` posts the answer as a report (the frame reporter's rules: guarded notebooks only, the
+ * current token).
  */
 export function answerStreamTailRequests(
   doc: Document,
@@ -23,8 +25,8 @@ export function answerStreamTailRequests(
   let timer: ReturnType<typeof setTimeout> | undefined;
   const answer = () => {
     changes.disconnect();
-    const text = frameStreamTail(doc);
-    for (const id of ids.splice(0)) respond({ kind: 'stream-tail', id, text });
+    const { text, error } = frameEnding(doc);
+    for (const id of ids.splice(0)) respond({ kind: 'stream-tail', id, text, error });
   };
   const settle = () => {
     clearTimeout(timer);

@@ -37,6 +37,21 @@ function classifyLine(raw: string, bounded: string, tensorFlow: boolean, enabled
   return null;
 }
 
+const INTERRUPT = /^KeyboardInterrupt\b/;
+
+/**
+ * Whether an error output ends in `KeyboardInterrupt`: the person's Stop (the cell's stop button, Runtime → Interrupt
+ * execution). Never a failure, whatever the traceback shows before it (an OOM being handled when Stop came).
+ */
+export function endsInInterrupt(text: string): boolean {
+  const lines = splitLines(tailOf(text));
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const line = stripAnsi(lines[i] ?? '').trim();
+    if (line) return INTERRUPT.test(line);
+  }
+  return false;
+}
+
 export function classifyNoticeText(text: string, enabled: IsEnabled): Verdict | null {
   for (const raw of splitLines(tailOf(text))) {
     const line = stripAnsi(raw);

@@ -38,8 +38,8 @@ const failures = records.filter((r) => !SPECIAL.has(r.label));
 const negatives = records.filter((r) => r.label === 'negative');
 
 describe('corpus', () => {
-  it('is the 98-record sample with every label present', () => {
-    expect(records).toHaveLength(98);
+  it('is the 101-record sample with every label present', () => {
+    expect(records).toHaveLength(101);
     expect(new Set(records.map((r) => r.label))).toEqual(
       new Set([...Object.keys(CATEGORY_OF_LABEL), 'colab_crash_unknown', 'negative']),
     );

@@ -2,16 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { CRASH_LOOKBACK_MS, createExecutionGate, LATE_OUTPUT_MS } from './execution-gate';
 
 describe('execution gate', () => {
-  it('an execution seen running that ends in error hands over the error outputs it held', () => {
+  it('an execution seen running that ends in error: its ending is its error output, once everything is heard', () => {
     const gate = createExecutionGate(0);
     gate.cellState('a', 'running', 10);
     expect(gate.errorOutput('a', 'OutOfMemoryError', 20)).toBe('held');
-    expect(gate.cellState('a', 'error', 30)).toEqual({
-      startedAt: 10,
-      endedAt: 30,
-      outcome: 'error',
-      evidence: ['OutOfMemoryError'],
-    });
+    expect(gate.cellState('a', 'error', 30)).toEqual({ startedAt: 10, endedAt: 30, outcome: 'error' });
+    expect(gate.ending('a', 30, false)).toEqual({ kind: 'wait' });
+    expect(gate.ending('a', 31, true)).toEqual({ kind: 'ending', text: 'OutOfMemoryError', earlier: [] });
   });
 
   it('an execution seen only queued counts too (it ran and failed between two looks)', () => {
@@ -34,43 +31,95 @@ describe('execution gate', () => {
     expect(gate.errorOutput('a', 'OutOfMemoryError', 11)).toBe('dropped');
     expect(gate.cellState('a', 'stale-error', 12)).toBeNull();
     expect(gate.errorOutput('a', 'OutOfMemoryError', 13)).toBe('dropped');
+    expect(gate.ending('a', 14, true)).toEqual({ kind: 'none' });
   });
 
   it('a stale error is never a fresh failure, even at the end of an execution seen here', () => {
     const gate = createExecutionGate(0);
     gate.cellState('a', 'pending', 10);
     gate.errorOutput('a', 'OutOfMemoryError', 11);
-    expect(gate.cellState('a', 'stale-error', 20)).toEqual({
-      startedAt: 10,
-      endedAt: 20,
-      outcome: 'stale',
-      evidence: ['OutOfMemoryError'],
-    });
+    expect(gate.cellState('a', 'stale-error', 20)).toEqual({ startedAt: 10, endedAt: 20, outcome: 'stale' });
     expect(gate.errorOutput('a', 'OutOfMemoryError', 21)).toBe('dropped');
+    expect(gate.ending('a', 21, true)).toEqual({ kind: 'none' });
   });
 
-  it('an execution that ends well drops what looked like an error while it ran', () => {
+  it('an execution that ends well has no ending: what looked like an error while it ran ended nothing', () => {
     const gate = createExecutionGate(0);
     gate.cellState('a', 'running', 10);
     gate.errorOutput('a', 'OutOfMemoryError (caught and shown)', 11);
     expect(gate.cellState('a', 'idle', 20)).toMatchObject({ outcome: 'ok' });
     expect(gate.errorOutput('a', 'OutOfMemoryError', 21)).toBe('dropped');
+    expect(gate.ending('a', 21, true)).toEqual({ kind: 'none' });
   });
 
   it('takes error outputs arriving late, for a short while after the execution ended in error', () => {
     const gate = createExecutionGate(0);
     gate.cellState('a', 'running', 10);
-    expect(gate.cellState('a', 'error', 20)).toMatchObject({ evidence: [] });
-    expect(gate.errorOutput('a', 'OutOfMemoryError', 20 + LATE_OUTPUT_MS)).toBe('judge');
+    gate.cellState('a', 'error', 20);
+    expect(gate.ending('a', 20, true)).toEqual({ kind: 'wait' });
+    expect(gate.errorOutput('a', 'OutOfMemoryError', 20 + LATE_OUTPUT_MS)).toBe('late');
+    expect(gate.ending('a', 20 + LATE_OUTPUT_MS, true)).toMatchObject({ kind: 'ending', text: 'OutOfMemoryError' });
     expect(gate.errorOutput('a', 'OutOfMemoryError', 21 + LATE_OUTPUT_MS)).toBe('dropped');
   });
 
-  it('judges one failure per execution, however many outputs show it, and again once the cell runs again', () => {
+  it('the ending is the last error output: an earlier one (shown, and the run went on) never is', () => {
+    const gate = createExecutionGate(0);
+    gate.cellState('a', 'running', 10);
+    gate.errorOutput('a', 'OutOfMemoryError (showtraceback)', 100);
+    gate.cellState('a', 'error', 3000);
+    // The Stop's KeyboardInterrupt comes late from a frame.
+    expect(gate.errorOutput('a', 'KeyboardInterrupt', 3100)).toBe('late');
+    expect(gate.ending('a', 3200, true)).toEqual({
+      kind: 'ending',
+      text: 'KeyboardInterrupt',
+      earlier: ['OutOfMemoryError (showtraceback)'],
+    });
+  });
+
+  it('an error output followed by other output of its execution is not its ending: waited for, then missing', () => {
+    const gate = createExecutionGate(0);
+    gate.cellState('a', 'running', 10);
+    gate.errorOutput('a', 'OutOfMemoryError (showtraceback)', 100);
+    gate.wentOn('a');
+    gate.cellState('a', 'error', 200);
+    expect(gate.ending('a', 200, true)).toEqual({ kind: 'wait' });
+    expect(gate.ending('a', 200 + LATE_OUTPUT_MS, true)).toEqual({ kind: 'wait' });
+    expect(gate.ending('a', 201 + LATE_OUTPUT_MS, true)).toEqual({
+      kind: 'missing',
+      earlier: ['OutOfMemoryError (showtraceback)'],
+    });
+  });
+
+  it('an error output shown longer than the late-output window before the end is not its ending', () => {
+    const gate = createExecutionGate(0);
+    gate.cellState('a', 'running', 10);
+    gate.errorOutput('a', 'OutOfMemoryError (showtraceback)', 100);
+    gate.cellState('a', 'error', 101 + LATE_OUTPUT_MS);
+    expect(gate.ending('a', 102 + LATE_OUTPUT_MS, true)).toEqual({ kind: 'wait' });
+    expect(gate.ending('a', 102 + 2 * LATE_OUTPUT_MS, true)).toMatchObject({ kind: 'missing' });
+    const fresh = createExecutionGate(0);
+    fresh.cellState('a', 'running', 10);
+    fresh.errorOutput('a', 'OutOfMemoryError', 100);
+    fresh.cellState('a', 'error', 100 + LATE_OUTPUT_MS);
+    expect(fresh.ending('a', 100 + LATE_OUTPUT_MS, true)).toMatchObject({ kind: 'ending' });
+  });
+
+  it('not everything heard when the window closes: the newest error output ends it, if nothing followed it', () => {
+    const gate = createExecutionGate(0);
+    gate.cellState('a', 'running', 10);
+    gate.errorOutput('a', 'OutOfMemoryError', 20);
+    gate.cellState('a', 'error', 30);
+    expect(gate.ending('a', 30 + LATE_OUTPUT_MS, false)).toEqual({ kind: 'wait' });
+    expect(gate.ending('a', 31 + LATE_OUTPUT_MS, false)).toMatchObject({ kind: 'ending', text: 'OutOfMemoryError' });
+  });
+
+  it('one verdict per execution, however many outputs show it, and again once the cell runs again', () => {
     const gate = createExecutionGate(0);
     gate.cellState('a', 'running', 10);
     gate.cellState('a', 'error', 20);
-    gate.reported('a');
+    gate.judged('a');
     expect(gate.errorOutput('a', 'OutOfMemoryError', 21)).toBe('dropped');
+    expect(gate.ending('a', 22, true)).toEqual({ kind: 'none' });
     gate.cellState('a', 'running', 30);
     expect(gate.errorOutput('a', 'OutOfMemoryError', 31)).toBe('held');
   });
@@ -80,16 +129,18 @@ describe('execution gate', () => {
     gate.cellState('a', 'running', 10);
     gate.errorOutput('a', 'first', 11);
     gate.cellState('a', 'running', 12);
-    expect(gate.cellState('a', 'error', 13)).toMatchObject({ startedAt: 10, evidence: ['first'] });
+    expect(gate.cellState('a', 'error', 13)).toMatchObject({ startedAt: 10 });
+    expect(gate.ending('a', 14, true)).toMatchObject({ text: 'first' });
   });
 
   it('keeps only the newest error outputs of an execution', () => {
     const gate = createExecutionGate(0);
     gate.cellState('a', 'running', 0);
     for (let i = 0; i < 20; i++) gate.errorOutput('a', `output ${i}`, i);
-    const ended = gate.cellState('a', 'error', 30);
-    expect(ended?.evidence.at(-1)).toBe('output 19');
-    expect(ended?.evidence.length).toBeLessThan(20);
+    gate.cellState('a', 'error', 30);
+    const ending = gate.ending('a', 30, true);
+    expect(ending).toMatchObject({ kind: 'ending', text: 'output 19' });
+    expect(ending.kind === 'ending' && ending.earlier.length).toBeLessThan(19);
   });
 
   it('forgets every execution on reset: nothing seen before the restart ends in a failure', () => {
@@ -97,17 +148,29 @@ describe('execution gate', () => {
     gate.cellState('a', 'running', 10);
     gate.cellState('b', 'pending', 10);
     gate.reset(50);
+    expect(gate.sawExecution()).toBe(false);
     expect(gate.cellState('a', 'error', 60)).toBeNull();
     expect(gate.errorOutput('b', 'OutOfMemoryError', 61)).toBe('dropped');
     gate.cellState('b', 'running', 70);
     expect(gate.cellState('b', 'error', 80)).toMatchObject({ startedAt: 70, outcome: 'error' });
   });
 
+  it('says whether it saw any execution since it began watching or last restarted (a crash needs one)', () => {
+    const gate = createExecutionGate(0);
+    expect(gate.sawExecution()).toBe(false);
+    gate.cellState('a', 'error', 10); // a saved error rendered: no execution
+    expect(gate.sawExecution()).toBe(false);
+    gate.cellState('a', 'pending', 20);
+    expect(gate.sawExecution()).toBe(true);
+    gate.cellState('a', 'idle', 30);
+    expect(gate.sawExecution()).toBe(true);
+  });
+
   it('keeps cells apart', () => {
     const gate = createExecutionGate(0);
     gate.cellState('a', 'running', 0);
     gate.cellState('a', 'error', 1);
-    gate.reported('a');
+    gate.judged('a');
     gate.cellState('b', 'running', 2);
     expect(gate.cellState('b', 'error', 3)).toMatchObject({ outcome: 'error' });
   });
@@ -162,7 +225,7 @@ describe('execution gate', () => {
     }
     expect(gate.anyRunning()).toBe(false);
     // The last one's late output is still its own; one that ended minutes ago is nobody's.
-    expect(gate.errorOutput('c2999', 'OutOfMemoryError', now + 30)).toBe('judge');
+    expect(gate.errorOutput('c2999', 'OutOfMemoryError', now + 30)).toBe('late');
     expect(gate.isLive('c2999', now + 30)).toBe(true);
     expect(gate.isLive('c0', now + 30)).toBe(false);
     // Ended 12 s before, still remembered for a crash notice: its late outputs are refused all the same.
@@ -175,13 +238,19 @@ describe('execution gate', () => {
     expect(gate.crashStartedAt(now + 21 + CRASH_LOOKBACK_MS)).toBe(-1);
   });
 
-  it('tells whether a cell is seen running (queued is not running)', () => {
+  it('tells whether a cell is seen running (queued is not running), or under way (queued or running)', () => {
     const gate = createExecutionGate(0);
+    expect(gate.anyUnderWay()).toBe(false);
     gate.cellState('a', 'pending', 1);
     expect(gate.anyRunning()).toBe(false);
+    expect(gate.anyUnderWay()).toBe(true);
     gate.cellState('a', 'running', 2);
     expect(gate.anyRunning()).toBe(true);
     gate.cellState('a', 'idle', 3);
     expect(gate.anyRunning()).toBe(false);
+    expect(gate.anyUnderWay()).toBe(false);
+    gate.cellState('b', 'pending', 4);
+    gate.reset(5);
+    expect(gate.anyUnderWay()).toBe(false);
   });
 });

@@ -1,21 +1,27 @@
 /**
- * When to act (issue 13). A failure counts only for an execution this page saw queued or running since its last
- * restart, that then ended in a fresh error. `stale` (REFERENCE §11.4) marks a state from an earlier kernel session:
- * a saved error, a cell scrolled into view with its old outputs, a cell killed by a restart; it is never fresh.
- * The cell's state is the trigger and its error outputs are the evidence: held while the execution runs, judged when
- * it ends in error, and still taken for a short while after it ended (output frames load late). An execution that
- * ends any other way drops its evidence: an error-looking output of a cell that goes on is not a failure.
+ * When to act, and on what. A failure counts only for an execution this page saw queued or running since
+ * its last restart, that then ended in a fresh error. `stale` (REFERENCE §11.4) marks a state from an earlier kernel
+ * session: a saved error, a cell scrolled into view with its old outputs, a cell killed by a restart; it is never
+ * fresh. The cell's state is the trigger, and the error output that ended the execution is the evidence: the last
+ * one in output order, which may arrive late from an output frame. An earlier error output (a caught OOM shown with
+ * IPython's `showtraceback()`, after which the run went on) is never the ending, and neither is one shown long before
+ * the execution ended. An execution that ends any other way has no ending error output: an error-looking output of a
+ * cell that goes on is not a failure.
  */
 
-/** How long after an execution ended in error its error output may still arrive (an output frame loading). */
+/**
+ * How long after an execution ended in error its ending error output may still arrive (an output frame loading), and
+ * how long before its end it may have arrived: the kernel sends the error that ends an execution just before it
+ * reports the end.
+ */
 export const LATE_OUTPUT_MS = 10_000;
 /**
  * How far back a crash notice looks for the executions it ended. Every tab on the notebook shows the crash, a
  * background one possibly late, by when the next run may already have started there.
  */
 export const CRASH_LOOKBACK_MS = 5 * 60_000;
-/** Evidence kept per execution: the newest error outputs (each already cut to what the detector reads). */
-const EVIDENCE_KEPT = 8;
+/** Error outputs kept per execution: the newest (each already cut to what the detector reads). */
+const ERRORS_KEPT = 8;
 /** Ended executions remembered for crash notices, at most. */
 const RECENT_KEPT = 500;
 
@@ -24,32 +30,61 @@ export type GateRunState = 'idle' | 'pending' | 'running' | 'error' | 'stale-err
 
 export type ExecutionOutcome = 'ok' | 'error' | 'stale';
 
-/** An execution seen in this page that just ended. `evidence`: its error outputs so far, oldest first. */
+/** An execution seen in this page that just ended. */
 export interface EndedExecution {
   startedAt: number;
   endedAt: number;
   outcome: ExecutionOutcome;
-  evidence: readonly string[];
+}
+
+/**
+ * What ended an execution that ended in error, as far as is known at a moment:
+ * - `ending`: its ending error output (`text`), and the error outputs shown before it (`earlier`, oldest first);
+ * - `wait`: the ending has not arrived (yet): the newest error output is not it, or what may still show a later one
+ *   has not said all it holds; the late-output window is still open;
+ * - `missing`: the window closed without it (`earlier`: the error outputs it did show);
+ * - `none`: nothing to judge (no such execution, not ended in error, or already judged).
+ */
+export type Ending =
+  | { kind: 'ending'; text: string; earlier: readonly string[] }
+  | { kind: 'wait' }
+  | { kind: 'missing'; earlier: readonly string[] }
+  | { kind: 'none' };
+
+interface ErrorShown {
+  text: string;
+  /** When it arrived in this page. */
+  at: number;
+  /** Other output of the execution followed it: the run went on after it. */
+  wentOn: boolean;
 }
 
 interface Execution {
   startedAt: number;
   endedAt: number | null;
   outcome: ExecutionOutcome | null;
-  reported: boolean;
-  evidence: string[];
+  /** Judged: nothing more is taken for it. */
+  judged: boolean;
+  errors: ErrorShown[];
 }
 
 export interface ExecutionGate {
   /** A cell's run state as the page shows it now; returns the execution this state ended, if it ended one. */
   cellState(cellId: string, state: GateRunState, now: number): EndedExecution | null;
   /**
-   * An error output of the cell: 'held' as evidence of the execution still running, 'judge' now (its execution
-   * ended in error a moment ago and has no verdict yet), or 'dropped' (no execution of this page's to attach it to).
+   * An error output of the cell: 'held' for the execution still running, 'late' for one that ended in error a moment
+   * ago and is not judged yet (it may be its ending), or 'dropped' (no execution of this page's to attach it to).
    */
-  errorOutput(cellId: string, text: string, now: number): 'held' | 'judge' | 'dropped';
-  /** One failure per execution, however many outputs show it. */
-  reported(cellId: string): void;
+  errorOutput(cellId: string, text: string, now: number): 'held' | 'late' | 'dropped';
+  /** Other output followed the cell's newest error output: its run went on after it, so it ended nothing. */
+  wentOn(cellId: string): void;
+  /**
+   * What ended the cell's last execution, if it ended in error. `heard`: everything that may still show a later error
+   * output of it (its output frames) has said all it holds.
+   */
+  ending(cellId: string, now: number, heard: boolean): Ending;
+  /** One verdict per execution, however many outputs show it: nothing more is taken for it. */
+  judged(cellId: string): void;
   /** When the cell's current (or last) execution started, as this page saw it. */
   startedAt(cellId: string): number | null;
   /** Whether output of this cell now belongs to an execution seen here (markers: any output, running or just ended). */
@@ -60,8 +95,15 @@ export interface ExecutionGate {
    * the start of the execution the crash ended there, not the notice's own time.
    */
   crashStartedAt(now: number): number;
+  /** Some execution was seen queued or running since the page began watching or last restarted. */
+  sawExecution(): boolean;
   /** Some execution is seen running now (not only queued). */
   anyRunning(): boolean;
+  /**
+   * Some execution is seen queued or running now. (A cell's start to run may still wait to be read: a queued one
+   * may already run.)
+   */
+  anyUnderWay(): boolean;
   /** After a restart this page performed: every execution seen so far is over; old outputs are history. */
   reset(now: number): void;
 }
@@ -102,6 +144,8 @@ export function createExecutionGate(now: number): ExecutionGate {
   const executions = new Map<string, Execution>();
   /** Cells whose execution is seen running now: `anyRunning` is asked at every run-state change. */
   const running = new Set<string>();
+  /** Cells whose execution is under way (queued or running): a Run all's whole queue. */
+  const underWay = new Set<string>();
   /**
    * The newest ended executions (RECENT_KEPT) in the order they ended, for a crash notice, which reads those within
    * its window. Ending one touches nothing older: a Run all ends one per cell, each in a small task of its own.
@@ -115,24 +159,27 @@ export function createExecutionGate(now: number): ExecutionGate {
     run.endedAt = at;
     run.outcome = outcome;
     running.delete(cellId);
+    underWay.delete(cellId);
     if (ended.size() >= RECENT_KEPT) ended.dropFirst();
     ended.push(run);
-    const evidence = run.evidence;
-    run.evidence = [];
-    return { startedAt: run.startedAt, endedAt: at, outcome, evidence };
+    // Only an end in error has an ending error output: the others' error outputs ended nothing.
+    if (outcome !== 'error') run.errors = [];
+    return { startedAt: run.startedAt, endedAt: at, outcome };
   };
 
-  const justFailed = (run: Execution, at: number): boolean =>
-    run.outcome === 'error' && run.endedAt !== null && at - run.endedAt <= LATE_OUTPUT_MS;
+  /** Ended in error, not judged, and its late outputs still taken at `at`. */
+  const awaited = (run: Execution, at: number): boolean =>
+    run.outcome === 'error' && !run.judged && at - (run.endedAt as number) <= LATE_OUTPUT_MS;
 
   return {
     cellState(cellId, state, at) {
       const run = executions.get(cellId);
       if (state === 'pending' || state === 'running') {
         if (state === 'running') running.add(cellId);
+        underWay.add(cellId);
         // A running state after the queued one is the same execution.
         if (!run || !active(run))
-          executions.set(cellId, { startedAt: at, endedAt: null, outcome: null, reported: false, evidence: [] });
+          executions.set(cellId, { startedAt: at, endedAt: null, outcome: null, judged: false, errors: [] });
         return null;
       }
       if (!run || !active(run)) return null;
@@ -141,18 +188,33 @@ export function createExecutionGate(now: number): ExecutionGate {
     },
     errorOutput(cellId, text, at) {
       const run = executions.get(cellId);
-      if (!run) return 'dropped';
-      if (active(run)) {
-        run.evidence = [...run.evidence, text].slice(-EVIDENCE_KEPT);
-        return 'held';
-      }
-      return justFailed(run, at) && !run.reported ? 'judge' : 'dropped';
+      const held = active(run);
+      if (!run || (!held && !awaited(run, at))) return 'dropped';
+      run.errors = [...run.errors, { text, at, wentOn: false }].slice(-ERRORS_KEPT);
+      return held ? 'held' : 'late';
     },
-    reported(cellId) {
+    wentOn(cellId) {
+      const newest = executions.get(cellId)?.errors.at(-1);
+      if (newest) newest.wentOn = true;
+    },
+    ending(cellId, at, heard) {
+      const run = executions.get(cellId);
+      if (run?.outcome !== 'error' || run.judged) return { kind: 'none' };
+      const texts = run.errors.map((e) => e.text);
+      const newest = run.errors.at(-1);
+      // Shown long before the end, the run went on after it, however quietly.
+      const ends = !!newest && !newest.wentOn && (run.endedAt as number) - newest.at <= LATE_OUTPUT_MS;
+      if (ends && heard) return { kind: 'ending', text: newest.text, earlier: texts.slice(0, -1) };
+      if (awaited(run, at)) return { kind: 'wait' };
+      return ends
+        ? { kind: 'ending', text: newest.text, earlier: texts.slice(0, -1) }
+        : { kind: 'missing', earlier: texts };
+    },
+    judged(cellId) {
       const run = executions.get(cellId);
       if (!run) return;
-      run.reported = true;
-      run.evidence = [];
+      run.judged = true;
+      run.errors = [];
     },
     startedAt: (cellId) => executions.get(cellId)?.startedAt ?? null,
     isLive(cellId, at) {
@@ -167,10 +229,13 @@ export function createExecutionGate(now: number): ExecutionGate {
         if (at - (r.endedAt as number) <= CRASH_LOOKBACK_MS) earliest = Math.min(earliest, r.startedAt);
       return Number.isFinite(earliest) ? earliest : watchingSince;
     },
+    sawExecution: () => executions.size > 0,
     anyRunning: () => running.size > 0,
+    anyUnderWay: () => underWay.size > 0,
     reset(at) {
       executions.clear();
       running.clear();
+      underWay.clear();
       ended.clear();
       watchingSince = at;
     },

@@ -1,7 +1,7 @@
 // Outputs written from the corpus README's format descriptions (not copies of corpus records): each framework's
 // message generations, the wrappers and prefixes around them, and the hard negatives.
 import { describe, expect, it } from 'vitest';
-import { createDetector, testOutput } from './index';
+import { createDetector, endsInInterrupt, testOutput } from './index';
 import { ALL_ON, DEFAULTS } from './test-configs';
 
 const lines = (...parts: string[]): string => parts.join('\n');
@@ -961,5 +961,113 @@ describe('verdicts', () => {
       'colab-ram-crash',
     );
     expect(detector.classifyNotice(`OutOfMemoryError: ${TORCH_25}`)).toBeNull();
+  });
+});
+
+describe('the out-of-memory texts of 2024-26 (REFERENCE §12.8)', () => {
+  const known: Array<[string, string, string]> = [
+    ['torch.AcceleratorError (PyTorch 2.8+)', 'torch.AcceleratorError: CUDA error: out of memory', 'cuda-error-oom'],
+    [
+      'torch.OutOfMemoryError without "CUDA out of memory"',
+      'torch.OutOfMemoryError: Allocation on device 0 would exceed allowed memory. (out of memory)',
+      'oom-error-class',
+    ],
+    [
+      'cuBLAS handle',
+      'RuntimeError: CUDA error: CUBLAS_STATUS_ALLOC_FAILED when calling `cublasCreate(handle)`',
+      'cublas-alloc-failed',
+    ],
+    ['cuDNN', 'RuntimeError: cuDNN error: CUDNN_STATUS_ALLOC_FAILED', 'cudnn-alloc-failed'],
+    [
+      "JAX's renamed error",
+      'jax.errors.JaxRuntimeError: RESOURCE_EXHAUSTED: Out of memory while trying to allocate 4294967296 bytes.',
+      'xla-oom',
+    ],
+    [
+      'TPU compile (every restart the same)',
+      'jax.errors.JaxRuntimeError: RESOURCE_EXHAUSTED: XLA:TPU compile permanent error. Ran out of memory in memory ' +
+        'space hbm. Used 20.5G of 15.48G hbm.',
+      'tpu-memory-space',
+    ],
+    [
+      "a launcher's child killed by SIGKILL",
+      "subprocess.CalledProcessError: Command '['/usr/bin/python3', '-m', 'autotrain.trainers.clm']' died with " +
+        '<Signals.SIGKILL: 9>.',
+      'child-killed',
+    ],
+    [
+      "the shell's kill status of a `shell=True` launch",
+      "CalledProcessError: Command 'python train.py' returned non-zero exit status 137.",
+      'child-killed',
+    ],
+    [
+      'a DataLoader worker killed (colabtools#5201)',
+      'RuntimeError: DataLoader worker (pid 5123) is killed by signal: Killed. ',
+      'dataloader-killed',
+    ],
+  ];
+  it.each(known)('%s', (_name, text, rule) => {
+    expect(createDetector(DEFAULTS).classifyError(text)).toMatchObject({ rule });
+  });
+
+  const notFailures: Array<[string, string]> = [
+    [
+      "PyTorch 2.9's allocator setting deprecation (a warning)",
+      'UserWarning: PYTORCH_CUDA_ALLOC_CONF is deprecated, use PYTORCH_ALLOC_CONF instead',
+    ],
+    [
+      "vLLM's cache blocks (left to the user's patterns: a restart rarely fixes it)",
+      'ValueError: No available memory for the cache blocks. Try increasing `gpu_memory_utilization` when ' +
+        'initializing the engine.',
+    ],
+    [
+      "vLLM's start-up check",
+      'ValueError: Free memory on device (13.2/14.74 GiB) on startup is less than desired GPU memory utilization ' +
+        '(0.9, 13.27 GiB). Decrease GPU memory utilization or reduce GPU memory used by other processes.',
+    ],
+    [
+      "transformers' dispatch to the CPU",
+      'ValueError: Some modules are dispatched on the CPU or the disk. Make sure you have enough GPU RAM to fit the ' +
+        'quantized model.',
+    ],
+    [
+      'a DataLoader bus error (shared memory, yolov3#1151)',
+      'RuntimeError: DataLoader worker (pid 4113) is killed by signal: Bus error. It is possible that ' +
+        "dataloader's workers are out of shared memory.",
+    ],
+    [
+      'a launched command failing for another reason',
+      "subprocess.CalledProcessError: Command '['python3', 'train.py']' returned non-zero exit status 1.",
+    ],
+    ['a launched command stopped by SIGTERM', "CalledProcessError: Command 'x' died with <Signals.SIGTERM: 15>."],
+    ['the person pressed Stop', 'KeyboardInterrupt: '],
+  ];
+  it.each(notFailures)('not a failure: %s', (_name, text) => {
+    expect(createDetector(ALL_ON).classifyError(text)).toBeNull();
+  });
+});
+
+describe('endsInInterrupt: the person pressed Stop', () => {
+  it("reads the error output's last exception, colours and blank lines aside", () => {
+    expect(
+      endsInInterrupt(lines('KeyboardInterrupt      Traceback (most recent call last)', 'KeyboardInterrupt: ')),
+    ).toBe(true);
+    expect(endsInInterrupt('\u001b[0;31mKeyboardInterrupt\u001b[0m: \n\n')).toBe(true);
+    const chained = lines(
+      `torch.OutOfMemoryError: ${TORCH_25}`,
+      '',
+      'During handling of the above exception, another exception occurred:',
+      '',
+      'KeyboardInterrupt: ',
+    );
+    expect(endsInInterrupt(chained)).toBe(true);
+    expect(createDetector(ALL_ON).classifyError(chained)?.category).toBe('gpu-oom');
+  });
+
+  it('not when the interrupt came first and something else ended the run', () => {
+    expect(endsInInterrupt(lines('KeyboardInterrupt: ', '', 'During handling…', `OutOfMemoryError: ${TORCH_25}`))).toBe(
+      false,
+    );
+    expect(endsInInterrupt('')).toBe(false);
   });
 });

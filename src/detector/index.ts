@@ -4,9 +4,10 @@ import { classifyShellEnd } from './shell-tail';
 import type { Category, Detector, DetectorConfig, Verdict } from './types';
 
 export { MAX_TEXT_CHARS, MAX_USER_LINE_CHARS, MAX_USER_LINES } from '../limits';
+export { endsInInterrupt } from './classify';
+export { LAUNCH_HINT, launchesProgram } from './launchers';
 export type { PatternEngine } from './markers';
 export { NOTICE_RULES, RULES } from './rules';
-export { mayRunProcesses, SHELL_SOURCE_HINT } from './shell-tail';
 export type { Category, Detector, DetectorConfig, MarkerMatch, ShellEnd, Verdict } from './types';
 export { CATEGORIES, DEFAULT_CATEGORIES } from './types';
 

@@ -31,6 +31,8 @@ const ERROR_SAMPLES: Record<string, string> = {
   'oom-killer':
     '[Tue Jan  2 10:00:00 2024] Memory cgroup out of memory: Killed process 812 (python3) total-vm:13000000kB, ' +
     'anon-rss:12000000kB',
+  'child-killed':
+    "subprocess.CalledProcessError: Command '['/usr/bin/python3', 'train.py']' died with <Signals.SIGKILL: 9>.",
   'cuda-device-assert': 'torch.AcceleratorError: CUDA error: device-side assert triggered',
   'cuda-kernel-assert':
     '/pytorch/aten/src/ATen/native/cuda/Indexing.cu:1141: indexSelectLargeIndex: block: [10,0,0], thread: [64,0,0] ' +

@@ -108,6 +108,12 @@ export const RULES: readonly Rule[] = [
     message: /^(?:Memory cgroup out of memory|Out of memory): Kill(?:ed)? process \d+/,
     bare: true,
   }),
+  // A process the cell launched (subprocess.run(check=True), accelerate's launcher) killed by SIGKILL: on Colab the
+  // kernel's OOM killer, with the kernel alive and no notice (REFERENCE §12.8: autotrain-advanced#456,
+  // kohya-colab#106). 137 is a shell's 128 + 9 for `shell=True`. Only after the class: the message alone is a log's.
+  rule('child-killed', 'host-ram', 'A process the cell launched was killed (SIGKILL: the Linux OOM killer)', {
+    message: /^Command .* (?:died with <Signals\.SIGKILL: 9>|returned non-zero exit status (?:-9|137))\.\s*$/,
+  }),
 
   // GPU faults (opt-in): the context is broken, memory is not the cause.
   rule('cuda-device-assert', 'gpu-fault', 'CUDA device-side assert', cudaError('device-side assert triggered')),
@@ -251,8 +257,8 @@ export const RULES: readonly Rule[] = [
 
 /** Every built-in rule needs one of these words, so texts without them skip the line-by-line work. */
 export const KEYWORDS = joinRegex(
-  /memory|oom|resource.?exhausted|bad_alloc|alloc_failed|dst tensor|killed|cuda|hip error|cudnn|nccl|distbackend/i,
-  /|nvidia|not possible|to allocate|posix_memalign|unable to find|\.cu:\d/,
+  /memory|oom|resource.?exhausted|bad_alloc|alloc_failed|dst tensor|kill|cuda|hip error|cudnn|nccl|distbackend/i,
+  /|nvidia|not possible|to allocate|posix_memalign|unable to find|\.cu:\d|exit status (?:-9|137)\b/,
 );
 
 const MAX_CLASS_INDENT = 8;

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { RunSpec } from '../../e2e/colab-sim/scenario';
 import { type ShellEnding, shellRun } from '../../e2e/colab-sim/texts';
 import { createDetector } from './index';
-import { classifyShellEnd, mayRunProcesses, SHELL_SOURCE_HINT } from './shell-tail';
+import { classifyShellEnd } from './shell-tail';
 import { ALL_ON, configWith, DEFAULTS } from './test-configs';
 import type { Category, Verdict } from './types';
 
@@ -26,21 +26,6 @@ const records: TailRecord[] = readFileSync(FIXTURE, 'utf8')
   .split('\n')
   .filter((line) => line.trim() !== '')
   .map((line) => JSON.parse(line) as TailRecord);
-
-/** Sources read as possibly starting a process (each with its lines as an editor's text runs them together). */
-const PROCESS_SOURCES = [
-  '!python train.py',
-  '!!ls',
-  '  !accelerate launch --num_processes 1 train.py',
-  'files = !ls /content',
-  '%%bash\npython train.py',
-  '%%script bash\ntorchrun train.py',
-  '%sx nvidia-smi',
-  "import subprocess\nsubprocess.run(['python', 'train.py'], check=True)",
-  "import os\nos.system('python train.py')",
-  "x = 1\nos.popen('nvidia-smi').read()",
-  "get_ipython().system('python train.py')",
-];
 
 const CATEGORY_OF_LABEL: Record<string, Category> = { cuda_oom: 'gpu-oom', cpu_ram_oom: 'host-ram' };
 
@@ -214,6 +199,66 @@ describe('the launchers', () => {
   });
 });
 
+describe("W&B's exit summary after the child's traceback (a run that logs to W&B)", () => {
+  /** wandb's terminal form at exit (its `wandb:` prefix on every line, some coloured), after an uncaught error. */
+  const WANDB_EXIT = [
+    '\u001b[34m\u001b[1mwandb\u001b[0m: Waiting for W&B process to finish... \u001b[31m(failed 1).\u001b[0m Press ' +
+      'Control-C to abort syncing.',
+    'wandb: ',
+    'wandb: Run history:',
+    'wandb:   train/loss █▆▅▃▂▁',
+    'wandb: train/lr ▁▃▅▇██',
+    'wandb:',
+    'wandb: Run summary:',
+    'wandb:   train/loss 0.41237',
+    'wandb: ',
+    'wandb: 🚀 View run glorious-sun-12 at: https://wandb.ai/me/llm/runs/3f9x2k1a',
+    'wandb: ⭐️ View project at: https://wandb.ai/me/llm',
+    'wandb: Synced 5 W&B file(s), 0 media file(s), 2 artifact file(s) and 0 other file(s)',
+    'wandb: Find logs at: ./wandb/run-20261128_031502-3f9x2k1a/logs',
+  ].join('\n');
+
+  it('`!python train.py`: the traceback, then the summary: the traceback still ends the stream', () => {
+    expect(classify(lines('epoch 1/3', childTraceback(), WANDB_EXIT))).toMatchObject({
+      category: 'gpu-oom',
+      line: CUDA_OOM,
+    });
+  });
+
+  it("`!accelerate launch`: the child's traceback, its summary, then accelerate's own traceback", () => {
+    expect(classify(lines(childTraceback(), WANDB_EXIT, accelerateTail()))?.category).toBe('gpu-oom');
+  });
+
+  it('`!torchrun`: rank-prefixed summary lines', () => {
+    const ranked = WANDB_EXIT.split('\n').map((line) => `[rank0]: ${line}`);
+    expect(classify(lines(childTraceback('[rank0]: '), ...ranked, torchrunTail()))?.category).toBe('gpu-oom');
+  });
+
+  it('a run that logged an OOM, went on and finished: still nothing after its summary', () => {
+    const stream = lines(childTraceback(), 'skipping batch 1834', 'Training complete.', WANDB_EXIT);
+    expect(classify(stream, null, ALL_ON)).toBeNull();
+  });
+
+  it('only lines that start with `wandb:` are skipped', () => {
+    expect(classify(lines(childTraceback(), 'syncing wandb: done'), null, ALL_ON)).toBeNull();
+  });
+});
+
+describe('a process killed by SIGKILL (REFERENCE §12.8)', () => {
+  it("bash's job line on Colab: `/bin/bash: line 1: <pid> Killed <command>`", () => {
+    const stream = lines(
+      'loading the validation set',
+      '/bin/bash: line 1:  4012 Killed                  python3 train.py',
+    );
+    expect(classify(stream)).toMatchObject({ category: 'host-ram', rule: 'shell-killed' });
+  });
+
+  it('a `%%bash` cell whose command the OOM killer ended: its error says 137 or SIGKILL', () => {
+    const status137 = BASH_ERROR.replace('exit status 1.', 'exit status 137.');
+    expect(classify('epoch 1/3', status137)?.category).toBe('host-ram');
+  });
+});
+
 describe('not a death by out of memory', () => {
   it('a traceback the code logged before going on', () => {
     const stream = lines(childTraceback(), 'skipping batch 1834', 'epoch 2/3: loss=0.412', 'saving checkpoint-2000');
@@ -230,6 +275,17 @@ describe('not a death by out of memory', () => {
       .map((bar) => `${bar} [01:40<02:30,  2.00it/s]`)
       .join('');
     expect(classify(lines(childTraceback(), redraws), null, ALL_ON)).toBeNull();
+  });
+
+  it("the person's Stop while the program handled an OOM: KeyboardInterrupt chained after it", () => {
+    const stream = lines(
+      childTraceback(),
+      '',
+      'During handling of the above exception, another exception occurred:',
+      '',
+      childTraceback('', 'KeyboardInterrupt'),
+    );
+    expect(classify(stream, null, ALL_ON)).toBeNull();
   });
 
   it('a final exception that is not out of memory', () => {
@@ -344,33 +400,12 @@ describe("the simulator's shell endings read as the page will read them", () => 
     'bash-oom': 'gpu-oom',
     'python-killed': 'host-ram',
     'logged-oom-finished': null,
+    'accelerate-oom-wandb': 'gpu-oom',
+    // An old log ending in a traceback reads as a death: only the launcher list (launchers.ts) tells it apart.
+    'old-log': 'gpu-oom',
   };
   it.each(Object.entries(expected))('%s: %s', (ending, category) => {
     const verdict = createDetector(DEFAULTS).classifyShellEnd(ended(shellRun(ending as ShellEnding)));
     expect(verdict?.category ?? null).toBe(category);
-  });
-});
-
-describe('mayRunProcesses: which cells are read as a shell-launched process', () => {
-  it.each<[string | null]>([...PROCESS_SOURCES.map((source): [string] => [source]), [null]])('%j: yes', (source) => {
-    expect(mayRunProcesses(source)).toBe(true);
-  });
-
-  it('the quick look at the editor text lets every such source through, its lines run together', () => {
-    for (const source of PROCESS_SOURCES) expect(SHELL_SOURCE_HINT.test(source.replaceAll('\n', ''))).toBe(true);
-  });
-
-  it('the quick look turns away a Python cell with none of the marks', () => {
-    expect(SHELL_SOURCE_HINT.test('model.fit(x, y, epochs=3)history = model.history')).toBe(false);
-  });
-
-  it.each([
-    ['try:\n    train()\nexcept torch.OutOfMemoryError:\n    traceback.print_exc()'],
-    ['x = 1 != 2'],
-    ['print("run !python train.py in a terminal")'],
-    ['%time train()'],
-    [''],
-  ])('%j: no', (source) => {
-    expect(mayRunProcesses(source)).toBe(false);
   });
 });

@@ -1,9 +1,9 @@
 /**
- * Out of memory in a process that a shell cell started (`!python train.py`, `!accelerate launch`, `!torchrun`,
- * `%%bash`). Its traceback reaches the notebook as stream output, and the cell ends without an error (`!`) or with
- * only a CalledProcessError (`%%bash`). Read once, when the cell's execution has ended: the stream must end with an
- * uncaught Python traceback (or a kill by SIGKILL), followed by nothing but the launcher's own lines. Evidence:
- * test/fixtures/oom-corpus/launcher-tails.jsonl.
+ * Out of memory in a program that a cell launched (`!python train.py`, `!accelerate launch`, `!torchrun`, `%%bash`:
+ * launchers.ts says which cells do). Its traceback reaches the notebook as stream output, and the cell ends without an
+ * error (`!`) or with only a CalledProcessError (`%%bash`). Read once, when the cell's execution has ended: the stream
+ * must end with an uncaught Python traceback (or a kill by SIGKILL), followed by nothing but the launcher's own lines
+ * (and W&B's exit summary). Evidence: test/fixtures/oom-corpus/launcher-tails.jsonl.
  */
 
 import { joinRegex } from '../lib/regex';
@@ -27,6 +27,7 @@ const CHAIN = joinRegex(
 );
 /** `[module.]Name: message` or a bare `Name`. */
 const EXCEPTION = /^[A-Za-z_][\w.]*(?::|$)/;
+const INTERRUPTED = /^KeyboardInterrupt\b/;
 
 /** The launchers' failure exceptions. accelerate re-raises its child's exit as CalledProcessError (rich wraps it). */
 const CALLED_PROCESS = /^(?:subprocess\.)?CalledProcessError: Command /;
@@ -39,7 +40,10 @@ const BOX_LINE = joinRegex(
 );
 const BOX_EXITCODE = /^\s+exitcode\s*: (-?\d+)/;
 
-/** Launcher lines that are neither a traceback nor a kill: torchrun's agent, DeepSpeed's runner, NCCL at exit. */
+/**
+ * Lines that are neither a traceback nor a kill, printed after the child's own: torchrun's agent, DeepSpeed's runner,
+ * NCCL at exit, W&B at exit.
+ */
 const LAUNCHER_LINES: readonly RegExp[] = [
   joinRegex(
     /torch[/.]distributed[/.]elastic[/.]multiprocessing[/.]api\b.*/,
@@ -51,6 +55,10 @@ const LAUNCHER_LINES: readonly RegExp[] = [
     /^\[W\d{3,4} [\d:.]+ ProcessGroupNCCL\.cpp:\d+\] (?:Warning: )?WARNING: /,
     /(?:process group has NOT been destroyed|destroy_process_group\(\) was not called)/,
   ),
+  // W&B's exit summary, printed by the dying child after its traceback (a terminal, so each line says `wandb:`): the
+  // "Waiting for W&B process to finish" line, run history and summary, `View run`/`View project` links, `Synced …`,
+  // `Find logs at: …`, and blank `wandb:` lines.
+  /^wandb:(?:\s|$)/,
 ];
 
 /** The shell's word for a job killed by SIGKILL, bare or as bash's job status line (Colab's `!` runs bash). */
@@ -85,31 +93,6 @@ const MAX_CONTINUATION = 100;
 /** rich wraps a long message at the console width: its wrapped lines have no shape to check, only a count. */
 const MAX_RICH_WRAP = 12;
 const MAX_CHAIN = 8;
-
-/**
- * Source that can start a process whose output reaches the cell: IPython's shell escapes (`!cmd`, `out = !cmd`,
- * `%sx`, `%system`, `get_ipython().system(…)`), shell cell magics (`%%bash`, `%%sh`, `%%shell`, `%%script`,
- * `%%system`) and Python's own process calls (`subprocess.…`, `os.system(…)`, `os.popen(…)`).
- */
-const SHELL_SOURCE = joinRegex(
-  /^\s*(?:[\w.,\s]+=\s*)?!|^\s*%%(?:bash|sh|shell|script|system)\b|^\s*%(?:sx|system)\b/m,
-  /|\bget_ipython\(\)\.system\(|\bsubprocess\.|\bos\.(?:system|popen)\(/,
-);
-
-/**
- * What every source SHELL_SOURCE accepts contains, whatever separates its lines (none, in an editor's whole text):
- * a text without it cannot start a process.
- */
-export const SHELL_SOURCE_HINT = /[!%]|subprocess\.|\.(?:system|popen)\(/;
-
-/**
- * Whether a cell whose source is `source` may have started a process (null: its source could not be read). A Python
- * cell that catches an OOM and prints its traceback as its last output ends exactly as a dying script does; only a
- * cell that can run a command is read as one.
- */
-export function mayRunProcesses(source: string | null): boolean {
-  return source === null || SHELL_SOURCE.test(source);
-}
 
 /**
  * The failure a shell-launched process died of, or null. Null when the cell's error output is anything but a
@@ -253,6 +236,8 @@ function rootCauseKill(box: readonly string[]): string | null {
 function reportVerdict(lines: readonly string[], end: number, enabled: IsEnabled): Verdict | null {
   const report = lastReport(lines, end);
   if (!report || !isMessageTail(lines.slice(report.exception + 1, end), report.rich)) return null;
+  // The person's Stop ended the program, whatever it was handling then (an OOM chained before it).
+  if (INTERRUPTED.test(lines[report.exception] ?? '')) return null;
   const text = lines.slice(chainStart(lines, report.start), end).join('\n');
   const verdict = classifyBuiltIn(text, enabled);
   if (!verdict || verdict.category === 'custom') return verdict;

@@ -24,13 +24,22 @@ describe('page messages', () => {
     expect(v.is(PageMessageSchema, { ...hello, page: '../x' })).toBe(false);
     expect(v.is(PageMessageSchema, { ...hello, url: 'x'.repeat(10_000) })).toBe(false);
   });
+
+  it('a failure left alone names one of the known reasons, and the failure it saw', () => {
+    const verdict = { category: 'gpu-oom', rule: 'torch-cuda-oom', description: 'CUDA OOM', line: 'OutOfMemoryError' };
+    const declined = { type: 'page-declined', key: 'drive:abc', detectedAt: 1000, startedAt: 900, verdict };
+    expect(v.is(PageMessageSchema, { ...declined, reason: 'earlier-error' })).toBe(true);
+    expect(v.is(PageMessageSchema, { ...declined, reason: 'crash-without-run' })).toBe(true);
+    expect(v.is(PageMessageSchema, { ...declined, reason: 'because I said so' })).toBe(false);
+    expect(v.is(PageMessageSchema, { ...declined, reason: 'earlier-error', verdict: undefined })).toBe(false);
+  });
 });
 
 describe('the frame channel: stream tails (issue 20)', () => {
   const report = (id: unknown, text: string) => ({
     channel: FRAME_CHANNEL,
     token: 'x'.repeat(32),
-    report: { kind: 'stream-tail', id, text },
+    report: { kind: 'stream-tail', id, text, error: false },
   });
 
   it('an answer carries its request id and at most the tail the detector reads', () => {
@@ -38,6 +47,8 @@ describe('the frame channel: stream tails (issue 20)', () => {
     expect(v.is(FrameReportSchema, report(7, 'x'.repeat(MAX_SHELL_TAIL_CHARS + 1)))).toBe(false);
     expect(v.is(FrameReportSchema, report(7.5, ''))).toBe(false);
     expect(v.is(FrameReportSchema, report('7', ''))).toBe(false);
+    const { error: _, ...withoutError } = report(7, '').report;
+    expect(v.is(FrameReportSchema, { ...report(7, ''), report: withoutError })).toBe(false);
   });
 
   it('a request is recognised by its channel, its question and an integer id, and carries nothing else', () => {

@@ -2,7 +2,13 @@ import * as v from 'valibot';
 import { PERSON_ONLY_KINDS } from '../colab/person-only';
 import { IMPORT_MAX_CHARS, MAX_SHELL_TAIL_CHARS, MAX_TEXT_CHARS, MAX_URL_CHARS, TEXT_LIMITS } from '../limits';
 import { DISCONNECT_KINDS } from '../state/disconnect';
-import { MaxRestartsSchema, NotebookKeySchema as NotebookKey, TimeSchema, VerdictSchema } from '../state/schema';
+import {
+  DECLINE_REASONS,
+  MaxRestartsSchema,
+  NotebookKeySchema as NotebookKey,
+  TimeSchema,
+  VerdictSchema,
+} from '../state/schema';
 import { FRAME_CHANNEL } from './frame-channel';
 
 /** Messages between the extension's contexts. Every receiver parses with these schemas before acting. */
@@ -40,6 +46,15 @@ export const PageMessageSchema = v.variant('type', [
     /** When the failed execution started, as this page saw it (for a crash notice: when the notice showed). */
     startedAt: TimeSchema,
     source: v.picklist(['error-output', 'crash-toast']),
+    verdict: VerdictSchema,
+  }),
+  /** A failure the page saw and left alone, and why (state/schema.ts DECLINED): the history says so. */
+  v.object({
+    type: v.literal('page-declined'),
+    key: NotebookKey,
+    detectedAt: TimeSchema,
+    startedAt: TimeSchema,
+    reason: v.picklist(DECLINE_REASONS),
     verdict: VerdictSchema,
   }),
   v.object({ type: v.literal('page-marker'), key: NotebookKey, detectedAt: TimeSchema, pattern: Line, line: Line }),
@@ -135,13 +150,22 @@ export const FrameReportSchema = v.object({
   channel: v.literal(FRAME_CHANNEL),
   token: v.pipe(v.string(), v.minLength(16), v.maxLength(100)),
   report: v.variant('kind', [
-    v.object({ kind: v.literal('error-output'), text: v.pipe(v.string(), v.maxLength(MAX_TEXT_CHARS)) }),
+    /** `first`: no output comes before it in the frame (the frame was made for it, or cleared since). */
+    v.object({
+      kind: v.literal('error-output'),
+      text: v.pipe(v.string(), v.maxLength(MAX_TEXT_CHARS)),
+      first: v.boolean(),
+    }),
     v.object({ kind: v.literal('output-text'), text: v.pipe(v.string(), v.maxLength(MAX_TEXT_CHARS)) }),
-    /** The answer to a StreamTailRequest (frame-channel.ts): the end of the frame's stream outputs. */
+    /**
+     * The answer to a StreamTailRequest (frame-channel.ts): the end of the frame's stream outputs, and whether its
+     * last output is an error output.
+     */
     v.object({
       kind: v.literal('stream-tail'),
       id: v.pipe(v.number(), v.safeInteger()),
       text: v.pipe(v.string(), v.maxLength(MAX_SHELL_TAIL_CHARS)),
+      error: v.boolean(),
     }),
   ]),
 });

@@ -10,10 +10,16 @@ export const STATUS_API_VERSION = 1;
 export const STATUS_REQUEST = 'status?';
 export const STATUS_ANSWER = 'status';
 
-export interface NotebookStatus {
+/**
+ * What a notebook learns about itself. Of a notebook the guard is not on for, that and nothing else: no limits, no
+ * settings (the user's choices stay the user's until the notebook is guarded).
+ */
+export type NotebookStatus = { v: typeof STATUS_API_VERSION; guarded: false } | GuardedStatus;
+
+export interface GuardedStatus {
   v: typeof STATUS_API_VERSION;
   /** The guard is on for this notebook. */
-  guarded: boolean;
+  guarded: true;
   /** Restarts in the current crash loop (a healthy stretch resets it), and the limit the guard stops at. */
   restarts: number;
   maxRestarts: number;
@@ -24,6 +30,9 @@ export interface NotebookStatus {
   /** ISO 8601, when the last restart was claimed. */
   lastRestartAt: string | null;
 }
+
+/** A request's `id` is echoed in its answer: a longer one is refused (no answer), so nobody makes the frame copy it. */
+export const MAX_STATUS_ID_CHARS = 200;
 
 export interface StatusRequest {
   colabOomGuard: typeof STATUS_REQUEST;
@@ -39,5 +48,5 @@ export interface StatusAnswer {
 export function isStatusRequest(data: unknown): data is StatusRequest {
   if (typeof data !== 'object' || data === null) return false;
   const { colabOomGuard, id } = data as Partial<Record<keyof StatusRequest, unknown>>;
-  return colabOomGuard === STATUS_REQUEST && typeof id === 'string';
+  return colabOomGuard === STATUS_REQUEST && typeof id === 'string' && id.length <= MAX_STATUS_ID_CHARS;
 }

@@ -47,10 +47,21 @@ const failure = (at: number, verdict: Verdict = cudaOom, startedAt = at): Policy
 describe('the status a notebook reads about itself', () => {
   const on: NotebookRecord = { ...defaultNotebook(KEY), enabled: true };
 
-  it('of a notebook never switched on: not guarded, nothing counted, the default limit', () => {
-    expect(notebookStatus(defaultNotebook(KEY), defaultSettings(), T0)).toEqual({
+  it('of a notebook never switched on: not guarded, and nothing else (no limit, no setting)', () => {
+    expect(notebookStatus(defaultNotebook(KEY), defaultSettings(), T0)).toEqual({ v: 1, guarded: false });
+  });
+
+  it('of a notebook switched off after restarts: not guarded, and nothing else', () => {
+    const restarted = { ...restartedAfter(on, failure(T0), T0), overrides: { maxRestarts: 7 } };
+    const off = apply(restarted, { type: 'set-enabled', enabled: false }, T0 + MIN);
+    expect(off.totalRestarts).toBe(1);
+    expect(notebookStatus(off, { ...defaultSettings(), maxRestarts: 9 }, T0 + MIN)).toEqual({ v: 1, guarded: false });
+  });
+
+  it('of a guarded notebook never restarted: nothing counted, the default limit', () => {
+    expect(notebookStatus(on, defaultSettings(), T0)).toEqual({
       v: 1,
-      guarded: false,
+      guarded: true,
       restarts: 0,
       maxRestarts: 3,
       totalRestarts: 0,
@@ -76,8 +87,7 @@ describe('the status a notebook reads about itself', () => {
   it("counts the current crash loop only: a healthy stretch resets it, the notebook's own limit applies", () => {
     const record = { ...restartedAfter(on, failure(T0), T0), overrides: { maxRestarts: 7 } };
     const status = notebookStatus(record, defaultSettings(), T0 + 31 * MIN);
-    expect(status).toMatchObject({ restarts: 0, maxRestarts: 7, totalRestarts: 1 });
-    expect(status.lastFailure?.kind).toBe('gpu-oom');
+    expect(status).toMatchObject({ restarts: 0, maxRestarts: 7, totalRestarts: 1, lastFailure: { kind: 'gpu-oom' } });
   });
 
   it('names the failure that made the guard give up, and never a restart marker', () => {
@@ -85,10 +95,8 @@ describe('the status a notebook reads about itself', () => {
     const hostRam = { ...cudaOom, category: 'host-ram' as const, line: 'MemoryError' };
     const gaveUp = apply(on, failure(T0, hostRam), T0, settings);
     expect(gaveUp.status.kind).toBe('gave-up');
-    expect(notebookStatus(gaveUp, settings, T0).lastFailure).toEqual({
-      kind: 'host-ram',
-      line: 'MemoryError',
-      at: new Date(T0).toISOString(),
+    expect(notebookStatus(gaveUp, settings, T0)).toMatchObject({
+      lastFailure: { kind: 'host-ram', line: 'MemoryError', at: new Date(T0).toISOString() },
     });
 
     const marker: PolicyEvent = {
@@ -108,6 +116,6 @@ describe('the status a notebook reads about itself', () => {
     const late = { ...cudaOom, line: 'RuntimeError: CUDA out of memory (late, from another tab)' };
     const noted = apply(restarted, failure(T0 + MIN, late, T0 - MIN), T0 + MIN);
     expect(noted.history.at(-1)).toMatchObject({ type: 'ignored', verdict: { line: late.line } });
-    expect(notebookStatus(noted, defaultSettings(), T0 + MIN).lastFailure?.line).toBe(cudaOom.line);
+    expect(notebookStatus(noted, defaultSettings(), T0 + MIN)).toMatchObject({ lastFailure: { line: cudaOom.line } });
   });
 });

@@ -1,4 +1,4 @@
-import { type NotebookStatus, STATUS_API_VERSION } from '../messaging/status-api';
+import { type GuardedStatus, type NotebookStatus, STATUS_API_VERSION } from '../messaging/status-api';
 import { effectiveMaxRestarts, loopCountAt } from './policy';
 import type { HistoryEntry, NotebookRecord, Settings } from './schema';
 
@@ -9,12 +9,13 @@ const MARKER_RULE = 'restart-marker';
 
 /**
  * What the notebook's own code may read about itself (issue 18): the same counts the popup shows, from the record as
- * stored (a notebook never switched on reads as defaults: not guarded, nothing counted).
+ * stored. Of a notebook the guard is not on for (never switched on, or switched off), only that.
  */
 export function notebookStatus(record: NotebookRecord, settings: Settings, now: number): NotebookStatus {
+  if (!record.enabled) return { v: STATUS_API_VERSION, guarded: false };
   return {
     v: STATUS_API_VERSION,
-    guarded: record.enabled,
+    guarded: true,
     restarts: loopCountAt(record, settings, now),
     maxRestarts: effectiveMaxRestarts(record, settings),
     totalRestarts: record.totalRestarts,
@@ -23,7 +24,7 @@ export function notebookStatus(record: NotebookRecord, settings: Settings, now: 
   };
 }
 
-function lastFailure(history: readonly HistoryEntry[]): NotebookStatus['lastFailure'] {
+function lastFailure(history: readonly HistoryEntry[]): GuardedStatus['lastFailure'] {
   const entry = history.findLast((e) => ACTED_ON.has(e.type) && e.verdict && e.verdict.rule !== MARKER_RULE);
   if (!entry?.verdict) return null;
   return { kind: entry.verdict.category, line: entry.verdict.line, at: isoTime(entry.at) };

@@ -16,6 +16,8 @@ import {
   reduce,
 } from './policy';
 import {
+  DECLINED,
+  type DeclineReason,
   defaultNotebook,
   defaultSettings,
   type NotebookRecord,
@@ -268,6 +270,52 @@ describe('one execution, one failure, across tabs (issue 13.3)', () => {
     const settings = defaultSettings();
     settings.categories['gpu-oom'] = false;
     expect(reduce(record, failure(doneAt, { startedAt: T0 }), ctx(doneAt, settings)).record).toBe(record);
+  });
+});
+
+describe('failures a page saw and left alone', () => {
+  const declined = (reason: DeclineReason, startedAt = T0, verdict = cudaOom): PolicyEvent => ({
+    type: 'declined',
+    detectedAt: T0,
+    startedAt,
+    reason,
+    verdict,
+  });
+
+  it('are written to the history as not restarted, the reason as its short phrase, and change nothing else', () => {
+    const record = enabled();
+    const result = reduce(record, declined('earlier-error'), ctx(T0 + SEC));
+    expect(result.reply).toEqual({ ok: true });
+    expect(result.effects).toEqual([]);
+    expect(result.record.history).toEqual([
+      { at: T0 + SEC, type: 'ignored', detail: DECLINED['earlier-error'], verdict: cudaOom },
+    ]);
+    expect(result.record.status).toEqual(record.status);
+    expect(result.record.loopCount).toBe(record.loopCount);
+    expect(result.record.lastFailureAt).toBe(record.lastFailureAt);
+  });
+
+  it('every reason has its own stable phrase', () => {
+    const phrases = Object.values(DECLINED);
+    expect(new Set(phrases).size).toBe(phrases.length);
+    for (const phrase of phrases) expect(phrase.length).toBeLessThan(100);
+  });
+
+  it('are not written for a notebook the guard is off for', () => {
+    const off = defaultNotebook(KEY);
+    expect(reduce(off, declined('crash-without-run'), ctx(T0)).record).toBe(off);
+  });
+
+  it('once: a second tab saying the same a moment later adds nothing, a later run says it again', () => {
+    const once = reduce(enabled(), declined('ending-missing'), ctx(T0)).record;
+    expect(reduce(once, declined('ending-missing'), ctx(T0 + 10 * SEC)).record).toBe(once);
+    expect(reduce(once, declined('earlier-error'), ctx(T0 + 10 * SEC)).record.history).toHaveLength(2);
+    expect(reduce(once, declined('ending-missing'), ctx(T0 + 2 * MIN)).record.history).toHaveLength(2);
+  });
+
+  it('not for a run that started before the last restart (already handled)', () => {
+    const { record, doneAt } = failAndRestart(enabled(), T0);
+    expect(reduce(record, declined('earlier-error', T0 - MIN), ctx(doneAt + SEC)).record).toBe(record);
   });
 });
 
@@ -1434,6 +1482,13 @@ describe('invariants', () => {
         { type: 'set-max-restarts', value: random(3) === 0 ? null : random(6) },
         { type: 'set-title', title: 't'.repeat(random(700)) },
         { type: 'adopt', tabId, ownerAlive: random(2) === 0 },
+        {
+          type: 'declined',
+          detectedAt: now,
+          startedAt: now,
+          reason: 'earlier-error',
+          verdict: { ...cudaOom, line: 'y'.repeat(5000) },
+        },
       ];
       const event = events[random(events.length)]!;
       record = reduce(record, event, ctx(now, settings, session)).record;

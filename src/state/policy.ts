@@ -3,6 +3,8 @@ import { cut, TEXT_LIMITS } from '../limits';
 import { answersDisconnect, type DisconnectKind, disconnectVerdict } from './disconnect';
 import { RETENTION_MS } from './retention';
 import {
+  DECLINED,
+  type DeclineReason,
   HISTORY_LIMIT,
   type HistoryEntry,
   MaxRestartsSchema,
@@ -46,6 +48,7 @@ export const LEFT_REPEAT_MS = 10 * 60_000;
 
 export type PolicyEvent =
   | { type: 'failure'; tabId: number; detectedAt: number; startedAt: number; verdict: Verdict; source: FailureSource }
+  | { type: 'declined'; detectedAt: number; startedAt: number; reason: DeclineReason; verdict: Verdict }
   | { type: 'marker'; tabId: number; detectedAt: number; pattern: string; line: string }
   | { type: 'disconnect'; tabId: number; detectedAt: number; kind: DisconnectKind; line: string }
   /** Colab shows a dialog only a person may answer (`kind`: its DialogKind), saying `text`. */
@@ -83,6 +86,7 @@ export type AdoptReply = { owner: boolean };
 
 interface ReplyMap {
   failure: ReportReply;
+  declined: CommandReply;
   marker: ReportReply;
   disconnect: ReportReply;
   dialog: ReportReply;
@@ -152,6 +156,8 @@ function dispatch(record: NotebookRecord, event: PolicyEvent, ctx: PolicyContext
   switch (event.type) {
     case 'failure':
       return onFailure(record, event, ctx);
+    case 'declined':
+      return onDeclined(record, event, ctx);
     case 'marker':
       return onMarker(record, event, ctx);
     case 'disconnect':
@@ -216,6 +222,29 @@ function onFailure(record: NotebookRecord, event: EventOf<'failure'>, ctx: Polic
     verdict: clipVerdict(event.verdict),
   };
   return requestCountedRestart(record, request, ctx);
+}
+
+/** Two tabs on a notebook show the same run: a note like one written this recently is the same note. */
+const DECLINED_REPEAT_MS = 60_000;
+
+/**
+ * A failure a page saw and left alone, with why (schema.ts DECLINED): a history entry, so that the morning's reader
+ * knows why nothing restarted. Not for a run that started before the last restart (handled already), nor twice.
+ */
+function onDeclined(record: NotebookRecord, event: EventOf<'declined'>, ctx: PolicyContext): Reduction {
+  if (!record.enabled) return ok(record);
+  if (record.lastRestartAt !== undefined && event.startedAt < record.lastRestartAt) return ok(record);
+  const detail = DECLINED[event.reason];
+  const verdict = clipVerdict(event.verdict);
+  const repeated = record.history.some(
+    (e) =>
+      e.type === 'ignored' &&
+      e.detail === detail &&
+      e.verdict?.line === verdict.line &&
+      ctx.now - e.at < DECLINED_REPEAT_MS,
+  );
+  if (repeated) return ok(record);
+  return ok(addHistory(record, { at: ctx.now, type: 'ignored', detail, verdict }));
 }
 
 /**

@@ -146,7 +146,7 @@ export class CodeCellView {
               'div',
               { class: 'inputarea horizontal layout code' },
               h('div', { class: 'cell-gutter' }, h('div', { class: 'cell-execution-container' }, this.runButton)),
-              editor(cell.source, index),
+              editor(cell.editor === 'unrendered' ? null : cell.source, index),
               h('colab-form', { class: 'formview vertical layout flex' }, h('div', { class: 'widget-area' })),
             ),
             this.outputs.element,
@@ -239,13 +239,12 @@ export class TextCellView {
 
 /**
  * A Monaco-like rendering: one `div.view-line > span > span.mtkN` per source line, spaces as U+00A0 (as Monaco does).
+ * `source` null: an editor whose lines are never rendered (its source cannot be read from the page).
  */
 function editor(source, index) {
-  const lines = source
-    .split('\n')
-    .map((line, i) =>
-      h('div', { style: `top:${i * 19}px;height:19px;`, class: 'view-line' }, h('span', {}, ...tokens(line))),
-    );
+  const lines = (source === null ? [] : source.split('\n')).map((line, i) =>
+    h('div', { style: `top:${i * 19}px;height:19px;`, class: 'view-line' }, h('span', {}, ...tokens(line))),
+  );
   return h(
     'div',
     { class: 'editor flex lazy-editor', style: '' },

@@ -105,7 +105,8 @@ export class Runner {
     /** @type {string} */
     let outcome = await this.#steps(view, spec.steps, signal);
     if (outcome === 'aborted') outcome = String(signal.reason);
-    if (outcome === 'interrupt') view.outputs.add(this.scenario.interruptError);
+    const delay = this.scenario.ui.interruptErrorDelayMs;
+    if (outcome === 'interrupt' && !delay) view.outputs.add(this.scenario.interruptError);
 
     this.current = null;
     const failed = outcome === 'error' || outcome === 'interrupt';
@@ -118,8 +119,17 @@ export class Runner {
       state: outcome === 'ok' ? 'ok' : failed ? 'error' : 'aborted',
       ...(outcome === 'ok' || outcome === 'error' ? {} : { reason: outcome }),
     });
+    if (outcome === 'interrupt' && delay) this.#showLate(view, delay, execution);
     this.onCellEnd(view, !failed);
     return outcome;
+  }
+
+  /** The KeyboardInterrupt of an execution whose state already says error, shown late (unless it ran again since). */
+  async #showLate(view, delay, execution) {
+    if (!(await sleep(delay, this.kernel.signal))) return;
+    if (view.count !== execution || view.state !== 'error') return;
+    view.outputs.add(this.scenario.interruptError);
+    record('output-late', { cell: view.index, outputType: 'error' });
   }
 
   /** @returns {Promise<'ok'|'error'|'aborted'>} */
