@@ -11,6 +11,7 @@ export default {
     'src/colab/**/*.ts',
     'src/page/notebook-session.ts',
     'src/page/restart-runner.ts',
+    'src/page/blindness.ts',
     '!src/**/*.test.ts',
     '!src/detector/test-configs.ts',
   ],

@@ -75,6 +75,7 @@ export function observeColabPage(doc: Document, handlers: PageHandlers, opts: Pa
     handlers,
     observer: mo,
     batch,
+    // The cell watcher's, made next with this context.
     settle: () => cells.settle(),
     watchClass(el) {
       if (classWatched.has(el)) return;
