@@ -93,9 +93,9 @@ export default defineConfig(({ mode }) => {
   const firefox = mode === 'firefox';
 
   // The output-frame script is a self-contained IIFE: it must be small and run at once in every output frame.
-  // The Colab page script is crxjs's loader plus ES-module chunks, so that the guard proper (page-guard.ts) is
+  // The Colab page script is crxjs's loader plus ES-module chunks, so that the guard proper (page/guard.ts) is
   // imported only on notebooks where it is switched on; crxjs declares those chunks web-accessible to Colab only.
-  const standaloneFiles = ['src/content/output-frame.ts'];
+  const standaloneFiles = ['src/frame/frame-script.ts'];
 
   return {
     plugins: [

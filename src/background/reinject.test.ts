@@ -7,10 +7,10 @@ vi.mock('webextension-polyfill', async () => ({ default: (await import('@webext-
 
 const manifest = {
   content_scripts: [
-    { matches: COLAB_MATCHES, js: ['assets/colab-page-loader.js'] },
+    { matches: COLAB_MATCHES, js: ['assets/page-script-loader.js'] },
     {
       matches: ['https://*.googleusercontent.com/outputframe.html*'],
-      js: ['src/content/output-frame.js'],
+      js: ['src/frame/frame-script.js'],
       all_frames: true,
     },
   ],
@@ -73,8 +73,8 @@ describe('injecting into Colab tabs opened before an install or update', () => {
     expect(await injectIntoOpenTabs()).toBe(2);
     const files = executeScript.mock.calls.map(([details]) => details).filter((details) => !details.func);
     expect(files).toEqual([
-      { target: { tabId: colab.id, allFrames: false }, files: ['assets/colab-page-loader.js'] },
-      { target: { tabId: colab.id, frameIds: [3, 6] }, files: ['src/content/output-frame.js'] },
+      { target: { tabId: colab.id, allFrames: false }, files: ['assets/page-script-loader.js'] },
+      { target: { tabId: colab.id, frameIds: [3, 6] }, files: ['src/frame/frame-script.js'] },
     ]);
   });
 

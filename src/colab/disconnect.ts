@@ -17,9 +17,9 @@ import {
 } from './dialogs';
 import { deepQuery, deepQueryAll, dispatchMouseSequence, squash, waitFor } from './dom';
 import { connectButtonState, runtimeState } from './kernel-state';
-import { toastText } from './observer';
 import { type Fail, fail } from './result';
 import { CONNECT, DANGEROUS_LABEL, DIALOG, DIALOG_TEXT, DISCONNECT_TEXT, OUTPUT, TOAST, UNASSIGN } from './selectors';
+import { toastText } from './toast-watcher';
 
 /** What Colab's words say; 'intended' is the page's own finding (the notebook's code), never Colab's. */
 export type NoticeKind = Exclude<DisconnectKind, 'intended'>;

@@ -1,14 +1,14 @@
 import { isColabOutputFrame } from '../colab/output-frame-reader';
+import { isOrphaned } from '../lib/orphaned';
 import type { FrameMessage } from '../messaging/protocol';
-import { runtime } from './frame-browser';
-import { type AskWorker, reportWhileGuarded } from './frame-reporter';
-import { isOrphaned } from './orphaned';
+import { runtime } from './browser-runtime';
+import { type AskWorker, reportWhileGuarded } from './report-to-page';
 import { answerStatusRequests } from './status-answerer';
 
 /**
  * Runs inside Colab's cross-origin output frames (the manifest injects it into `/outputframe.html` only):
  * - while the guard is on for the notebook, hands error outputs (and with marker patterns all output text) to the
- *   Colab page above, which alone decides (frame-reporter.ts). The frame matches nothing itself, so it carries
+ *   Colab page above, which alone decides (report-to-page.ts). The frame matches nothing itself, so it carries
  *   neither the rules nor the pattern engine.
  * - answers the notebook's own code asking for its status (status-answerer.ts).
  * Everything lives as long as `context`: an update or removal of the extension orphans the script and ends it.

@@ -4,9 +4,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { tick } from '../../test/support/colab-dom';
 import { FRAME_CHANNEL, FRAMES_CHANGED } from '../messaging/frame-channel';
 import type { FrameHelloReply, FrameMessage } from '../messaging/protocol';
-import { reportWhileGuarded } from './frame-reporter';
+import { reportWhileGuarded } from './report-to-page';
 
-vi.mock('./frame-browser', async () => ({ runtime: (await import('@webext-core/fake-browser')).fakeBrowser.runtime }));
+vi.mock('./browser-runtime', async () => ({
+  runtime: (await import('@webext-core/fake-browser')).fakeBrowser.runtime,
+}));
 
 const COLAB = 'https://colab.research.google.com';
 const TRACEBACK = 'OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB';
@@ -74,7 +76,7 @@ describe("an output frame's reports to the Colab page", () => {
       {
         origin: 'https://colab.research.google.com',
         data: { channel: FRAME_CHANNEL, token: 't1', report: { kind: 'error-output', text: TRACEBACK, first: true } },
-        // The port marks the guard's messages for the page's receiver (frame-reports.ts).
+        // The port marks the guard's messages for the page's receiver (page/receive-frame-reports.ts).
         ports: 1,
       },
     ]);

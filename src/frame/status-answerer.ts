@@ -1,5 +1,5 @@
 import { isStatusRequest, type NotebookStatus, STATUS_ANSWER, type StatusAnswer } from '../messaging/status-api';
-import type { AskWorker } from './frame-reporter';
+import type { AskWorker } from './report-to-page';
 
 /**
  * The notebook status API (messaging/status-api.ts) in an output frame: a request posted by code in this very window

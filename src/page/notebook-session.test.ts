@@ -16,7 +16,7 @@ const page = vi.hoisted(() => ({
   sendToWorker: vi.fn(),
   restartAndRunAll: vi.fn(),
 }));
-vi.mock('./send', () => ({ sendToWorker: page.sendToWorker, OrphanedError: class extends Error {} }));
+vi.mock('./send-to-worker', () => ({ sendToWorker: page.sendToWorker, OrphanedError: class extends Error {} }));
 vi.mock('../colab', async (importOriginal) => ({
   ...(await importOriginal<typeof import('../colab')>()),
   restartAndRunAll: page.restartAndRunAll,

@@ -7,12 +7,12 @@ import type { NotebookRecord, Settings } from '../state/schema';
 import { urlShowsNotebook } from '../state/scratch';
 import { loadNotebook, loadSettings, watchNotebook, watchSettings } from '../state/store';
 import { createFailureWatch, type FailureWatch } from './failure-watch';
-import { listenToOutputFrames } from './frame-reports';
 import { childLifetime } from './lifetime';
 import { createNotice, type NoticeContent } from './notice-box';
 import { leftToPersonNotice, needsPersonNotice, noticeFor, unclaimedNotice } from './notice-texts';
+import { listenToOutputFrames } from './receive-frame-reports';
 import { createRestartRunner, type Outcome } from './restart-runner';
-import { OrphanedError, sendToWorker } from './send';
+import { OrphanedError, sendToWorker } from './send-to-worker';
 
 /** The notebook a Colab tab shows, as the service worker registered it. */
 export interface PageNotebook {

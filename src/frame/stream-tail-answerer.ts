@@ -8,7 +8,7 @@ import type { FrameReport } from '../messaging/protocol';
  * whether its last output is an error output. The answer also tells the top frame that every error output the frame
  * held has been posted (they go first). Only the page above may ask (`event.source` is its window: only its own
  * document's scripts post as it); the answer goes to that page's Colab origin alone, as the worker names it
- * (frame-reporter.ts). Listens from the start, as the cell may stop while the frame's hello is on its way, and answers
+ * (report-to-page.ts). Listens from the start, as the cell may stop while the frame's hello is on its way, and answers
  * once the frame has been still for a moment: a frame created as its cell stopped may still be receiving the cell's
  * last outputs. `respond` posts the answer as a report (the frame reporter's rules: guarded notebooks only, the
  * current token).

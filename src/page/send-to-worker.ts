@@ -1,6 +1,6 @@
 import browser from 'webextension-polyfill';
+import { isOrphaned } from '../lib/orphaned';
 import type { FrameMessage, PageMessage } from '../messaging/protocol';
-import { isOrphaned } from './orphaned';
 
 /** The extension was updated or removed under this page: this script is orphaned and must stop acting. */
 export class OrphanedError extends Error {}

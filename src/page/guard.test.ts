@@ -5,14 +5,14 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type PageMessage, PageMessageSchema } from '../messaging/protocol';
 import { defaultNotebook, type NotebookRecord, notebookStorageKey } from '../state/schema';
 import { loadNotebook } from '../state/store';
-import { createPageGuard, type PageGuard } from './page-guard';
-import { OrphanedError } from './send';
+import { createPageGuard, type PageGuard } from './guard';
+import { OrphanedError } from './send-to-worker';
 
 vi.mock('webextension-polyfill', async () => ({ default: (await import('@webext-core/fake-browser')).fakeBrowser }));
 vi.mock('../lib/i18n', () => ({ t: (key: string, ...subs: string[]) => [key, ...subs].join(' ') }));
 
 const page = vi.hoisted(() => ({ sent: [] as unknown[], sendToWorker: vi.fn(), restartAndRunAll: vi.fn() }));
-vi.mock('./send', () => ({ sendToWorker: page.sendToWorker, OrphanedError: class extends Error {} }));
+vi.mock('./send-to-worker', () => ({ sendToWorker: page.sendToWorker, OrphanedError: class extends Error {} }));
 
 const notice = () => document.querySelector('colab-oom-guard-notice')?.shadowRoot ?? null;
 vi.mock('../state/store', async (importOriginal) => {

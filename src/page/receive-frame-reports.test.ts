@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mount, snippet } from '../../test/support/colab-dom';
 import { MAX_TEXT_CHARS } from '../limits';
 import { FRAME_CHANNEL } from '../messaging/frame-channel';
-import { listenToOutputFrames } from './frame-reports';
+import { listenToOutputFrames } from './receive-frame-reports';
 
 const TOKEN = 'a'.repeat(64);
 const FRAME_ORIGIN = 'https://2kkcb3ngq8o-496ff2e9c6d22116-0-colab.googleusercontent.com';

@@ -1,13 +1,14 @@
 import { outputFramesOf, streamOutputsIn, streamTail } from '../colab';
 import { type EndedExecution, LATE_OUTPUT_MS } from '../detector/execution-gate';
-import { askStreamTail } from './frame-reports';
 import { childLifetime } from './lifetime';
+import { askStreamTail } from './receive-frame-reports';
 
 /**
  * What is read when an execution seen here ends, once, and only for the executions that need it: one that ended in
  * error (its ending error output may still come from an output frame), or one of a cell that may have launched a
  * program (how its stream ends). The main document's stream tail is read at once; each output frame of the
- * cell is asked for how its outputs end (frame-reports.ts), and its answer comes after every error output it held.
+ * cell is asked for how its outputs end (receive-frame-reports.ts), and its answer comes after every error output
+ * it held.
  * `decide` is called with what is known so far: at the end, at each answer, at each late error output, and a last
  * time when the late-output window closes. Nothing happens per streamed chunk, and what never arrives costs nothing
  * after the window.

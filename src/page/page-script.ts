@@ -2,9 +2,9 @@ import browser from 'webextension-polyfill';
 import type { HelloReply } from '../messaging/protocol';
 import { fromExtensionPage, isTabRequest } from '../messaging/tab-request';
 import { notebookStorageKey } from '../state/storage-keys';
+import type { PageGuard, PageNotebook } from './guard';
 import { trackNotebook } from './notebook-tracker';
-import type { PageGuard, PageNotebook } from './page-guard';
-import { OrphanedError, sendToWorker } from './send';
+import { OrphanedError, sendToWorker } from './send-to-worker';
 
 /**
  * Dispatched on the window by every copy of this script as it starts: the copy an update orphaned ends itself (WXT's
@@ -16,7 +16,7 @@ const STARTED = 'colab-oom-guard:page-script-started';
 /**
  * The content script of every Colab page, kept small: it tells the service worker what the tab shows (the worker
  * answers which notebook that is), and
- * loads the guard itself (page-guard.ts) only when the guard is on for that notebook or the popup asks for a UI check.
+ * loads the guard itself (guard.ts) only when the guard is on for that notebook or the popup asks for a UI check.
  * Everything it starts lives as long as `context`: once the extension is updated or removed under the page, the
  * orphaned script ends it all (a message to the worker fails, or the new copy announces itself).
  */
@@ -32,7 +32,7 @@ function main() {
 
   // A failed import is forgotten, so that the next hello or storage change tries again.
   const loadGuard = () =>
-    (guard ??= import('./page-guard')
+    (guard ??= import('./guard')
       .then((module) => module.createPageGuard(document, { signal, invalidate }))
       .catch((error: unknown) => {
         guard = null;

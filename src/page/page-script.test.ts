@@ -3,13 +3,13 @@ import { fakeBrowser } from '@webext-core/fake-browser';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { HelloReply, PageMessage } from '../messaging/protocol';
 import { notebookKeyFromUrl } from '../state/notebook-key';
-import type { PageNotebook } from './page-guard';
+import type { PageNotebook } from './guard';
 
 vi.mock('webextension-polyfill', async () => ({ default: (await import('@webext-core/fake-browser')).fakeBrowser }));
 
 const page = vi.hoisted(() => ({ sendToWorker: vi.fn(), createPageGuard: vi.fn(), setNotebook: vi.fn() }));
-vi.mock('./send', () => ({ sendToWorker: page.sendToWorker }));
-vi.mock('./page-guard', () => ({ createPageGuard: page.createPageGuard }));
+vi.mock('./send-to-worker', () => ({ sendToWorker: page.sendToWorker }));
+vi.mock('./guard', () => ({ createPageGuard: page.createPageGuard }));
 
 const COLAB = 'https://colab.research.google.com';
 
@@ -22,7 +22,7 @@ function showNotebook(path: string, title: string): void {
 /** Runs the content script afresh, as a page load does. */
 async function loadScript(): Promise<void> {
   vi.resetModules();
-  await import('./colab-page');
+  await import('./page-script');
 }
 
 interface PendingHello {

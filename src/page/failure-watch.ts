@@ -31,9 +31,10 @@ import {
   type Verdict,
 } from '../detector';
 import { createExecutionGate, type EndedExecution, LATE_OUTPUT_MS } from '../detector/execution-gate';
-import { BLIND_AFTER_MS, cut, KERNEL_WATCH_AFTER_MS, TEXT_LIMITS } from '../limits';
+import { cut, TEXT_LIMITS } from '../limits';
 import type { DisconnectKind } from '../state/disconnect';
 import type { DeclineReason, Settings } from '../state/schema';
+import { createBlindnessCheck } from './blindness';
 import { createExecutionEnds, type ExecutionEnd } from './execution-end';
 import { createRuntimeEnds } from './runtime-end';
 
@@ -230,75 +231,18 @@ export function createFailureWatch(doc: Document, reports: WatchReports, signal:
     if (match) reports.marker(match);
   };
 
-  // Blind: busy with no cell seen running for BLIND_AFTER_MS. Seeing: a cell running, said once per watch (the record
-  // may say blind from another tab or an earlier page) and after each blind spell. Between two cells of a Run all no
-  // cell runs for a moment, and the connect button changes at every cell: it is watched only once a stretch with no
-  // cell running has lasted KERNEL_WATCH_AFTER_MS (one timer, set again when it fires), and read when the stretch has
-  // lasted BLIND_AFTER_MS.
-  let blind = false;
-  let seen = false;
-  /** Since when no cell is seen running (while not blind); null while one is. */
-  let unseenSince: number | null = null;
-  /** While the connect button is watched: when it last changed (its changes before the watch: the stretch's start). */
-  let kernelChangedAt: number | null = null;
-  let blindTimer: ReturnType<typeof setTimeout> | undefined;
-  const stopLooking = () => {
-    unseenSince = null;
-    if (kernelChangedAt === null) return;
-    kernelChangedAt = null;
-    observer?.watchKernel(false);
-    // Its timer counts from this stretch: the next stretch sets its own.
-    clearTimeout(blindTimer);
-    blindTimer = undefined;
-  };
-  const lookForBlind = () => {
-    // Cells' changes that wait to be read (the next cell's start) are read first: a stretch is judged on what the page
-    // shows now, however late the change that began it was read. (This timer stays set meanwhile: none is added.)
-    if (unseenSince !== null) observer?.settle();
-    blindTimer = undefined;
-    if (unseenSince === null) return;
-    const now = Date.now();
-    if (kernelChangedAt === null) {
-      // The timer may have been set for an earlier stretch: this one is watched once it has lasted long enough.
-      const watchAt = unseenSince + KERNEL_WATCH_AFTER_MS;
-      if (now < watchAt) {
-        blindTimer = setTimeout(lookForBlind, watchAt - now);
-        return;
-      }
-      kernelChangedAt = unseenSince;
-      observer?.watchKernel(true);
-      blindTimer = setTimeout(lookForBlind, unseenSince + BLIND_AFTER_MS - now);
-      return;
-    }
-    if (!observer?.kernelBusy()) {
-      stopLooking();
-      return;
-    }
-    // Busy now, and surely since its last change only: the spell is counted from the later of the two.
-    const left = Math.max(unseenSince, kernelChangedAt) + BLIND_AFTER_MS - now;
-    if (left > 0) {
-      blindTimer = setTimeout(lookForBlind, left);
-      return;
-    }
-    blind = true;
-    stopLooking();
-    reports.sight(true);
-  };
+  // Reads the page through the observer, assigned once the first look is over: cells found running then are read
+  // before it is.
+  const blindness = createBlindnessCheck(
+    {
+      settle: () => observer?.settle(),
+      watchKernel: (on) => observer?.watchKernel(on),
+      kernelBusy: () => !!observer?.kernelBusy(),
+    },
+    (blind) => reports.sight(blind),
+  );
   /** `at`: when what changed the sight changed (a cell's state read a moment after it changed). */
-  const checkSight = (at = Date.now()) => {
-    const running = gate.anyRunning();
-    if (running && (blind || !seen)) {
-      blind = false;
-      seen = true;
-      reports.sight(false);
-    }
-    if (running || blind) {
-      stopLooking();
-      return;
-    }
-    unseenSince ??= at;
-    blindTimer ??= setTimeout(lookForBlind, unseenSince + KERNEL_WATCH_AFTER_MS - Date.now());
-  };
+  const checkSight = (at?: number) => blindness.check(gate.anyRunning(), at);
 
   const cellState = (cell: Element, rawId: string | null, state: RunState, _previous: RunState, at: number) => {
     const id = idOf(cell, rawId);
@@ -347,16 +291,14 @@ export function createFailureWatch(doc: Document, reports: WatchReports, signal:
         if (kind === 'disconnected') runtimeGone(disconnectKind(dialogText(dialog)), noticeWords(dialog));
         else reports.dialog(kind, cut(noticeWords(dialog), TEXT_LIMITS.dialog));
       },
-      kernelChanged() {
-        if (kernelChangedAt !== null) kernelChangedAt = Date.now();
-      },
+      kernelChanged: blindness.kernelChanged,
     },
     { wantAllText: detector.hasMarkers },
   );
   checkSight();
   signal.addEventListener('abort', () => {
     observer?.disconnect();
-    clearTimeout(blindTimer);
+    blindness.stop();
   });
 
   return {

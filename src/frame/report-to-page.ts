@@ -4,7 +4,7 @@ import { observeOutputFrame } from '../colab/output-frame-reader';
 import { tailOf } from '../detector/text';
 import { FRAME_CHANNEL, FRAMES_CHANGED } from '../messaging/frame-channel';
 import type { FrameHelloReply, FrameMessage, FrameReport } from '../messaging/protocol';
-import { runtime } from './frame-browser';
+import { runtime } from './browser-runtime';
 import { answerStreamTailRequests } from './stream-tail-answerer';
 
 /** Asks the service worker; undefined when there was no answer (then nothing changes). */
