@@ -78,7 +78,7 @@ export interface PageObserver {
 }
 
 /**
- * How long the changes of a cell whose execution is under way may wait, to be read with others (issue 19). A Run all
+ * How long the changes of a cell whose execution is under way may wait, to be read with others. A Run all
  * changes each cell in small tasks of its own (running, then its end): read a moment later, most of its cells are
  * read once, at their end, several in one task. Nothing is judged before what waits is read (reports, the blindness
  * check), and a failing cell or a command is read at once. A second: one timer a second of a Run all, and a hidden

@@ -32,7 +32,7 @@ export interface NotebookSession {
 }
 
 /**
- * Everything the guard does for one notebook a tab shows, with one lifetime (issue 16.3): the record watch, the
+ * Everything the guard does for one notebook a tab shows, with one lifetime: the record watch, the
  * notice, the countdown and restart runner, reports held during a restart, the page watch and its observers, frame
  * listeners and timers all take `signal`. Showing another notebook, or the content script being orphaned, aborts it.
  * A restart already under way still reports its result to its own notebook.

@@ -86,7 +86,7 @@ export const PageMessageSchema = v.variant('type', [
     runtime: v.optional(v.picklist(['unable-to-connect', 'not-needed'])),
   }),
   /**
-   * Detection may be blind (`blind`: the runtime busy for minutes with no cell seen running, issue 13.6), or the page
+   * Detection may be blind (`blind`: the runtime busy for minutes with no cell seen running), or the page
    * sees a cell running again.
    */
   v.object({ type: v.literal('page-sight'), key: NotebookKey, blind: v.boolean(), detectedAt: TimeSchema }),

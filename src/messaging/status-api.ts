@@ -1,5 +1,5 @@
 /**
- * The notebook status API (issue 18): public, stable, versioned. Code in a Colab output frame (typically run through
+ * The notebook status API: public, stable, versioned. Code in a Colab output frame (typically run through
  * `google.colab.output.eval_js`) posts `{ colabOomGuard: 'status?', id }` to its own window; the output-frame script
  * answers on that window with `{ colabOomGuard: 'status', id, status }`. Checked by hand, not with valibot: the
  * output-frame script must stay small. Changing a field's meaning needs a new `v`; `python/colab_oom_guard.py`

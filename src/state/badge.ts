@@ -38,7 +38,7 @@ export function badgeFor(record: NotebookRecord | null, settings: Settings, now:
     case 'off':
       return { text: '', color: GREY, icon: 'off', tip: { kind: 'off' } };
     case 'watching':
-      // Issue 13.6: Colab busy for minutes and no cell seen running; failures may go unseen.
+      // Colab busy for minutes and no cell seen running; failures may go unseen.
       if (record.blindSince !== undefined) return { text: '?', color: PURPLE, icon: 'on', tip: { kind: 'blind' } };
       return { text: count, color: GREEN, icon: 'on', tip: { kind: 'watching', restarts: tonight } };
     case 'pending':

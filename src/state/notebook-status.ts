@@ -8,7 +8,7 @@ const ACTED_ON: ReadonlySet<HistoryEntry['type']> = new Set(['restart-scheduled'
 const MARKER_RULE = 'restart-marker';
 
 /**
- * What the notebook's own code may read about itself (issue 18): the same counts the popup shows, from the record as
+ * What the notebook's own code may read about itself: the same counts the popup shows, from the record as
  * stored. Of a notebook the guard is not on for (never switched on, or switched off), only that.
  */
 export function notebookStatus(record: NotebookRecord, settings: Settings, now: number): NotebookStatus {

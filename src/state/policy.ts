@@ -334,7 +334,7 @@ function requestFields(event: Report): Pick<RestartRequest, 'tabId' | 'detectedA
 }
 
 /**
- * One execution, one failure, across tabs (issue 13.3): every tab on the notebook shows the same failure, a
+ * One execution, one failure, across tabs: every tab on the notebook shows the same failure, a
  * background one possibly after the restart it caused. A failure of an execution that began before the last restart
  * was claimed was handled by that restart (which ended the execution): noted, never acted on.
  */
@@ -747,7 +747,7 @@ function ok(record: NotebookRecord): Reduction {
 }
 
 // ---------------------------------------------------------------------------------------------------------------------
-// Whether the page can see (issue 13.6)
+// Whether the page can see
 
 /**
  * A page reports that detection may be blind (Colab busy, no cell seen running), or that it sees a cell running

@@ -219,7 +219,7 @@ const NotebookEntries = {
   lastFailureAt: v.optional(TimeSchema),
   /** When the user or the guard last changed the record (a title aside): what idle records are pruned by. */
   touchedAt: v.optional(TimeSchema),
-  /** Since when a page reports that detection may be blind (issue 13.6); gone once it sees a cell run again. */
+  /** Since when a page reports that detection may be blind; gone once it sees a cell run again. */
   blindSince: v.optional(TimeSchema),
   history: v.optional(v.pipe(v.array(HistoryEntrySchema), v.maxLength(HISTORY_LIMIT)), () => []),
 };
