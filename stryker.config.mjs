@@ -12,7 +12,6 @@ export default {
     'src/content/notebook-session.ts',
     'src/content/restart-runner.ts',
     '!src/**/*.test.ts',
-    '!src/detector/test-configs.ts',
   ],
   coverageAnalysis: 'perTest',
   // Mutants in module-level tables (the rule table, the selector registry) can only be tested by reloading every
