@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import browser from 'webextension-polyfill';
 import { t } from '../lib/i18n';
+import { createQueue } from '../lib/queue';
 import {
   FrameMessageSchema,
   type HelloReply,
@@ -182,18 +183,14 @@ export function createRouter(writer: NotebookWriter) {
     }
   }
 
-  const tabTails = new Map<number, Promise<unknown>>();
+  const tabQueue = createQueue<number>();
 
   /**
    * A tab's messages are applied in the order its page sent them: a claim sent after the hello for another notebook
    * must find the tab on that notebook, or it could be granted for a notebook the page already left.
    */
   function inTabOrder<T>(tabId: number, task: () => Promise<T>): Promise<T> {
-    const result = (tabTails.get(tabId) ?? Promise.resolve()).then(task);
-    const tail = result.then(noop, noop);
-    tabTails.set(tabId, tail);
-    void tail.then(() => tabTails.get(tabId) === tail && tabTails.delete(tabId));
-    return result;
+    return tabQueue.run(tabId, task);
   }
 
   /** Returns undefined for messages it does not take, so that no answer is sent. */
@@ -228,8 +225,6 @@ async function firstTabShowing(key: string): Promise<number | undefined> {
   }
   return undefined;
 }
-
-function noop(): void {}
 
 /** A full storage (already listed for the user) must not also keep the page from getting its guard. */
 function unlessStorageFull(error: unknown): void {

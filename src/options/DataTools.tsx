@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { type MessageKey, t } from '../lib/i18n';
+import { megabytes } from '../lib/units';
 import { IMPORT_MAX_CHARS } from '../limits';
 import { defaultSettings } from '../state/schema';
 import { loadAllNotebooks, loadSettings } from '../state/store';
@@ -177,10 +178,6 @@ function Confirmed(props: {
       </div>
     </fieldset>
   );
-}
-
-function megabytes(bytes: number): string {
-  return (bytes / 1_000_000).toFixed(1);
 }
 
 function Result({ outcome, id }: { outcome: Outcome; id?: string }) {

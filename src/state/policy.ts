@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { secondsUntil } from '../lib/units';
 import { cut, TEXT_LIMITS } from '../limits';
 import { answersDisconnect, type DisconnectKind, disconnectVerdict } from './disconnect';
 import { RETENTION_MS } from './retention';
@@ -850,10 +851,6 @@ export function localDay(now: number): string {
 
 function pad(n: number): string {
   return String(n).padStart(2, '0');
-}
-
-function secondsUntil(deadline: number, now: number): number {
-  return Math.max(0, Math.ceil((deadline - now) / 1000));
 }
 
 function minutesSince(time: number, now: number): number {

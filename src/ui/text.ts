@@ -1,6 +1,7 @@
 import type { DialogKind } from '../colab/dialogs';
 import { personOnlyDialog } from '../colab/person-only';
 import { type MessageKey, t } from '../lib/i18n';
+import { DAY_MS } from '../lib/units';
 import type { BadgeTip } from '../state/badge';
 import { gaveUpUnableToConnect, lastAction } from '../state/last-action';
 import { clockTime, NIGHT_HOURS } from '../state/night';
@@ -134,8 +135,6 @@ function waitsFor(detail = ''): string | null {
   const words = kind ? personOnlyDialog(kind) : null;
   return words ? t(words) : null;
 }
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Clock time for today's events; weekday and time within the week; the date beyond. */
 export function formatTime(at: number, now: number): string {
