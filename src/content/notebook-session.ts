@@ -1,7 +1,7 @@
-import { isPersonOnly } from '../colab/person-only';
 import { t } from '../lib/i18n';
 import { cut, TEXT_LIMITS } from '../limits';
 import type { ClaimReply, PageMessage } from '../messaging/protocol';
+import { isPersonOnly } from '../state/dialogs';
 import { answersDisconnect } from '../state/disconnect';
 import type { NotebookRecord, Settings } from '../state/schema';
 import { urlShowsNotebook } from '../state/scratch';

@@ -1,9 +1,10 @@
-import { type DialogKind, personOnlyDialog } from '../colab';
 import { type MessageKey, t } from '../lib/i18n';
+import type { DialogKind } from '../state/dialogs';
 import type { DisconnectKind } from '../state/disconnect';
 import { gaveUpUnableToConnect, lastAction } from '../state/last-action';
 import type { NotebookRecord } from '../state/schema';
 import { clock, countdownText, foundText } from '../ui/countdown';
+import { personOnlyDialog } from '../ui/dialog-words';
 import { stepSentence } from '../ui/steps';
 import type { NoticeContent } from './notice-box';
 

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
-import { PERSON_ONLY_KINDS } from '../colab/person-only';
 import { IMPORT_MAX_CHARS, MAX_SHELL_TAIL_CHARS, MAX_TEXT_CHARS, MAX_URL_CHARS, TEXT_LIMITS } from '../limits';
+import { PERSON_ONLY_KINDS } from '../state/dialogs';
 import { DISCONNECT_KINDS } from '../state/disconnect';
 import {
   DECLINE_REASONS,

@@ -1,6 +1,6 @@
-import { type GuardedStatus, type NotebookStatus, STATUS_API_VERSION } from '../messaging/status-api';
 import { effectiveMaxRestarts, loopCountAt } from './policy';
 import type { HistoryEntry, NotebookRecord, Settings } from './schema';
+import { type GuardedStatus, type NotebookStatus, STATUS_API_VERSION } from './status-shape';
 
 /** The entries that record a failure the guard acted on: it scheduled a restart for it, or gave up because of it. */
 const ACTED_ON: ReadonlySet<HistoryEntry['type']> = new Set(['restart-scheduled', 'gave-up']);

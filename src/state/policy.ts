@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { secondsUntil } from '../lib/units';
 import { cut, TEXT_LIMITS } from '../limits';
+import type { PersonOnlyKind } from './dialogs';
 import { answersDisconnect, type DisconnectKind, disconnectVerdict } from './disconnect';
 import { RETENTION_MS } from './retention';
 import {
@@ -52,8 +53,8 @@ export type PolicyEvent =
   | { type: 'declined'; detectedAt: number; startedAt: number; reason: DeclineReason; verdict: Verdict }
   | { type: 'marker'; tabId: number; detectedAt: number; pattern: string; line: string }
   | { type: 'disconnect'; tabId: number; detectedAt: number; kind: DisconnectKind; line: string }
-  /** Colab shows a dialog only a person may answer (`kind`: its DialogKind), saying `text`. */
-  | { type: 'dialog'; tabId: number; detectedAt: number; kind: string; text: string }
+  /** Colab shows a dialog only a person may answer, saying `text`. */
+  | { type: 'dialog'; tabId: number; detectedAt: number; kind: PersonOnlyKind; text: string }
   | { type: 'claim'; tabId: number; attempt: string }
   | { type: 'restart-result'; tabId: number; attempt: string; ok: true }
   | {

@@ -1,7 +1,7 @@
-import type { DialogKind } from '../colab/dialogs';
-import { personOnlyDialog } from '../colab/person-only';
 import { t } from '../lib/i18n';
+import type { DialogKind } from '../state/dialogs';
 import type { RestartAction } from '../state/schema';
+import { personOnlyDialog } from './dialog-words';
 
 /**
  * The one place that turns a failed step (src/colab/actions.ts, restart-runner.ts, detection-check.ts) into words for

@@ -1,13 +1,13 @@
-import type { DialogKind } from '../colab/dialogs';
-import { personOnlyDialog } from '../colab/person-only';
 import { type MessageKey, t } from '../lib/i18n';
 import { DAY_MS } from '../lib/units';
 import type { BadgeTip } from '../state/badge';
+import type { DialogKind } from '../state/dialogs';
 import { gaveUpUnableToConnect, lastAction } from '../state/last-action';
 import { clockTime, NIGHT_HOURS } from '../state/night';
 import type { StatusView } from '../state/policy';
 import type { HistoryEntry, NotebookRecord, RestartAction, Verdict } from '../state/schema';
 import { clock, countdownText, foundText } from './countdown';
+import { personOnlyDialog } from './dialog-words';
 import { splitStepDetail, stepWords } from './steps';
 
 /** Human text for the states, events and verdicts the pages and the in-page notice show. */
