@@ -31,8 +31,8 @@ export function notificationText(effect: NotifyEffect): { title: string; message
     case 'left-to-person':
       return { title: t('notifyLeft', effect.title), message: effect.detail };
     case 'ui-problem': {
-      const id = effect.step?.id ?? '';
-      const words = stepSentence(id, effect.detail, effect.step?.action);
+      const failed = effect.step?.failed ?? { step: 'unknown', reason: '', saw: '' };
+      const words = stepSentence(failed, effect.step?.action);
       return { title: t('notifyUiProblem', effect.title), message: t('notifyUiProblemBody', words, effect.detail) };
     }
   }

@@ -95,8 +95,7 @@ export function createRouter(writer: NotebookWriter) {
                 tabId,
                 attempt: message.attempt,
                 ok: false,
-                step: message.step ?? 'unknown',
-                detail: message.detail ?? '',
+                failed: message.failed ?? { step: 'unknown', reason: '', saw: '' },
                 ...(message.runtime ? { runtime: message.runtime } : {}),
               },
         );

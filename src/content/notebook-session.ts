@@ -216,7 +216,10 @@ function clipOutcome(outcome: Outcome): Outcome {
   if (outcome.ok) return outcome;
   return {
     ...outcome,
-    step: cut(outcome.step, TEXT_LIMITS.uiStep),
-    detail: cut(outcome.detail, TEXT_LIMITS.detail),
+    failed: {
+      step: outcome.failed.step,
+      reason: cut(outcome.failed.reason, TEXT_LIMITS.uiStep),
+      saw: cut(outcome.failed.saw, TEXT_LIMITS.detail),
+    },
   };
 }

@@ -4,6 +4,8 @@ import { PERSON_ONLY_KINDS } from '../state/dialogs';
 import { DISCONNECT_KINDS } from '../state/disconnect';
 import {
   DECLINE_REASONS,
+  type FailedStep,
+  FailedStepSchema,
   MaxRestartsSchema,
   NotebookKeySchema as NotebookKey,
   TimeSchema,
@@ -80,8 +82,8 @@ export const PageMessageSchema = v.variant('type', [
     key: NotebookKey,
     attempt: v.string(),
     ok: v.boolean(),
-    step: v.optional(v.pipe(v.string(), v.maxLength(TEXT_LIMITS.uiStep))),
-    detail: v.optional(v.pipe(v.string(), v.maxLength(TEXT_LIMITS.detail))),
+    /** The step that failed, when `ok` is false. */
+    failed: v.optional(FailedStepSchema),
     /** A reconnect that found Colab unable to connect, or nothing to reconnect (policy.ts `ReconnectEnd`). */
     runtime: v.optional(v.picklist(['unable-to-connect', 'not-needed'])),
   }),
@@ -133,7 +135,7 @@ export interface HelloReply {
 export type { ClaimReply } from '../state/policy';
 
 /** "Check Colab UI": ready or the step that is not, and Colab's interface language (`colabLanguage`). */
-export type CheckUiReply = ({ ready: true; detail: string } | { ready: false; step: string; detail: string }) & {
+export type CheckUiReply = ({ ready: true; detail: string } | { ready: false; failed: FailedStep }) & {
   language: string;
 };
 

@@ -1,7 +1,7 @@
 import { lastAction } from './last-action';
 import { restartsTonight } from './night';
 import { describeStatus } from './policy';
-import type { NotebookRecord, RestartAction, Settings } from './schema';
+import type { FailedStep, NotebookRecord, RestartAction, Settings } from './schema';
 
 /**
  * What the toolbar icon shows for a tab on a notebook: whether the guard is on and how many restarts happened in the
@@ -20,7 +20,7 @@ export type BadgeIcon = 'on' | 'off' | 'gave-up' | 'ui-problem';
 export type BadgeTip =
   | { kind: 'no-notebook' | 'off' | 'blind' | 'countdown' | 'restarting' }
   | { kind: 'watching' | 'gave-up'; restarts: number }
-  | { kind: 'ui-problem'; step: string; detail: string; action?: RestartAction };
+  | { kind: 'ui-problem'; failed: FailedStep; action?: RestartAction };
 
 const GREEN = '#188038';
 const AMBER = '#b06000';
@@ -52,8 +52,7 @@ export function badgeFor(record: NotebookRecord | null, settings: Settings, now:
     case 'ui-problem': {
       const tip: BadgeTip = {
         kind: 'ui-problem',
-        step: view.step ?? '',
-        detail: view.detail ?? '',
+        failed: view.failed ?? { step: 'unknown', reason: '', saw: '' },
         action: lastAction(record.history),
       };
       return { text: 'UI', color: ORANGE, icon: 'ui-problem', tip };

@@ -40,6 +40,6 @@ export const PERSON_ONLY_KINDS = [
 ] as const satisfies readonly DialogKind[];
 export type PersonOnlyKind = (typeof PERSON_ONLY_KINDS)[number];
 
-export function isPersonOnly(kind: DialogKind): kind is PersonOnlyKind {
+export function isPersonOnly(kind: string): kind is PersonOnlyKind {
   return (PERSON_ONLY_KINDS as readonly string[]).includes(kind);
 }

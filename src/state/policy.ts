@@ -7,6 +7,8 @@ import { RETENTION_MS } from './retention';
 import {
   DECLINED,
   type DeclineReason,
+  type FailedStep,
+  failedStepText,
   HISTORY_LIMIT,
   type HistoryEntry,
   MaxRestartsSchema,
@@ -62,8 +64,7 @@ export type PolicyEvent =
       tabId: number;
       attempt: string;
       ok: false;
-      step: string;
-      detail: string;
+      failed: FailedStep;
       /** A reconnect that found Colab unable to connect (an outage), or nothing to reconnect: no UI problem. */
       runtime?: ReconnectEnd;
     }
@@ -115,7 +116,7 @@ export interface NotifyEffect {
   title: string;
   detail: string;
   /** ui-problem: the step that failed and what the restart was doing, for the notification to say in words. */
-  step?: { id: string; action?: RestartAction };
+  step?: { failed: FailedStep; action?: RestartAction };
 }
 export type Effect = NotifyEffect;
 
@@ -513,9 +514,15 @@ function reconnectFailed(
     lastRestartAt: status.startedAt,
     lastFailureAt: now,
   };
-  const detail = cut(`${event.step}: ${event.detail}`, TEXT_LIMITS.detail);
-  const verdict = clipVerdict(disconnectVerdict('unable-to-connect', event.detail));
-  const failed = addHistory(tried, { at: now, type: 'restart-failed', detail, verdict, action: status.action });
+  const verdict = clipVerdict(disconnectVerdict('unable-to-connect', failedStepText(event.failed)));
+  const entry = {
+    at: now,
+    type: 'restart-failed',
+    failed: clipFailed(event.failed),
+    verdict,
+    action: status.action,
+  } as const;
+  const failed = addHistory(tried, entry);
   const max = effectiveMaxRestarts(failed, settings);
   if (attempts >= max) {
     const gaveUp =
@@ -547,14 +554,13 @@ function reconnectNotNeeded(record: NotebookRecord, now: number): Reduction {
 
 /** The UI operation failed: stop and tell the user. Retrying blindly could click the wrong thing again and again. */
 function restartFailed(record: NotebookRecord, event: Extract<RestartResult, { ok: false }>, now: number): Reduction {
-  const step = cut(event.step, TEXT_LIMITS.uiStep);
-  const detail = cut(event.detail, TEXT_LIMITS.detail);
+  const failed = clipFailed(event.failed);
   const next = addHistory(
-    { ...record, status: { kind: 'ui-problem', at: now, step, detail } },
-    { at: now, type: 'restart-failed', detail: cut(`${step}: ${detail}`, TEXT_LIMITS.detail) },
+    { ...record, status: { kind: 'ui-problem', at: now, failed } },
+    { at: now, type: 'restart-failed', failed },
   );
   const action = record.status.kind === 'restarting' ? record.status.action : undefined;
-  const effect = { ...notify(next, 'ui-problem', detail), step: { id: step, action } };
+  const effect = { ...notify(next, 'ui-problem', failedStepText(failed)), step: { failed, action } };
   return { record: next, effects: [effect], reply: { ok: true } };
 }
 
@@ -808,8 +814,7 @@ export interface StatusView {
   /** gave-up / ui-problem: when it stopped. */
   since?: number;
   /** ui-problem: which UI step failed, and how. */
-  step?: string;
-  detail?: string;
+  failed?: FailedStep;
 }
 
 export function describeStatus(record: NotebookRecord, settings: Settings, now: number): StatusView {
@@ -840,7 +845,7 @@ export function describeStatus(record: NotebookRecord, settings: Settings, now: 
     case 'gave-up':
       return { ...base, state: 'gave-up', since: status.at };
     case 'ui-problem':
-      return { ...base, state: 'ui-problem', since: status.at, step: status.step, detail: status.detail };
+      return { ...base, state: 'ui-problem', since: status.at, failed: status.failed };
   }
 }
 
@@ -870,6 +875,10 @@ function notify(record: NotebookRecord, kind: NotifyEffect['kind'], detail: stri
 
 function reply(record: NotebookRecord, answer: AnyReply): Reduction {
   return { record, effects: [], reply: answer };
+}
+
+function clipFailed({ step, reason, saw }: FailedStep): FailedStep {
+  return { step, reason: cut(reason, TEXT_LIMITS.uiStep), saw: cut(saw, TEXT_LIMITS.detail) };
 }
 
 function clipVerdict(verdict: Verdict): Verdict {

@@ -8,6 +8,7 @@ import {
   PROBLEMS_LIMIT,
   TEXT_LIMITS,
 } from '../limits';
+import { type FailedStep, UI_STEPS } from './failed-step';
 import {
   CURRENT_VERSION,
   isObject,
@@ -32,6 +33,7 @@ export const SETTINGS_KEY = 'settings';
 export const PROBLEMS_KEY = 'problems';
 export const STORAGE_ERRORS_KEY = 'storageErrors';
 
+export { type FailedStep, failedStepText, UI_STEPS, type UiStep } from './failed-step';
 // In storage-keys.ts (no validation code), so the small Colab page script can name a record without the schema.
 export { isNotebookKey, NOTEBOOK_PREFIX, notebookStorageKey } from './storage-keys';
 // The bounds live in limits.ts with every other one; re-exported for the state modules' callers.
@@ -127,6 +129,13 @@ const Action = v.picklist(ACTIONS);
 export type RestartReason = (typeof REASONS)[number];
 export type RestartAction = (typeof ACTIONS)[number];
 
+/** A step that failed (failed-step.ts). */
+export const FailedStepSchema = v.object({
+  step: v.picklist(UI_STEPS),
+  reason: Text(TEXT_LIMITS.uiStep),
+  saw: Text(TEXT_LIMITS.detail),
+}) satisfies v.GenericSchema<FailedStep>;
+
 export const StatusSchema = v.variant('kind', [
   v.object({ kind: v.literal('watching') }),
   v.object({
@@ -153,8 +162,7 @@ export const StatusSchema = v.variant('kind', [
   v.object({
     kind: v.literal('ui-problem'),
     at: TimeSchema,
-    step: Text(TEXT_LIMITS.uiStep),
-    detail: Text(TEXT_LIMITS.detail),
+    failed: FailedStepSchema,
   }),
 ]);
 export type Status = v.InferOutput<typeof StatusSchema>;
@@ -201,6 +209,8 @@ export const HistoryEntrySchema = v.object({
   detail: v.optional(Text(TEXT_LIMITS.detail)),
   verdict: v.optional(VerdictSchema),
   action: v.optional(Action),
+  /** A `restart-failed` entry: the step that failed. */
+  failed: v.optional(FailedStepSchema),
 });
 export type HistoryEntry = v.InferOutput<typeof HistoryEntrySchema>;
 

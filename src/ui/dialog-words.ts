@@ -1,5 +1,5 @@
 import type { MessageKey } from '../lib/i18n';
-import { type DialogKind, isPersonOnly, type PersonOnlyKind } from '../state/dialogs';
+import { isPersonOnly, type PersonOnlyKind } from '../state/dialogs';
 
 /** The `_locales` key of the words the in-page notice, the popup and the history name each person-only dialog with. */
 const PERSON_ONLY_WORDS = {
@@ -17,6 +17,6 @@ const PERSON_ONLY_WORDS = {
 export type PersonOnlyWords = (typeof PERSON_ONLY_WORDS)[PersonOnlyKind];
 
 /** Whether only a person may answer a dialog of this kind: the `_locales` key of the notice's words for it, or null. */
-export function personOnlyDialog(kind: DialogKind): PersonOnlyWords | null {
+export function personOnlyDialog(kind: string): PersonOnlyWords | null {
   return isPersonOnly(kind) ? PERSON_ONLY_WORDS[kind] : null;
 }

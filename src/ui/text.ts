@@ -2,13 +2,14 @@ import { type MessageKey, t } from '../lib/i18n';
 import { DAY_MS } from '../lib/units';
 import type { BadgeTip } from '../state/badge';
 import type { DialogKind } from '../state/dialogs';
+import { failedStepText } from '../state/failed-step';
 import { gaveUpUnableToConnect, lastAction } from '../state/last-action';
 import { clockTime, NIGHT_HOURS } from '../state/night';
 import type { StatusView } from '../state/policy';
 import type { HistoryEntry, NotebookRecord, RestartAction, Verdict } from '../state/schema';
 import { clock, countdownText, foundText } from './countdown';
 import { personOnlyDialog } from './dialog-words';
-import { splitStepDetail, stepWords } from './steps';
+import { stepWords } from './steps';
 
 /** Human text for the states, events and verdicts the pages and the in-page notice show. */
 
@@ -50,9 +51,9 @@ export function statusText(view: StatusView, record: NotebookRecord): StatusText
       return same(headline, t('stateGaveUpDetail'));
     }
     case 'ui-problem': {
-      const words = stepWords(view.step ?? '', view.detail, lastAction(record.history));
-      const headline = t('stateUiProblem', words);
-      return { headline, announcement: headline, detail: t('stateUiProblemDetail'), details: view.detail };
+      const failed = view.failed ?? { step: 'unknown', reason: '', saw: '' };
+      const headline = t('stateUiProblem', stepWords(failed, lastAction(record.history)));
+      return { headline, announcement: headline, detail: t('stateUiProblemDetail'), details: failedStepText(failed) };
     }
   }
 }
@@ -103,7 +104,7 @@ export interface EventText {
 export function eventText(entry: HistoryEntry, earlier: readonly HistoryEntry[] = []): EventText {
   return {
     title: eventTitle(entry, earlier),
-    detail: entry.detail,
+    detail: entry.failed ? `${entry.failed.step}: ${failedStepText(entry.failed)}` : entry.detail,
     verdict: entry.verdict ? verdictText(entry.verdict) : undefined,
   };
 }
@@ -117,8 +118,8 @@ function eventTitle(entry: HistoryEntry, earlier: readonly HistoryEntry[]): stri
       if (entry.action === 'run-all') return t('eventRanAll');
       return t(entry.action === 'reconnect-and-run-all' ? 'eventReconnected' : 'eventRestarted');
     case 'restart-failed': {
-      const split = splitStepDetail(entry.detail ?? '');
-      return t('eventRestartFailed', stepWords(split?.step ?? '', split?.detail, lastAction(earlier)));
+      const failed = entry.failed ?? { step: 'unknown', reason: '', saw: '' };
+      return t('eventRestartFailed', stepWords(failed, lastAction(earlier)));
     }
     case 'left-to-person': {
       const words = waitsFor(entry.detail);
@@ -170,7 +171,7 @@ function tipWords(tip: BadgeTip): string {
     case 'gave-up':
       return tip.restarts === 1 ? t('badgeGaveUpOne') : t('badgeGaveUp', tip.restarts);
     case 'ui-problem':
-      return t('badgeUiProblem', stepWords(tip.step, tip.detail, tip.action));
+      return t('badgeUiProblem', stepWords(tip.failed, tip.action));
   }
 }
 
