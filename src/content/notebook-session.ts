@@ -1,6 +1,6 @@
 import { t } from '../lib/i18n';
 import { cut, TEXT_LIMITS } from '../limits';
-import type { ClaimReply, PageMessage } from '../messaging/protocol';
+import type { PageMessage, ReplyTo } from '../messaging/protocol';
 import { isPersonOnly } from '../state/dialogs';
 import { answersDisconnect } from '../state/disconnect';
 import type { NotebookRecord, Settings } from '../state/schema';
@@ -59,9 +59,9 @@ export function startNotebookSession(
   /** The page watch runs while the guard is on for the notebook: a lifetime inside the session's. */
   let watching: { watch: FailureWatch; stop: AbortController } | null = null;
 
-  const send = async <R>(message: PageMessage): Promise<R | null> => {
+  const send = async <M extends PageMessage>(message: M): Promise<ReplyTo<M> | null> => {
     try {
-      return await sendToWorker<R>(message);
+      return (await sendToWorker(message)) ?? null;
     } catch (error) {
       if (error instanceof OrphanedError) orphaned();
       return null;
@@ -81,7 +81,7 @@ export function startNotebookSession(
     tabId,
     signal,
     claim: async (attemptKey, attempt) => {
-      const reply = (await send<ClaimReply>({ type: 'page-claim', key: attemptKey, attempt })) ?? {
+      const reply = (await send({ type: 'page-claim', key: attemptKey, attempt })) ?? {
         granted: false,
         reason: 'no answer',
       };

@@ -1,5 +1,5 @@
 import { isColabOutputFrame } from '../colab/output-frame-reader';
-import type { FrameMessage } from '../messaging/protocol';
+import type { FrameMessage, ReplyTo } from '../messaging/protocol';
 import { runtime } from './frame-browser';
 import { type AskWorker, reportWhileGuarded } from './frame-reporter';
 import { isOrphaned } from './orphaned';
@@ -18,9 +18,9 @@ function main() {
   const { parent } = window;
   if (parent === window || parent !== window.top || !isColabOutputFrame(location)) return;
   const context = new AbortController();
-  const ask: AskWorker = async <R>(message: FrameMessage) => {
+  const ask: AskWorker = async <M extends FrameMessage>(message: M) => {
     try {
-      return (await runtime.sendMessage(message)) as R;
+      return (await runtime.sendMessage(message)) as ReplyTo<M>;
     } catch (error) {
       if (isOrphaned(runtime, error)) context.abort();
       return undefined;

@@ -19,7 +19,7 @@ import { sendCommand } from '../ui/send';
 import { stepWords } from '../ui/steps';
 import { Timeline } from '../ui/Timeline';
 import { eventText, formatTime, languageList, languageName, statusText } from '../ui/text';
-import { useColabLanguage, usePageWatched, useTabNotebook, useTargetTab } from './tab';
+import { askTab, useColabLanguage, usePageWatched, useTabNotebook, useTargetTab } from './tab';
 
 /** How many events the popup lists, above its controls (the full history is in the export). */
 export const EVENTS_SHOWN = 5;
@@ -296,7 +296,7 @@ function CheckUi({ tabId }: { tabId: number }) {
     setState({ kind: 'checking' });
     let reply: CheckUiReply | undefined;
     try {
-      reply = (await browser.tabs.sendMessage(tabId, { type: 'check-ui' })) as CheckUiReply | undefined;
+      reply = await askTab(tabId, { type: 'check-ui' });
     } catch {
       reply = undefined;
     }

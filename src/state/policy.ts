@@ -8,11 +8,13 @@ import {
   DECLINED,
   type DeclineReason,
   type FailedStep,
+  type FailureSource,
   failedStepText,
   HISTORY_LIMIT,
   type HistoryEntry,
   MaxRestartsSchema,
   type NotebookRecord,
+  type ReconnectEnd,
   type RestartAction,
   type RestartReason,
   SETTING_BOUNDS,
@@ -41,8 +43,7 @@ export const RESTART_TIMEOUT_MS = 2 * 60_000;
  */
 export const COUNTDOWN_GRACE_MS = 2 * 60_000;
 
-export type FailureSource = 'error-output' | 'crash-toast';
-export type ReconnectEnd = 'unable-to-connect' | 'not-needed';
+export type { FailureSource, ReconnectEnd } from './schema';
 
 /**
  * A note left to the person is written once while it stays the same: every tab on the notebook shows the same

@@ -122,6 +122,13 @@ export const SettingsSchema = v.pipe(
 );
 export type Settings = v.InferOutput<typeof SettingsSchema>;
 
+/** What a failure was seen in: an error output, or Colab's crash notice. */
+export const FAILURE_SOURCES = ['error-output', 'crash-toast'] as const;
+export type FailureSource = (typeof FAILURE_SOURCES)[number];
+/** A reconnect that found Colab unable to connect, or nothing to reconnect. */
+export const RECONNECT_ENDS = ['unable-to-connect', 'not-needed'] as const;
+export type ReconnectEnd = (typeof RECONNECT_ENDS)[number];
+
 export const REASONS = ['failure', 'crash', 'marker', 'disconnect'] as const;
 export const ACTIONS = ['restart-and-run-all', 'run-all', 'reconnect-and-run-all'] as const;
 const Reason = v.picklist(REASONS);
