@@ -1,5 +1,6 @@
 import browser from 'webextension-polyfill';
 import { t } from '../lib/i18n';
+import { UNKNOWN_STEP } from '../state/failed-step';
 import type { Effect, NotifyEffect } from '../state/policy';
 import type { Settings } from '../state/schema';
 import { withoutUnsafeText } from '../state/storage-keys';
@@ -31,7 +32,7 @@ export function notificationText(effect: NotifyEffect): { title: string; message
     case 'left-to-person':
       return { title: t('notifyLeft', effect.title), message: effect.detail };
     case 'ui-problem': {
-      const failed = effect.step?.failed ?? { step: 'unknown', reason: '', saw: '' };
+      const failed = effect.step?.failed ?? UNKNOWN_STEP;
       const words = stepSentence(failed, effect.step?.action);
       return { title: t('notifyUiProblem', effect.title), message: t('notifyUiProblemBody', words, effect.detail) };
     }

@@ -13,6 +13,7 @@ import {
   type WorkerProtocol,
 } from '../messaging/protocol';
 import { type SenderLike, senderKind } from '../messaging/sender';
+import { UNKNOWN_STEP } from '../state/failed-step';
 import { pageNotebookKey } from '../state/notebook-key';
 import { notebookTitleFromDocumentTitle } from '../state/notebook-title';
 import type { ClaimReply, CommandReply, PolicyEvent, Reduction, ReplyFor, ReportReply } from '../state/policy';
@@ -89,7 +90,7 @@ export function createRouter(writer: NotebookWriter) {
               tabId,
               attempt: message.attempt,
               ok: false,
-              failed: message.failed ?? { step: 'unknown', reason: '', saw: '' },
+              failed: message.failed ?? UNKNOWN_STEP,
               ...(message.runtime ? { runtime: message.runtime } : {}),
             },
       ),

@@ -1,3 +1,4 @@
+import { UNKNOWN_STEP } from './failed-step';
 import { lastAction } from './last-action';
 import { restartsTonight } from './night';
 import { describeStatus } from './policy';
@@ -52,7 +53,7 @@ export function badgeFor(record: NotebookRecord | null, settings: Settings, now:
     case 'ui-problem': {
       const tip: BadgeTip = {
         kind: 'ui-problem',
-        failed: view.failed ?? { step: 'unknown', reason: '', saw: '' },
+        failed: view.failed ?? UNKNOWN_STEP,
         action: lastAction(record.history),
       };
       return { text: 'UI', color: ORANGE, icon: 'ui-problem', tip };

@@ -32,6 +32,9 @@ export interface FailedStep {
   saw: string;
 }
 
+/** A failure report that named no step (a page running an older script). */
+export const UNKNOWN_STEP: FailedStep = { step: 'unknown', reason: '', saw: '' };
+
 /** A failed step as its details line reads: the reason, then what the step saw. */
 export function failedStepText({ step, reason, saw }: FailedStep): string {
   const what = step === 'precheck' ? `dialog-open: ${reason}` : reason;

@@ -2,7 +2,7 @@ import { type MessageKey, t } from '../lib/i18n';
 import { DAY_MS } from '../lib/units';
 import type { BadgeTip } from '../state/badge';
 import type { DialogKind } from '../state/dialogs';
-import { failedStepText } from '../state/failed-step';
+import { failedStepText, UNKNOWN_STEP } from '../state/failed-step';
 import { gaveUpUnableToConnect, lastAction } from '../state/last-action';
 import { clockTime, NIGHT_HOURS } from '../state/night';
 import type { StatusView } from '../state/policy';
@@ -51,7 +51,7 @@ export function statusText(view: StatusView, record: NotebookRecord): StatusText
       return same(headline, t('stateGaveUpDetail'));
     }
     case 'ui-problem': {
-      const failed = view.failed ?? { step: 'unknown', reason: '', saw: '' };
+      const failed = view.failed ?? UNKNOWN_STEP;
       const headline = t('stateUiProblem', stepWords(failed, lastAction(record.history)));
       return { headline, announcement: headline, detail: t('stateUiProblemDetail'), details: failedStepText(failed) };
     }
@@ -118,7 +118,7 @@ function eventTitle(entry: HistoryEntry, earlier: readonly HistoryEntry[]): stri
       if (entry.action === 'run-all') return t('eventRanAll');
       return t(entry.action === 'reconnect-and-run-all' ? 'eventReconnected' : 'eventRestarted');
     case 'restart-failed': {
-      const failed = entry.failed ?? { step: 'unknown', reason: '', saw: '' };
+      const failed = entry.failed ?? UNKNOWN_STEP;
       return t('eventRestartFailed', stepWords(failed, lastAction(earlier)));
     }
     case 'left-to-person': {
