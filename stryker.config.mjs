@@ -13,7 +13,6 @@ export default {
     'src/page/restart-runner.ts',
     'src/page/blindness.ts',
     '!src/**/*.test.ts',
-    '!src/detector/test-configs.ts',
   ],
   coverageAnalysis: 'perTest',
   // Mutants in module-level tables (the rule table, the selector registry) can only be tested by reloading every

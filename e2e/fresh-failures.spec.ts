@@ -304,8 +304,11 @@ test.describe('13.6 saying when the guard cannot see', () => {
     );
     expect(await checkUi(serviceWorker, tabId)).toMatchObject({
       ready: false,
-      step: 'read-run-states',
-      detail: expect.stringContaining('no cell can be seen running'),
+      failed: {
+        step: 'read-run-states',
+        reason: 'no-run-states',
+        saw: expect.stringContaining('no cell can be seen running'),
+      },
     });
   });
 
@@ -328,12 +331,18 @@ test.describe('13.6 saying when the guard cannot see', () => {
     });
     // A release that moves output frames out of the cells' output areas.
     await page.evaluate(() => document.body.append(document.querySelector('#cell-train iframe')!));
-    expect(await checkUi(serviceWorker, tabId)).toMatchObject({ ready: false, step: 'match-output-frames' });
+    expect(await checkUi(serviceWorker, tabId)).toMatchObject({
+      ready: false,
+      failed: { step: 'match-output-frames', reason: 'frames-outside-cells' },
+    });
     // One that renames the cells.
     await page.evaluate(() => {
       for (const cell of document.querySelectorAll('.cell')) cell.id = `x-${cell.id}`;
     });
-    expect(await checkUi(serviceWorker, tabId)).toMatchObject({ ready: false, step: 'find-cells' });
+    expect(await checkUi(serviceWorker, tabId)).toMatchObject({
+      ready: false,
+      failed: { step: 'find-cells', reason: 'no-cells' },
+    });
     expect(await logOf(page, 'dangerous')).toEqual([]);
     expect(await simLog(page)).not.toContainEqual(expect.objectContaining({ type: 'restart' }));
   });

@@ -122,8 +122,7 @@ test.describe('a missing or disabled item', () => {
       expect(await waitForRun(page, 1)).toMatchObject({ ok: false, failedCell: 1 });
       await expect.poll(async () => (await record(serviceWorker, key))?.status.kind).toBe('ui-problem');
       const rec = (await record(serviceWorker, key))!;
-      expect(rec.status.step).toBe('find-item');
-      expect(rec.status.detail).toContain(problem);
+      expect(rec.status).toMatchObject({ failed: { step: 'find-item', reason: problem } });
       expect(historyOf(rec, 'restart-failed')).toHaveLength(1);
       expect(rec.totalRestarts).toBe(0);
       expect(await badgeText(serviceWorker, tabId)).toBe('UI');
@@ -241,7 +240,7 @@ test.describe('Check Colab UI (dry run)', () => {
     const { sim, tabId } = await openNotebook(fx, trainNotebook(OOM_ONCE));
     const reply = await checkUi(serviceWorker, tabId);
     expect(reply).toMatchObject({ ready: true });
-    expect(reply.detail).toContain('Restart session and run all');
+    expect(reply.ready && reply.detail).toContain('Restart session and run all');
     expect((await logOf(page, 'menu-open')).map((e) => e.menu)).toEqual(['runtime']);
     expect((await logOf(page, 'menu-close')).map((e) => e.menu)).toEqual(['runtime']);
     expect(await commandsChosen(page)).toEqual([]);
@@ -262,8 +261,7 @@ test.describe('Check Colab UI (dry run)', () => {
       trainNotebook(OOM_ONCE, { ui: { removeItems: ['restart-and-run-all'] } }),
     );
     const reply = await checkUi(serviceWorker, tabId);
-    expect(reply).toMatchObject({ ready: false, step: 'find-item' });
-    expect(reply.detail).toContain('item-missing');
+    expect(reply).toMatchObject({ ready: false, failed: { step: 'find-item', reason: 'item-missing' } });
     expect((await logOf(page, 'menu-open')).map((e) => e.menu)).toEqual(['runtime']);
     expect((await logOf(page, 'menu-close')).map((e) => e.menu)).toEqual(['runtime']);
     expect(await commandsChosen(page)).toEqual([]);
@@ -332,8 +330,8 @@ test.describe('the dialogs of 2025-26 (issue 14.3)', () => {
       expect(await waitForRun(page, 1)).toMatchObject({ ok: false, failedCell: 1 });
       await expect.poll(async () => (await record(serviceWorker, key))?.status.kind).toBe('ui-problem');
       const rec = (await record(serviceWorker, key))!;
-      expect(rec.status.step).toBe('confirm');
-      expect(rec.status.detail).toContain(`other-dialog: ${kind}`);
+      expect(rec.status).toMatchObject({ failed: { step: 'confirm', reason: 'other-dialog' } });
+      expect(rec.status.failed?.saw).toMatch(new RegExp(`^${kind}; `));
       expect(await commandsChosen(page)).toEqual(['runall@toolbar', 'restart-and-run-all@runtime-menu']);
       expect((await logOf(page, 'dialog-open')).map((e) => e.kind)).toEqual([kind]);
       expect(await logOf(page, 'dialog-confirm')).toEqual([]);
@@ -463,8 +461,8 @@ test.describe('a collapsed or missing header (issue 14.5)', () => {
     expect(await waitForRun(page, 1)).toMatchObject({ ok: false, failedCell: 1 });
     await expect.poll(async () => (await record(serviceWorker, key))?.status.kind).toBe('ui-problem');
     const rec = (await record(serviceWorker, key))!;
-    expect(rec.status.step).toBe('open-menu');
-    expect(rec.status.detail).toContain('header-collapsed; toolbar fallback: toolbar-missing');
+    expect(rec.status).toMatchObject({ failed: { step: 'open-menu', reason: 'header-collapsed' } });
+    expect(rec.status.failed?.saw).toContain('toolbar fallback: toolbar-missing');
     await expect(page.locator('colab-oom-guard-notice .box')).toContainText("Colab's header is collapsed");
     expect(await logOf(page, 'menu-open')).toEqual([]);
     expect(await logOf(page, 'header-toggle')).toEqual([]);
@@ -482,7 +480,9 @@ test.describe('a collapsed or missing header (issue 14.5)', () => {
     const { sim, tabId } = await openNotebook(fx, trainNotebook(OOM_ONCE, { ui: { header: 'collapsed' } }));
     const reply = await checkUi(serviceWorker, tabId);
     expect(reply).toMatchObject({ ready: true });
-    expect(reply.detail).toContain('header-collapsed: "Restart session and run all" found by command in the toolbar');
+    expect(reply.ready && reply.detail).toContain(
+      'header-collapsed: "Restart session and run all" found by command in the toolbar',
+    );
     expect(await commandsChosen(page)).toEqual([]);
     expect(await logOf(page, 'menu-open')).toEqual([]);
     await sim.dispose();

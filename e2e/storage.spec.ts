@@ -112,7 +112,7 @@ test('import: a file over the size limit is not read; one that would pass the st
   await expect(options.getByRole('alert')).toHaveText(
     new RegExp(
       '^big\\.json was not imported, nothing changed: ' +
-        'It would take 1\\d\\.\\d MB of storage, and the browser allows this extension 10\\.0 MB\\.',
+        'It would take 1\\d\\.\\d MB of storage, and the browser allows this extension 10\\.5 MB\\.',
     ),
   );
   expect(await serviceWorker.evaluate(() => chrome.storage.local.get(null))).toEqual(before);

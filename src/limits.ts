@@ -19,7 +19,7 @@ export const MAX_RULE_LINE_CHARS = 4096;
  */
 export const MAX_SHELL_TAIL_CHARS = 16 * 1024;
 /**
- * An output frame asked for the end of its stream output (issue 20) answers once nothing in it has changed for
+ * An output frame asked for the end of its stream output answers once nothing in it has changed for
  * STREAM_TAIL_QUIET_MS, at the latest STREAM_TAIL_MAX_WAIT_MS after the request: a frame created as its cell stopped
  * may still be receiving the cell's last outputs. Both well inside the time the page takes late outputs (10 s).
  */
@@ -73,7 +73,7 @@ export const RETENTION_DAYS = 90;
 export const STORAGE_ERRORS_LIMIT = 20;
 
 /**
- * A runtime busy this long with no cell seen running means the guard may not see the cells (issue 13.6): the page
+ * A runtime busy this long with no cell seen running means the guard may not see the cells: the page
  * says so, the badge and the popup show it.
  */
 export const BLIND_AFTER_MS = 2 * 60_000;

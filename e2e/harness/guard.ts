@@ -1,4 +1,5 @@
 import { expect, type Page, type Worker } from '@playwright/test';
+import type { FailedStep } from '../../src/state/failed-step';
 
 /**
  * Test set-up through the extension's own storage, from its service worker. Tests of the popup switch the guard on
@@ -26,7 +27,7 @@ export async function enableGuard(
 
 export interface StoredRecord {
   enabled: boolean;
-  status: { kind: string; ownerTab?: number; step?: string; detail?: string };
+  status: { kind: string; ownerTab?: number; failed?: FailedStep };
   loopCount: number;
   totalRestarts: number;
   blindSince?: number;

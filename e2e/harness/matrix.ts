@@ -1,4 +1,5 @@
 import { type BrowserContext, expect, type Page, type Worker } from '@playwright/test';
+import type { CheckUiReply } from '../../src/messaging/protocol';
 import {
   type ColabSim,
   entriesOf,
@@ -144,10 +145,7 @@ export async function pageTimeOrigin(page: Page): Promise<number> {
 }
 
 /** Sends the popup's "Check Colab UI" request to the tab's content script, from the service worker. */
-export async function checkUi(
-  serviceWorker: Worker,
-  tabId: number,
-): Promise<{ ready: boolean; step?: string; detail: string }> {
+export async function checkUi(serviceWorker: Worker, tabId: number): Promise<CheckUiReply> {
   return serviceWorker.evaluate((tabId) => chrome.tabs.sendMessage(tabId, { type: 'check-ui' }), tabId);
 }
 

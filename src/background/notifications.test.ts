@@ -35,7 +35,10 @@ describe('notifications', () => {
     const problem = effect({
       kind: 'ui-problem',
       detail: 'item-missing; saw: items: Run all',
-      step: { id: 'find-item', action: 'restart-and-run-all' },
+      step: {
+        failed: { step: 'find-item', reason: 'item-missing', saw: 'items: Run all' },
+        action: 'restart-and-run-all',
+      },
     });
     expect(notificationText(problem)).toEqual({
       title: 'Colab UI problem: train.ipynb',

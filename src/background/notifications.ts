@@ -1,5 +1,6 @@
 import browser from 'webextension-polyfill';
 import { t } from '../lib/i18n';
+import { UNKNOWN_STEP } from '../state/failed-step';
 import type { Effect, NotifyEffect } from '../state/policy';
 import type { Settings } from '../state/schema';
 import { withoutUnsafeText } from '../state/storage-keys';
@@ -31,8 +32,8 @@ export function notificationText(effect: NotifyEffect): { title: string; message
     case 'left-to-person':
       return { title: t('notifyLeft', effect.title), message: effect.detail };
     case 'ui-problem': {
-      const id = effect.step?.id ?? '';
-      const words = stepSentence(id, effect.detail, effect.step?.action);
+      const failed = effect.step?.failed ?? UNKNOWN_STEP;
+      const words = stepSentence(failed, effect.step?.action);
       return { title: t('notifyUiProblem', effect.title), message: t('notifyUiProblemBody', words, effect.detail) };
     }
   }

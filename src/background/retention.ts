@@ -1,4 +1,5 @@
 import browser from 'webextension-polyfill';
+import { DAY_MS } from '../lib/units';
 import type { NotebookWriter } from '../state/store';
 import { notebooksIn } from './tab-registry';
 
@@ -7,7 +8,6 @@ import { notebooksIn } from './tab-registry';
  * of its own, and a browser left open for weeks still gets it.
  */
 const KEY = 'retentionAppliedAt';
-const DAY_MS = 24 * 60 * 60_000;
 
 export async function applyRetentionDaily(writer: NotebookWriter, now = Date.now()): Promise<void> {
   const session = await browser.storage.session.get(null);

@@ -1,15 +1,19 @@
 import * as v from 'valibot';
 import browser from 'webextension-polyfill';
 import { t } from '../lib/i18n';
+import { createQueue } from '../lib/queue';
 import {
   FrameMessageSchema,
   type HelloReply,
   type PageMessage,
   PageMessageSchema,
+  type ReplyTo,
   type UiMessage,
   UiMessageSchema,
+  type WorkerProtocol,
 } from '../messaging/protocol';
 import { type SenderLike, senderKind } from '../messaging/sender';
+import { UNKNOWN_STEP } from '../state/failed-step';
 import { pageNotebookKey } from '../state/notebook-key';
 import { notebookTitleFromDocumentTitle } from '../state/notebook-title';
 import type { ClaimReply, CommandReply, PolicyEvent, Reduction, ReplyFor, ReportReply } from '../state/policy';
@@ -44,66 +48,63 @@ export function createRouter(writer: NotebookWriter) {
     return result.reply;
   }
 
-  async function onPage(message: PageMessage, tabId: number): Promise<unknown> {
-    if (message.type === 'page-hello') return hello(message, tabId);
+  /** Each page message applied as its policy event; the table's type ties each to the reply its sender expects. */
+  const pageHandlers: PageHandlers = {
+    'page-failure': (message, tabId) =>
+      apply(message.key, {
+        type: 'failure',
+        tabId,
+        detectedAt: message.detectedAt,
+        startedAt: message.startedAt,
+        verdict: message.verdict,
+        source: message.source,
+      }),
+    'page-declined': (message) =>
+      apply(message.key, {
+        type: 'declined',
+        detectedAt: message.detectedAt,
+        startedAt: message.startedAt,
+        reason: message.reason,
+        verdict: message.verdict,
+      }),
+    'page-marker': (message, tabId) =>
+      apply(message.key, {
+        type: 'marker',
+        tabId,
+        detectedAt: message.detectedAt,
+        pattern: message.pattern,
+        line: message.line,
+      }),
+    'page-disconnect': ({ key, detectedAt, kind, line }, tabId) =>
+      apply(key, { type: 'disconnect', tabId, detectedAt, kind, line }),
+    'page-dialog': ({ key, detectedAt, kind, text }, tabId) =>
+      apply(key, { type: 'dialog', tabId, detectedAt, kind, text }),
+    'page-claim': (message, tabId) => apply(message.key, { type: 'claim', tabId, attempt: message.attempt }),
+    'page-result': (message, tabId) =>
+      apply(
+        message.key,
+        message.ok
+          ? { type: 'restart-result', tabId, attempt: message.attempt, ok: true }
+          : {
+              type: 'restart-result',
+              tabId,
+              attempt: message.attempt,
+              ok: false,
+              failed: message.failed ?? UNKNOWN_STEP,
+              ...(message.runtime ? { runtime: message.runtime } : {}),
+            },
+      ),
+    'page-command': (message) => apply(message.key, message.command),
+    'page-sight': (message) => apply(message.key, { type: 'sight', blind: message.blind, at: message.detectedAt }),
+  };
+
+  async function onPage<M extends PageMessage>(message: M, tabId: number): Promise<ReplyTo<M>> {
+    if (isHello(message)) return hello(message, tabId) as Promise<ReplyTo<M>>;
+    const shown = message as Exclude<M, PageHello>;
     // A page speaks only for the notebook its tab shows now: a late message about the previous one must not act on it.
-    if ((await notebookOfTab(tabId)) !== message.key) return notShown(message);
-    switch (message.type) {
-      case 'page-failure':
-        return apply(message.key, {
-          type: 'failure',
-          tabId,
-          detectedAt: message.detectedAt,
-          startedAt: message.startedAt,
-          verdict: message.verdict,
-          source: message.source,
-        });
-      case 'page-declined':
-        return apply(message.key, {
-          type: 'declined',
-          detectedAt: message.detectedAt,
-          startedAt: message.startedAt,
-          reason: message.reason,
-          verdict: message.verdict,
-        });
-      case 'page-marker':
-        return apply(message.key, {
-          type: 'marker',
-          tabId,
-          detectedAt: message.detectedAt,
-          pattern: message.pattern,
-          line: message.line,
-        });
-      case 'page-disconnect': {
-        const { detectedAt, kind, line } = message;
-        return apply(message.key, { type: 'disconnect', tabId, detectedAt, kind, line });
-      }
-      case 'page-dialog': {
-        const { detectedAt, kind, text } = message;
-        return apply(message.key, { type: 'dialog', tabId, detectedAt, kind, text });
-      }
-      case 'page-claim':
-        return apply(message.key, { type: 'claim', tabId, attempt: message.attempt });
-      case 'page-result':
-        return apply(
-          message.key,
-          message.ok
-            ? { type: 'restart-result', tabId, attempt: message.attempt, ok: true }
-            : {
-                type: 'restart-result',
-                tabId,
-                attempt: message.attempt,
-                ok: false,
-                step: message.step ?? 'unknown',
-                detail: message.detail ?? '',
-                ...(message.runtime ? { runtime: message.runtime } : {}),
-              },
-        );
-      case 'page-command':
-        return apply(message.key, message.command);
-      case 'page-sight':
-        return apply(message.key, { type: 'sight', blind: message.blind, at: message.detectedAt });
-    }
+    if ((await notebookOfTab(tabId)) !== shown.key) return notShown(shown) as ReplyTo<M>;
+    // The compiler cannot follow `type` from the message to its entry of the table; PageHandlers says they match.
+    return pageHandlers[shown.type](shown as never, tabId) as Promise<ReplyTo<M>>;
   }
 
   /**
@@ -155,49 +156,47 @@ export function createRouter(writer: NotebookWriter) {
   }
 
   /** A write the browser refused is answered with its message (and listed, as every refused write is). */
-  async function onUi(message: UiMessage): Promise<unknown> {
+  async function onUi<M extends UiMessage>(message: M): Promise<ReplyTo<M>> {
     try {
       return await uiAction(message);
     } catch (error) {
       if (!(error instanceof StorageWriteError)) throw error;
       if (message.type !== 'ui-command') await recordStorageError(error.message, t('lostChange'));
-      return { ok: false, message: error.message };
+      return { ok: false, message: error.message } as ReplyTo<M>;
     }
   }
 
-  async function uiAction(message: UiMessage): Promise<unknown> {
-    switch (message.type) {
-      case 'ui-command':
-        return apply(message.key, message.command, await titleOfNotebook(message.key));
-      case 'ui-settings':
-        return writer.updateSettings(message.patch);
-      case 'ui-import':
-        return writer.importData(message.text);
-      case 'ui-clear':
-        await Promise.all([writer.clearAll(), clearStorageErrors()]);
-        return { ok: true };
-      case 'ui-clear-storage-errors':
-        await clearStorageErrors();
-        return { ok: true };
-    }
+  async function uiAction<M extends UiMessage>(message: M): Promise<ReplyTo<M>> {
+    // As for the pages: UiHandlers ties each message to its reply.
+    return uiHandlers[message.type](message as never) as Promise<ReplyTo<M>>;
   }
 
-  const tabTails = new Map<number, Promise<unknown>>();
+  const uiHandlers: UiHandlers = {
+    'ui-command': async (message) => apply(message.key, message.command, await titleOfNotebook(message.key)),
+    'ui-settings': (message) => writer.updateSettings(message.patch),
+    'ui-import': (message) => writer.importData(message.text),
+    'ui-clear': async () => {
+      await Promise.all([writer.clearAll(), clearStorageErrors()]);
+      return { ok: true };
+    },
+    'ui-clear-storage-errors': async () => {
+      await clearStorageErrors();
+      return { ok: true };
+    },
+  };
+
+  const tabQueue = createQueue<number>();
 
   /**
    * A tab's messages are applied in the order its page sent them: a claim sent after the hello for another notebook
    * must find the tab on that notebook, or it could be granted for a notebook the page already left.
    */
   function inTabOrder<T>(tabId: number, task: () => Promise<T>): Promise<T> {
-    const result = (tabTails.get(tabId) ?? Promise.resolve()).then(task);
-    const tail = result.then(noop, noop);
-    tabTails.set(tabId, tail);
-    void tail.then(() => tabTails.get(tabId) === tail && tabTails.delete(tabId));
-    return result;
+    return tabQueue.run(tabId, task);
   }
 
   /** Returns undefined for messages it does not take, so that no answer is sent. */
-  function route(message: unknown, sender: SenderLike): Promise<unknown> | undefined {
+  function route(message: unknown, sender: SenderLike): Promise<WorkerProtocol[keyof WorkerProtocol]> | undefined {
     const kind = senderKind(sender, browser.runtime.id, browser.runtime.getURL(''));
     const tabId = sender.tab?.id;
     if (kind === 'colab-page' && tabId !== undefined) {
@@ -229,8 +228,6 @@ async function firstTabShowing(key: string): Promise<number | undefined> {
   return undefined;
 }
 
-function noop(): void {}
-
 /** A full storage (already listed for the user) must not also keep the page from getting its guard. */
 function unlessStorageFull(error: unknown): void {
   if (!(error instanceof StorageWriteError)) throw error;
@@ -256,10 +253,19 @@ function lostBy(event: PolicyEvent, key: string): string {
   }
 }
 
-/** A refusal in the shape each page message expects as its answer. */
 type PageHello = Extract<PageMessage, { type: 'page-hello' }>;
+type Handlers<Message extends { type: keyof WorkerProtocol }, Args extends unknown[]> = {
+  [T in Message['type']]: (message: Extract<Message, { type: T }>, ...args: Args) => Promise<WorkerProtocol[T]>;
+};
+type PageHandlers = Handlers<Exclude<PageMessage, PageHello>, [tabId: number]>;
+type UiHandlers = Handlers<UiMessage, []>;
 
-function notShown(message: Exclude<PageMessage, { type: 'page-hello' }>): ReportReply | ClaimReply | CommandReply {
+function isHello(message: PageMessage): message is PageHello {
+  return message.type === 'page-hello';
+}
+
+/** A refusal in the shape each page message expects as its answer. */
+function notShown(message: Exclude<PageMessage, PageHello>): ReportReply | ClaimReply | CommandReply {
   const reason = 'This tab does not show this notebook';
   switch (message.type) {
     case 'page-failure':

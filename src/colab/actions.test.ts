@@ -110,8 +110,11 @@ describe('restartAndRunAll through the Runtime menu', () => {
     document.addEventListener('click', (e) => clicks.push((e.target as Element).localName), true);
     const fake = fakeClosureMenu(document, { onCommand: () => mount(GPU_DIALOG) });
     const result = await restartAndRunAll(document, FAST);
-    expect(result).toMatchObject({ ok: false, step: 'confirm', detail: 'other-dialog: gpu-quota' });
-    expect(!result.ok && result.saw).toContain('Cannot connect to GPU backend');
+    expect(result).toMatchObject({
+      ok: false,
+      failed: { step: 'confirm', reason: 'other-dialog', saw: expect.stringContaining('gpu-quota') },
+    });
+    expect(!result.ok && result.failed.saw).toContain('Cannot connect to GPU backend');
     expect(clicks).toEqual(['div']);
     expect(fake.isOpen()).toBe(false);
   });
@@ -141,7 +144,10 @@ describe('restartAndRunAll through the Runtime menu', () => {
       await vi.advanceTimersByTimeAsync(confirmedAt + 59_000 - Date.now());
       expect(result).toBeNull();
       await vi.advanceTimersByTimeAsync(1000);
-      expect(result).toMatchObject({ ok: false, step: 'verify', detail: 'no-run-started (dialog: confirmed)' });
+      expect(result).toMatchObject({
+        ok: false,
+        failed: { step: 'verify', reason: 'no-run-started', saw: expect.stringContaining('dialog: confirmed') },
+      });
     } finally {
       vi.useRealTimers();
     }
@@ -151,7 +157,10 @@ describe('restartAndRunAll through the Runtime menu', () => {
     page();
     fakeClosureMenu(document);
     const result = await restartAndRunAll(document, FAST);
-    expect(result).toMatchObject({ ok: false, step: 'verify', detail: 'no-run-started (dialog: no-dialog)' });
+    expect(result).toMatchObject({
+      ok: false,
+      failed: { step: 'verify', reason: 'no-run-started', saw: expect.stringContaining('dialog: no-dialog') },
+    });
   });
 
   it('closes the menu when the activation did not take (mouseup at the opening coordinates)', async () => {
@@ -159,8 +168,8 @@ describe('restartAndRunAll through the Runtime menu', () => {
     const fake = fakeClosureMenu(document, { itemsAtButton: true });
     const result = await restartAndRunAll(document, FAST);
     expect(fake.commands).toEqual([]);
-    expect(result).toMatchObject({ ok: false, step: 'verify' });
-    expect(!result.ok && result.detail).toContain('menu stayed open');
+    expect(result).toMatchObject({ ok: false, failed: { step: 'verify' } });
+    expect(!result.ok && result.failed.saw).toContain('menu stayed open');
     expect(fake.isOpen()).toBe(false);
   });
 
@@ -168,8 +177,11 @@ describe('restartAndRunAll through the Runtime menu', () => {
     page();
     fakeClosureMenu(document, { onCommand: () => setTimeout(connecting, 5) });
     const result = await restartAndRunAll(document, FAST);
-    expect(result).toMatchObject({ ok: false, step: 'verify', detail: 'no-run-started (dialog: no-dialog)' });
-    expect(!result.ok && result.saw).toContain('runtime connecting');
+    expect(result).toMatchObject({
+      ok: false,
+      failed: { step: 'verify', reason: 'no-run-started', saw: expect.stringContaining('dialog: no-dialog') },
+    });
+    expect(!result.ok && result.failed.saw).toContain('runtime connecting');
   });
 
   it('reports a confirmation that did not close after its click, and clicks it only once', async () => {
@@ -182,10 +194,9 @@ describe('restartAndRunAll through the Runtime menu', () => {
       },
     });
     const result = await restartAndRunAll(document, { ...FAST, dialogSettleMs: 50 });
-    expect(result).toMatchObject({ ok: false, step: 'confirm' });
-    expect(!result.ok && result.detail).toBe(
-      'dialog-stayed-open: restart-confirm (the click was lost; not clicked again)',
-    );
+    expect(result).toMatchObject({ ok: false, failed: { step: 'confirm' } });
+    expect(!result.ok && result.failed.reason).toBe('dialog-stayed-open');
+    expect(!result.ok && result.failed.saw).toMatch(/^restart-confirm \(the click was lost; not clicked again\); /);
     expect(pressed).toEqual(['Yes']);
   });
 
@@ -214,8 +225,7 @@ describe('restartAndRunAll through the Runtime menu', () => {
     const log = recordEvents(document);
     expect(await restartAndRunAll(document, FAST)).toMatchObject({
       ok: false,
-      step: 'precheck',
-      detail: 'dialog-open: disconnected',
+      failed: { step: 'precheck', reason: 'disconnected' },
     });
     expect(log).toEqual([]);
     expect(fake.isOpen()).toBe(false);
@@ -261,15 +271,21 @@ describe('toolbar fallback', () => {
     const collapsed = await restartAndRunAll(document, FAST);
     expect(collapsed).toMatchObject({
       ok: false,
-      step: 'open-menu',
-      detail: 'header-collapsed; toolbar fallback: toolbar-missing',
+      failed: {
+        step: 'open-menu',
+        reason: 'header-collapsed',
+        saw: expect.stringContaining('toolbar fallback: toolbar-missing'),
+      },
     });
-    expect(!collapsed.ok && collapsed.saw).toContain("Colab's header is collapsed");
+    expect(!collapsed.ok && collapsed.failed.saw).toContain("Colab's header is collapsed");
     document.querySelector('.menubar-wrapper')!.remove();
     expect(await runAll(document, FAST)).toMatchObject({
       ok: false,
-      step: 'open-menu',
-      detail: 'menubar-missing; toolbar fallback: toolbar-missing',
+      failed: {
+        step: 'open-menu',
+        reason: 'menubar-missing',
+        saw: expect.stringContaining('toolbar fallback: toolbar-missing'),
+      },
     });
   });
 
@@ -313,10 +329,13 @@ describe('toolbar fallback', () => {
     const result = await restartAndRunAll(document, FAST);
     expect(result).toMatchObject({
       ok: false,
-      step: 'find-item',
-      detail: 'item-missing; toolbar fallback: item-missing',
+      failed: {
+        step: 'find-item',
+        reason: 'item-missing',
+        saw: expect.stringContaining('toolbar fallback: item-missing'),
+      },
     });
-    expect(!result.ok && result.saw).toContain('runall: Run all');
+    expect(!result.ok && result.failed.saw).toContain('runall: Run all');
     expect(fake.isOpen()).toBe(false);
     expect(menu.hasAttribute('open')).toBe(false);
   });
@@ -329,8 +348,11 @@ describe('toolbar menu edges', () => {
     const result = await restartAndRunAll(document, FAST);
     expect(result).toMatchObject({
       ok: false,
-      step: 'open-menu',
-      detail: 'menubar-missing; toolbar fallback: toolbar-menu-did-not-open',
+      failed: {
+        step: 'open-menu',
+        reason: 'menubar-missing',
+        saw: expect.stringContaining('toolbar fallback: toolbar-menu-did-not-open'),
+      },
     });
     // One click, on More actions: the menu never opened, so no item was pressed.
     expect(log.filter((e) => e.type === 'click')).toHaveLength(1);
@@ -343,10 +365,10 @@ describe('toolbar menu edges', () => {
     menu.setAttribute('open', '');
     expect(await restartAndRunAll(document, FAST)).toMatchObject({
       ok: false,
-      detail: 'menubar-missing; toolbar fallback: item-missing',
+      failed: { reason: 'menubar-missing', saw: expect.stringContaining('toolbar fallback: item-missing') },
     });
     expect(menu.hasAttribute('open')).toBe(true);
-    expect(await checkUi(document, FAST)).toMatchObject({ ready: false, step: 'open-menu' });
+    expect(await checkUi(document, FAST)).toMatchObject({ ready: false, failed: { step: 'open-menu' } });
     expect(menu.hasAttribute('open')).toBe(true);
   });
 
@@ -354,8 +376,11 @@ describe('toolbar menu edges', () => {
     page({ menubar: false, toolbar: true });
     expect(await checkUi(document, FAST)).toMatchObject({
       ready: false,
-      step: 'open-menu',
-      detail: 'menubar-missing; toolbar fallback: toolbar-menu-did-not-open',
+      failed: {
+        step: 'open-menu',
+        reason: 'menubar-missing',
+        saw: expect.stringContaining('toolbar fallback: toolbar-menu-did-not-open'),
+      },
       toolbar: true,
     });
   });
@@ -407,8 +432,7 @@ describe('runAll (after a RAM crash)', () => {
     );
     expect(await runAll(document, FAST)).toMatchObject({
       ok: false,
-      step: 'precheck',
-      detail: 'dialog-open: high-ram-offer',
+      failed: { step: 'precheck', reason: 'high-ram-offer' },
     });
     expect(log).toEqual([]);
     expect(fake.commands).toEqual([]);
@@ -424,7 +448,7 @@ describe('runAll (after a RAM crash)', () => {
         `<md-text-button slot="secondaryAction" dialogaction="cancel" disabled>No</md-text-button>` +
         `<md-text-button slot="primaryAction" dialogaction="ok">Yes</md-text-button></mwc-dialog>`,
     );
-    expect(await runAll(document, FAST)).toMatchObject({ ok: false, step: 'precheck' });
+    expect(await runAll(document, FAST)).toMatchObject({ ok: false, failed: { step: 'precheck' } });
     expect(log).toEqual([]);
     expect(fake.commands).toEqual([]);
   });
@@ -443,7 +467,7 @@ describe('runAll (after a RAM crash)', () => {
       await vi.advanceTimersByTimeAsync(59_999);
       expect(result).toBeNull();
       await vi.advanceTimersByTimeAsync(1);
-      expect(result).toMatchObject({ ok: false, step: 'runtime-ready', detail: 'runtime-not-ready' });
+      expect(result).toMatchObject({ ok: false, failed: { step: 'runtime-ready', reason: 'runtime-not-ready' } });
       expect(log).toEqual([]);
       expect(fake.commands).toEqual([]);
     } finally {
@@ -463,8 +487,8 @@ describe('runAll (after a RAM crash)', () => {
     });
     document.addEventListener('click', (e) => clicks.push((e.target as Element).localName), true);
     const result = await runAll(document, FAST);
-    expect(result).toMatchObject({ ok: false, step: 'verify' });
-    expect(!result.ok && result.saw).toContain('open dialogs: not-authored');
+    expect(result).toMatchObject({ ok: false, failed: { step: 'verify' } });
+    expect(!result.ok && result.failed.saw).toContain('open dialogs: not-authored');
     expect(clicks).not.toContain('md-filled-button');
   });
 
@@ -499,7 +523,7 @@ describe('runAll (after a RAM crash)', () => {
         'dialogaction="ok">Connect without GPU</md-text-button></mwc-dialog>',
     );
     connectedAndIdle();
-    expect(await result).toMatchObject({ ok: false, step: 'precheck', detail: 'dialog-open: gpu-quota' });
+    expect(await result).toMatchObject({ ok: false, failed: { step: 'precheck', reason: 'gpu-quota' } });
     expect(log).toEqual([]);
     expect(fake.commands).toEqual([]);
   });
@@ -511,9 +535,11 @@ describe('runAll (after a RAM crash)', () => {
     const log = recordEvents(document);
     expect(await runAll(document, { ...FAST, readyTimeoutMs: 50 })).toEqual({
       ok: false,
-      step: 'runtime-ready',
-      detail: 'runtime-not-ready',
-      saw: 'the connect button still showed "connecting" after 50 ms',
+      failed: {
+        step: 'runtime-ready',
+        reason: 'runtime-not-ready',
+        saw: 'the connect button still showed "connecting" after 50 ms',
+      },
     });
     expect(log).toEqual([]);
     expect(fake.commands).toEqual([]);
@@ -524,8 +550,7 @@ describe('runAll (after a RAM crash)', () => {
     const fake = fakeClosureMenu(document);
     expect(await runAll(document, FAST)).toMatchObject({
       ok: false,
-      step: 'runtime-ready',
-      detail: 'connect-button-missing',
+      failed: { step: 'runtime-ready', reason: 'connect-button-missing' },
     });
     expect(fake.commands).toEqual([]);
   });
@@ -536,7 +561,10 @@ describe('runAll (after a RAM crash)', () => {
     const toolbar: string[] = [];
     fakeToolbar((c) => toolbar.push(c));
     const result = await runAll(document, FAST);
-    expect(result).toMatchObject({ ok: false, step: 'verify', detail: 'no-run-started (dialog: none)' });
+    expect(result).toMatchObject({
+      ok: false,
+      failed: { step: 'verify', reason: 'no-run-started', saw: expect.stringContaining('dialog: none') },
+    });
     expect(fake.commands).toEqual(['runall']);
     expect(toolbar).toEqual([]);
   });
@@ -566,7 +594,7 @@ describe('checkUi (dry run)', () => {
     fakeClosureMenu(document);
     const result = await checkUi(document, FAST);
     expect(result).toMatchObject({ ready: true, via: 'label', disabled: true, toolbar: false });
-    expect(result.detail).toContain('disabled');
+    expect(result.ready && result.detail).toContain('disabled');
   });
 
   it('says exactly what is missing', async () => {
@@ -574,15 +602,14 @@ describe('checkUi (dry run)', () => {
     document.querySelector('[command="restart-and-run-all"]')!.remove();
     const fake = fakeClosureMenu(document);
     const result = await checkUi(document, FAST);
-    expect(result).toMatchObject({ ready: false, step: 'find-item', detail: 'item-missing' });
-    expect(!result.ready && result.saw).toContain('restart: Restart session');
+    expect(result).toMatchObject({ ready: false, failed: { step: 'find-item', reason: 'item-missing' } });
+    expect(!result.ready && result.failed.saw).toContain('restart: Restart session');
     expect(fake.isOpen()).toBe(false);
     document.getElementById('runtime-menu-button')!.remove();
     document.getElementById('top-menubar')!.remove();
     expect(await checkUi(document, FAST)).toMatchObject({
       ready: false,
-      step: 'open-menu',
-      detail: 'menubar-missing',
+      failed: { step: 'open-menu', reason: 'menubar-missing' },
     });
   });
 
@@ -593,7 +620,9 @@ describe('checkUi (dry run)', () => {
     const menu = fakeToolbar(() => {});
     const result = await checkUi(document, FAST);
     expect(result).toMatchObject({ ready: true, path: 'toolbar', via: 'command', toolbar: true });
-    expect(result.detail).toBe('header-collapsed: "Restart session and run all" found by command in the toolbar menu');
+    expect(result.ready && result.detail).toBe(
+      'header-collapsed: "Restart session and run all" found by command in the toolbar menu',
+    );
     expect(menu.hasAttribute('open')).toBe(false);
     expect(fake.isOpen()).toBe(false);
   });

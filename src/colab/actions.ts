@@ -5,6 +5,7 @@
  * failed and what it saw, and leaves no menu open.
  */
 
+import type { FailedStep } from '../state/failed-step';
 import { classifyOpenDialogs, confirmRestartDialog, declineHighRamOffer, openDialogs } from './dialogs';
 import { isVisible } from './dom';
 import {
@@ -37,7 +38,7 @@ export interface ActionOptions {
 
 export type ActionStep = 'precheck' | 'runtime-ready' | 'open-menu' | 'find-item' | 'confirm' | 'verify';
 
-export type ActionFailure = { ok: false; step: ActionStep; detail: string; saw: string };
+export type ActionFailure = { ok: false; failed: FailedStep & { step: ActionStep } };
 
 export type ActionResult =
   | {
@@ -69,7 +70,10 @@ type Fallback = () => Promise<
 const RESTART_VERIFY_MS = 60_000;
 const RUN_ALL_VERIFY_MS = 15_000;
 
-const failure = (step: ActionStep, detail: string, saw = ''): ActionFailure => ({ ok: false, step, detail, saw });
+const failure = (step: ActionStep, reason: string, saw = ''): ActionFailure => ({
+  ok: false,
+  failed: { step, reason, saw },
+});
 
 function isEnglishLabel(command: string, label: string): boolean {
   return (LABELS[command] ?? []).some((re) => re.test(label));
@@ -78,7 +82,7 @@ function isEnglishLabel(command: string, label: string): boolean {
 /** A dialog already open would swallow our clicks or be mistaken for ours: report it, act on nothing. */
 function precheck(doc: Document): ActionFailure | null {
   const open = classifyOpenDialogs(doc)[0];
-  return open ? failure('precheck', `dialog-open: ${open.kind}`, open.text) : null;
+  return open ? failure('precheck', open.kind, open.text) : null;
 }
 
 async function chooseViaMenu(doc: Document, command: string, opts: ActionOptions): Promise<Chosen | ActionFailure> {
@@ -110,11 +114,8 @@ async function choose(
   const since = Date.now();
   const viaToolbar = await fallback();
   if (!viaToolbar.ok) {
-    return failure(
-      viaMenu.step,
-      `${viaMenu.detail}; toolbar fallback: ${viaToolbar.reason}`,
-      `${viaMenu.saw}; toolbar: ${viaToolbar.saw}`,
-    );
+    const { step, reason, saw } = viaMenu.failed;
+    return failure(step, reason, `${saw}; toolbar fallback: ${viaToolbar.reason}; toolbar: ${viaToolbar.saw}`);
   }
   const englishUi = isEnglishLabel(command, viaToolbar.label);
   return { ok: true, path: 'toolbar', via: viaToolbar.via, englishUi, before, since, menu: null };
@@ -138,7 +139,7 @@ async function verify(
   timeoutMs: number,
 ): Promise<ActionResult> {
   const verified = await verifyRunStarted(doc, { since: snapshot, timeoutMs });
-  if (!verified.ok) return failure('verify', `${verified.reason} (dialog: ${dialog})${note}`, verified.saw);
+  if (!verified.ok) return failure('verify', verified.reason, `(dialog: ${dialog})${note}; ${verified.saw}`);
   return { ok: true, path: chosen.path, via: chosen.via, dialog, evidence: verified.evidence };
 }
 
@@ -166,10 +167,10 @@ export async function restartAndRunAll(doc: Document, opts: ActionOptions = {}):
   });
   const note = await tidyMenu(doc, chosen);
   if (confirm.outcome === 'refused')
-    return failure('confirm', `${confirm.reason}: ${confirm.kind}${note}`, confirm.saw);
+    return failure('confirm', confirm.reason, `${confirm.kind}${note}; ${confirm.saw}`);
   if (confirm.outcome === 'stayed-open') {
-    const detail = `dialog-stayed-open: ${confirm.kind} (the click was lost; not clicked again)${note}`;
-    return failure('confirm', detail, confirm.saw);
+    const lost = `${confirm.kind} (the click was lost; not clicked again)${note}`;
+    return failure('confirm', 'dialog-stayed-open', `${lost}; ${confirm.saw}`);
   }
   return verify(doc, chosen, snapshot, confirm.outcome, note, opts.verifyTimeoutMs ?? RESTART_VERIFY_MS);
 }
@@ -214,7 +215,7 @@ export type CheckUiResult =
       toolbar: boolean;
       detail: string;
     }
-  | { ready: false; step: 'open-menu' | 'find-item' | 'close-menu'; detail: string; saw: string; toolbar: boolean };
+  | { ready: false; failed: FailedStep & { step: 'open-menu' | 'find-item' | 'close-menu' }; toolbar: boolean };
 
 /**
  * The "Check Colab UI" dry run: opens the Runtime menu, finds the restart item (by command or label, noting
@@ -227,20 +228,17 @@ export async function checkUi(doc: Document, opts: ActionOptions = {}): Promise<
   if (!opened.ok) {
     const headerGone = opened.reason === 'menubar-missing' || opened.reason === 'header-collapsed';
     if (headerGone && toolbar) return checkToolbar(doc, opened.reason, opts);
-    return { ready: false, step: 'open-menu', detail: opened.reason, saw: opened.saw, toolbar };
+    return { ready: false, failed: { step: 'open-menu', reason: opened.reason, saw: opened.saw }, toolbar };
   }
   const found = locateMenuItem(opened.menu, COMMAND.restartAndRunAll);
   const items = describeItems(opened.menu);
   const closed = opened.openedByUs ? await closeMenu(doc, opened.menu) : true;
-  if (!found) return { ready: false, step: 'find-item', detail: 'item-missing', saw: `items: ${items}`, toolbar };
-  if (!closed)
-    return {
-      ready: false,
-      step: 'close-menu',
-      detail: 'menu-stayed-open',
-      saw: `"${found.label}" found by ${found.via}`,
-      toolbar,
-    };
+  if (!found)
+    return { ready: false, failed: { step: 'find-item', reason: 'item-missing', saw: `items: ${items}` }, toolbar };
+  if (!closed) {
+    const saw = `"${found.label}" found by ${found.via}`;
+    return { ready: false, failed: { step: 'close-menu', reason: 'menu-stayed-open', saw }, toolbar };
+  }
   return {
     ready: true,
     path: 'menu',
@@ -261,8 +259,8 @@ function disabledNote(disabled: boolean): string {
 async function checkToolbar(doc: Document, menuProblem: string, opts: ActionOptions): Promise<CheckUiResult> {
   const found = await checkToolbarCommand(doc, COMMAND.restartAndRunAll, { timeoutMs: opts.menuTimeoutMs });
   if (!found.ok) {
-    const detail = `${menuProblem}; toolbar fallback: ${found.reason}`;
-    return { ready: false, step: 'open-menu', detail, saw: found.saw, toolbar: true };
+    const saw = `toolbar fallback: ${found.reason}; toolbar: ${found.saw}`;
+    return { ready: false, failed: { step: 'open-menu', reason: menuProblem, saw }, toolbar: true };
   }
   return {
     ready: true,

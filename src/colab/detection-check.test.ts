@@ -24,7 +24,7 @@ describe('what detection needs from the page', () => {
 
   it('says so when no cell is found', () => {
     mount('<div class="notebook-cell-list"><div class="cell-v2" id="c-1"></div></div>');
-    expect(checkDetection(document)).toMatchObject({ ok: false, step: 'find-cells' });
+    expect(checkDetection(document)).toMatchObject({ ok: false, failed: { step: 'find-cells', reason: 'no-cells' } });
   });
 
   it('says so when no run button shows a state it can read', () => {
@@ -33,8 +33,11 @@ describe('what detection needs from the page', () => {
     execution.className = 'run-state is-idle';
     expect(checkDetection(document)).toMatchObject({
       ok: false,
-      step: 'read-run-states',
-      detail: expect.stringContaining('none of 1 run buttons'),
+      failed: {
+        step: 'read-run-states',
+        reason: 'no-run-states',
+        saw: expect.stringContaining('none of 1 run buttons'),
+      },
     });
   });
 
@@ -43,8 +46,11 @@ describe('what detection needs from the page', () => {
     addFrame(document.body);
     expect(checkDetection(document)).toMatchObject({
       ok: false,
-      step: 'match-output-frames',
-      detail: expect.stringContaining('1 of 1 output frames'),
+      failed: {
+        step: 'match-output-frames',
+        reason: 'frames-outside-cells',
+        saw: expect.stringContaining('1 of 1 output frames'),
+      },
     });
   });
 
@@ -54,8 +60,11 @@ describe('what detection needs from the page', () => {
     addFrame(document.querySelector('.output-iframe-sizer')!, 'x1-0-colab.outputs.google.com');
     expect(checkDetection(document)).toEqual({
       ok: false,
-      step: 'unknown-frame-host',
-      detail: expect.stringMatching(/^x1-0-colab\.outputs\.google\.com: .*cannot be seen$/),
+      failed: {
+        step: 'unknown-frame-host',
+        reason: 'x1-0-colab.outputs.google.com',
+        saw: expect.stringMatching(/cannot be seen$/),
+      },
     });
   });
 

@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it } from 'vitest';
 import { mount } from '../../test/support/colab-dom';
+import { personOnlyDialog } from '../ui/dialog-words';
 import {
   classifyDialog,
   classifyOpenDialogs,
@@ -13,7 +14,6 @@ import {
   isDialogOpening,
   isEnglishUi,
   openDialogs,
-  personOnlyDialog,
 } from './dialogs';
 
 let listeners = new AbortController();

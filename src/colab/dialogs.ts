@@ -4,26 +4,12 @@
  */
 
 import { cut, TEXT_LIMITS } from '../limits';
+import type { DialogKind } from '../state/dialogs';
 import { deepQuery, deepQueryAll, deepText, dispatchMouseSequence, isVisible, squash, waitFor } from './dom';
 import { baseLanguage, colabLanguage } from './page-language';
 import { DANGEROUS_LABEL, DIALOG, DIALOG_MARKERS, DIALOG_TEXT } from './selectors';
 
-export type DialogKind =
-  | 'restart-confirm'
-  | 'disconnected'
-  | 'gpu-quota'
-  | 'recaptcha'
-  | 'usage-limit'
-  | 'pip-restart'
-  | 'drive-permission'
-  | 'new-runtime-required'
-  | 'disallowed-code'
-  | 'change-runtime-type'
-  | 'cannot-save'
-  | 'delete-runtime'
-  | 'not-authored'
-  | 'high-ram-offer'
-  | 'unknown';
+export type { DialogKind } from '../state/dialogs';
 
 /**
  * The known dialogs other than the restart confirmation, in the order they are tried: by non-text markers (any UI
@@ -51,9 +37,6 @@ const DIALOG_CHECKS: ReadonlyArray<{
   { kind: 'high-ram-offer', text: DIALOG_TEXT.highRamOffer },
   { kind: 'other', text: DIALOG_TEXT.other, marker: DIALOG_MARKERS.other },
 ];
-
-// Which dialogs only a person may answer: pure data in its own module, so the popup can name them without this one.
-export { type PersonOnlyWords, personOnlyDialog } from './person-only';
 
 const WRAPPERS = 'colab-dialog, colab-recaptcha-dialog';
 

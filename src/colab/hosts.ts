@@ -6,9 +6,9 @@
  * - colab.research.google.com: the main domain.
  * - colab.google.com: googlecolab/colab-mcp's `COLAB_ALT_DOMAIN` (2025-12), linked by READMEs for /drive/ and /github/.
  * - colab.sandbox.google.com: linked by Google maintainers (google-deepmind/gemma#85, 2025), google-colab-cli's --host.
- * Output frames keep their own rule (`OUTPUT_CORE.frameHost`): which frame host pages on the other domains use is not
- * known, and "Check Colab UI" says so when a page's frames come from a host the guard does not know. A module of its
- * own, this small: the always-loaded page script carries it.
+ * Output frames keep their own rule (`OUTPUT_FRAME_HOST`, origins.ts): which frame host pages on the other domains
+ * use is not known, and "Check Colab UI" says so when a page's frames come from a host the guard does not know. A
+ * module of its own, this small: the always-loaded page script carries it.
  */
 export const COLAB_HOSTS: readonly string[] = [
   'colab.research.google.com',

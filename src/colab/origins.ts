@@ -19,6 +19,18 @@ export function isColabUrl(url: string | undefined): boolean {
   return protocol === 'https:' && isColabHost(hostname);
 }
 
+/**
+ * Colab's output frames: served at this path from random subdomains of googleusercontent.com (REFERENCE.md §4.2,
+ * §4.3), on every Colab domain (hosts.ts says why they keep a rule of their own).
+ */
+export const OUTPUT_FRAME_PATH = '/outputframe.html';
+export const OUTPUT_FRAME_HOST = /^[a-z0-9-]+(\.[a-z0-9-]+)*\.googleusercontent\.com$/;
+
+export function isOutputFrameOrigin(origin: string): boolean {
+  const scheme = 'https://';
+  return origin.startsWith(scheme) && OUTPUT_FRAME_HOST.test(origin.slice(scheme.length));
+}
+
 /** What manifest.json writes for Colab's pages (host permissions, the page script's matches); the build expands it. */
 export const COLAB_PAGES = '<colab-pages>';
 

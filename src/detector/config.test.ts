@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ALL_ON, configWith, DEFAULTS } from '../../test/support/detector-configs';
 import {
   CATEGORIES,
   createDetector,
@@ -10,7 +11,6 @@ import {
   testOutput,
 } from './index';
 import * as engine from './patterns';
-import { ALL_ON, configWith, DEFAULTS } from './test-configs';
 
 const CUDA_OOM =
   'torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 14.74 GiB ' +

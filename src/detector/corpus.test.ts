@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ALL_ON, configWith, DEFAULTS, WITH_FAULTS } from '../../test/support/detector-configs';
 import { createDetector, testOutput } from './index';
-import { ALL_ON, configWith, DEFAULTS, WITH_FAULTS } from './test-configs';
 import type { Category } from './types';
 
 interface CorpusRecord {

@@ -1,8 +1,8 @@
 // Outputs written from the corpus README's format descriptions (not copies of corpus records): each framework's
 // message generations, the wrappers and prefixes around them, and the hard negatives.
 import { describe, expect, it } from 'vitest';
+import { ALL_ON, DEFAULTS } from '../../test/support/detector-configs';
 import { createDetector, endsInInterrupt, testOutput } from './index';
-import { ALL_ON, DEFAULTS } from './test-configs';
 
 const lines = (...parts: string[]): string => parts.join('\n');
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { configWith } from '../../test/support/detector-configs';
 import { MAX_USER_LINE_CHARS, MAX_USER_LINES } from '../limits';
 import { createDetector } from './index';
 import * as engine from './patterns';
 import { compilePatterns, refusedPattern, validatePattern } from './patterns';
-import { configWith } from './test-configs';
 
 /** README: "a pattern may compile to at most 400 RE2 steps". */
 const MAX_PATTERN_PROGRAM = 400;

@@ -1,7 +1,7 @@
 // One sample line per rule, in the shape each format is printed, so every rule id is pinned to what it matches.
 import { describe, expect, it } from 'vitest';
+import { ALL_ON } from '../../test/support/detector-configs';
 import { createDetector, NOTICE_RULES, RULES } from './index';
-import { ALL_ON } from './test-configs';
 
 const ERROR_SAMPLES: Record<string, string> = {
   'torch-cuda-oom':

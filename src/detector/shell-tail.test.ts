@@ -3,9 +3,9 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunSpec } from '../../e2e/colab-sim/scenario';
 import { type ShellEnding, shellRun } from '../../e2e/colab-sim/texts';
+import { ALL_ON, configWith, DEFAULTS } from '../../test/support/detector-configs';
 import { createDetector } from './index';
 import { classifyShellEnd } from './shell-tail';
-import { ALL_ON, configWith, DEFAULTS } from './test-configs';
 import type { Category, Verdict } from './types';
 
 /** README: "the guard reads the last 16 KiB of what it printed". */

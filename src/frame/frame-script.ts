@@ -1,6 +1,6 @@
 import { isColabOutputFrame } from '../colab/output-frame-reader';
 import { isOrphaned } from '../lib/orphaned';
-import type { FrameMessage } from '../messaging/protocol';
+import type { FrameMessage, ReplyTo } from '../messaging/protocol';
 import { runtime } from './browser-runtime';
 import { type AskWorker, reportWhileGuarded } from './report-to-page';
 import { answerStatusRequests } from './status-answerer';
@@ -18,9 +18,9 @@ function main() {
   const { parent } = window;
   if (parent === window || parent !== window.top || !isColabOutputFrame(location)) return;
   const context = new AbortController();
-  const ask: AskWorker = async <R>(message: FrameMessage) => {
+  const ask: AskWorker = async <M extends FrameMessage>(message: M) => {
     try {
-      return (await runtime.sendMessage(message)) as R;
+      return (await runtime.sendMessage(message)) as ReplyTo<M>;
     } catch (error) {
       if (isOrphaned(runtime, error)) context.abort();
       return undefined;

@@ -3,12 +3,12 @@ import { outputText } from '../colab/cells';
 import { observeOutputFrame } from '../colab/output-frame-reader';
 import { tailOf } from '../detector/text';
 import { FRAME_CHANNEL, FRAMES_CHANGED } from '../messaging/frame-channel';
-import type { FrameHelloReply, FrameMessage, FrameReport } from '../messaging/protocol';
+import type { FrameHelloReply, FrameMessage, FrameReport, ReplyTo } from '../messaging/protocol';
 import { runtime } from './browser-runtime';
 import { answerStreamTailRequests } from './stream-tail-answerer';
 
 /** Asks the service worker; undefined when there was no answer (then nothing changes). */
-export type AskWorker = <R>(message: FrameMessage) => Promise<R | undefined>;
+export type AskWorker = <M extends FrameMessage>(message: M) => Promise<ReplyTo<M> | undefined>;
 
 type Report = FrameReport['report'];
 
@@ -51,7 +51,7 @@ export function reportWhileGuarded(doc: Document, parent: Window, ask: AskWorker
   };
   const hello = async () => {
     const seq = ++asked;
-    const reply = await ask<FrameHelloReply>({ type: 'frame-hello' });
+    const reply = await ask({ type: 'frame-hello' });
     // Only the answer to the latest question counts: an earlier one may arrive last.
     if (reply !== undefined && seq === asked && !signal.aborted) follow(reply);
   };

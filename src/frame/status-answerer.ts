@@ -12,7 +12,7 @@ export function answerStatusRequests(win: Window, ask: AskWorker, signal: AbortS
   const onRequest = (event: MessageEvent) => {
     if (event.source !== win || !isStatusRequest(event.data)) return;
     const { id } = event.data;
-    pending ??= ask<NotebookStatus | null>({ type: 'frame-status' }).finally(() => {
+    pending ??= ask({ type: 'frame-status' }).finally(() => {
       pending = null;
     });
     void pending.then((status) => {

@@ -13,7 +13,7 @@ export const FRAME_CHANNEL = 'colab-oom-guard/output-frame';
 export const FRAMES_CHANGED = 'colab-oom-guard/frames-changed';
 
 /**
- * The top frame asks an output frame for the end of its stream output when the frame's cell stops (issue 20). The
+ * The top frame asks an output frame for the end of its stream output when the frame's cell stops. The
  * request carries no secret (scripts in the frame see messages to it); the answer is a report, token and all.
  */
 export interface StreamTailRequest {

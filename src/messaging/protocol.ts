@@ -1,15 +1,24 @@
 import * as v from 'valibot';
-import { PERSON_ONLY_KINDS } from '../colab/person-only';
 import { IMPORT_MAX_CHARS, MAX_SHELL_TAIL_CHARS, MAX_TEXT_CHARS, MAX_URL_CHARS, TEXT_LIMITS } from '../limits';
+import { PERSON_ONLY_KINDS } from '../state/dialogs';
 import { DISCONNECT_KINDS } from '../state/disconnect';
+import type { ClaimReply, CommandReply, ReportReply } from '../state/policy';
 import {
   DECLINE_REASONS,
+  FAILURE_SOURCES,
+  type FailedStep,
+  FailedStepSchema,
   MaxRestartsSchema,
   NotebookKeySchema as NotebookKey,
+  RECONNECT_ENDS,
   TimeSchema,
   VerdictSchema,
 } from '../state/schema';
+import type { NotebookStatus } from '../state/status-shape';
+import type { ImportOutcome, SettingsUpdate } from '../state/store';
 import { FRAME_CHANNEL } from './frame-channel';
+
+export type { ClaimReply } from '../state/policy';
 
 /** Messages between the extension's contexts. Every receiver parses with these schemas before acting. */
 
@@ -45,7 +54,7 @@ export const PageMessageSchema = v.variant('type', [
     detectedAt: TimeSchema,
     /** When the failed execution started, as this page saw it (for a crash notice: when the notice showed). */
     startedAt: TimeSchema,
-    source: v.picklist(['error-output', 'crash-toast']),
+    source: v.picklist(FAILURE_SOURCES),
     verdict: VerdictSchema,
   }),
   /** A failure the page saw and left alone, and why (state/schema.ts DECLINED): the history says so. */
@@ -80,13 +89,13 @@ export const PageMessageSchema = v.variant('type', [
     key: NotebookKey,
     attempt: v.string(),
     ok: v.boolean(),
-    step: v.optional(v.pipe(v.string(), v.maxLength(TEXT_LIMITS.uiStep))),
-    detail: v.optional(v.pipe(v.string(), v.maxLength(TEXT_LIMITS.detail))),
+    /** The step that failed, when `ok` is false. */
+    failed: v.optional(FailedStepSchema),
     /** A reconnect that found Colab unable to connect, or nothing to reconnect (policy.ts `ReconnectEnd`). */
-    runtime: v.optional(v.picklist(['unable-to-connect', 'not-needed'])),
+    runtime: v.optional(v.picklist(RECONNECT_ENDS)),
   }),
   /**
-   * Detection may be blind (`blind`: the runtime busy for minutes with no cell seen running, issue 13.6), or the page
+   * Detection may be blind (`blind`: the runtime busy for minutes with no cell seen running), or the page
    * sees a cell running again.
    */
   v.object({ type: v.literal('page-sight'), key: NotebookKey, blind: v.boolean(), detectedAt: TimeSchema }),
@@ -130,10 +139,9 @@ export interface HelloReply {
   /** The notebook's key as the worker knows it: the page's own, or its scratch key tied to the tab. */
   key: string | null;
 }
-export type { ClaimReply } from '../state/policy';
 
 /** "Check Colab UI": ready or the step that is not, and Colab's interface language (`colabLanguage`). */
-export type CheckUiReply = ({ ready: true; detail: string } | { ready: false; step: string; detail: string }) & {
+export type CheckUiReply = ({ ready: true; detail: string } | { ready: false; failed: FailedStep }) & {
   language: string;
 };
 
@@ -145,6 +153,53 @@ export interface PageStateReply {
   key: string | null;
   watching: boolean;
 }
+
+/** Every message the service worker takes, from a Colab page, an output frame or an extension page. */
+export type WorkerMessage = PageMessage | FrameMessage | UiMessage;
+
+/**
+ * The one protocol map (the @webext-core/messaging model): each message the worker takes, by its `type`, and the reply
+ * it gets. Senders (`sendToWorker`, `sendUi`) and the router are typed by it, so a reply is never the caller's guess.
+ * Receivers still validate what they get (the sender, then the payload's schema) before acting.
+ */
+export interface WorkerProtocol {
+  'page-hello': HelloReply;
+  'page-failure': ReportReply;
+  'page-declined': CommandReply;
+  'page-marker': ReportReply;
+  'page-disconnect': ReportReply;
+  'page-dialog': ReportReply;
+  'page-claim': ClaimReply;
+  'page-result': CommandReply;
+  'page-sight': CommandReply;
+  'page-command': CommandReply;
+  'frame-hello': FrameHelloReply;
+  /** null: the user switched the status API off. */
+  'frame-status': NotebookStatus | null;
+  'ui-command': CommandReply;
+  'ui-settings': SettingsUpdate;
+  'ui-import': ImportOutcome;
+  'ui-clear': CommandReply;
+  'ui-clear-storage-errors': CommandReply;
+}
+
+/** What the popup asks a Colab tab (tab-request.ts), and the reply. */
+export interface TabProtocol {
+  'check-ui': CheckUiReply;
+  'page-state': PageStateReply;
+}
+
+/** The reply to `M` (a worker message, or a tab request). */
+export type ReplyTo<M extends { type: keyof WorkerProtocol | keyof TabProtocol }> =
+  M['type'] extends keyof WorkerProtocol
+    ? WorkerProtocol[M['type']]
+    : M['type'] extends keyof TabProtocol
+      ? TabProtocol[M['type']]
+      : never;
+
+/** The map names every message type, and nothing else: this type does not compile otherwise. */
+export type ProtocolComplete = Exactly<keyof WorkerProtocol, WorkerMessage['type']>;
+type Exactly<A extends B, B extends C, C = A> = [A, B, C];
 
 export const FrameReportSchema = v.object({
   channel: v.literal(FRAME_CHANNEL),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isOutputFrameOrigin, senderKind } from './sender';
+import { isOutputFrameOrigin } from '../colab/origins';
+import { senderKind } from './sender';
 
 const ID = 'abcdefghijklmnop';
 const ORIGIN = `chrome-extension://${ID}/`;

@@ -1,5 +1,4 @@
-import { isColabOrigin } from '../colab/origins';
-import { OUTPUT } from '../colab/selectors';
+import { isColabOrigin, isOutputFrameOrigin, OUTPUT_FRAME_PATH } from '../colab/origins';
 
 /**
  * Who sent a runtime message. Receivers act only on messages from our own contexts, and each kind of message only
@@ -13,12 +12,6 @@ export interface SenderLike {
   url?: string;
   frameId?: number;
   tab?: { id?: number; url?: string };
-}
-
-/** Colab's output frames are served from random subdomains of googleusercontent.com (REFERENCE.md §4.2). */
-export function isOutputFrameOrigin(origin: string): boolean {
-  const scheme = 'https://';
-  return origin.startsWith(scheme) && OUTPUT.frameHost.test(origin.slice(scheme.length));
 }
 
 export function senderKind(sender: SenderLike, extensionId: string, extensionOrigin: string): SenderKind | null {
@@ -35,7 +28,7 @@ export function senderKind(sender: SenderLike, extensionId: string, extensionOri
 
 /** Colab's output frame page (the manifest injects into nothing else; another page of those hosts is no sender). */
 function isOutputFramePath(url: string): boolean {
-  return new URL(url).pathname === OUTPUT.framePath;
+  return new URL(url).pathname === OUTPUT_FRAME_PATH;
 }
 
 function originOf(url: string): string | null {

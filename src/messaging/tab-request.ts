@@ -1,10 +1,12 @@
+import type { TabProtocol } from './protocol';
+
 /**
  * What the popup asks a Colab tab: a UI check ("Check Colab UI"), or whether the guard watches the page now. Checked
  * by hand rather than with a valibot schema: the page's always-loaded script must stay small, and each request has a
  * single literal field.
  */
 export interface TabRequest {
-  type: 'check-ui' | 'page-state';
+  type: keyof TabProtocol;
 }
 
 export function isTabRequest(message: unknown): message is TabRequest {

@@ -33,6 +33,7 @@ import {
 import { createExecutionGate, type EndedExecution, LATE_OUTPUT_MS } from '../detector/execution-gate';
 import { cut, TEXT_LIMITS } from '../limits';
 import type { DisconnectKind } from '../state/disconnect';
+import type { FailureSource } from '../state/policy';
 import type { DeclineReason, Settings } from '../state/schema';
 import { createBlindnessCheck } from './blindness';
 import { createExecutionEnds, type ExecutionEnd } from './execution-end';
@@ -47,7 +48,7 @@ import { createRuntimeEnds } from './runtime-end';
  */
 export interface WatchReports {
   /** `startedAt`: when the failed execution started, as this page saw it. */
-  failure(verdict: Verdict, source: 'error-output' | 'crash-toast', startedAt: number): void;
+  failure(verdict: Verdict, source: FailureSource, startedAt: number): void;
   /** A failure seen and not acted on, and why (when in doubt, nothing restarts, and the history says why). */
   declined(reason: DeclineReason, verdict: Verdict, startedAt: number): void;
   marker(match: MarkerMatch): void;

@@ -120,9 +120,7 @@ describe('page guard', () => {
   it('sends a failed step with a long "saw" cut to what the service worker accepts', async () => {
     page.restartAndRunAll.mockResolvedValue({
       ok: false,
-      step: 'find-item',
-      detail: 'item-missing',
-      saw: `items: ${'Some item, '.repeat(500)}`,
+      failed: { step: 'find-item', reason: 'item-missing', saw: `items: ${'Some item, '.repeat(500)}` },
     });
     await store(pending(A));
     guard.setNotebook({ key: A, tabId: TAB, token: 't' });
@@ -131,8 +129,7 @@ describe('page guard', () => {
     expect(v.is(PageMessageSchema, result)).toBe(true);
     expect(result).toMatchObject({
       ok: false,
-      step: 'find-item',
-      detail: expect.stringMatching(/^item-missing; saw: items: Some item/),
+      failed: { step: 'find-item', reason: 'item-missing', saw: expect.stringMatching(/^items: Some item/) },
     });
   });
 

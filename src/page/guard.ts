@@ -3,7 +3,6 @@ import { t } from '../lib/i18n';
 import type { CheckUiReply, PageStateReply } from '../messaging/protocol';
 import { childLifetime } from './lifetime';
 import { type NotebookSession, type PageNotebook, startNotebookSession } from './notebook-session';
-import { withSaw } from './restart-runner';
 
 export type { PageNotebook } from './notebook-session';
 
@@ -50,12 +49,14 @@ export function createPageGuard(doc: Document, context: ScriptContext): PageGuar
     },
     async checkUi() {
       const language = colabLanguage(doc);
-      if (session?.notebook.busy) return { ready: false, step: 'busy', detail: t('checkBusy'), language };
+      if (session?.notebook.busy) {
+        return { ready: false, failed: { step: 'busy', reason: 'busy', saw: t('checkBusy') }, language };
+      }
       const detection = checkDetection(doc);
-      if (!detection.ok) return { ready: false, step: detection.step, detail: detection.detail, language };
+      if (!detection.ok) return { ready: false, failed: detection.failed, language };
       const result = await checkUi(doc);
       if (result.ready) return { ready: true, detail: `${result.detail}; ${detection.detail}`, language };
-      return { ready: false, step: result.step, detail: withSaw(result.detail, result.saw), language };
+      return { ready: false, failed: result.failed, language };
     },
   };
 }

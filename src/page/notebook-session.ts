@@ -1,7 +1,7 @@
-import { isPersonOnly } from '../colab/person-only';
 import { t } from '../lib/i18n';
 import { cut, TEXT_LIMITS } from '../limits';
-import type { ClaimReply, PageMessage } from '../messaging/protocol';
+import type { PageMessage, ReplyTo } from '../messaging/protocol';
+import { isPersonOnly } from '../state/dialogs';
 import { answersDisconnect } from '../state/disconnect';
 import type { NotebookRecord, Settings } from '../state/schema';
 import { urlShowsNotebook } from '../state/scratch';
@@ -32,7 +32,7 @@ export interface NotebookSession {
 }
 
 /**
- * Everything the guard does for one notebook a tab shows, with one lifetime (issue 16.3): the record watch, the
+ * Everything the guard does for one notebook a tab shows, with one lifetime: the record watch, the
  * notice, the countdown and restart runner, reports held during a restart, the page watch and its observers, frame
  * listeners and timers all take `signal`. Showing another notebook, or the content script being orphaned, aborts it.
  * A restart already under way still reports its result to its own notebook.
@@ -59,9 +59,9 @@ export function startNotebookSession(
   /** The page watch runs while the guard is on for the notebook: a lifetime inside the session's. */
   let watching: { watch: FailureWatch; stop: AbortController } | null = null;
 
-  const send = async <R>(message: PageMessage): Promise<R | null> => {
+  const send = async <M extends PageMessage>(message: M): Promise<ReplyTo<M> | null> => {
     try {
-      return await sendToWorker<R>(message);
+      return (await sendToWorker(message)) ?? null;
     } catch (error) {
       if (error instanceof OrphanedError) orphaned();
       return null;
@@ -81,7 +81,7 @@ export function startNotebookSession(
     tabId,
     signal,
     claim: async (attemptKey, attempt) => {
-      const reply = (await send<ClaimReply>({ type: 'page-claim', key: attemptKey, attempt })) ?? {
+      const reply = (await send({ type: 'page-claim', key: attemptKey, attempt })) ?? {
         granted: false,
         reason: 'no answer',
       };
@@ -216,7 +216,10 @@ function clipOutcome(outcome: Outcome): Outcome {
   if (outcome.ok) return outcome;
   return {
     ...outcome,
-    step: cut(outcome.step, TEXT_LIMITS.uiStep),
-    detail: cut(outcome.detail, TEXT_LIMITS.detail),
+    failed: {
+      step: outcome.failed.step,
+      reason: cut(outcome.failed.reason, TEXT_LIMITS.uiStep),
+      saw: cut(outcome.failed.saw, TEXT_LIMITS.detail),
+    },
   };
 }

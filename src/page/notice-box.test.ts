@@ -67,7 +67,11 @@ describe('in-page notice', () => {
     const record: NotebookRecord = {
       ...defaultNotebook('drive:x'),
       enabled: true,
-      status: { kind: 'ui-problem', at: T0, step: 'find-item', detail: 'item-missing; saw: items: Run all' },
+      status: {
+        kind: 'ui-problem',
+        at: T0,
+        failed: { step: 'find-item', reason: 'item-missing', saw: 'items: Run all' },
+      },
       history: [{ at: T0 - 6000, type: 'restart-scheduled', action: 'restart-and-run-all' }],
     };
     const content = noticeFor(record, () => {});

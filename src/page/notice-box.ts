@@ -4,6 +4,8 @@
  * Its buttons act on a person's clicks only (`isTrusted`): a page script clicking Cancel must not stop a restart.
  */
 
+import { secondsUntil } from '../lib/units';
+
 export interface NoticeAction {
   label: string;
   onClick: () => void;
@@ -73,7 +75,7 @@ export function createNotice(doc: Document, dismissLabel: () => string, signal: 
     const line = element(doc, 'span', 'countdown');
     box.querySelector('.body')?.append(line);
     const tick = () => {
-      line.textContent = countdown.line(secondsLeft(countdown.to));
+      line.textContent = countdown.line(secondsUntil(countdown.to, Date.now()));
     };
     tick();
     timer = setInterval(tick, 1000);
@@ -88,10 +90,6 @@ function onPersonClick(button: HTMLElement, act: () => void): void {
   button.addEventListener('click', (event) => {
     if (event.isTrusted) act();
   });
-}
-
-function secondsLeft(deadline: number): number {
-  return Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
 }
 
 function render(

@@ -1,9 +1,11 @@
-import { type DialogKind, personOnlyDialog } from '../colab';
 import { type MessageKey, t } from '../lib/i18n';
+import type { DialogKind } from '../state/dialogs';
 import type { DisconnectKind } from '../state/disconnect';
+import { failedStepText } from '../state/failed-step';
 import { gaveUpUnableToConnect, lastAction } from '../state/last-action';
 import type { NotebookRecord } from '../state/schema';
 import { clock, countdownText, foundText } from '../ui/countdown';
+import { personOnlyDialog } from '../ui/dialog-words';
 import { stepSentence } from '../ui/steps';
 import type { NoticeContent } from './notice-box';
 
@@ -37,8 +39,9 @@ export function noticeFor(record: NotebookRecord, cancel: () => void): NoticeCon
     }
     case 'ui-problem': {
       const action = lastAction(record.history);
-      const lines = [stepSentence(status.step, status.detail, action), t('noticeProblemStopped')];
-      if (status.detail) lines.push(t('details', status.detail));
+      const details = failedStepText(status.failed);
+      const lines = [stepSentence(status.failed, action), t('noticeProblemStopped')];
+      if (details) lines.push(t('details', details));
       return { tone: 'error', title: t('noticeProblemTitle'), body: lines.join('\n'), actions: [] };
     }
     case 'watching':

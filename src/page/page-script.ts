@@ -1,6 +1,6 @@
 import browser from 'webextension-polyfill';
-import type { HelloReply } from '../messaging/protocol';
-import { fromExtensionPage, isTabRequest } from '../messaging/tab-request';
+import type { ReplyTo } from '../messaging/protocol';
+import { fromExtensionPage, isTabRequest, type TabRequest } from '../messaging/tab-request';
 import { notebookStorageKey } from '../state/storage-keys';
 import type { PageGuard, PageNotebook } from './guard';
 import { trackNotebook } from './notebook-tracker';
@@ -57,7 +57,7 @@ function main() {
   let hellos = Promise.resolve();
   const greet = async (seq: number, url: string, title: string) => {
     const message = { type: 'page-hello', url, page, title, first: seq === 1 } as const;
-    const hello = await sendToWorker<HelloReply>(message).catch((error) => {
+    const hello = await sendToWorker(message).catch((error) => {
       if (error instanceof OrphanedError) invalidate();
       return null;
     });
@@ -91,7 +91,7 @@ function main() {
     if (!fromExtensionPage(sender, runtime.id, origin) || !isTabRequest(message)) return undefined;
     // Either loads the guard: the popup asks for the page state only where the guard is on.
     return withGuard().then(
-      (loaded): Promise<unknown> => (message.type === 'page-state' ? loaded.pageState() : loaded.checkUi()),
+      (loaded): Promise<ReplyTo<TabRequest>> => (message.type === 'page-state' ? loaded.pageState() : loaded.checkUi()),
     );
   };
   runtime.onMessage.addListener(onMessage);

@@ -43,7 +43,7 @@ function deps(overrides: Partial<RunnerDeps> = {}) {
       return { granted: true as const, action: 'restart-and-run-all' as const };
     }),
     result: vi.fn(async (_key: string, attempt: string, outcome) => {
-      calls.push(`result ${attempt} ${outcome.ok ? 'ok' : `${outcome.step}: ${outcome.detail}`}`);
+      calls.push(`result ${attempt} ${outcome.ok ? 'ok' : JSON.stringify(outcome.failed)}`);
     }),
     beforeAction: () => calls.push('before'),
     afterAction: () => calls.push('after'),
@@ -189,9 +189,7 @@ describe('restart runner', () => {
   it('reports the failed step and what it saw, and does not retry', async () => {
     colab.restartAndRunAll.mockResolvedValue({
       ok: false,
-      step: 'find-item',
-      detail: 'item-missing',
-      saw: 'items: Run all, Interrupt',
+      failed: { step: 'find-item', reason: 'item-missing', saw: 'items: Run all, Interrupt' },
     });
     const { d, calls } = deps();
     const runner = createRestartRunner(d);
@@ -202,7 +200,7 @@ describe('restart runner', () => {
     expect(calls).toEqual([
       'claim a1',
       'before',
-      'result a1 find-item: item-missing; saw: items: Run all, Interrupt',
+      'result a1 {"step":"find-item","reason":"item-missing","saw":"items: Run all, Interrupt"}',
       'after',
     ]);
   });
@@ -213,7 +211,12 @@ describe('restart runner', () => {
     const runner = createRestartRunner(d);
     runner.follow(pending());
     await vi.advanceTimersByTimeAsync(5000);
-    expect(calls).toEqual(['claim a1', 'before', 'result a1 exception: TypeError: menu is null', 'after']);
+    expect(calls).toEqual([
+      'claim a1',
+      'before',
+      'result a1 {"step":"exception","reason":"threw","saw":"TypeError: menu is null"}',
+      'after',
+    ]);
     expect(runner.busy).toBe(false);
   });
 
@@ -261,8 +264,7 @@ describe('restart runner', () => {
       expect(outcomes).toEqual([
         {
           ok: false,
-          step: 'reconnect',
-          detail: 'unable-to-connect; saw: Unable to connect',
+          failed: { step: 'reconnect', reason: 'unable-to-connect', saw: 'Unable to connect' },
           runtime: 'unable-to-connect',
         },
       ]);
@@ -273,7 +275,11 @@ describe('restart runner', () => {
       colab.reconnect.mockResolvedValue({ ok: false, reason: 'not-needed', saw: 'runtime busy' });
       await run();
       expect(outcomes).toEqual([
-        { ok: false, step: 'reconnect', detail: 'not-needed; saw: runtime busy', runtime: 'not-needed' },
+        {
+          ok: false,
+          failed: { step: 'reconnect', reason: 'not-needed', saw: 'runtime busy' },
+          runtime: 'not-needed',
+        },
       ]);
       expect(colab.awaitReconnect).not.toHaveBeenCalled();
       expect(colab.runAll).not.toHaveBeenCalled();
@@ -283,7 +289,7 @@ describe('restart runner', () => {
       colab.reconnect.mockResolvedValue({ ok: false, reason: 'dialog-open', saw: 'disconnected (disallowed-code)' });
       await run();
       expect(outcomes).toEqual([
-        { ok: false, step: 'reconnect', detail: 'dialog-open; saw: disconnected (disallowed-code)' },
+        { ok: false, failed: { step: 'reconnect', reason: 'dialog-open', saw: 'disconnected (disallowed-code)' } },
       ]);
       expect(colab.runAll).not.toHaveBeenCalled();
     });

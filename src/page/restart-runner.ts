@@ -2,7 +2,7 @@ import { type ActionResult, awaitReconnect, reconnect, restartAndRunAll, runAll 
 import { cut, TEXT_LIMITS } from '../limits';
 import type { ClaimReply } from '../messaging/protocol';
 import type { ReconnectEnd } from '../state/policy';
-import type { NotebookRecord, RestartAction, Status } from '../state/schema';
+import type { FailedStep, NotebookRecord, RestartAction, Status } from '../state/schema';
 
 /**
  * Follows the notebook's record: when this tab owns a pending restart it waits for the deadline the record holds (the
@@ -36,7 +36,7 @@ export interface RestartRunner {
  * How the action went; a failure names the step and what it saw, for the user. `runtime`: a reconnect that found
  * Colab unable to connect, or nothing to reconnect, which is no UI problem (the policy decides what follows).
  */
-export type Outcome = { ok: true } | { ok: false; step: string; detail: string; runtime?: ReconnectEnd };
+export type Outcome = { ok: true } | { ok: false; failed: FailedStep; runtime?: ReconnectEnd };
 
 /**
  * A claim refused while the record still says this tab should claim is a passing refusal (the worker threw and gave
@@ -123,7 +123,7 @@ async function performReporting(doc: Document, action: RestartAction): Promise<O
   try {
     return await perform(doc, action);
   } catch (error) {
-    return { ok: false, step: 'exception', detail: cut(String(error), TEXT_LIMITS.detail) };
+    return { ok: false, failed: { step: 'exception', reason: 'threw', saw: cut(String(error), TEXT_LIMITS.detail) } };
   }
 }
 
@@ -152,16 +152,11 @@ async function reconnectAndRunAll(doc: Document): Promise<Outcome> {
 }
 
 function reconnectFailed(reason: string, saw: string): Outcome {
-  const failed = { ok: false as const, step: 'reconnect', detail: withSaw(reason, saw) };
+  const failed = { ok: false as const, failed: { step: 'reconnect' as const, reason, saw } };
   return reason === 'not-needed' || reason === 'unable-to-connect' ? { ...failed, runtime: reason } : failed;
 }
 
 function outcomeOf(result: ActionResult): Outcome {
   if (result.ok) return { ok: true };
-  return { ok: false, step: result.step, detail: withSaw(result.detail, result.saw) };
-}
-
-/** A failed step's detail as the user reads it: what went wrong, then what the step saw on the page. */
-export function withSaw(detail: string, saw: string): string {
-  return saw ? `${detail}; saw: ${saw}` : detail;
+  return result;
 }

@@ -1,14 +1,17 @@
 import browser from 'webextension-polyfill';
 import { isOrphaned } from '../lib/orphaned';
-import type { FrameMessage, PageMessage } from '../messaging/protocol';
+import type { PageMessage, ReplyTo } from '../messaging/protocol';
 
 /** The extension was updated or removed under this page: this script is orphaned and must stop acting. */
 export class OrphanedError extends Error {}
 
-/** Sends one validated-at-the-receiver message to the service worker; the reply type is the router's. */
-export async function sendToWorker<R>(message: PageMessage | FrameMessage): Promise<R> {
+/**
+ * Sends one message to the service worker, which validates it; its reply as the protocol map types it, or undefined
+ * when the worker took no message (it answers none it refuses).
+ */
+export async function sendToWorker<M extends PageMessage>(message: M): Promise<ReplyTo<M> | undefined> {
   try {
-    return (await browser.runtime.sendMessage(message)) as R;
+    return (await browser.runtime.sendMessage(message)) as ReplyTo<M> | undefined;
   } catch (error) {
     if (isOrphaned(browser.runtime, error)) throw new OrphanedError(String(error));
     throw error;

@@ -207,50 +207,63 @@ describe('popup over a Colab notebook', () => {
   it.each([
     [
       'find-item',
-      'item-missing; saw: items: Run all',
+      'item-missing',
+      'items: Run all',
       'restart-and-run-all',
       'could not find Runtime → Restart session and run all',
     ],
-    ['find-item', 'item-missing', 'run-all', 'could not find Runtime → Run all'],
+    ['find-item', 'item-missing', '', 'run-all', 'could not find Runtime → Run all'],
     [
       'open-menu',
-      'header-collapsed; toolbar fallback: toolbar-missing',
+      'header-collapsed',
+      'toolbar fallback: toolbar-missing',
       'restart-and-run-all',
       "could not open the Runtime menu: Colab's header is collapsed (the ^ at the top right)",
     ],
     [
       'precheck',
-      'dialog-open: usage-limit; saw: You cannot currently connect',
+      'usage-limit',
+      'You cannot currently connect',
       'run-all',
       'Colab showed a usage-limit dialog when the restart was due',
     ],
-    ['precheck', 'dialog-open: delete-runtime', 'run-all', 'a Colab dialog was open when the restart was due'],
+    ['precheck', 'delete-runtime', '', 'run-all', 'a Colab dialog was open when the restart was due'],
     [
       'confirm',
-      'dialog-stayed-open: restart-confirm (the click was lost)',
+      'dialog-stayed-open',
+      'restart-confirm (the click was lost)',
       'restart-and-run-all',
       "Colab's restart confirmation did not close after the click",
     ],
     [
       'verify',
-      'no-run-started (dialog: confirmed)',
+      'no-run-started',
+      '(dialog: confirmed)',
       'restart-and-run-all',
       'no cell started running after the restart',
     ],
-    ['exception', 'TypeError: x is undefined', 'restart-and-run-all', 'an unexpected error stopped the restart'],
-    ['a-step-from-the-future', 'what it saw', 'restart-and-run-all', "a step in Colab's page failed"],
-  ])(
-    'Colab UI problem at %s (%s, %s): the step in words, the ids only in the details, with Re-arm',
-    async (step, detail, action, words) => {
+    [
+      'exception',
+      'threw',
+      'TypeError: x is undefined',
+      'restart-and-run-all',
+      'an unexpected error stopped the restart',
+    ],
+    ['unknown', '', 'what it saw', 'restart-and-run-all', "a step in Colab's page failed"],
+  ] as const)(
+    'Colab UI problem at %s (%s, %s, %s): the step in words, the ids only in the details, with Re-arm',
+    async (step, reason, saw, action, words) => {
       const at = Date.now();
+      const failed = { step, reason, saw };
       const history: HistoryEntry[] = [
-        { at: at - 5000, type: 'restart-scheduled', verdict, action: action as 'run-all' },
-        { at, type: 'restart-failed', detail: `${step}: ${detail}` },
+        { at: at - 5000, type: 'restart-scheduled', verdict, action },
+        { at, type: 'restart-failed', failed },
       ];
-      await storeNotebook(KEY, { enabled: true, status: { kind: 'ui-problem', at, step, detail }, history });
+      await storeNotebook(KEY, { enabled: true, status: { kind: 'ui-problem', at, failed }, history });
       const root = await open();
       await waitFor(() => expect(root.querySelector('.headline')?.textContent).toBe(`Colab UI problem: ${words}`));
-      expect(root.querySelector('.status .details p')?.textContent).toBe(detail);
+      const details = step === 'precheck' ? `dialog-open: ${reason}` : reason;
+      expect(root.querySelector('.status .details p')?.textContent).toBe(saw ? `${details}; saw: ${saw}` : details);
       expect(root.querySelector('.status')?.textContent).not.toContain(`${step}:`);
       expect(root.querySelector('.events li .event-title')?.textContent).toBe(`Colab UI problem: ${words}`);
       expect(getByRole(root, 'button', 'Re-arm')).toBeTruthy();
@@ -513,16 +526,26 @@ describe('popup over a Colab notebook', () => {
     await waitFor(() => expect(result()).toBe('Ready: Runtime menu has "Restart session and run all"'));
     expect(send).toHaveBeenLastCalledWith(tabId, { type: 'check-ui' });
 
-    send.mockResolvedValueOnce({ ready: false, step: 'find-item', detail: 'item-missing; saw: items: Run all' });
+    send.mockResolvedValueOnce({
+      ready: false,
+      failed: { step: 'find-item', reason: 'item-missing', saw: 'items: Run all' },
+    });
     await click(button);
     await waitFor(() => expect(result()).toBe('Not ready: could not find Runtime → Restart session and run all'));
     expect(details()).toBe('item-missing; saw: items: Run all');
 
-    send.mockResolvedValueOnce({ ready: false, step: 'read-run-states', detail: 'no cell can be seen running' });
+    send.mockResolvedValueOnce({
+      ready: false,
+      failed: { step: 'read-run-states', reason: 'no-run-states', saw: 'no cell can be seen running' },
+    });
     await click(button);
     await waitFor(() => expect(result()).toBe('Not ready: could not tell whether cells are running'));
 
-    send.mockResolvedValueOnce({ ready: false, step: 'unknown-frame-host', detail: 'x.example: …', language: 'en' });
+    send.mockResolvedValueOnce({
+      ready: false,
+      failed: { step: 'unknown-frame-host', reason: 'x.example', saw: '…' },
+      language: 'en',
+    });
     await click(button);
     await waitFor(() => expect(result()).toMatch(/^Not ready: Colab shows its outputs from x\.example, a host/));
     expect(button.parentElement!.querySelector('.language-note')).toBeNull();

@@ -5,6 +5,7 @@ import { isColabUrl } from '../colab/origins';
 import { t } from '../lib/i18n';
 import { BLIND_AFTER_MS } from '../limits';
 import type { CheckUiReply, Command } from '../messaging/protocol';
+import { failedStepText } from '../state/failed-step';
 import { nightLine } from '../state/night';
 import { notebookKeyFromUrl } from '../state/notebook-key';
 import { notebookTitleFromDocumentTitle } from '../state/notebook-title';
@@ -18,7 +19,7 @@ import { sendCommand } from '../ui/send';
 import { stepWords } from '../ui/steps';
 import { Timeline } from '../ui/Timeline';
 import { eventText, formatTime, languageList, languageName, statusText } from '../ui/text';
-import { useColabLanguage, usePageWatched, useTabNotebook, useTargetTab } from './tab';
+import { askTab, useColabLanguage, usePageWatched, useTabNotebook, useTargetTab } from './tab';
 
 /** How many events the popup lists, above its controls (the full history is in the export). */
 export const EVENTS_SHOWN = 5;
@@ -295,11 +296,11 @@ function CheckUi({ tabId }: { tabId: number }) {
     setState({ kind: 'checking' });
     let reply: CheckUiReply | undefined;
     try {
-      reply = (await browser.tabs.sendMessage(tabId, { type: 'check-ui' })) as CheckUiReply | undefined;
+      reply = await askTab(tabId, { type: 'check-ui' });
     } catch {
       reply = undefined;
     }
-    if (!reply || typeof reply !== 'object' || typeof reply.ready !== 'boolean') {
+    if (!reply || typeof reply !== 'object' || typeof reply.ready !== 'boolean' || !(reply.ready || reply.failed)) {
       setState({ kind: 'done', ok: false, text: t('checkReload') });
       return;
     }
@@ -307,8 +308,9 @@ function CheckUi({ tabId }: { tabId: number }) {
     if (reply.ready) {
       setState({ kind: 'done', ok: true, text: t('checkReady', reply.detail), language });
     } else {
-      const words = stepWords(reply.step, reply.detail);
-      setState({ kind: 'done', ok: false, text: t('checkProblem', words), details: reply.detail, language });
+      const words = stepWords(reply.failed);
+      const details = failedStepText(reply.failed);
+      setState({ kind: 'done', ok: false, text: t('checkProblem', words), details, language });
     }
   }
 

@@ -2,8 +2,17 @@ import { useEffect, useState } from 'preact/hooks';
 import browser from 'webextension-polyfill';
 import { watchNotebookOfTab } from '../background/tab-registry';
 import { colabLanguage } from '../colab/page-language';
-import type { PageStateReply } from '../messaging/protocol';
+import type { ReplyTo } from '../messaging/protocol';
+import type { TabRequest } from '../messaging/tab-request';
 import { errorText } from '../ui/send';
+
+/**
+ * Asks the Colab page in `tabId` (content/colab-page.ts answers): its reply as the protocol map types it, or undefined.
+ * Its shape is still checked where it is used: the page may run an older copy of the script.
+ */
+export function askTab<M extends TabRequest>(tabId: number, message: M): Promise<ReplyTo<M> | undefined> {
+  return browser.tabs.sendMessage(tabId, message) as Promise<ReplyTo<M> | undefined>;
+}
 
 /** The tab the popup acts on: the one it was opened over, or `?tab=<id>` when opened as a page. */
 export type Target =
@@ -67,8 +76,7 @@ export function usePageWatched(tabId: number, key: string, on: boolean): boolean
     setWatched(null);
     if (!on) return;
     let alive = true;
-    browser.tabs
-      .sendMessage(tabId, { type: 'page-state' })
+    askTab(tabId, { type: 'page-state' })
       .then(isWatching(key), () => false)
       .then((answer) => alive && setWatched(answer));
     return () => {
@@ -78,8 +86,7 @@ export function usePageWatched(tabId: number, key: string, on: boolean): boolean
   return watched;
 }
 
-const isWatching = (key: string) => (reply: unknown) => {
-  const state = reply as Partial<PageStateReply> | undefined;
+const isWatching = (key: string) => (state: ReplyTo<{ type: 'page-state' }> | undefined) => {
   return state?.key === key && state.watching === true;
 };
 

@@ -110,7 +110,7 @@ describe('badge', () => {
     expect(gaveUp).toMatchObject({ text: '!', icon: 'gave-up', tip: { kind: 'gave-up', restarts: 3 } });
     const problem = badgeFor(
       record({
-        status: { kind: 'ui-problem', at: NOW, step: 'find-item', detail: 'item-missing' },
+        status: { kind: 'ui-problem', at: NOW, failed: { step: 'find-item', reason: 'item-missing', saw: '' } },
         history: [{ at: NOW - 5000, type: 'restart-scheduled', action: 'run-all' }],
       }),
       settings,
@@ -119,7 +119,7 @@ describe('badge', () => {
     expect(problem).toMatchObject({
       text: 'UI',
       icon: 'ui-problem',
-      tip: { kind: 'ui-problem', step: 'find-item', detail: 'item-missing', action: 'run-all' },
+      tip: { kind: 'ui-problem', failed: { step: 'find-item', reason: 'item-missing', saw: '' }, action: 'run-all' },
     });
     expect(problem.text).not.toBe(gaveUp.text);
     expect(problem.color).not.toBe(gaveUp.color);

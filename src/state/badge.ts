@@ -1,7 +1,8 @@
+import { UNKNOWN_STEP } from './failed-step';
 import { lastAction } from './last-action';
 import { restartsTonight } from './night';
 import { describeStatus } from './policy';
-import type { NotebookRecord, RestartAction, Settings } from './schema';
+import type { FailedStep, NotebookRecord, RestartAction, Settings } from './schema';
 
 /**
  * What the toolbar icon shows for a tab on a notebook: whether the guard is on and how many restarts happened in the
@@ -20,7 +21,7 @@ export type BadgeIcon = 'on' | 'off' | 'gave-up' | 'ui-problem';
 export type BadgeTip =
   | { kind: 'no-notebook' | 'off' | 'blind' | 'countdown' | 'restarting' }
   | { kind: 'watching' | 'gave-up'; restarts: number }
-  | { kind: 'ui-problem'; step: string; detail: string; action?: RestartAction };
+  | { kind: 'ui-problem'; failed: FailedStep; action?: RestartAction };
 
 const GREEN = '#188038';
 const AMBER = '#b06000';
@@ -38,7 +39,7 @@ export function badgeFor(record: NotebookRecord | null, settings: Settings, now:
     case 'off':
       return { text: '', color: GREY, icon: 'off', tip: { kind: 'off' } };
     case 'watching':
-      // Issue 13.6: Colab busy for minutes and no cell seen running; failures may go unseen.
+      // Colab busy for minutes and no cell seen running; failures may go unseen.
       if (record.blindSince !== undefined) return { text: '?', color: PURPLE, icon: 'on', tip: { kind: 'blind' } };
       return { text: count, color: GREEN, icon: 'on', tip: { kind: 'watching', restarts: tonight } };
     case 'pending':
@@ -52,8 +53,7 @@ export function badgeFor(record: NotebookRecord | null, settings: Settings, now:
     case 'ui-problem': {
       const tip: BadgeTip = {
         kind: 'ui-problem',
-        step: view.step ?? '',
-        detail: view.detail ?? '',
+        failed: view.failed ?? UNKNOWN_STEP,
         action: lastAction(record.history),
       };
       return { text: 'UI', color: ORANGE, icon: 'ui-problem', tip };

@@ -5,9 +5,10 @@
  * it never validates: the schema does that afterwards.
  */
 
-import { HISTORY_LIMIT } from '../limits';
+import { cut, HISTORY_LIMIT, TEXT_LIMITS } from '../limits';
+import { type FailedStep, UI_STEPS, type UiStep } from './failed-step';
 
-export const CURRENT_VERSION = 3;
+export const CURRENT_VERSION = 4;
 
 export type RawRecord = Record<string, unknown>;
 type Migration = (raw: RawRecord) => RawRecord;
@@ -89,15 +90,53 @@ function settingsV1toV2(raw: RawRecord): RawRecord {
 
 /**
  * Records that did not change shape. v3 added the history type 'left-to-person' (settings are unchanged): its new
- * version keeps an older extension from rewriting a history it cannot read whole.
+ * version keeps an older extension from rewriting a history it cannot read whole. v4 changed notebooks only.
  */
 function sameShape(version: number): Migration {
   return (raw) => ({ ...raw, v: version });
 }
 
+/**
+ * v3 kept a failed step as text: a `ui-problem` status's `step` and `detail` (`<reason>[…]; saw: <what it saw>`, a
+ * precheck's `dialog-open: <kind>; saw: …`), and a `restart-failed` entry's detail `<step>: <that detail>`. v4 keeps
+ * it as data, `failed: { step, reason, saw }`. What the text held beyond the reason stays in `saw`: nothing is lost.
+ */
+function notebookV3toV4(raw: RawRecord): RawRecord {
+  const status = isObject(raw.status) && raw.status.kind === 'ui-problem' ? statusV3toV4(raw.status) : raw.status;
+  const history = Array.isArray(raw.history) ? raw.history.map(historyV3toV4) : raw.history;
+  return { ...raw, v: 4, status, history };
+}
+
+function statusV3toV4(status: RawRecord): RawRecord {
+  const { step, detail, ...rest } = status;
+  return { ...rest, failed: failedStepV3(String(step ?? ''), String(detail ?? '')) };
+}
+
+function historyV3toV4(entry: unknown): unknown {
+  if (!isObject(entry) || entry.type !== 'restart-failed' || typeof entry.detail !== 'string') return entry;
+  const [, step, detail] = /^([a-z][a-z-]*): ([\s\S]*)$/.exec(entry.detail) ?? [];
+  if (step === undefined || detail === undefined || !isUiStep(step)) return entry;
+  const { detail: _, ...rest } = entry;
+  return { ...rest, failed: failedStepV3(step, detail) };
+}
+
+function failedStepV3(step: string, detail: string): FailedStep {
+  // A step this version does not know keeps its name as the reason.
+  if (!isUiStep(step)) return { step: 'unknown', reason: step, saw: detail };
+  const dialog = step === 'precheck' ? /^dialog-open: ([a-z-]+)(?:; saw: ([\s\S]*))?$/.exec(detail) : null;
+  if (dialog) return { step, reason: dialog[1] ?? '', saw: dialog[2] ?? '' };
+  const reason = /^[a-z][a-z-]*/.exec(detail)?.[0] ?? '';
+  const saw = detail.slice(reason.length).replace(/^(?:; saw: |[;:]? ?)/, '');
+  return { step, reason: cut(reason, TEXT_LIMITS.uiStep), saw };
+}
+
+function isUiStep(step: string): step is UiStep {
+  return (UI_STEPS as readonly string[]).includes(step);
+}
+
 const MIGRATIONS: Readonly<Record<RecordKind, Readonly<Record<number, Migration>>>> = {
-  notebook: { 0: notebookV0toV1, 1: sameShape(2), 2: sameShape(3) },
-  settings: { 0: settingsV0toV1, 1: settingsV1toV2, 2: sameShape(3) },
+  notebook: { 0: notebookV0toV1, 1: sameShape(2), 2: sameShape(3), 3: notebookV3toV4 },
+  settings: { 0: settingsV0toV1, 1: settingsV1toV2, 2: sameShape(3), 3: sameShape(4) },
 };
 
 /**

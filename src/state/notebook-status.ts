@@ -1,6 +1,6 @@
-import { type GuardedStatus, type NotebookStatus, STATUS_API_VERSION } from '../messaging/status-api';
 import { effectiveMaxRestarts, loopCountAt } from './policy';
 import type { HistoryEntry, NotebookRecord, Settings } from './schema';
+import { type GuardedStatus, type NotebookStatus, STATUS_API_VERSION } from './status-shape';
 
 /** The entries that record a failure the guard acted on: it scheduled a restart for it, or gave up because of it. */
 const ACTED_ON: ReadonlySet<HistoryEntry['type']> = new Set(['restart-scheduled', 'gave-up']);
@@ -8,7 +8,7 @@ const ACTED_ON: ReadonlySet<HistoryEntry['type']> = new Set(['restart-scheduled'
 const MARKER_RULE = 'restart-marker';
 
 /**
- * What the notebook's own code may read about itself (issue 18): the same counts the popup shows, from the record as
+ * What the notebook's own code may read about itself: the same counts the popup shows, from the record as
  * stored. Of a notebook the guard is not on for (never switched on, or switched off), only that.
  */
 export function notebookStatus(record: NotebookRecord, settings: Settings, now: number): NotebookStatus {

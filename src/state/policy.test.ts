@@ -212,7 +212,7 @@ describe('failure reports', () => {
   it('are ignored after giving up or a UI problem, until the user acts', () => {
     for (const status of [
       { kind: 'gave-up', at: T0, restarts: 3 },
-      { kind: 'ui-problem', at: T0, step: 'open-menu', detail: 'x' },
+      { kind: 'ui-problem', at: T0, failed: { step: 'open-menu', reason: 'x', saw: '' } },
     ] as const) {
       const record = enabled({ status });
       const result = reduce(record, failure(T0 + MIN), ctx(T0 + MIN));
@@ -702,27 +702,28 @@ describe('restart results', () => {
       tabId: TAB,
       attempt: 'attempt-9',
       ok: false,
-      step: 'open-runtime-menu',
-      detail: 'Runtime menu not found',
+      failed: { step: 'open-menu', reason: 'menubar-missing', saw: 'Runtime menu not found' },
     } as const;
     const result = reduce(restarting(), event, ctx(T0 + SEC));
+    const failed = { step: 'open-menu', reason: 'menubar-missing', saw: 'Runtime menu not found' };
     expect(result.record).toMatchObject({
-      status: { kind: 'ui-problem', at: T0 + SEC, step: 'open-runtime-menu', detail: 'Runtime menu not found' },
+      status: { kind: 'ui-problem', at: T0 + SEC, failed },
       loopCount: 1,
       totalRestarts: 5,
     });
     expect(result.record.history.at(-1)).toMatchObject({
       type: 'restart-failed',
-      detail: 'open-runtime-menu: Runtime menu not found',
+      failed,
     });
+    expect(result.record.history.at(-1)?.detail).toBeUndefined();
     expect(result.effects).toEqual([
       {
         type: 'notify',
         kind: 'ui-problem',
         key: KEY,
         title: 'train.ipynb',
-        detail: 'Runtime menu not found',
-        step: { id: 'open-runtime-menu', action: 'restart-and-run-all' },
+        detail: 'menubar-missing; saw: Runtime menu not found',
+        step: { failed, action: 'restart-and-run-all' },
       },
     ]);
     expect(reduce(result.record, failure(T0 + MIN), ctx(T0 + MIN)).reply).toMatchObject({ outcome: 'ignored' });
@@ -781,7 +782,7 @@ describe('user commands', () => {
   it('rearm after giving up or a UI problem: watching with a fresh counter', () => {
     for (const status of [
       { kind: 'gave-up', at: T0, restarts: 3 },
-      { kind: 'ui-problem', at: T0, step: 's', detail: 'd' },
+      { kind: 'ui-problem', at: T0, failed: { step: 'verify', reason: 'r', saw: 'd' } },
     ] as const) {
       const result = reduce(enabled({ status, loopCount: 3, totalRestarts: 8 }), { type: 'rearm' }, ctx(T0 + MIN));
       expect(result.record).toMatchObject({ status: { kind: 'watching' }, loopCount: 0, totalRestarts: 8 });
@@ -1154,8 +1155,7 @@ describe('disconnects', () => {
 
   const unableResult = {
     ok: false,
-    step: 'reconnect',
-    detail: 'unable-to-connect; saw: Unable to connect to the runtime.',
+    failed: { step: 'reconnect', reason: 'unable-to-connect', saw: 'Unable to connect to the runtime.' },
     runtime: 'unable-to-connect',
   } as const;
 
@@ -1266,8 +1266,8 @@ describe('disconnects', () => {
       expect(record.history.slice(-2)).toMatchObject([
         {
           type: 'restart-failed',
-          detail: `reconnect: ${unableResult.detail}`,
-          verdict: { rule: 'unable-to-connect', line: unableResult.detail },
+          failed: unableResult.failed,
+          verdict: { rule: 'unable-to-connect', line: 'unable-to-connect; saw: Unable to connect to the runtime.' },
           action: 'reconnect-and-run-all',
         },
         { type: 'restart-scheduled', detail: 'Reconnect 2 of 2 in 10 s', action: 'reconnect-and-run-all' },
@@ -1295,8 +1295,7 @@ describe('disconnects', () => {
       const pending = reduce(enabled(), disconnect('unable-to-connect'), ctx(T0, RECONNECT)).record;
       const done = claimAndReport(pending, {
         ok: false,
-        step: 'reconnect',
-        detail: 'not-needed; saw: runtime busy',
+        failed: { step: 'reconnect', reason: 'not-needed', saw: 'runtime busy' },
         runtime: 'not-needed',
       });
       expect(done.record.status).toEqual({ kind: 'watching' });
@@ -1310,8 +1309,9 @@ describe('disconnects', () => {
 
     it('a reconnect that fails any other way is a UI problem: the guard stops', () => {
       const pending = reduce(enabled(), disconnect('idle'), ctx(T0, RECONNECT)).record;
-      const done = claimAndReport(pending, { ok: false, step: 'reconnect', detail: 'dialog-open: drive-permission' });
-      expect(done.record.status).toMatchObject({ kind: 'ui-problem', step: 'reconnect' });
+      const failed = { step: 'reconnect', reason: 'drive-permission', saw: '' } as const;
+      const done = claimAndReport(pending, { ok: false, failed });
+      expect(done.record.status).toMatchObject({ kind: 'ui-problem', failed });
     });
   });
 
@@ -1410,14 +1410,13 @@ describe('describeStatus', () => {
     ).toMatchObject({ state: 'gave-up', used: 3, max: 3, since: T0 });
     expect(
       describeStatus(
-        enabled({ status: { kind: 'ui-problem', at: T0, step: 'confirm', detail: 'No dialog' } }),
+        enabled({ status: { kind: 'ui-problem', at: T0, failed: { step: 'confirm', reason: 'no-dialog', saw: '' } } }),
         settings,
         T0,
       ),
     ).toMatchObject({
       state: 'ui-problem',
-      step: 'confirm',
-      detail: 'No dialog',
+      failed: { step: 'confirm', reason: 'no-dialog', saw: '' },
     });
   });
 
@@ -1467,14 +1466,26 @@ describe('invariants', () => {
           tabId,
           attempt,
           ok: false,
-          step: 'reconnect',
-          detail: 'u',
+          failed: { step: 'reconnect', reason: 'unable-to-connect', saw: 'u' },
           runtime: 'unable-to-connect',
         },
-        { type: 'restart-result', tabId, attempt, ok: false, step: 'reconnect', detail: 'n', runtime: 'not-needed' },
+        {
+          type: 'restart-result',
+          tabId,
+          attempt,
+          ok: false,
+          failed: { step: 'reconnect', reason: 'not-needed', saw: 'n' },
+          runtime: 'not-needed',
+        },
         { type: 'claim', tabId, attempt },
         { type: 'restart-result', tabId, attempt, ok: true },
-        { type: 'restart-result', tabId, attempt, ok: false, step: 's'.repeat(300), detail: 'd'.repeat(3000) },
+        {
+          type: 'restart-result',
+          tabId,
+          attempt,
+          ok: false,
+          failed: { step: 'verify', reason: 'r'.repeat(300), saw: 'd'.repeat(3000) },
+        },
         { type: 'cancel' },
         { type: 'rearm' },
         { type: 'reset-counter' },
@@ -1619,7 +1630,13 @@ describe('what the reducer says, and the edges the walk above does not pin', () 
     const pending = reduce(enabled(), failure(T0), ctx(T0)).record;
     const { attempt, restartAt } = pendingOf(pending);
     const claimed = reduce(pending, { type: 'claim', tabId: TAB, attempt }, ctx(restartAt)).record;
-    const failed = { type: 'restart-result' as const, tabId: TAB, attempt, ok: false as const, step: 's', detail: 'd' };
+    const failed = {
+      type: 'restart-result' as const,
+      tabId: TAB,
+      attempt,
+      ok: false as const,
+      failed: { step: 'verify' as const, reason: 'r', saw: 'd' },
+    };
     expect(reduce(claimed, failed, ctx(restartAt + SEC)).reply).toEqual({ ok: true });
 
     const marked = reduce(enabled(), marker(T0), ctx(T0)).record;
@@ -1643,7 +1660,10 @@ describe('what the reducer says, and the edges the walk above does not pin', () 
   });
 
   it('switching on after a Colab UI problem starts fresh, as after a give-up', () => {
-    const problem = enabled({ status: { kind: 'ui-problem', at: T0, step: 'verify', detail: 'no run' }, loopCount: 2 });
+    const problem = enabled({
+      status: { kind: 'ui-problem', at: T0, failed: { step: 'verify', reason: 'no-run-started', saw: '' } },
+      loopCount: 2,
+    });
     const off = reduce(problem, { type: 'set-enabled', enabled: false }, ctx(T0)).record;
     const on = reduce(off, { type: 'set-enabled', enabled: true }, ctx(T0 + SEC)).record;
     expect(on).toMatchObject({ enabled: true, status: { kind: 'watching' }, loopCount: 0 });

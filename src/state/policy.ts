@@ -1,14 +1,20 @@
 import * as v from 'valibot';
+import { secondsUntil } from '../lib/units';
 import { cut, TEXT_LIMITS } from '../limits';
+import type { PersonOnlyKind } from './dialogs';
 import { answersDisconnect, type DisconnectKind, disconnectVerdict } from './disconnect';
 import { RETENTION_MS } from './retention';
 import {
   DECLINED,
   type DeclineReason,
+  type FailedStep,
+  type FailureSource,
+  failedStepText,
   HISTORY_LIMIT,
   type HistoryEntry,
   MaxRestartsSchema,
   type NotebookRecord,
+  type ReconnectEnd,
   type RestartAction,
   type RestartReason,
   SETTING_BOUNDS,
@@ -37,8 +43,7 @@ export const RESTART_TIMEOUT_MS = 2 * 60_000;
  */
 export const COUNTDOWN_GRACE_MS = 2 * 60_000;
 
-export type FailureSource = 'error-output' | 'crash-toast';
-export type ReconnectEnd = 'unable-to-connect' | 'not-needed';
+export type { FailureSource, ReconnectEnd } from './schema';
 
 /**
  * A note left to the person is written once while it stays the same: every tab on the notebook shows the same
@@ -51,8 +56,8 @@ export type PolicyEvent =
   | { type: 'declined'; detectedAt: number; startedAt: number; reason: DeclineReason; verdict: Verdict }
   | { type: 'marker'; tabId: number; detectedAt: number; pattern: string; line: string }
   | { type: 'disconnect'; tabId: number; detectedAt: number; kind: DisconnectKind; line: string }
-  /** Colab shows a dialog only a person may answer (`kind`: its DialogKind), saying `text`. */
-  | { type: 'dialog'; tabId: number; detectedAt: number; kind: string; text: string }
+  /** Colab shows a dialog only a person may answer, saying `text`. */
+  | { type: 'dialog'; tabId: number; detectedAt: number; kind: PersonOnlyKind; text: string }
   | { type: 'claim'; tabId: number; attempt: string }
   | { type: 'restart-result'; tabId: number; attempt: string; ok: true }
   | {
@@ -60,8 +65,7 @@ export type PolicyEvent =
       tabId: number;
       attempt: string;
       ok: false;
-      step: string;
-      detail: string;
+      failed: FailedStep;
       /** A reconnect that found Colab unable to connect (an outage), or nothing to reconnect: no UI problem. */
       runtime?: ReconnectEnd;
     }
@@ -113,7 +117,7 @@ export interface NotifyEffect {
   title: string;
   detail: string;
   /** ui-problem: the step that failed and what the restart was doing, for the notification to say in words. */
-  step?: { id: string; action?: RestartAction };
+  step?: { failed: FailedStep; action?: RestartAction };
 }
 export type Effect = NotifyEffect;
 
@@ -334,7 +338,7 @@ function requestFields(event: Report): Pick<RestartRequest, 'tabId' | 'detectedA
 }
 
 /**
- * One execution, one failure, across tabs (issue 13.3): every tab on the notebook shows the same failure, a
+ * One execution, one failure, across tabs: every tab on the notebook shows the same failure, a
  * background one possibly after the restart it caused. A failure of an execution that began before the last restart
  * was claimed was handled by that restart (which ended the execution): noted, never acted on.
  */
@@ -511,9 +515,15 @@ function reconnectFailed(
     lastRestartAt: status.startedAt,
     lastFailureAt: now,
   };
-  const detail = cut(`${event.step}: ${event.detail}`, TEXT_LIMITS.detail);
-  const verdict = clipVerdict(disconnectVerdict('unable-to-connect', event.detail));
-  const failed = addHistory(tried, { at: now, type: 'restart-failed', detail, verdict, action: status.action });
+  const verdict = clipVerdict(disconnectVerdict('unable-to-connect', failedStepText(event.failed)));
+  const entry = {
+    at: now,
+    type: 'restart-failed',
+    failed: clipFailed(event.failed),
+    verdict,
+    action: status.action,
+  } as const;
+  const failed = addHistory(tried, entry);
   const max = effectiveMaxRestarts(failed, settings);
   if (attempts >= max) {
     const gaveUp =
@@ -545,14 +555,13 @@ function reconnectNotNeeded(record: NotebookRecord, now: number): Reduction {
 
 /** The UI operation failed: stop and tell the user. Retrying blindly could click the wrong thing again and again. */
 function restartFailed(record: NotebookRecord, event: Extract<RestartResult, { ok: false }>, now: number): Reduction {
-  const step = cut(event.step, TEXT_LIMITS.uiStep);
-  const detail = cut(event.detail, TEXT_LIMITS.detail);
+  const failed = clipFailed(event.failed);
   const next = addHistory(
-    { ...record, status: { kind: 'ui-problem', at: now, step, detail } },
-    { at: now, type: 'restart-failed', detail: cut(`${step}: ${detail}`, TEXT_LIMITS.detail) },
+    { ...record, status: { kind: 'ui-problem', at: now, failed } },
+    { at: now, type: 'restart-failed', failed },
   );
   const action = record.status.kind === 'restarting' ? record.status.action : undefined;
-  const effect = { ...notify(next, 'ui-problem', detail), step: { id: step, action } };
+  const effect = { ...notify(next, 'ui-problem', failedStepText(failed)), step: { failed, action } };
   return { record: next, effects: [effect], reply: { ok: true } };
 }
 
@@ -747,7 +756,7 @@ function ok(record: NotebookRecord): Reduction {
 }
 
 // ---------------------------------------------------------------------------------------------------------------------
-// Whether the page can see (issue 13.6)
+// Whether the page can see
 
 /**
  * A page reports that detection may be blind (Colab busy, no cell seen running), or that it sees a cell running
@@ -806,8 +815,7 @@ export interface StatusView {
   /** gave-up / ui-problem: when it stopped. */
   since?: number;
   /** ui-problem: which UI step failed, and how. */
-  step?: string;
-  detail?: string;
+  failed?: FailedStep;
 }
 
 export function describeStatus(record: NotebookRecord, settings: Settings, now: number): StatusView {
@@ -838,7 +846,7 @@ export function describeStatus(record: NotebookRecord, settings: Settings, now: 
     case 'gave-up':
       return { ...base, state: 'gave-up', since: status.at };
     case 'ui-problem':
-      return { ...base, state: 'ui-problem', since: status.at, step: status.step, detail: status.detail };
+      return { ...base, state: 'ui-problem', since: status.at, failed: status.failed };
   }
 }
 
@@ -850,10 +858,6 @@ export function localDay(now: number): string {
 
 function pad(n: number): string {
   return String(n).padStart(2, '0');
-}
-
-function secondsUntil(deadline: number, now: number): number {
-  return Math.max(0, Math.ceil((deadline - now) / 1000));
 }
 
 function minutesSince(time: number, now: number): number {
@@ -872,6 +876,10 @@ function notify(record: NotebookRecord, kind: NotifyEffect['kind'], detail: stri
 
 function reply(record: NotebookRecord, answer: AnyReply): Reduction {
   return { record, effects: [], reply: answer };
+}
+
+function clipFailed({ step, reason, saw }: FailedStep): FailedStep {
+  return { step, reason: cut(reason, TEXT_LIMITS.uiStep), saw: cut(saw, TEXT_LIMITS.detail) };
 }
 
 function clipVerdict(verdict: Verdict): Verdict {

@@ -1,3 +1,4 @@
+import { DAY_MS } from '../lib/units';
 import { RETENTION_DAYS } from '../limits';
 import type { NotebookRecord } from './schema';
 import { isScratchKey } from './scratch';
@@ -9,7 +10,7 @@ import { isScratchKey } from './scratch';
  * scratch notebooks no tab shows any more (`shown`: the keys tabs show; a browser that quit left them behind), and of
  * `notebooks:empty`, where versions before 0.2 merged every scratch notebook and which no address names any more.
  */
-export const RETENTION_MS = RETENTION_DAYS * 24 * 60 * 60_000;
+export const RETENTION_MS = RETENTION_DAYS * DAY_MS;
 
 export type Retention = { kind: 'keep' } | { kind: 'remove' } | { kind: 'rewrite'; record: NotebookRecord };
 

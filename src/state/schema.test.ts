@@ -204,7 +204,11 @@ describe('parseNotebook', () => {
       },
       { kind: 'restarting', reason: 'crash', action: 'run-all', attempt: 'a1', ownerTab: 3, startedAt: 6 },
       { kind: 'gave-up', at: 7, restarts: 3 },
-      { kind: 'ui-problem', at: 8, step: 'open-menu', detail: 'Runtime menu not found' },
+      {
+        kind: 'ui-problem',
+        at: 8,
+        failed: { step: 'open-menu', reason: 'menubar-missing', saw: 'Runtime menu not found' },
+      },
     ];
     for (const status of statuses)
       expect(parseNotebook(KEY, storedRecord({ status }))).toEqual({ value: storedRecord({ status }) });
@@ -361,6 +365,69 @@ describe('migrations', () => {
     expect(parseSettings({ v: 2, maxRestarts: 6 })).toEqual({ value: { ...defaultSettings(), maxRestarts: 6 } });
     const left = { at: 1_700_000_100_000, type: 'left-to-person' as const, detail: 'dialog-open: drive-permission' };
     expect(parseNotebook(KEY, storedRecord({ history: [left] })).value.history).toEqual([left]);
+  });
+
+  it('v3 failed steps, kept as text, read as data with nothing lost', () => {
+    const at = 1_700_000_200_000;
+    const scheduled = { at: at - 5000, type: 'restart-scheduled' as const, action: 'restart-and-run-all' as const };
+    const v3 = {
+      ...storedRecord(),
+      v: 3,
+      status: {
+        kind: 'ui-problem',
+        at,
+        step: 'open-menu',
+        detail: 'header-collapsed; toolbar fallback: toolbar-missing; saw: no menu bar',
+      },
+      history: [
+        scheduled,
+        {
+          at: at - 3000,
+          type: 'restart-failed',
+          detail: 'precheck: dialog-open: usage-limit; saw: You cannot currently connect',
+        },
+        { at: at - 2000, type: 'restart-failed', detail: 'exception: TypeError: menu is null' },
+        { at: at - 1000, type: 'restart-failed', detail: 'a-step-from-before: it saw this' },
+        { at, type: 'restart-failed', detail: 'verify: no-run-started (dialog: confirmed); saw: 1 cells' },
+      ],
+    };
+    const { value, problem } = parseNotebook(KEY, v3);
+    expect(problem).toBeUndefined();
+    expect(value.status).toEqual({
+      kind: 'ui-problem',
+      at,
+      failed: {
+        step: 'open-menu',
+        reason: 'header-collapsed',
+        saw: 'toolbar fallback: toolbar-missing; saw: no menu bar',
+      },
+    });
+    expect(value.history).toEqual([
+      scheduled,
+      {
+        at: at - 3000,
+        type: 'restart-failed',
+        failed: { step: 'precheck', reason: 'usage-limit', saw: 'You cannot currently connect' },
+      },
+      {
+        at: at - 2000,
+        type: 'restart-failed',
+        failed: { step: 'exception', reason: '', saw: 'TypeError: menu is null' },
+      },
+      // Not a step this version knows: kept as it was written.
+      { at: at - 1000, type: 'restart-failed', detail: 'a-step-from-before: it saw this' },
+      {
+        at,
+        type: 'restart-failed',
+        failed: { step: 'verify', reason: 'no-run-started', saw: '(dialog: confirmed); saw: 1 cells' },
+      },
+    ]);
+    const unknown = { ...v3, status: { kind: 'ui-problem', at, step: 'a-step-from-before', detail: 'x'.repeat(1000) } };
+    expect(parseNotebook(KEY, unknown).value.status).toEqual({
+      kind: 'ui-problem',
+      at,
+      failed: { step: 'unknown', reason: 'a-step-from-before', saw: 'x'.repeat(1000) },
+    });
   });
 
   it('refuses versions it cannot read', () => {

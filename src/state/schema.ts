@@ -8,6 +8,7 @@ import {
   PROBLEMS_LIMIT,
   TEXT_LIMITS,
 } from '../limits';
+import { type FailedStep, UI_STEPS } from './failed-step';
 import {
   CURRENT_VERSION,
   isObject,
@@ -32,6 +33,7 @@ export const SETTINGS_KEY = 'settings';
 export const PROBLEMS_KEY = 'problems';
 export const STORAGE_ERRORS_KEY = 'storageErrors';
 
+export { type FailedStep, failedStepText, UI_STEPS, type UiStep } from './failed-step';
 // In storage-keys.ts (no validation code), so the small Colab page script can name a record without the schema.
 export { isNotebookKey, NOTEBOOK_PREFIX, notebookStorageKey } from './storage-keys';
 // The bounds live in limits.ts with every other one; re-exported for the state modules' callers.
@@ -120,12 +122,26 @@ export const SettingsSchema = v.pipe(
 );
 export type Settings = v.InferOutput<typeof SettingsSchema>;
 
+/** What a failure was seen in: an error output, or Colab's crash notice. */
+export const FAILURE_SOURCES = ['error-output', 'crash-toast'] as const;
+export type FailureSource = (typeof FAILURE_SOURCES)[number];
+/** A reconnect that found Colab unable to connect, or nothing to reconnect. */
+export const RECONNECT_ENDS = ['unable-to-connect', 'not-needed'] as const;
+export type ReconnectEnd = (typeof RECONNECT_ENDS)[number];
+
 export const REASONS = ['failure', 'crash', 'marker', 'disconnect'] as const;
 export const ACTIONS = ['restart-and-run-all', 'run-all', 'reconnect-and-run-all'] as const;
 const Reason = v.picklist(REASONS);
 const Action = v.picklist(ACTIONS);
 export type RestartReason = (typeof REASONS)[number];
 export type RestartAction = (typeof ACTIONS)[number];
+
+/** A step that failed (failed-step.ts). */
+export const FailedStepSchema = v.object({
+  step: v.picklist(UI_STEPS),
+  reason: Text(TEXT_LIMITS.uiStep),
+  saw: Text(TEXT_LIMITS.detail),
+}) satisfies v.GenericSchema<FailedStep>;
 
 export const StatusSchema = v.variant('kind', [
   v.object({ kind: v.literal('watching') }),
@@ -153,8 +169,7 @@ export const StatusSchema = v.variant('kind', [
   v.object({
     kind: v.literal('ui-problem'),
     at: TimeSchema,
-    step: Text(TEXT_LIMITS.uiStep),
-    detail: Text(TEXT_LIMITS.detail),
+    failed: FailedStepSchema,
   }),
 ]);
 export type Status = v.InferOutput<typeof StatusSchema>;
@@ -201,6 +216,8 @@ export const HistoryEntrySchema = v.object({
   detail: v.optional(Text(TEXT_LIMITS.detail)),
   verdict: v.optional(VerdictSchema),
   action: v.optional(Action),
+  /** A `restart-failed` entry: the step that failed. */
+  failed: v.optional(FailedStepSchema),
 });
 export type HistoryEntry = v.InferOutput<typeof HistoryEntrySchema>;
 
@@ -219,7 +236,7 @@ const NotebookEntries = {
   lastFailureAt: v.optional(TimeSchema),
   /** When the user or the guard last changed the record (a title aside): what idle records are pruned by. */
   touchedAt: v.optional(TimeSchema),
-  /** Since when a page reports that detection may be blind (issue 13.6); gone once it sees a cell run again. */
+  /** Since when a page reports that detection may be blind; gone once it sees a cell run again. */
   blindSince: v.optional(TimeSchema),
   history: v.optional(v.pipe(v.array(HistoryEntrySchema), v.maxLength(HISTORY_LIMIT)), () => []),
 };

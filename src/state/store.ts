@@ -1,5 +1,7 @@
 import * as v from 'valibot';
 import browser from 'webextension-polyfill';
+import { createQueue } from '../lib/queue';
+import { megabytes } from '../lib/units';
 import { cut } from '../limits';
 import { CURRENT_VERSION, isObject, recordVersion } from './migrations';
 import {
@@ -206,7 +208,8 @@ export interface NotebookWriter {
 
 /** `checkPatterns`: the pattern engine's check for imported patterns (see `parseImport`). */
 export function createNotebookWriter(checkPatterns?: PatternCheck): NotebookWriter {
-  const queue = createQueue();
+  // Per storage key, so that concurrent messages about one notebook never lose an update.
+  const queue = createQueue<string>();
   return {
     update: (key, event, ctx, title) =>
       queue.run(notebookStorageKey(key), () => applyEvent(key, event, ctx, title ?? '')),
@@ -298,7 +301,7 @@ async function exceedsQuota(items: Record<string, unknown>): Promise<string | nu
   const needed = bytesOf({ ...(await local().get(null)), ...items });
   if (needed <= quota) return null;
   return (
-    `It would take ${megabytes(needed)} of storage, and the browser allows this extension ${megabytes(quota)}. ` +
+    `It would take ${megabytes(needed)} MB of storage, and the browser allows this extension ${megabytes(quota)} MB. ` +
     'Import a file with fewer notebooks, or clear data first.'
   );
 }
@@ -311,10 +314,6 @@ export function bytesOf(items: Record<string, unknown>): number {
     total += utf8.encode(key).length + utf8.encode(JSON.stringify(value) ?? '').length;
   }
   return total;
-}
-
-function megabytes(bytes: number): string {
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
 async function applyRetention(now: number, shown: ReadonlySet<string>): Promise<RetentionOutcome> {
@@ -381,35 +380,3 @@ function parseStored(
   const key = storageKey.slice(NOTEBOOK_PREFIX.length);
   return { ...parseNotebook(key, raw), rewrite: isNotebookKey(key) };
 }
-
-// ---------------------------------------------------------------------------------------------------------------------
-
-/**
- * Serialises tasks per key with promise chains, so concurrent messages about one notebook never lose an update.
- * `exclusive` tasks (import, clear, migrate) wait for everything queued before them and hold back everything after.
- */
-function createQueue() {
-  const tails = new Map<string, Promise<unknown>>();
-  let barrier: Promise<unknown> = Promise.resolve();
-  const settle = (p: Promise<unknown>) => p.then(noop, noop);
-
-  function run<T>(key: string, task: () => Promise<T>): Promise<T> {
-    const result = Promise.all([tails.get(key), barrier]).then(task);
-    const tail = settle(result);
-    tails.set(key, tail);
-    void tail.then(() => {
-      if (tails.get(key) === tail) tails.delete(key);
-    });
-    return result;
-  }
-
-  function exclusive<T>(task: () => Promise<T>): Promise<T> {
-    const result = Promise.all([...tails.values(), barrier]).then(task);
-    barrier = settle(result);
-    return result;
-  }
-
-  return { run, exclusive };
-}
-
-function noop(): void {}

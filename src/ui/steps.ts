@@ -1,43 +1,44 @@
-import type { DialogKind } from '../colab/dialogs';
-import { personOnlyDialog } from '../colab/person-only';
 import { t } from '../lib/i18n';
+import type { FailedStep, UiStep } from '../state/failed-step';
 import type { RestartAction } from '../state/schema';
+import { personOnlyDialog } from './dialog-words';
 
 /**
  * The one place that turns a failed step (src/colab/actions.ts, restart-runner.ts, detection-check.ts) into words for
  * people: "could not find Runtime → Restart session and run all", never `find-item`. The popup, the in-page notice,
- * the badge's tooltip and the notifications all say it this way; the step id and its machine-readable detail stay in
+ * the badge's tooltip and the notifications all say it this way; the step id and its machine-readable reason stay in
  * the details line.
  */
 
-type Words = (detail: string, action: RestartAction | undefined) => string;
+type Words = (reason: string, action: RestartAction | undefined) => string;
 
-const STEPS: Record<string, Words> = {
+const STEPS: Record<UiStep, Words> = {
   precheck: precheckWords,
   'runtime-ready': () => t('stepRuntimeReady'),
-  'open-menu': (detail) =>
+  'open-menu': (reason) =>
     t(
-      detail.startsWith('header-collapsed')
+      reason === 'header-collapsed'
         ? 'stepHeaderCollapsed'
-        : detail.startsWith('menubar-missing')
+        : reason === 'menubar-missing'
           ? 'stepMenubarMissing'
           : 'stepOpenMenu',
     ),
-  'find-item': (detail, action) =>
-    detail.startsWith('item-disabled')
+  'find-item': (reason, action) =>
+    reason === 'item-disabled'
       ? t(restarts(action) ? 'stepDisabledRestart' : 'stepDisabledRunAll')
       : t(restarts(action) ? 'stepFindRestart' : 'stepFindRunAll'),
   'close-menu': () => t('stepCloseMenu'),
-  confirm: (detail) => t(detail.startsWith('dialog-stayed-open') ? 'stepConfirmLost' : 'stepConfirm'),
+  confirm: (reason) => t(reason === 'dialog-stayed-open' ? 'stepConfirmLost' : 'stepConfirm'),
   verify: (_, action) => t(restarts(action) ? 'stepVerifyRestart' : 'stepVerifyRunAll'),
-  reconnect: (detail) => t(detail.startsWith('unable-to-connect') ? 'stepUnableToConnect' : 'stepReconnect'),
+  reconnect: (reason) => t(reason === 'unable-to-connect' ? 'stepUnableToConnect' : 'stepReconnect'),
   exception: () => t('stepException'),
   busy: () => t('stepBusy'),
   'find-cells': () => t('stepFindCells'),
   'read-run-states': () => t('stepReadRunStates'),
   'match-output-frames': () => t('stepMatchOutputFrames'),
-  // The detail names the host first (colab/detection-check.ts).
-  'unknown-frame-host': (detail) => t('stepUnknownFrameHost', detail.split(':')[0] ?? ''),
+  // The reason is the host.
+  'unknown-frame-host': (host) => t('stepUnknownFrameHost', host),
+  unknown: () => t('stepUnknown'),
 };
 
 /** Run all after a crash and after a reconnect; a restart otherwise (and when the action is not known). */
@@ -46,29 +47,19 @@ function restarts(action: RestartAction | undefined): boolean {
 }
 
 /** A dialog only a person may answer is named ("Colab showed a usage-limit dialog…"); any other stays generic. */
-function precheckWords(detail: string): string {
-  const kind = /^dialog-open: ([a-z-]+)/.exec(detail)?.[1] as DialogKind | undefined;
-  const named = kind ? personOnlyDialog(kind) : null;
+function precheckWords(kind: string): string {
+  const named = personOnlyDialog(kind);
   return named ? t('stepPrecheckDialog', t(named)) : t('stepPrecheck');
 }
 
 /** The failed step in words, lower-case, to follow "Colab UI problem: " or "Not ready: ". */
-export function stepWords(step: string, detail = '', action?: RestartAction): string {
-  const words = Object.hasOwn(STEPS, step) ? STEPS[step] : undefined;
-  return words ? words(detail, action) : t('stepUnknown');
+export function stepWords(failed: FailedStep, action?: RestartAction): string {
+  const words = Object.hasOwn(STEPS, failed.step) ? STEPS[failed.step] : STEPS.unknown;
+  return words(failed.reason, action);
 }
 
 /** The same as a sentence of its own, for a notification or a notice body. */
-export function stepSentence(step: string, detail = '', action?: RestartAction): string {
-  const words = stepWords(step, detail, action);
+export function stepSentence(failed: FailedStep, action?: RestartAction): string {
+  const words = stepWords(failed, action);
   return `${words.charAt(0).toUpperCase()}${words.slice(1)}.`;
-}
-
-/**
- * The policy stores a failed restart's history detail as `<step>: <detail>` (state/policy.ts, restartFailed): split
- * it so the event is titled in words and the id stays in the detail.
- */
-export function splitStepDetail(detail: string): { step: string; detail: string } | null {
-  const [, step, rest] = /^([a-z][a-z-]*): ([\s\S]*)$/.exec(detail) ?? [];
-  return step !== undefined && rest !== undefined && Object.hasOwn(STEPS, step) ? { step, detail: rest } : null;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { ActionStep, CheckUiResult } from '../colab/actions';
+import { UI_STEPS, type UiStep } from '../state/failed-step';
 import { clock, countdownText } from './countdown';
 import { stepSentence, stepWords } from './steps';
 import { badgeTooltip } from './text';
@@ -9,17 +9,7 @@ vi.mock('../lib/i18n', async () => {
   return { t: translate };
 });
 
-/** Every step a restart or Check Colab UI can fail at (the compiler keeps this list complete). */
-const STEPS: Record<ActionStep | Extract<CheckUiResult, { ready: false }>['step'], true> = {
-  precheck: true,
-  'runtime-ready': true,
-  'open-menu': true,
-  'find-item': true,
-  'close-menu': true,
-  confirm: true,
-  verify: true,
-};
-const OTHER_STEPS = ['exception', 'reconnect', 'busy', 'find-cells', 'read-run-states', 'match-output-frames'];
+const failed = (step: UiStep, reason = '', saw = '') => ({ step, reason, saw });
 
 describe('the countdown', () => {
   it('shows the time left in m:ss, and h:mm:ss past an hour', () => {
@@ -54,9 +44,10 @@ describe('the countdown', () => {
 
 describe('failed steps in words', () => {
   it('has words for every step, never its id', () => {
-    const unknown = stepWords('no-such-step');
-    for (const step of [...Object.keys(STEPS), ...OTHER_STEPS]) {
-      const words = stepWords(step);
+    const unknown = stepWords(failed('unknown'));
+    expect(stepWords({ step: 'no-such-step' as UiStep, reason: '', saw: '' })).toBe(unknown);
+    for (const step of UI_STEPS.filter((s) => s !== 'unknown')) {
+      const words = stepWords(failed(step, 'colab.example.com'));
       expect(words, step).not.toBe(unknown);
       // Ids that are no English words never show ("reconnect" may).
       if (step.includes('-') || step === 'precheck') expect(words, step).not.toContain(step);
@@ -64,24 +55,24 @@ describe('failed steps in words', () => {
   });
 
   it('names what the restart was doing, and the dialog only a person may answer', () => {
-    expect(stepWords('find-item', 'item-missing', 'restart-and-run-all')).toBe(
+    expect(stepWords(failed('find-item', 'item-missing'), 'restart-and-run-all')).toBe(
       'could not find Runtime → Restart session and run all',
     );
-    expect(stepWords('find-item', 'item-missing', 'run-all')).toBe('could not find Runtime → Run all');
-    expect(stepWords('find-item', 'item-disabled; saw: …', 'restart-and-run-all')).toBe(
+    expect(stepWords(failed('find-item', 'item-missing'), 'run-all')).toBe('could not find Runtime → Run all');
+    expect(stepWords(failed('find-item', 'item-disabled', '…'), 'restart-and-run-all')).toBe(
       'Runtime → Restart session and run all is greyed out (Colab does that while no runtime is connected)',
     );
-    expect(stepWords('verify', 'no-run-started', 'reconnect-and-run-all')).toBe(
+    expect(stepWords(failed('verify', 'no-run-started'), 'reconnect-and-run-all')).toBe(
       'no cell started running after Run all',
     );
-    expect(stepWords('precheck', 'dialog-open: recaptcha; saw: I am not a robot')).toBe(
+    expect(stepWords(failed('precheck', 'recaptcha', 'I am not a robot'))).toBe(
       'Colab showed a "Are you a robot?" check when the restart was due',
     );
-    expect(stepWords('precheck', 'dialog-open: unknown')).toBe('a Colab dialog was open when the restart was due');
-    expect(stepWords('open-menu', 'menubar-missing; toolbar fallback: toolbar-missing')).toBe(
+    expect(stepWords(failed('precheck', 'unknown'))).toBe('a Colab dialog was open when the restart was due');
+    expect(stepWords(failed('open-menu', 'menubar-missing', 'toolbar fallback: toolbar-missing'))).toBe(
       "could not open the Runtime menu: Colab's menu bar is missing",
     );
-    expect(stepSentence('confirm', 'other-dialog: usage-limit')).toBe(
+    expect(stepSentence(failed('confirm', 'other-dialog', 'usage-limit'))).toBe(
       'The dialog Colab showed was not the restart confirmation.',
     );
   });
@@ -102,7 +93,7 @@ describe('badge tooltips', () => {
     expect(badgeTooltip({ kind: 'gave-up', restarts: 1 })).toBe(
       'Colab OOM Guard: gave up after 1 restart: re-arm it in the popup',
     );
-    expect(badgeTooltip({ kind: 'ui-problem', step: 'find-item', detail: 'item-missing' })).toBe(
+    expect(badgeTooltip({ kind: 'ui-problem', failed: failed('find-item', 'item-missing') })).toBe(
       'Colab OOM Guard: Colab UI problem: could not find Runtime → Restart session and run all',
     );
     for (const kind of ['no-notebook', 'off', 'blind', 'countdown', 'restarting'] as const) {

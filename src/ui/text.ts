@@ -1,13 +1,15 @@
-import type { DialogKind } from '../colab/dialogs';
-import { personOnlyDialog } from '../colab/person-only';
 import { type MessageKey, t } from '../lib/i18n';
+import { DAY_MS } from '../lib/units';
 import type { BadgeTip } from '../state/badge';
+import type { DialogKind } from '../state/dialogs';
+import { failedStepText, UNKNOWN_STEP } from '../state/failed-step';
 import { gaveUpUnableToConnect, lastAction } from '../state/last-action';
 import { clockTime, NIGHT_HOURS } from '../state/night';
 import type { StatusView } from '../state/policy';
 import type { HistoryEntry, NotebookRecord, RestartAction, Verdict } from '../state/schema';
 import { clock, countdownText, foundText } from './countdown';
-import { splitStepDetail, stepWords } from './steps';
+import { personOnlyDialog } from './dialog-words';
+import { stepWords } from './steps';
 
 /** Human text for the states, events and verdicts the pages and the in-page notice show. */
 
@@ -49,9 +51,9 @@ export function statusText(view: StatusView, record: NotebookRecord): StatusText
       return same(headline, t('stateGaveUpDetail'));
     }
     case 'ui-problem': {
-      const words = stepWords(view.step ?? '', view.detail, lastAction(record.history));
-      const headline = t('stateUiProblem', words);
-      return { headline, announcement: headline, detail: t('stateUiProblemDetail'), details: view.detail };
+      const failed = view.failed ?? UNKNOWN_STEP;
+      const headline = t('stateUiProblem', stepWords(failed, lastAction(record.history)));
+      return { headline, announcement: headline, detail: t('stateUiProblemDetail'), details: failedStepText(failed) };
     }
   }
 }
@@ -102,7 +104,7 @@ export interface EventText {
 export function eventText(entry: HistoryEntry, earlier: readonly HistoryEntry[] = []): EventText {
   return {
     title: eventTitle(entry, earlier),
-    detail: entry.detail,
+    detail: entry.failed ? `${entry.failed.step}: ${failedStepText(entry.failed)}` : entry.detail,
     verdict: entry.verdict ? verdictText(entry.verdict) : undefined,
   };
 }
@@ -116,8 +118,8 @@ function eventTitle(entry: HistoryEntry, earlier: readonly HistoryEntry[]): stri
       if (entry.action === 'run-all') return t('eventRanAll');
       return t(entry.action === 'reconnect-and-run-all' ? 'eventReconnected' : 'eventRestarted');
     case 'restart-failed': {
-      const split = splitStepDetail(entry.detail ?? '');
-      return t('eventRestartFailed', stepWords(split?.step ?? '', split?.detail, lastAction(earlier)));
+      const failed = entry.failed ?? UNKNOWN_STEP;
+      return t('eventRestartFailed', stepWords(failed, lastAction(earlier)));
     }
     case 'left-to-person': {
       const words = waitsFor(entry.detail);
@@ -134,8 +136,6 @@ function waitsFor(detail = ''): string | null {
   const words = kind ? personOnlyDialog(kind) : null;
   return words ? t(words) : null;
 }
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Clock time for today's events; weekday and time within the week; the date beyond. */
 export function formatTime(at: number, now: number): string {
@@ -171,7 +171,7 @@ function tipWords(tip: BadgeTip): string {
     case 'gave-up':
       return tip.restarts === 1 ? t('badgeGaveUpOne') : t('badgeGaveUp', tip.restarts);
     case 'ui-problem':
-      return t('badgeUiProblem', stepWords(tip.step, tip.detail, tip.action));
+      return t('badgeUiProblem', stepWords(tip.failed, tip.action));
   }
 }
 

@@ -1,5 +1,5 @@
-// Detector configurations shared by the tests.
-import { CATEGORIES, type Category, DEFAULT_CATEGORIES, type DetectorConfig } from './types';
+// Detector configurations shared by the detector's tests.
+import { CATEGORIES, type Category, DEFAULT_CATEGORIES, type DetectorConfig } from '../../src/detector/types';
 
 export function configWith(
   categories: Partial<Record<Category, boolean>>,

@@ -1,0 +1,81 @@
+import { useState } from 'preact/hooks';
+import { t } from '../lib/i18n';
+import type { Command } from '../messaging/protocol';
+import { nightLine } from '../state/night';
+import { describeStatus } from '../state/policy';
+import type { NotebookRecord, Settings } from '../state/schema';
+import { isScratchKey } from '../state/scratch';
+import { useAllNotebooks, useNow } from '../ui/hooks';
+import { sendCommand } from '../ui/send';
+import { statusText } from '../ui/text';
+
+/** The notebooks with a record (switched on, or given their own Max restarts), by name: switch one off, reset it. */
+export function NotebookList({ settings }: { settings: Settings }) {
+  const notebooks = useAllNotebooks();
+  const now = useNow(1000);
+  if (!notebooks.value) return <p class="muted">{t('loading')}</p>;
+  if (notebooks.value.length === 0) return <p class="muted">{t('optionsNotebooksEmpty')}</p>;
+  const named = notebooks.value.map((record) => ({ record, name: record.title || record.key }));
+  named.sort((a, b) => a.name.localeCompare(b.name));
+  return (
+    <ul class="notebook-list">
+      {named.map(({ record, name }) => (
+        <NotebookRow key={record.key} record={record} name={name} settings={settings} now={now} />
+      ))}
+    </ul>
+  );
+}
+
+function NotebookRow(props: { record: NotebookRecord; name: string; settings: Settings; now: number }) {
+  const { record, name } = props;
+  const [error, setError] = useState<string | null>(null);
+  const view = describeStatus(record, props.settings, props.now);
+
+  async function run(command: Command): Promise<boolean> {
+    setError(null);
+    const reply = await sendCommand(record.key, command);
+    if (!reply.ok) setError(reply.message);
+    return reply.ok;
+  }
+
+  return (
+    <li class="notebook-row" data-state={view.state}>
+      <div class="notebook-row-text">
+        <p class="notebook-name" title={record.key}>
+          {name}
+        </p>
+        <p class="hint">
+          {statusText(view, record).headline} · {t('notebookUsed', view.used, view.max)}
+        </p>
+        <p class="hint">{nightLine(record.history, props.now, t)}</p>
+        {isScratchKey(record.key) && <p class="hint">{t('notebookScratch')}</p>}
+        {error && (
+          <p class="error" role="alert">
+            {error}
+          </p>
+        )}
+      </div>
+      <input
+        type="checkbox"
+        role="switch"
+        class="switch"
+        checked={record.enabled}
+        aria-checked={record.enabled}
+        aria-label={t('notebookSwitch', name)}
+        onChange={async (event) => {
+          const input = event.currentTarget;
+          const wanted = input.checked;
+          // Refused: storage did not change, so nothing re-renders the switch; put it back.
+          if (!(await run({ type: 'set-enabled', enabled: wanted }))) input.checked = !wanted;
+        }}
+      />
+      <button
+        type="button"
+        aria-label={t('notebookResetLabel', name)}
+        onClick={() => void run({ type: 'reset-counter' })}
+      >
+        {t('notebookReset')}
+      </button>
+    </li>
+  );
+}
