@@ -1,0 +1,105 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { describe, generateNight, type NightEvent, smallerNights } from './events';
+import { Night } from './world';
+
+/**
+ * `npm run test:night`: seeded nights against the simulator, every invariant checked after every event; a failing
+ * night is shrunk and written to test-results/night/ for `--replay`. Configured by scripts/night.mjs.
+ */
+
+const OUT = resolve(import.meta.dirname, '../../test-results/night');
+const seeds = (process.env.NIGHT_SEEDS ?? '1').split(',').map(Number);
+const count = Number(process.env.NIGHT_EVENTS ?? 300);
+const replayFile = process.env.NIGHT_REPLAY;
+const shrinkBudgetMs = Number(process.env.NIGHT_SHRINK_MINUTES ?? 10) * 60_000;
+
+interface Outcome {
+  ok: boolean;
+  played: number;
+  checks: number;
+  failure?: string;
+}
+
+let nights = 0;
+
+async function play(night: Night, events: NightEvent[]): Promise<Outcome> {
+  await night.begin(`night${Date.now().toString(36)}${++nights}`);
+  let played = 0;
+  for (const event of events) {
+    try {
+      await night.play(event);
+    } catch (error) {
+      return { ok: false, played, checks: night.checks, failure: `${describe(event)}: ${(error as Error).message}` };
+    }
+    played++;
+  }
+  return { ok: true, played, checks: night.checks };
+}
+
+/** The smallest night found within the budget that still fails (any invariant: a shrink may find a sibling bug). */
+async function shrink(night: Night, events: NightEvent[]): Promise<{ events: NightEvent[]; failure: string }> {
+  const deadline = Date.now() + shrinkBudgetMs;
+  let best = events;
+  let failure = '';
+  let progress = true;
+  while (progress && Date.now() < deadline) {
+    progress = false;
+    for (const candidate of smallerNights(best)) {
+      if (Date.now() >= deadline) break;
+      const outcome = await play(night, candidate);
+      if (outcome.ok) continue;
+      best = candidate.slice(0, outcome.played + 1);
+      failure = outcome.failure!;
+      progress = true;
+      break;
+    }
+  }
+  return { events: best, failure };
+}
+
+function save(name: string, content: object): string {
+  mkdirSync(OUT, { recursive: true });
+  const file = join(OUT, name);
+  writeFileSync(file, `${JSON.stringify(content, null, 2)}\n`);
+  return file;
+}
+
+test('a night of randomized events, every invariant after every event', async () => {
+  const night = await Night.open();
+  const summary: Array<{ seed: number; events: number; checks: number; failure?: string; replay?: string }> = [];
+  try {
+    for (const seed of seeds) {
+      const events: NightEvent[] = replayFile
+        ? JSON.parse(readFileSync(replayFile, 'utf8')).events
+        : generateNight(seed, count);
+      const checksBefore = night.checks;
+      const started = Date.now();
+      const outcome = await play(night, events);
+      const seconds = Math.round((Date.now() - started) / 1000);
+      console.log(
+        `night seed=${seed}: ${outcome.played}/${events.length} events, ` +
+          `${night.checks - checksBefore} invariant checks, ${seconds} s${outcome.ok ? '' : `, FAILED: ${outcome.failure}`}`,
+      );
+      if (outcome.ok) {
+        summary.push({ seed, events: outcome.played, checks: night.checks - checksBefore });
+        continue;
+      }
+      const failing = events.slice(0, outcome.played + 1);
+      const shrunk = replayFile ? { events: failing, failure: outcome.failure! } : await shrink(night, failing);
+      const failure = shrunk.failure || outcome.failure!;
+      const file = save(`seed-${seed}.json`, { seed, failure, events: shrunk.events });
+      console.log(
+        `night seed=${seed} shrunk to ${shrunk.events.length} events (${failure}):\n` +
+          shrunk.events.map((e, i) => `  ${i + 1}. ${describe(e)}`).join('\n') +
+          `\nreplay: npm run test:night -- --seed ${seed} --replay ${file}`,
+      );
+      summary.push({ seed, events: outcome.played, checks: night.checks - checksBefore, failure, replay: file });
+    }
+  } finally {
+    save('summary.json', { count, seeds, nights: summary });
+    await night.dispose();
+  }
+  expect(summary.filter((n) => n.failure)).toEqual([]);
+});
