@@ -78,9 +78,10 @@ test('a night of randomized events, every invariant after every event', async ()
       const started = Date.now();
       const outcome = await play(night, events);
       const seconds = Math.round((Date.now() - started) / 1000);
+      const verdict = outcome.ok ? '' : `, FAILED: ${outcome.failure}`;
       console.log(
         `night seed=${seed}: ${outcome.played}/${events.length} events, ` +
-          `${night.checks - checksBefore} invariant checks, ${seconds} s${outcome.ok ? '' : `, FAILED: ${outcome.failure}`}`,
+          `${night.checks - checksBefore} invariant checks, ${seconds} s${verdict}`,
       );
       if (outcome.ok) {
         summary.push({ seed, events: outcome.played, checks: night.checks - checksBefore });
