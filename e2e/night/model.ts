@@ -25,6 +25,8 @@ export interface Expected {
   restarts: number;
   /** Run alls the guard has chosen after Colab's RAM crash. */
   crashRunAlls: number;
+  /** Times it gave up ("every give-up recorded"). */
+  giveUps: number;
 }
 
 /** The failures that qualify, by event kind. */
@@ -34,7 +36,15 @@ const QUALIFYING = new Set<NightEvent['kind']>(['oom', 'shell-oom', 'ram-crash']
 export const README_DEFAULT_LIMIT = 3;
 
 export class NightModel {
-  #s: Expected = { enabled: true, gaveUp: false, loop: 0, limit: README_DEFAULT_LIMIT, restarts: 0, crashRunAlls: 0 };
+  #s: Expected = {
+    enabled: true,
+    gaveUp: false,
+    loop: 0,
+    limit: README_DEFAULT_LIMIT,
+    restarts: 0,
+    crashRunAlls: 0,
+    giveUps: 0,
+  };
 
   expected(): Expected {
     return { ...this.#s };
@@ -80,6 +90,7 @@ export class NightModel {
     }
     if (s.loop >= s.limit) {
       s.gaveUp = true;
+      s.giveUps++;
       return;
     }
     s.loop++;

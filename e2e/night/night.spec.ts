@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { describe, generateNight, type NightEvent, smallerNights } from './events';
-import { Night } from './world';
+import { InvariantBroken, Night } from './world';
 
 /**
  * `npm run test:night`: seeded nights against the simulator, every invariant checked after every event; a failing
@@ -20,6 +20,8 @@ interface Outcome {
   played: number;
   checks: number;
   failure?: string;
+  /** Which invariant broke ('error': the night itself could not go on). */
+  signature?: string;
 }
 
 let nights = 0;
@@ -31,15 +33,21 @@ async function play(night: Night, events: NightEvent[]): Promise<Outcome> {
     try {
       await night.play(event);
     } catch (error) {
-      return { ok: false, played, checks: night.checks, failure: `${describe(event)}: ${(error as Error).message}` };
+      const signature = error instanceof InvariantBroken ? error.signature : 'error';
+      const failure = `${describe(event)}: ${(error as Error).message}`;
+      return { ok: false, played, checks: night.checks, failure, signature };
     }
     played++;
   }
   return { ok: true, played, checks: night.checks };
 }
 
-/** The smallest night found within the budget that still fails (any invariant: a shrink may find a sibling bug). */
-async function shrink(night: Night, events: NightEvent[]): Promise<{ events: NightEvent[]; failure: string }> {
+/** The smallest night found within the budget that still breaks the same invariant. */
+async function shrink(
+  night: Night,
+  events: NightEvent[],
+  signature: string,
+): Promise<{ events: NightEvent[]; failure: string }> {
   const deadline = Date.now() + shrinkBudgetMs;
   let best = events;
   let failure = '';
@@ -49,7 +57,7 @@ async function shrink(night: Night, events: NightEvent[]): Promise<{ events: Nig
     for (const candidate of smallerNights(best)) {
       if (Date.now() >= deadline) break;
       const outcome = await play(night, candidate);
-      if (outcome.ok) continue;
+      if (outcome.ok || outcome.signature !== signature) continue;
       best = candidate.slice(0, outcome.played + 1);
       failure = outcome.failure!;
       progress = true;
@@ -88,7 +96,10 @@ test('a night of randomized events, every invariant after every event', async ()
         continue;
       }
       const failing = events.slice(0, outcome.played + 1);
-      const shrunk = replayFile ? { events: failing, failure: outcome.failure! } : await shrink(night, failing);
+      save(`seed-${seed}-unshrunk.json`, { seed, failure: outcome.failure, events: failing });
+      const shrunk = replayFile
+        ? { events: failing, failure: outcome.failure! }
+        : await shrink(night, failing, outcome.signature!);
       const failure = shrunk.failure || outcome.failure!;
       const file = save(`seed-${seed}.json`, { seed, failure, events: shrunk.events });
       console.log(

@@ -19,6 +19,7 @@ import { extensionServiceWorker, launchWithExtension } from '../harness/extensio
 import { welcomeTabClosed } from '../harness/welcome-tab';
 import type { NightEvent } from './events';
 import { type Expected, NightModel } from './model';
+import { checkPromisesNotInTheCodeYet } from './promises';
 
 /**
  * One night in real Chromium with the built extension, on the simulator. The extension is watched from outside only:
@@ -34,7 +35,15 @@ const SLOW = { backoffBaseSec: 5, backoffMaxSec: 5 };
 const HEALTHY_JUMP_MS = 31 * 60_000;
 const SETTLE_MS = 30_000;
 
-export class InvariantBroken extends Error {}
+/** An invariant that does not hold; `signature` names which, so that shrinking keeps to the same failure. */
+export class InvariantBroken extends Error {
+  constructor(
+    readonly signature: string,
+    detail: string,
+  ) {
+    super(`${signature}: ${detail}`);
+  }
+}
 
 interface Observed {
   restarts: Array<{ at: number }>;
@@ -78,7 +87,7 @@ export interface NightResult {
 }
 
 export class Night {
-  readonly model = new NightModel();
+  model = new NightModel();
   checks = 0;
   #past: Observed = emptyObserved();
   #notebook = '';
@@ -121,6 +130,8 @@ export class Night {
     this.#notebook = this.sim.notebook(`/drive/${name}`, notebookScenario());
     this.#key = `drive:${name}`;
     this.#other = this.sim.notebook(`/drive/${name}other`, notebookScenario());
+    this.model = new NightModel();
+    this.#past = emptyObserved();
     await this.#storage((s) => chrome.storage.local.clear().then(() => s), null);
     await this.#setSettings(FAST);
     await this.page.goto(this.#notebook);
@@ -159,7 +170,7 @@ export class Night {
       case 'shell-oom':
         return this.#run(shellRun('accelerate-oom'), 'shell');
       case 'old-log':
-        return this.#run(shellRun('old-log'), 'shell');
+        return this.#run(shellRun('old-log'), 'log');
       case 'healthy-stretch':
         return this.#healthyStretch();
       case 'reload':
@@ -310,7 +321,8 @@ export class Night {
         const seen = await this.#observed();
         const state = await simState(this.page);
         throw new InvariantBroken(
-          `not settled (${what}): ${seen.restarts.length} restarts and ${seen.guardRunAlls.length} crash Run alls ` +
+          `not settled (${what})`,
+          `${seen.restarts.length} restarts and ${seen.guardRunAlls.length} crash Run alls ` +
             `seen, ${want.restarts} and ${want.crashRunAlls} expected; kernel ${state.kernel}, ` +
             `cells ${state.cells.map((c) => c.state).join('/')}; status ${await this.#status()}`,
         );
@@ -338,57 +350,64 @@ export class Night {
 
   async #check(want: Expected): Promise<void> {
     const seen = await this.#observed();
-    const broken: string[] = [];
-    const check = (ok: boolean, what: string) => {
+    const broken: Array<[string, string]> = [];
+    const check = (ok: boolean, signature: string, detail = '') => {
       this.checks++;
-      if (!ok) broken.push(what);
+      if (!ok) broken.push([signature, detail]);
     };
     check(
       seen.restarts.length === want.restarts,
-      `restarts: ${seen.restarts.length} seen, ${want.restarts} qualifying failures under the limit`,
+      'restarts',
+      `${seen.restarts.length} seen, ${want.restarts} qualifying failures under the limit`,
     );
     check(
       seen.guardRunAlls.length === want.crashRunAlls,
-      `Run all after a RAM crash: ${seen.guardRunAlls.length} seen, ${want.crashRunAlls} expected`,
+      'crash Run alls',
+      `${seen.guardRunAlls.length} seen, ${want.crashRunAlls} expected`,
     );
-    check(seen.dangerous.length === 0, `dangerous: ${seen.dangerous.join(', ')}`);
-    check(seen.foreignCommands.length === 0, `menu items the guard has no business with: ${seen.foreignCommands}`);
-    check(seen.foreignConfirms.length === 0, `dialogs confirmed that are not the restart's: ${seen.foreignConfirms}`);
+    check(seen.dangerous.length === 0, 'dangerous', seen.dangerous.join(', '));
+    check(seen.foreignCommands.length === 0, 'menu items not the guard’s', seen.foreignCommands.join(', '));
+    check(seen.foreignConfirms.length === 0, 'dialogs confirmed not the restart’s', seen.foreignConfirms.join(', '));
     const actions = [...seen.restarts, ...seen.guardRunAlls].map((a) => a.at).sort((a, b) => a - b);
     const unannounced = actions.filter((at, i) => seen.countdownsShown.filter((c) => c <= at).length < i + 1);
-    check(unannounced.length === 0, `${unannounced.length} restart(s) with no countdown notice shown before`);
+    check(unannounced.length === 0, 'countdown notice', `${unannounced.length} action(s) with none shown before`);
 
     const stored = await this.#storage(async () => chrome.storage.local.get(null), null);
     const notebooks = Object.keys(stored).filter((k) => k.startsWith('nb:'));
-    check(
-      notebooks.every((k) => k === `nb:${this.#key}`),
-      `records of notebooks never guarded: ${notebooks.filter((k) => k !== `nb:${this.#key}`)}`,
-    );
+    const foreign = notebooks.filter((k) => k !== `nb:${this.#key}`);
+    check(foreign.length === 0, 'records of notebooks never guarded', foreign.join(', '));
     const rec = stored[`nb:${this.#key}`] as
-      | { history?: unknown[]; loopCount?: number; status?: { kind: string } }
+      | { history?: Array<{ type: string }>; loopCount?: number; status?: { kind: string } }
       | undefined;
-    check((rec?.history?.length ?? 0) <= 200, `history of ${rec?.history?.length} events (README: 200 at most)`);
+    const history = rec?.history ?? [];
+    check(history.length <= 200, 'history bounded', `${history.length} events (README: 200 at most)`);
+    if (history.length < 200) {
+      const gaveUp = history.filter((e) => e.type === 'gave-up').length;
+      check(gaveUp === want.giveUps, 'give-ups recorded', `${gaveUp} in the history, ${want.giveUps} expected`);
+    }
     if (want.enabled) {
-      check(rec?.status?.kind === (want.gaveUp ? 'gave-up' : 'watching'), `status ${rec?.status?.kind}`);
+      check(rec?.status?.kind === (want.gaveUp ? 'gave-up' : 'watching'), 'stored status', `${rec?.status?.kind}`);
       await this.#checkPopup(want, check);
     }
-    if (broken.length) throw new InvariantBroken(broken.join('; '));
+    await checkPromisesNotInTheCodeYet(check);
+    if (broken.length)
+      throw new InvariantBroken(broken[0]![0], broken.map(([what, detail]) => `${what} ${detail}`).join('; '));
   }
 
   /** The popup's status words agree with the model. */
-  async #checkPopup(want: Expected, check: (ok: boolean, what: string) => void): Promise<void> {
+  async #checkPopup(want: Expected, check: (ok: boolean, signature: string, detail?: string) => void): Promise<void> {
     const popup = await this.#popup();
     const used = popup.getByText(/^Crash loop: \d+ of \d+ restarts used/);
     await used.waitFor();
     const text = (await popup.locator('body').innerText()).replace(/\s+/g, ' ');
     await popup.close();
     if (want.gaveUp) {
-      check(/Gave up after \d+ restarts?/.test(text), `popup does not say it gave up: ${text.slice(0, 200)}`);
+      check(/Gave up after \d+ restarts?/.test(text), 'popup words', `no "Gave up": ${text.slice(0, 200)}`);
       return;
     }
     const loopWords = `Crash loop: ${want.loop} of ${want.limit} restarts used`;
-    check(text.includes(loopWords), `popup: expected "${loopWords}" in ${text.slice(0, 300)}`);
-    check(text.includes('Watching'), `popup does not say Watching: ${text.slice(0, 200)}`);
+    check(text.includes(loopWords), 'popup words', `expected "${loopWords}" in ${text.slice(0, 300)}`);
+    check(text.includes('Watching'), 'popup words', `no "Watching": ${text.slice(0, 200)}`);
   }
 
   async #observed(): Promise<Observed> {
@@ -497,7 +516,7 @@ function emptyObserved(): Observed {
   };
 }
 
-/** Setup, training, and a shell cell; every cell ends well unless the night plans otherwise. */
+/** Setup, training, a shell-launched training, a look at a log; every cell ends well unless the night plans otherwise. */
 function notebookScenario(): Scenario {
   return {
     title: 'night.ipynb',
@@ -509,6 +528,7 @@ function notebookScenario(): Scenario {
         source: '!accelerate launch train.py',
         outputs: [{ type: 'stream', text: 'Training complete.\n' }],
       },
+      { id: 'log', source: '!tail -n 40 train.log', outputs: [{ type: 'stream', text: 'epoch 3/3 done\n' }] },
     ],
   };
 }
