@@ -37,7 +37,11 @@ export type NightEvent =
   /** The notebook's Max restarts, set in the popup. */
   | { kind: 'limit'; max: number }
   /** The person types in the page. */
-  | { kind: 'typing' };
+  | { kind: 'typing' }
+  /** A second tab on the notebook (one shared runtime); the OOM shows there late when `late`. */
+  | { kind: 'second-tab'; late: boolean }
+  /** The extension is updated (reloaded) in the middle of the night. */
+  | { kind: 'update' };
 
 export type Kind = NightEvent['kind'];
 
@@ -68,7 +72,27 @@ const WEIGHTS: Array<[number, (r: Random) => NightEvent]> = [
   [4, (r) => ({ kind: 'switch', on: r.chance(0.5) })],
   [3, (r) => ({ kind: 'limit', max: r.int(0, 4) })],
   [2, () => ({ kind: 'typing' })],
+  [3, (r) => ({ kind: 'second-tab', late: r.chance(0.6) })],
+  [1, () => ({ kind: 'update' })],
 ];
+
+/** The night's Colab, drawn from its seed: how its dialogs are built, how late frames and a Stop's error show. */
+export interface NightColab {
+  dialog: 'mwc' | 'mwc-legacy' | 'md' | 'paper';
+  /** Outputs rendered progressively, this late. */
+  renderDelayMs: number;
+  /** A Stop's KeyboardInterrupt shown this long after the cell's state says error. */
+  interruptErrorDelayMs: number;
+}
+
+export function nightColab(seed: number): NightColab {
+  const random = new Random(seed ^ 0x5eed);
+  return {
+    dialog: random.pick(['mwc', 'mwc-legacy', 'md', 'paper'] as const),
+    renderDelayMs: random.pick([0, 0, 120]),
+    interruptErrorDelayMs: random.pick([0, 300]),
+  };
+}
 
 /** mulberry32: small, fast, and the same sequence on every machine for a seed. */
 export class Random {

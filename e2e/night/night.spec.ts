@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { describe, generateNight, type NightEvent, smallerNights } from './events';
+import { describe, generateNight, type NightColab, type NightEvent, nightColab, smallerNights } from './events';
 import { InvariantBroken, Night } from './world';
 
 /**
@@ -26,8 +26,8 @@ interface Outcome {
 
 let nights = 0;
 
-async function play(night: Night, events: NightEvent[]): Promise<Outcome> {
-  await night.begin(`night${Date.now().toString(36)}${++nights}`);
+async function play(night: Night, colab: NightColab, events: NightEvent[]): Promise<Outcome> {
+  await night.begin(`night${Date.now().toString(36)}${++nights}`, colab);
   let played = 0;
   for (const event of events) {
     try {
@@ -39,12 +39,24 @@ async function play(night: Night, events: NightEvent[]): Promise<Outcome> {
     }
     played++;
   }
+  // The sentinel (as in the e2e suite): a RAM crash whose Run all comes one countdown later proves that nothing the
+  // last event set going is still to come.
+  const sentinel: NightEvent = { kind: 'ram-crash' };
+  if (night.model.acts(sentinel)) {
+    try {
+      await night.play(sentinel);
+    } catch (error) {
+      const signature = error instanceof InvariantBroken ? error.signature : 'error';
+      return { ok: false, played, checks: night.checks, failure: `sentinel: ${(error as Error).message}`, signature };
+    }
+  }
   return { ok: true, played, checks: night.checks };
 }
 
 /** The smallest night found within the budget that still breaks the same invariant. */
 async function shrink(
   night: Night,
+  colab: NightColab,
   events: NightEvent[],
   signature: string,
 ): Promise<{ events: NightEvent[]; failure: string }> {
@@ -56,7 +68,7 @@ async function shrink(
     progress = false;
     for (const candidate of smallerNights(best)) {
       if (Date.now() >= deadline) break;
-      const outcome = await play(night, candidate);
+      const outcome = await play(night, colab, candidate);
       if (outcome.ok || outcome.signature !== signature) continue;
       best = candidate.slice(0, outcome.played + 1);
       failure = outcome.failure!;
@@ -82,13 +94,14 @@ test('a night of randomized events, every invariant after every event', async ()
       const events: NightEvent[] = replayFile
         ? JSON.parse(readFileSync(replayFile, 'utf8')).events
         : generateNight(seed, count);
+      const colab = nightColab(seed);
       const checksBefore = night.checks;
       const started = Date.now();
-      const outcome = await play(night, events);
+      const outcome = await play(night, colab, events);
       const seconds = Math.round((Date.now() - started) / 1000);
       const verdict = outcome.ok ? '' : `, FAILED: ${outcome.failure}`;
       console.log(
-        `night seed=${seed}: ${outcome.played}/${events.length} events, ` +
+        `night seed=${seed} (${JSON.stringify(colab)}): ${outcome.played}/${events.length} events, ` +
           `${night.checks - checksBefore} invariant checks, ${seconds} s${verdict}`,
       );
       if (outcome.ok) {
@@ -96,12 +109,12 @@ test('a night of randomized events, every invariant after every event', async ()
         continue;
       }
       const failing = events.slice(0, outcome.played + 1);
-      save(`seed-${seed}-unshrunk.json`, { seed, failure: outcome.failure, events: failing });
+      save(`seed-${seed}-unshrunk.json`, { seed, colab, failure: outcome.failure, events: failing });
       const shrunk = replayFile
         ? { events: failing, failure: outcome.failure! }
-        : await shrink(night, failing, outcome.signature!);
+        : await shrink(night, colab, failing, outcome.signature!);
       const failure = shrunk.failure || outcome.failure!;
-      const file = save(`seed-${seed}.json`, { seed, failure, events: shrunk.events });
+      const file = save(`seed-${seed}.json`, { seed, colab, failure, events: shrunk.events });
       console.log(
         `night seed=${seed} shrunk to ${shrunk.events.length} events (${failure}):\n` +
           shrunk.events.map((e, i) => `  ${i + 1}. ${describe(e)}`).join('\n') +

@@ -23,6 +23,8 @@ suite('the night generator', () => {
         'ram-crash',
         'reload',
         'run-ok',
+        'second-tab',
+        'update',
         'shell-oom',
         'stop',
         'switch',

@@ -1,9 +1,11 @@
 import { type BrowserContext, type CDPSession, expect, type Page } from '@playwright/test';
 import {
   type ColabSim,
+  holdMirror,
   installColabSim,
   type LogEntry,
   planRun,
+  releaseMirror,
   runAll,
   type Scenario,
   shellRun,
@@ -13,11 +15,12 @@ import {
   simState,
   stopCell,
   waitForKernel,
+  waitForRole,
   waitForRun,
 } from '../colab-sim';
 import { extensionServiceWorker, launchWithExtension } from '../harness/extension';
 import { welcomeTabClosed } from '../harness/welcome-tab';
-import type { NightEvent } from './events';
+import type { NightColab, NightEvent } from './events';
 import { type Expected, NightModel } from './model';
 import { checkPromisesNotInTheCodeYet } from './promises';
 
@@ -29,8 +32,10 @@ import { checkPromisesNotInTheCodeYet } from './promises';
 
 /** Countdowns short enough for hundreds of failures a night: every countdown 1 s (the shortest settings allow). */
 const FAST = { backoffBaseSec: 1, backoffMaxSec: 1 };
-/** A countdown long enough for an event to land inside it on a loaded machine (a reload, the popup, a navigation). */
-const SLOW = { backoffBaseSec: 5, backoffMaxSec: 5 };
+/** A countdown long enough for an event to land inside it on a loaded machine (a reload, a navigation). */
+const SLOW = { backoffBaseSec: 8, backoffMaxSec: 8 };
+/** Switching off cancels the countdown at once, so a long one costs nothing and leaves the popup all the time. */
+const CANCEL_WINDOW = { backoffBaseSec: 60, backoffMaxSec: 60 };
 /** README: "If 30 minutes pass after a restart without a failure…": a healthy stretch jumps one minute past that. */
 const HEALTHY_JUMP_MS = 31 * 60_000;
 const SETTLE_MS = 30_000;
@@ -95,13 +100,15 @@ export class Night {
   #other = '';
   #tabId = -1;
   #settings: Record<string, unknown> = {};
+  /** A second tab on the notebook, open for one event and its checks. */
+  #second: Page | null = null;
 
   private constructor(
     private readonly context: BrowserContext,
     private readonly close: () => Promise<void>,
     private readonly sim: ColabSim,
-    private readonly probe: Page,
-    private readonly cdp: CDPSession,
+    private probe: Page,
+    private cdp: CDPSession,
     readonly page: Page,
     private readonly extensionId: string,
   ) {}
@@ -126,22 +133,24 @@ export class Night {
   }
 
   /** A fresh notebook for this night (a night's replay must not see an earlier night's counts), switched on. */
-  async begin(name: string): Promise<void> {
-    this.#notebook = this.sim.notebook(`/drive/${name}`, notebookScenario());
+  async begin(name: string, colab: NightColab): Promise<void> {
+    await this.#closeSecond();
+    this.#notebook = this.sim.notebook(`/drive/${name}`, notebookScenario(colab));
     this.#key = `drive:${name}`;
-    this.#other = this.sim.notebook(`/drive/${name}other`, notebookScenario());
+    this.#other = this.sim.notebook(`/drive/${name}other`, notebookScenario(colab));
     this.model = new NightModel();
     this.#past = emptyObserved();
     await this.#storage((s) => chrome.storage.local.clear().then(() => s), null);
     await this.#setSettings(FAST);
     await this.page.goto(this.#notebook);
-    await waitForKernel(this.page, 'idle');
+    await this.#loaded();
     this.#tabId = await this.#tabIdOf(this.#notebook);
     await this.#switch(true);
     await this.#waitWatching();
   }
 
   async play(event: NightEvent): Promise<void> {
+    await this.#closeSecond();
     const acts = this.model.acts(event);
     await this.#perform(event, acts);
     this.model.apply(event);
@@ -185,6 +194,10 @@ export class Night {
         return this.#switch(event.on);
       case 'limit':
         return this.#limit(event.max);
+      case 'second-tab':
+        return this.#secondTab(event.late);
+      case 'update':
+        return this.#update();
       case 'typing':
         // In the training cell's editor, as a person editing code does (not on the last button clicked).
         await this.page.locator('#cell-train .view-line').first().click();
@@ -203,15 +216,58 @@ export class Night {
 
   async #oom(event: Extract<NightEvent, { kind: 'oom' }>, acts: boolean): Promise<void> {
     const during = acts ? event.during : undefined;
-    if (during) await this.#setSettings(SLOW);
+    if (during) await this.#setSettings(during === 'switch-off' ? CANCEL_WINDOW : SLOW);
     await this.#run({ fail: event.preset, place: event.place });
     if (!during) return;
     await this.#waitStatus('pending');
+    const deadline = await this.#storage(async (name) => {
+      const status = ((await chrome.storage.local.get(name))[name] as { status?: { restartAt?: number } } | undefined)
+        ?.status;
+      return status?.restartAt ?? 0;
+    }, `nb:${this.#key}`);
     if (during === 'reload') await this.#reload();
     else if (during === 'switch-off') await this.#switch(false);
     else if (during === 'worker-stop') await this.#stopWorker();
     else await this.#visitOther();
+    // Landed after the countdown ran out, the event would meet a restart under way (which README lets finish): the
+    // night's own timing failed, not the guard.
+    if (Date.now() >= deadline) throw new Error(`${during} came after the countdown ran out: the machine is too slow`);
     await this.#setSettings(FAST);
+  }
+
+  /**
+   * A second tab on the notebook follows the first one's runtime; training dies of OOM there, shown in the second
+   * tab late when `late` (a background tab). The tab stays open until the next event: its guard must not add a
+   * restart.
+   */
+  async #secondTab(late: boolean): Promise<void> {
+    const second = await this.context.newPage();
+    this.#second = second;
+    const url = `${this.#notebook}?authuser=1`;
+    await second.goto(url);
+    await waitForRole(second, 'follower');
+    if (this.model.expected().enabled) await this.#waitWatching(await this.#tabIdOf(url));
+    if (late) await holdMirror(second);
+    await this.#run({ fail: 'cuda-oom' });
+    if (late) await releaseMirror(second);
+  }
+
+  async #closeSecond(): Promise<void> {
+    if (!this.#second) return;
+    await this.#harvest(this.#second);
+    await this.#second.close();
+    this.#second = null;
+  }
+
+  /** The extension reloaded as an update does; its pages close, and Colab tabs get its new script. */
+  async #update(): Promise<void> {
+    const worker = this.context.waitForEvent('serviceworker');
+    await this.probe.evaluate(() => chrome.runtime.reload()).catch(() => undefined);
+    await worker;
+    this.probe = await this.context.newPage();
+    await this.probe.goto(`chrome-extension://${this.extensionId}/src/options/index.html`);
+    this.cdp = await this.context.newCDPSession(this.probe);
+    if (this.model.expected().enabled) await this.#waitWatching();
   }
 
   async #stop(): Promise<void> {
@@ -245,7 +301,7 @@ export class Night {
   async #reload(): Promise<void> {
     await this.#harvest(this.page);
     await this.page.reload();
-    await waitForKernel(this.page, 'idle');
+    await this.#loaded();
     if (this.model.expected().enabled) await this.#waitWatching();
   }
 
@@ -253,11 +309,11 @@ export class Night {
   async #visitOther(): Promise<void> {
     await this.#harvest(this.page);
     await this.page.goto(this.#other);
-    await waitForKernel(this.page, 'idle');
+    await this.#loaded();
     await this.#run({ fail: 'cuda-oom' });
     await this.#harvest(this.page);
     await this.page.goto(this.#notebook);
-    await waitForKernel(this.page, 'idle');
+    await this.#loaded();
     if (this.model.expected().enabled) await this.#waitWatching();
   }
 
@@ -411,9 +467,10 @@ export class Night {
   }
 
   async #observed(): Promise<Observed> {
-    const now = await this.#observe(this.page);
+    const now = [await this.#observe(this.page)];
+    if (this.#second) now.push(await this.#observe(this.#second));
     const all = emptyObserved();
-    for (const o of [this.#past, now]) {
+    for (const o of [this.#past, ...now]) {
       all.restarts.push(...o.restarts);
       all.guardRunAlls.push(...o.guardRunAlls);
       all.countdownsShown.push(...o.countdownsShown);
@@ -484,6 +541,12 @@ export class Night {
     }, `nb:${this.#key}`);
   }
 
+  /** The night's tab has loaded its notebook and runs its runtime. */
+  async #loaded(): Promise<void> {
+    await waitForRole(this.page, 'leader');
+    await waitForKernel(this.page, 'idle');
+  }
+
   async #tabIdOf(url: string): Promise<number> {
     const id = await this.probe.evaluate(async (url) => (await chrome.tabs.query({ url }))[0]?.id, url);
     if (id === undefined) throw new Error(`no tab for ${url}`);
@@ -491,10 +554,10 @@ export class Night {
   }
 
   /** The page's guard watches the notebook (it answers the popup's page-state question so). */
-  async #waitWatching(): Promise<void> {
+  async #waitWatching(tabId = this.#tabId): Promise<void> {
     const ask = (tabId: number) => chrome.tabs.sendMessage(tabId, { type: 'page-state' }).catch(() => null);
     await expect
-      .poll(() => this.probe.evaluate(ask, this.#tabId), { timeout: SETTLE_MS })
+      .poll(() => this.probe.evaluate(ask, tabId), { timeout: SETTLE_MS })
       .toEqual({ key: this.#key, watching: true });
   }
 
@@ -517,9 +580,12 @@ function emptyObserved(): Observed {
 }
 
 /** Setup, training, a shell-launched training, a look at a log; every cell ends well unless the night plans otherwise. */
-function notebookScenario(): Scenario {
+function notebookScenario(colab: NightColab): Scenario {
   return {
     title: 'night.ipynb',
+    // One runtime for every tab of the notebook, as Colab has: a second tab follows the first.
+    sharedKernel: true,
+    ui: colab,
     cells: [
       { id: 'setup', source: 'import torch' },
       { id: 'train', source: 'train()', outputs: [{ type: 'stream', text: 'epoch 1 done\n' }] },
