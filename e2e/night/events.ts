@@ -39,9 +39,7 @@ export type NightEvent =
   /** The person types in the page. */
   | { kind: 'typing' }
   /** A second tab on the notebook (one shared runtime); the OOM shows there late when `late`. */
-  | { kind: 'second-tab'; late: boolean }
-  /** The extension is updated (reloaded) in the middle of the night. */
-  | { kind: 'update' };
+  | { kind: 'second-tab'; late: boolean };
 
 export type Kind = NightEvent['kind'];
 
@@ -73,7 +71,6 @@ const WEIGHTS: Array<[number, (r: Random) => NightEvent]> = [
   [3, (r) => ({ kind: 'limit', max: r.int(0, 4) })],
   [2, () => ({ kind: 'typing' })],
   [3, (r) => ({ kind: 'second-tab', late: r.chance(0.6) })],
-  [1, () => ({ kind: 'update' })],
 ];
 
 /** The night's Colab, drawn from its seed: how its dialogs are built, how late frames and a Stop's error show. */

@@ -30,7 +30,7 @@ export interface Expected {
 }
 
 /** The failures that qualify, by event kind. */
-const QUALIFYING = new Set<NightEvent['kind']>(['oom', 'shell-oom', 'ram-crash']);
+const QUALIFYING = new Set<NightEvent['kind']>(['oom', 'shell-oom', 'ram-crash', 'second-tab']);
 
 /** README's defaults: the night starts from them. */
 export const README_DEFAULT_LIMIT = 3;
@@ -64,6 +64,7 @@ export class NightModel {
       case 'oom':
       case 'shell-oom':
       case 'ram-crash':
+      case 'second-tab':
         this.#failure(event);
         break;
       case 'healthy-stretch':

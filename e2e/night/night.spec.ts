@@ -38,6 +38,7 @@ async function play(night: Night, colab: NightColab, events: NightEvent[]): Prom
       return { ok: false, played, checks: night.checks, failure, signature };
     }
     played++;
+    if (played % 50 === 0) console.log(`  … ${played}/${events.length} events, ${night.checks} checks`);
   }
   // The sentinel (as in the e2e suite): a RAM crash whose Run all comes one countdown later proves that nothing the
   // last event set going is still to come.

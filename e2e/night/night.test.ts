@@ -24,7 +24,6 @@ suite('the night generator', () => {
         'reload',
         'run-ok',
         'second-tab',
-        'update',
         'shell-oom',
         'stop',
         'switch',
@@ -108,5 +107,11 @@ suite("the model of README's promises", () => {
     expect(model.acts({ ...oom, during: 'switch-off' })).toBe(false);
     model.apply({ ...oom, during: 'switch-off' });
     expect(model.expected()).toMatchObject({ enabled: false, restarts: 2, loop: 2 });
+  });
+
+  it('an OOM shown in two tabs, one of them late, is one failure: one restart', () => {
+    const model = new NightModel();
+    model.apply({ kind: 'second-tab', late: true });
+    expect(model.expected()).toMatchObject({ restarts: 1, loop: 1 });
   });
 });

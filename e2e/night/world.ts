@@ -39,6 +39,8 @@ const CANCEL_WINDOW = { backoffBaseSec: 60, backoffMaxSec: 60 };
 /** README: "If 30 minutes pass after a restart without a failure…": a healthy stretch jumps one minute past that. */
 const HEALTHY_JUMP_MS = 31 * 60_000;
 const SETTLE_MS = 30_000;
+/** Longer than any event can take (a settle, a 60 s countdown window): past it the night itself is stuck. */
+const EVENT_MS = 150_000;
 
 /** An invariant that does not hold; `signature` names which, so that shrinking keeps to the same failure. */
 export class InvariantBroken extends Error {
@@ -102,13 +104,14 @@ export class Night {
   #settings: Record<string, unknown> = {};
   /** A second tab on the notebook, open for one event and its checks. */
   #second: Page | null = null;
+  #phase = '';
 
   private constructor(
     private readonly context: BrowserContext,
     private readonly close: () => Promise<void>,
     private readonly sim: ColabSim,
-    private probe: Page,
-    private cdp: CDPSession,
+    private readonly probe: Page,
+    private readonly cdp: CDPSession,
     readonly page: Page,
     private readonly extensionId: string,
   ) {}
@@ -150,11 +153,28 @@ export class Night {
   }
 
   async play(event: NightEvent): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const hung = new Promise<never>((_, reject) => {
+      const stuck = () => reject(new Error(`the event hung for ${EVENT_MS / 1000} s, ${this.#phase}`));
+      timer = setTimeout(stuck, EVENT_MS);
+    });
+    try {
+      await Promise.race([this.#play(event), hung]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async #play(event: NightEvent): Promise<void> {
+    this.#phase = 'closing the second tab';
     await this.#closeSecond();
     const acts = this.model.acts(event);
+    this.#phase = 'performing';
     await this.#perform(event, acts);
     this.model.apply(event);
+    this.#phase = 'settling';
     await this.#settle(this.model.expected());
+    this.#phase = 'checking';
     await this.#check(this.model.expected());
   }
 
@@ -196,8 +216,6 @@ export class Night {
         return this.#limit(event.max);
       case 'second-tab':
         return this.#secondTab(event.late);
-      case 'update':
-        return this.#update();
       case 'typing':
         // In the training cell's editor, as a person editing code does (not on the last button clicked).
         await this.page.locator('#cell-train .view-line').first().click();
@@ -257,17 +275,6 @@ export class Night {
     await this.#harvest(this.#second);
     await this.#second.close();
     this.#second = null;
-  }
-
-  /** The extension reloaded as an update does; its pages close, and Colab tabs get its new script. */
-  async #update(): Promise<void> {
-    const worker = this.context.waitForEvent('serviceworker');
-    await this.probe.evaluate(() => chrome.runtime.reload()).catch(() => undefined);
-    await worker;
-    this.probe = await this.context.newPage();
-    await this.probe.goto(`chrome-extension://${this.extensionId}/src/options/index.html`);
-    this.cdp = await this.context.newCDPSession(this.probe);
-    if (this.model.expected().enabled) await this.#waitWatching();
   }
 
   async #stop(): Promise<void> {
