@@ -14,6 +14,8 @@ export default defineConfig({
   retries: 0,
   timeout: 0,
   expect: { timeout: 15_000 },
+  // A click that cannot happen fails the event instead of waiting all night.
+  use: { actionTimeout: 15_000 },
   reporter: [['list']],
   outputDir: '../../test-results/night-artifacts',
 });

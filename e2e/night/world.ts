@@ -338,7 +338,12 @@ export class Night {
   async #dialog(kind: 'drive-permission' | 'usage-limit' | 'gpu-unavailable'): Promise<void> {
     const before = (await simLog(this.page)).filter((e) => e.type === 'dialog-cancel').length;
     await showDialog(this.page, kind);
-    await this.page.locator('mwc-dialog[open] [dialogaction=cancel]').click();
+    const cancel = [
+      'mwc-dialog[open] [dialogaction=cancel]',
+      'md-dialog[open] [value=cancel]',
+      'paper-dialog[opened] [dialog-dismiss]',
+    ].join(', ');
+    await this.page.locator(cancel).click();
     await expect
       .poll(async () => (await simLog(this.page)).filter((e) => e.type === 'dialog-cancel').length)
       .toBeGreaterThan(before);
@@ -586,7 +591,7 @@ function emptyObserved(): Observed {
   };
 }
 
-/** Setup, training, a shell-launched training, a look at a log; every cell ends well unless the night plans otherwise. */
+/** Setup, training, a shell-launched training, a look at a log; each cell ends well unless the night plans it. */
 function notebookScenario(colab: NightColab): Scenario {
   return {
     title: 'night.ipynb',
