@@ -1,4 +1,7 @@
-import { type BrowserContext, type CDPSession, expect, type Page } from '@playwright/test';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type BrowserContext, type CDPSession, chromium, expect, type Page } from '@playwright/test';
 import {
   type ColabSim,
   holdMirror,
@@ -18,7 +21,8 @@ import {
   waitForRole,
   waitForRun,
 } from '../colab-sim';
-import { extensionServiceWorker, launchWithExtension } from '../harness/extension';
+import { CHROMIUM_FLAGS, findChromium } from '../harness/browser-path';
+import { DIST, extensionServiceWorker } from '../harness/extension';
 import { welcomeTabClosed } from '../harness/welcome-tab';
 import type { NightColab, NightEvent } from './events';
 import { type Expected, NightModel } from './model';
@@ -117,7 +121,7 @@ export class Night {
   ) {}
 
   static async open(): Promise<Night> {
-    const { context, close } = await launchWithExtension();
+    const { context, close } = await launchWithCopy();
     const worker = await extensionServiceWorker(context);
     if (!(await worker.evaluate(welcomeTabClosed))) throw new Error('no welcome page opened on install');
     const extensionId = new URL(worker.url()).host;
@@ -578,6 +582,28 @@ export class Night {
     await popup.goto(`chrome-extension://${this.extensionId}/src/popup/index.html?tab=${this.#tabId}`);
     return popup;
   }
+}
+
+/**
+ * Chromium with a copy of dist/: a long night must not see the extension's files change under it when the build runs
+ * again meanwhile (the suite builds, and names its chunks by content).
+ */
+async function launchWithCopy(): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
+  const root = mkdtempSync(join(tmpdir(), 'oom-guard-night-'));
+  const extension = join(root, 'extension');
+  cpSync(DIST, extension, { recursive: true });
+  const context = await chromium.launchPersistentContext(join(root, 'profile'), {
+    executablePath: findChromium(),
+    headless: true,
+    args: [`--disable-extensions-except=${extension}`, `--load-extension=${extension}`, ...CHROMIUM_FLAGS],
+  });
+  return {
+    context,
+    close: async () => {
+      await context.close();
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
 }
 
 function emptyObserved(): Observed {
