@@ -1,7 +1,7 @@
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type BrowserContext, type CDPSession, chromium, expect, type Page } from '@playwright/test';
+import { type BrowserContext, type CDPSession, expect, type Page } from '@playwright/test';
 import {
   type ColabSim,
   holdMirror,
@@ -21,8 +21,7 @@ import {
   waitForRole,
   waitForRun,
 } from '../colab-sim';
-import { CHROMIUM_FLAGS, findChromium } from '../harness/browser-path';
-import { DIST, extensionServiceWorker } from '../harness/extension';
+import { DIST, extensionServiceWorker, launchWithExtension } from '../harness/extension';
 import { welcomeTabClosed } from '../harness/welcome-tab';
 import type { NightColab, NightEvent } from './events';
 import { type Expected, NightModel } from './model';
@@ -589,19 +588,14 @@ export class Night {
  * again meanwhile (the suite builds, and names its chunks by content).
  */
 async function launchWithCopy(): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
-  const root = mkdtempSync(join(tmpdir(), 'oom-guard-night-'));
-  const extension = join(root, 'extension');
-  cpSync(DIST, extension, { recursive: true });
-  const context = await chromium.launchPersistentContext(join(root, 'profile'), {
-    executablePath: findChromium(),
-    headless: true,
-    args: [`--disable-extensions-except=${extension}`, `--load-extension=${extension}`, ...CHROMIUM_FLAGS],
-  });
+  const copy = mkdtempSync(join(tmpdir(), 'oom-guard-night-'));
+  cpSync(DIST, copy, { recursive: true });
+  const { context, close } = await launchWithExtension(copy);
   return {
     context,
     close: async () => {
-      await context.close();
-      rmSync(root, { recursive: true, force: true });
+      await close();
+      rmSync(copy, { recursive: true, force: true });
     },
   };
 }
