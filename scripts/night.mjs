@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run test:night [-- --seed S | --seeds a,b] [--events N] [--replay FILE] [--short] [--shrink-minutes M]`:
 // plays seeded randomized nights against the simulator with the built extension (run `npm run build` first; the npm
-// script does). `--short` is CI's night: fixed seeds, few events. Results: test-results/night/.
+// script does). `--short` is CI's night: fixed seeds, few events. Results: reports/night/.
 import { spawnSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
 

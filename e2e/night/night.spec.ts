@@ -6,10 +6,11 @@ import { InvariantBroken, Night } from './world';
 
 /**
  * `npm run test:night`: seeded nights against the simulator, every invariant checked after every event; a failing
- * night is shrunk and written to test-results/night/ for `--replay`. Configured by scripts/night.mjs.
+ * night is shrunk and written to reports/night/ for `--replay`. Configured by scripts/night.mjs.
  */
 
-const OUT = resolve(import.meta.dirname, '../../test-results/night');
+// Not under test-results/, which the e2e suite empties when it starts.
+const OUT = resolve(import.meta.dirname, '../../reports/night');
 const seeds = (process.env.NIGHT_SEEDS ?? '1').split(',').map(Number);
 const count = Number(process.env.NIGHT_EVENTS ?? 300);
 const replayFile = process.env.NIGHT_REPLAY;

@@ -359,6 +359,16 @@ export class Night {
     await expect(toggle).toBeVisible();
     if ((await toggle.isChecked()) !== on) await toggle.click();
     await expect(toggle).toBeChecked({ checked: on });
+    // The switch shows the person's choice at once; the night goes on once the extension has stored it.
+    await expect
+      .poll(() =>
+        this.#storage(
+          async (name) => ((await chrome.storage.local.get(name))[name] as { enabled?: boolean } | undefined)?.enabled,
+          `nb:${this.#key}`,
+        ),
+      )
+      .toBe(on);
+    await expect(toggle).toBeChecked({ checked: on });
     await popup.close();
   }
 
