@@ -589,6 +589,8 @@ export class Night {
   async #popup(): Promise<Page> {
     const popup = await this.context.newPage();
     await popup.goto(`chrome-extension://${this.extensionId}/src/popup/index.html?tab=${this.#tabId}`);
+    // Until the notebook's record has loaded, the popup says "Loading" and its switch would read as off.
+    await popup.locator('main.notebook[data-state]').waitFor();
     return popup;
   }
 }
