@@ -471,8 +471,12 @@ export class Night {
       await this.#checkPopup(want, check);
     }
     await checkPromisesNotInTheCodeYet(check);
-    if (broken.length)
-      throw new InvariantBroken(broken[0]![0], broken.map(([what, detail]) => `${what} ${detail}`).join('; '));
+    if (broken.length) {
+      // The record's last events say what the guard thought it was doing.
+      const last = history.slice(-6).map((e) => [e.type, (e as { detail?: string }).detail].filter(Boolean).join(': '));
+      const detail = broken.map(([what, detail]) => `${what} ${detail}`).join('; ');
+      throw new InvariantBroken(broken[0]![0], `${detail}; last events: ${last.join(' | ')}`);
+    }
   }
 
   /** The popup's status words agree with the model. */
