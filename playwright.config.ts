@@ -9,6 +9,8 @@ if (!findChromium()) {
 export default defineConfig({
   testDir: 'e2e',
   testMatch: '**/*.spec.ts',
+  // The randomized night has its own config and runner (npm run test:night).
+  testIgnore: 'night/**',
   // One Chromium per worker; two cores on CI.
   workers: process.env.CI ? 2 : undefined,
   fullyParallel: false,

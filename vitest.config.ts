@@ -4,7 +4,12 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   plugins: [preact()],
   test: {
-    include: ['src/**/*.test.{ts,tsx}', 'python/**/*.test.ts', 'scripts/**/*.test.mjs', 'e2e/harness/**/*.test.ts'],
+    include: [
+      'src/**/*.test.{ts,tsx}',
+      'python/**/*.test.ts',
+      'scripts/**/*.test.mjs',
+      'e2e/{harness,night}/**/*.test.ts',
+    ],
     environment: 'node',
     restoreMocks: true,
     setupFiles: ['test/support/setup.ts'],

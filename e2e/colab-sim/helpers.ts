@@ -5,11 +5,21 @@
  */
 import type { Locator, Page } from '@playwright/test';
 import type { KernelState, LogEntry } from './log';
-import type { CrashKind, DialogKind, DisconnectReason, RuntimeCommand } from './scenario';
+import { resolvePlannedRun } from './resolve';
+import type {
+  CrashKind,
+  DialogKind,
+  DisconnectReason,
+  ResolvedRun,
+  ResolvedScenario,
+  RunSpec,
+  RuntimeCommand,
+} from './scenario';
 
 /** What `window.__colabSim` offers (main world). */
 export interface SimPageApi {
   log: LogEntry[];
+  scenario: ResolvedScenario;
   /** The page's menu-item labels by command (the scenario's label set). */
   labels: Record<string, string>;
   state(): SimState;
@@ -20,6 +30,7 @@ export interface SimPageApi {
   showDialog(kind: DialogKind): void;
   showLazyOutputs(): number[];
   resume(): void;
+  planRun(cellId: string, run: ResolvedRun): void;
   holdMirror(): void;
   /** Returns how many held changes were shown. */
   releaseMirror(): number;
@@ -159,6 +170,24 @@ export async function stopCell(page: Page, cellId: string): Promise<void> {
 export async function resume(page: Page): Promise<void> {
   await waitForSim(page);
   await page.evaluate(() => (window as SimWindow).__colabSim!.resume());
+}
+
+/**
+ * The next execution of cell `cellId` in this page does `run`, before what its run number says (queued: two plans are
+ * two executions). For a test that decides as it goes, as a randomized night does. With `sharedKernel`, plan in the
+ * leader: it runs the cells.
+ */
+export async function planRun(page: Page, cellId: string, run: RunSpec): Promise<void> {
+  await waitForSim(page);
+  const scenario = await page.evaluate(() => {
+    const { ui, timing } = (window as SimWindow).__colabSim!.scenario;
+    return { ui, timing };
+  });
+  const resolved = resolvePlannedRun(run, scenario);
+  await page.evaluate(({ cellId, resolved }) => (window as SimWindow).__colabSim!.planRun(cellId, resolved), {
+    cellId,
+    resolved,
+  });
 }
 
 /** Waits until the page knows its part in a shared kernel (`sharedKernel`). */

@@ -119,6 +119,11 @@ function resolveSaved(saved: SavedSpec, places: Places): NonNullable<ResolvedCel
   return { count: saved.count ?? null, outputs };
 }
 
+/** One run as the page of `scenario` runs it: for `planRun`, which decides a cell's next execution at test time. */
+export function resolvePlannedRun(run: RunSpec, scenario: Pick<ResolvedScenario, 'ui' | 'timing'>): ResolvedRun {
+  return resolveRun(run, scenario.ui.places, scenario.timing);
+}
+
 function resolveRun(run: RunSpec, places: Places, timing: Timing): ResolvedRun {
   const steps: StepSpec[] = [...(run.steps ?? [])];
   for (const output of run.outputs ?? []) steps.push({ output });

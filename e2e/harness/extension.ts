@@ -23,12 +23,15 @@ export interface ExtensionTestFixtures {
   openOptions: () => Promise<Page>;
 }
 
-export async function launchWithExtension(): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
+/** Chromium with the extension built in `extension` (default dist/), in a fresh profile removed on close. */
+export async function launchWithExtension(
+  extension = DIST,
+): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
   const profile = mkdtempSync(join(tmpdir(), 'oom-guard-profile-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: findChromium(),
     headless: true,
-    args: [`--disable-extensions-except=${DIST}`, `--load-extension=${DIST}`, ...CHROMIUM_FLAGS],
+    args: [`--disable-extensions-except=${extension}`, `--load-extension=${extension}`, ...CHROMIUM_FLAGS],
   });
   return {
     context,

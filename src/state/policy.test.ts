@@ -845,6 +845,23 @@ describe('user commands', () => {
     expect(reduce(on, { type: 'set-enabled', enabled: true }, ctx(T0)).record).toBe(on);
   });
 
+  it('switching off and on in a crash loop that has not given up starts it over: 0 restarts used', () => {
+    const looping = { ...enabled({ loopCount: 2, lastRestartAt: T0 }), enabled: false };
+    const on = reduce(looping, { type: 'set-enabled', enabled: true }, ctx(T0 + MIN)).record;
+    expect(on).toMatchObject({ enabled: true, loopCount: 0, status: { kind: 'watching' } });
+    expect(describeStatus(on, defaultSettings(), T0 + MIN).used).toBe(0);
+  });
+
+  it('switching off and on while a restart is under way keeps its count: that restart finishes and counts', () => {
+    const running = enabled({
+      loopCount: 1,
+      status: { kind: 'restarting', reason: 'failure', action: 'run-all', attempt: 'a', ownerTab: TAB, startedAt: T0 },
+    });
+    const off = reduce(running, { type: 'set-enabled', enabled: false }, ctx(T0)).record;
+    const on = reduce(off, { type: 'set-enabled', enabled: true }, ctx(T0 + SEC)).record;
+    expect(on).toMatchObject({ enabled: true, loopCount: 1, status: { kind: 'restarting' } });
+  });
+
   it('set-title trims and caps, and ignores an unchanged title', () => {
     const record = enabled();
     expect(reduce(record, { type: 'set-title', title: '  big.ipynb ' }, ctx(T0)).record.title).toBe('big.ipynb');

@@ -726,9 +726,10 @@ function onSetEnabled(record: NotebookRecord, enabled: boolean, ctx: PolicyConte
   }
   const { status } = record;
   const stopped = status.kind === 'gave-up' || status.kind === 'ui-problem';
+  // A restart still under way when switched off and on again finishes and counts; otherwise the crash loop starts over.
   const next: NotebookRecord = stopped
     ? { ...record, enabled, status: { kind: 'watching' }, loopCount: 0 }
-    : { ...record, enabled };
+    : { ...record, enabled, loopCount: status.kind === 'restarting' ? record.loopCount : 0 };
   return ok(addHistory(next, { at: ctx.now, type: 'enabled' }));
 }
 

@@ -42,6 +42,8 @@ window.__colabSim = {
   showLazyOutputs: () => notebook.showLazyOutputs(),
   /** A follower tab of a shared kernel shows what the leader does only on release (a background tab, late). */
   resume: () => notebook.runner.resume(),
+  /** The next execution of a cell in this page runs `run` (a resolved run), before its run number's. */
+  planRun: (cellId, run) => notebook.runner.plan(cellId, run),
   holdMirror: () => notebook.mirror?.hold(),
   releaseMirror: () => notebook.mirror?.release() ?? 0,
 };

@@ -37,6 +37,14 @@ export class Runner {
     this.current = null; // { view, controller } of the executing cell
     this.paused = []; // resolvers of cells waiting for `resume`
     this.resumedEarly = 0; // resumes that came before their cell reached its pause
+    this.planned = new Map(); // cell id → resolved runs the test planned for its next executions, in order
+  }
+
+  /** The next execution of cell `cellId` (in this page) does `run`, whatever its run number says. */
+  plan(cellId, run) {
+    const queue = this.planned.get(cellId) ?? [];
+    queue.push(run);
+    this.planned.set(cellId, queue);
   }
 
   /** Lets every cell waiting at a `pause` step go on; with none waiting yet, the next one to arrive. */
@@ -101,7 +109,7 @@ export class Runner {
     this.kernel.setState('busy');
     record('cell-start', { cell: view.index, cellId: cell.id, state: 'running', execution, cellRun });
 
-    const spec = cell.runs[String(cellRun)] ?? cell.runs.default;
+    const spec = this.planned.get(cell.id)?.shift() ?? cell.runs[String(cellRun)] ?? cell.runs.default;
     /** @type {string} */
     let outcome = await this.#steps(view, spec.steps, signal);
     if (outcome === 'aborted') outcome = String(signal.reason);

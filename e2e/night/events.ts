@@ -1,0 +1,152 @@
+/**
+ * The night's events: what a person, Colab and the browser can do to a guarded notebook overnight, drawn from a
+ * weighted list by a seeded generator, so that a seed names one night exactly. Pure: no browser, no Node API.
+ */
+
+/** Where the guard is, when an event lands in the middle of a countdown (the interleavings bugs came from). */
+export type During = 'reload' | 'switch-off' | 'worker-stop' | 'other-notebook';
+
+export type NightEvent =
+  /** The person's Run all; every cell succeeds. */
+  | { kind: 'run-ok' }
+  /** Run all; the training cell ends in an out of memory shown in `place`; optionally something lands mid-countdown. */
+  | { kind: 'oom'; preset: 'cuda-oom' | 'tf-oom' | 'jax-oom' | 'host-ram'; place: 'frame' | 'main'; during?: During }
+  /** Run all; the kernel dies of RAM while training runs: Colab's "crashed after using all available RAM" toast. */
+  | { kind: 'ram-crash' }
+  /** Run all; Colab's "crashed for an unknown reason" (off by default: never acted on). */
+  | { kind: 'unknown-crash' }
+  /** Run all; a ValueError ends training. */
+  | { kind: 'other-error' }
+  /** Run all; the code catches an OOM, shows its traceback and goes on. */
+  | { kind: 'caught-oom' }
+  /** Run all; the person stops the training cell: KeyboardInterrupt. */
+  | { kind: 'stop' }
+  /** Run all; `!accelerate launch` dies of CUDA OOM. */
+  | { kind: 'shell-oom' }
+  /** Run all; a shell cell prints last night's OOM from a log file, and ends well. */
+  | { kind: 'old-log' }
+  /** More time than the healthy window passes with nothing failing (the guard's clock jumps). */
+  | { kind: 'healthy-stretch' }
+  | { kind: 'reload' }
+  /** The tab opens a notebook never guarded, which fails of OOM, then comes back. */
+  | { kind: 'other-notebook' }
+  | { kind: 'worker-stop' }
+  /** Colab shows one of the person's dialogs; nobody answers it for a while; the person closes it. */
+  | { kind: 'dialog'; dialog: 'drive-permission' | 'usage-limit' | 'gpu-unavailable' }
+  | { kind: 'switch'; on: boolean }
+  /** The notebook's Max restarts, set in the popup. */
+  | { kind: 'limit'; max: number }
+  /** The person types in the page. */
+  | { kind: 'typing' }
+  /** A second tab on the notebook (one shared runtime); the OOM shows there late when `late`. */
+  | { kind: 'second-tab'; late: boolean };
+
+export type Kind = NightEvent['kind'];
+
+/** Weights: failures often (they are what the guard is for), the rest now and then. */
+const WEIGHTS: Array<[number, (r: Random) => NightEvent]> = [
+  [10, () => ({ kind: 'run-ok' })],
+  [
+    18,
+    (r) => ({
+      kind: 'oom',
+      preset: r.pick(['cuda-oom', 'cuda-oom', 'tf-oom', 'jax-oom', 'host-ram'] as const),
+      place: r.pick(['frame', 'main'] as const),
+      ...(r.chance(0.3) ? { during: r.pick(['reload', 'switch-off', 'worker-stop', 'other-notebook'] as const) } : {}),
+    }),
+  ],
+  [6, () => ({ kind: 'ram-crash' })],
+  [3, () => ({ kind: 'unknown-crash' })],
+  [5, () => ({ kind: 'other-error' })],
+  [4, () => ({ kind: 'caught-oom' })],
+  [4, () => ({ kind: 'stop' })],
+  [5, () => ({ kind: 'shell-oom' })],
+  [3, () => ({ kind: 'old-log' })],
+  [6, () => ({ kind: 'healthy-stretch' })],
+  [4, () => ({ kind: 'reload' })],
+  [2, () => ({ kind: 'other-notebook' })],
+  [3, () => ({ kind: 'worker-stop' })],
+  [2, (r) => ({ kind: 'dialog', dialog: r.pick(['drive-permission', 'usage-limit', 'gpu-unavailable'] as const) })],
+  [4, (r) => ({ kind: 'switch', on: r.chance(0.5) })],
+  [3, (r) => ({ kind: 'limit', max: r.int(0, 4) })],
+  [2, () => ({ kind: 'typing' })],
+  [3, (r) => ({ kind: 'second-tab', late: r.chance(0.6) })],
+];
+
+/** The night's Colab, drawn from its seed: how its dialogs are built, how late frames and a Stop's error show. */
+export interface NightColab {
+  dialog: 'mwc' | 'mwc-legacy' | 'md' | 'paper';
+  /** Outputs rendered progressively, this late. */
+  renderDelayMs: number;
+  /** A Stop's KeyboardInterrupt shown this long after the cell's state says error. */
+  interruptErrorDelayMs: number;
+}
+
+export function nightColab(seed: number): NightColab {
+  const random = new Random(seed ^ 0x5eed);
+  return {
+    dialog: random.pick(['mwc', 'mwc-legacy', 'md', 'paper'] as const),
+    renderDelayMs: random.pick([0, 0, 120]),
+    interruptErrorDelayMs: random.pick([0, 300]),
+  };
+}
+
+/** mulberry32: small, fast, and the same sequence on every machine for a seed. */
+export class Random {
+  #state: number;
+  constructor(seed: number) {
+    this.#state = seed >>> 0;
+  }
+  next(): number {
+    this.#state = (this.#state + 0x6d2b79f5) >>> 0;
+    let t = this.#state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  }
+  int(min: number, max: number): number {
+    return min + Math.floor(this.next() * (max - min + 1));
+  }
+  chance(p: number): boolean {
+    return this.next() < p;
+  }
+  pick<T>(items: readonly T[]): T {
+    return items[Math.floor(this.next() * items.length)]!;
+  }
+}
+
+/** The night of `seed`: `count` events. */
+export function generateNight(seed: number, count: number): NightEvent[] {
+  const random = new Random(seed);
+  const total = WEIGHTS.reduce((sum, [weight]) => sum + weight, 0);
+  const events: NightEvent[] = [];
+  for (let i = 0; i < count; i++) {
+    const roll = random.next() * total;
+    let sum = 0;
+    const entry = WEIGHTS.find(([weight]) => {
+      sum += weight;
+      return roll < sum;
+    });
+    events.push((entry ?? WEIGHTS[WEIGHTS.length - 1]!)[1](random));
+  }
+  return events;
+}
+
+/** One line per event, for a report a person reads. */
+export function describe(event: NightEvent): string {
+  const { kind, ...rest } = event;
+  const params = Object.entries(rest).map(([k, v]) => `${k}=${v}`);
+  return params.length ? `${kind}(${params.join(', ')})` : kind;
+}
+
+/**
+ * Candidate smaller nights, largest cut first (delta debugging's chunks, then one event at a time): the shrinker
+ * keeps the first candidate that still fails, and asks again.
+ */
+export function* smallerNights(events: NightEvent[]): Generator<NightEvent[]> {
+  for (let chunk = Math.floor(events.length / 2); chunk >= 1; chunk = Math.floor(chunk / 2)) {
+    for (let start = 0; start + chunk <= events.length; start += chunk) {
+      yield [...events.slice(0, start), ...events.slice(start + chunk)];
+    }
+  }
+}

@@ -1,0 +1,101 @@
+import type { NightEvent } from './events';
+
+/**
+ * What README and docs/settings.md promise, as a model of one guarded notebook: written from the documents, not from
+ * src/. After each event the night compares the real extension with `expected()`.
+ *
+ * - "A crash loop (failures with no healthy run in between) may use at most 3 restarts (you can change that) …
+ *   then the guard gives up and waits for you."
+ * - "One failure gives one restart, however many tabs show it." Only fresh out-of-memory failures (in a frame, the
+ *   main document or a shell-launched script) and Colab's RAM crash count; "Colab's RAM crash … then it runs all
+ *   without a restart". Never other errors, caught OOMs, old logs, a Stop, or "crashed for an unknown reason" (off by
+ *   default).
+ * - "If 30 minutes pass after a restart without a failure, the crash loop's restarts used go back to zero."
+ * - "Switching off cancels a countdown. Switching on again starts fresh: a give-up … is cleared along with the
+ *   crash loop." A countdown carried into a reloaded or returning tab, or past a stopped worker, still gives one
+ *   restart.
+ */
+export interface Expected {
+  enabled: boolean;
+  gaveUp: boolean;
+  /** Crash-loop restarts used (the popup's "Crash loop: n of m restarts used"). */
+  loop: number;
+  limit: number;
+  /** Restarts the guard has performed (Runtime → Restart session and run all) since the night began. */
+  restarts: number;
+  /** Run alls the guard has chosen after Colab's RAM crash. */
+  crashRunAlls: number;
+  /** Times it gave up ("every give-up recorded"). */
+  giveUps: number;
+}
+
+/** The failures that qualify, by event kind. */
+const QUALIFYING = new Set<NightEvent['kind']>(['oom', 'shell-oom', 'ram-crash', 'second-tab']);
+
+/** README's defaults: the night starts from them. */
+export const README_DEFAULT_LIMIT = 3;
+
+export class NightModel {
+  #s: Expected = {
+    enabled: true,
+    gaveUp: false,
+    loop: 0,
+    limit: README_DEFAULT_LIMIT,
+    restarts: 0,
+    crashRunAlls: 0,
+    giveUps: 0,
+  };
+
+  expected(): Expected {
+    return { ...this.#s };
+  }
+
+  /** Whether the guard is expected to act on this event (a countdown, then a restart or a Run all). */
+  acts(event: NightEvent): boolean {
+    const s = this.#s;
+    if (!QUALIFYING.has(event.kind) || !s.enabled || s.gaveUp) return false;
+    if (event.kind === 'oom' && event.during === 'switch-off') return false;
+    return s.loop < s.limit;
+  }
+
+  apply(event: NightEvent): void {
+    const s = this.#s;
+    switch (event.kind) {
+      case 'oom':
+      case 'shell-oom':
+      case 'ram-crash':
+      case 'second-tab':
+        this.#failure(event);
+        break;
+      case 'healthy-stretch':
+        if (s.enabled && !s.gaveUp) s.loop = 0;
+        break;
+      case 'switch':
+        if (event.on === s.enabled) break;
+        s.enabled = event.on;
+        if (event.on) Object.assign(s, { loop: 0, gaveUp: false });
+        break;
+      case 'limit':
+        s.limit = event.max;
+        break;
+    }
+  }
+
+  #failure(event: NightEvent): void {
+    const s = this.#s;
+    if (!s.enabled || s.gaveUp) return;
+    if (event.kind === 'oom' && event.during === 'switch-off') {
+      // Switched off during the countdown: cancelled.
+      s.enabled = false;
+      return;
+    }
+    if (s.loop >= s.limit) {
+      s.gaveUp = true;
+      s.giveUps++;
+      return;
+    }
+    s.loop++;
+    if (event.kind === 'ram-crash') s.crashRunAlls++;
+    else s.restarts++;
+  }
+}

@@ -1,0 +1,117 @@
+import { expect, it, describe as suite } from 'vitest';
+import { describe, generateNight, Random, smallerNights } from './events';
+import { NightModel } from './model';
+
+suite('the night generator', () => {
+  it('draws the same night for the same seed, another for another seed', () => {
+    expect(generateNight(7, 50)).toEqual(generateNight(7, 50));
+    expect(generateNight(7, 50)).not.toEqual(generateNight(8, 50));
+  });
+
+  it('draws every kind of event in a long night', () => {
+    const kinds = new Set(generateNight(1, 2000).map((e) => e.kind));
+    expect([...kinds].sort()).toEqual(
+      [
+        'caught-oom',
+        'dialog',
+        'healthy-stretch',
+        'limit',
+        'old-log',
+        'oom',
+        'other-error',
+        'other-notebook',
+        'ram-crash',
+        'reload',
+        'run-ok',
+        'second-tab',
+        'shell-oom',
+        'stop',
+        'switch',
+        'typing',
+        'unknown-crash',
+        'worker-stop',
+      ].sort(),
+    );
+  });
+
+  it('draws numbers in [0, 1) and ints within their bounds', () => {
+    const random = new Random(3);
+    for (let i = 0; i < 1000; i++) {
+      const x = random.next();
+      expect(x).toBeGreaterThanOrEqual(0);
+      expect(x).toBeLessThan(1);
+      expect(random.int(0, 4)).toBeOneOf([0, 1, 2, 3, 4]);
+    }
+  });
+
+  it('offers smaller nights, halves first, then single events, each one without some events', () => {
+    const night = generateNight(2, 4);
+    const candidates = [...smallerNights(night)];
+    expect(candidates.map((c) => c.length)).toEqual([2, 2, 3, 3, 3, 3]);
+    expect(candidates[0]).toEqual(night.slice(2));
+    expect(candidates[5]).toEqual(night.slice(0, 3));
+  });
+
+  it('describes an event with its parameters', () => {
+    expect(describe({ kind: 'oom', preset: 'cuda-oom', place: 'frame', during: 'reload' })).toBe(
+      'oom(preset=cuda-oom, place=frame, during=reload)',
+    );
+    expect(describe({ kind: 'reload' })).toBe('reload');
+  });
+});
+
+suite("the model of README's promises", () => {
+  const oom = { kind: 'oom', preset: 'cuda-oom', place: 'frame' } as const;
+
+  it('gives 3 restarts in a crash loop, then gives up; a healthy stretch resets the loop', () => {
+    const model = new NightModel();
+    for (let i = 0; i < 3; i++) {
+      expect(model.acts(oom)).toBe(true);
+      model.apply(oom);
+    }
+    expect(model.expected()).toMatchObject({ loop: 3, restarts: 3, gaveUp: false });
+    model.apply({ kind: 'healthy-stretch' });
+    expect(model.expected().loop).toBe(0);
+    for (let i = 0; i < 4; i++) model.apply({ kind: 'shell-oom' });
+    expect(model.expected()).toMatchObject({ loop: 3, restarts: 6, gaveUp: true });
+    expect(model.acts(oom)).toBe(false);
+    model.apply({ kind: 'healthy-stretch' });
+    expect(model.expected()).toMatchObject({ loop: 3, gaveUp: true });
+  });
+
+  it('runs all after a RAM crash, without a restart; never acts on other endings', () => {
+    const model = new NightModel();
+    model.apply({ kind: 'ram-crash' });
+    for (const kind of ['unknown-crash', 'other-error', 'caught-oom', 'stop', 'old-log', 'run-ok'] as const) {
+      expect(model.acts({ kind })).toBe(false);
+      model.apply({ kind });
+    }
+    expect(model.expected()).toMatchObject({ crashRunAlls: 1, restarts: 0, loop: 1 });
+  });
+
+  it('a limit of 0 gives up at the first failure; switching on again starts fresh', () => {
+    const model = new NightModel();
+    model.apply({ kind: 'limit', max: 0 });
+    model.apply(oom);
+    expect(model.expected()).toMatchObject({ gaveUp: true, restarts: 0 });
+    model.apply({ kind: 'switch', on: false });
+    model.apply(oom);
+    model.apply({ kind: 'switch', on: true });
+    expect(model.expected()).toMatchObject({ enabled: true, gaveUp: false, loop: 0, limit: 0 });
+  });
+
+  it('switching off during a countdown cancels it; other interruptions still give one restart', () => {
+    const model = new NightModel();
+    model.apply({ ...oom, during: 'reload' });
+    model.apply({ ...oom, during: 'worker-stop' });
+    expect(model.acts({ ...oom, during: 'switch-off' })).toBe(false);
+    model.apply({ ...oom, during: 'switch-off' });
+    expect(model.expected()).toMatchObject({ enabled: false, restarts: 2, loop: 2 });
+  });
+
+  it('an OOM shown in two tabs, one of them late, is one failure: one restart', () => {
+    const model = new NightModel();
+    model.apply({ kind: 'second-tab', late: true });
+    expect(model.expected()).toMatchObject({ restarts: 1, loop: 1 });
+  });
+});

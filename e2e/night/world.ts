@@ -1,0 +1,648 @@
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type BrowserContext, type CDPSession, expect, type Page } from '@playwright/test';
+import {
+  type ColabSim,
+  holdMirror,
+  installColabSim,
+  type LogEntry,
+  planRun,
+  releaseMirror,
+  runAll,
+  type Scenario,
+  shellRun,
+  showDialog,
+  shownOom,
+  simLog,
+  simState,
+  stopCell,
+  waitForKernel,
+  waitForRole,
+  waitForRun,
+} from '../colab-sim';
+import { DIST, extensionServiceWorker, launchWithExtension } from '../harness/extension';
+import { welcomeTabClosed } from '../harness/welcome-tab';
+import type { NightColab, NightEvent } from './events';
+import { type Expected, NightModel } from './model';
+import { checkPromisesNotInTheCodeYet } from './promises';
+
+/**
+ * One night in real Chromium with the built extension, on the simulator. The extension is watched from outside only:
+ * the simulator's log (menus, dialogs, restarts, runs), the page (the guard's notice), the popup's words, and
+ * chrome.storage read by an extension page. Nothing here imports src/.
+ */
+
+/** Countdowns short enough for hundreds of failures a night: every countdown 1 s (the shortest settings allow). */
+const FAST = { backoffBaseSec: 1, backoffMaxSec: 1 };
+/** A countdown long enough for an event to land inside it on a loaded machine (a reload, a navigation). */
+const SLOW = { backoffBaseSec: 8, backoffMaxSec: 8 };
+/** Switching off cancels the countdown at once, so a long one costs nothing and leaves the popup all the time. */
+const CANCEL_WINDOW = { backoffBaseSec: 60, backoffMaxSec: 60 };
+/** README: "If 30 minutes pass after a restart without a failure…": a healthy stretch jumps one minute past that. */
+const HEALTHY_JUMP_MS = 31 * 60_000;
+const SETTLE_MS = 30_000;
+/** Longer than any event can take (a settle, a 60 s countdown window): past it the night itself is stuck. */
+const EVENT_MS = 150_000;
+
+/** An invariant that does not hold; `signature` names which, so that shrinking keeps to the same failure. */
+export class InvariantBroken extends Error {
+  constructor(
+    readonly signature: string,
+    detail: string,
+  ) {
+    super(`${signature}: ${detail}`);
+  }
+}
+
+interface Observed {
+  restarts: Array<{ at: number }>;
+  guardRunAlls: Array<{ at: number }>;
+  countdownsShown: number[];
+  dangerous: string[];
+  foreignCommands: string[];
+  foreignConfirms: string[];
+}
+
+/** The main world of every page: note each time the guard's notice starts showing a countdown (its Cancel). */
+function noticeWatcher() {
+  if (!location.hostname.startsWith('colab.')) return;
+  const shown: number[] = [];
+  (window as unknown as { __nightCountdowns: number[] }).__nightCountdowns = shown;
+  const watchHost = (host: Element) => {
+    let had = false;
+    const look = () => {
+      const has = !!host.shadowRoot?.textContent?.includes('Cancel restart');
+      if (has && !had) shown.push(Date.now());
+      had = has;
+    };
+    const attach = () => {
+      if (!host.shadowRoot) return false;
+      new MutationObserver(look).observe(host.shadowRoot, { childList: true, subtree: true, characterData: true });
+      look();
+      return true;
+    };
+    if (!attach()) queueMicrotask(attach);
+  };
+  new MutationObserver((records) => {
+    for (const r of records)
+      for (const node of r.addedNodes)
+        if (node instanceof Element && node.localName === 'colab-oom-guard-notice') watchHost(node);
+  }).observe(document, { childList: true, subtree: true });
+}
+
+export interface NightResult {
+  events: number;
+  checks: number;
+}
+
+export class Night {
+  model = new NightModel();
+  checks = 0;
+  #past: Observed = emptyObserved();
+  #notebook = '';
+  #key = '';
+  #other = '';
+  #tabId = -1;
+  #settings: Record<string, unknown> = {};
+  /** A second tab on the notebook, open for one event and its checks. */
+  #second: Page | null = null;
+  #phase = '';
+
+  private constructor(
+    private readonly context: BrowserContext,
+    private readonly close: () => Promise<void>,
+    private readonly sim: ColabSim,
+    private readonly probe: Page,
+    private readonly cdp: CDPSession,
+    readonly page: Page,
+    private readonly extensionId: string,
+  ) {}
+
+  static async open(): Promise<Night> {
+    const { context, close } = await launchWithCopy();
+    const worker = await extensionServiceWorker(context);
+    if (!(await worker.evaluate(welcomeTabClosed))) throw new Error('no welcome page opened on install');
+    const extensionId = new URL(worker.url()).host;
+    await context.addInitScript(noticeWatcher);
+    const sim = await installColabSim(context);
+    const probe = await context.newPage();
+    await probe.goto(`chrome-extension://${extensionId}/src/options/index.html`);
+    const cdp = await context.newCDPSession(probe);
+    const page = await context.newPage();
+    return new Night(context, close, sim, probe, cdp, page, extensionId);
+  }
+
+  async dispose(): Promise<void> {
+    await this.sim.dispose();
+    await this.close();
+  }
+
+  /** A fresh notebook for this night (a night's replay must not see an earlier night's counts), switched on. */
+  async begin(name: string, colab: NightColab): Promise<void> {
+    await this.#closeSecond();
+    this.#notebook = this.sim.notebook(`/drive/${name}`, notebookScenario(colab));
+    this.#key = `drive:${name}`;
+    this.#other = this.sim.notebook(`/drive/${name}other`, notebookScenario(colab));
+    this.model = new NightModel();
+    this.#past = emptyObserved();
+    await this.#storage((s) => chrome.storage.local.clear().then(() => s), null);
+    await this.#setSettings(FAST);
+    await this.page.goto(this.#notebook);
+    await this.#loaded();
+    this.#tabId = await this.#tabIdOf(this.#notebook);
+    await this.#switch(true);
+    await this.#waitWatching();
+  }
+
+  async play(event: NightEvent): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const hung = new Promise<never>((_, reject) => {
+      const stuck = () => reject(new Error(`the event hung for ${EVENT_MS / 1000} s, ${this.#phase}`));
+      timer = setTimeout(stuck, EVENT_MS);
+    });
+    try {
+      await Promise.race([this.#play(event), hung]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async #play(event: NightEvent): Promise<void> {
+    this.#phase = 'closing the second tab';
+    await this.#closeSecond();
+    const acts = this.model.acts(event);
+    this.#phase = 'performing';
+    await this.#perform(event, acts);
+    this.model.apply(event);
+    this.#phase = 'settling';
+    await this.#settle(this.model.expected());
+    this.#phase = 'checking';
+    await this.#check(this.model.expected());
+  }
+
+  // Events
+
+  async #perform(event: NightEvent, acts: boolean): Promise<void> {
+    switch (event.kind) {
+      case 'run-ok':
+        return this.#run();
+      case 'oom':
+        return this.#oom(event, acts);
+      case 'ram-crash':
+        return this.#run({ crash: 'ram' });
+      case 'unknown-crash':
+        return this.#run({ crash: 'unknown' });
+      case 'other-error':
+        return this.#run({ fail: 'value-error' });
+      case 'caught-oom':
+        return this.#run({ outputs: [shownOom()] });
+      case 'stop':
+        return this.#stop();
+      case 'shell-oom':
+        return this.#run(shellRun('accelerate-oom'), 'shell');
+      case 'old-log':
+        return this.#run(shellRun('old-log'), 'log');
+      case 'healthy-stretch':
+        return this.#healthyStretch();
+      case 'reload':
+        return this.#reload();
+      case 'other-notebook':
+        return this.#visitOther();
+      case 'worker-stop':
+        return this.#stopWorker();
+      case 'dialog':
+        return this.#dialog(event.dialog);
+      case 'switch':
+        return this.#switch(event.on);
+      case 'limit':
+        return this.#limit(event.max);
+      case 'second-tab':
+        return this.#secondTab(event.late);
+      case 'typing':
+        // In the training cell's editor, as a person editing code does (not on the last button clicked).
+        await this.page.locator('#cell-train .view-line').first().click();
+        await this.page.keyboard.type('x = 1');
+        return;
+    }
+  }
+
+  /** The person's Run all, the cell `cell` doing `run`; resolves when the run has ended. */
+  async #run(run?: Parameters<typeof planRun>[2], cell = 'train'): Promise<void> {
+    if (run) await planRun(this.page, cell, run);
+    const n = (await simState(this.page)).runs + 1;
+    await runAll(this.page);
+    await waitForRun(this.page, n, SETTLE_MS);
+  }
+
+  async #oom(event: Extract<NightEvent, { kind: 'oom' }>, acts: boolean): Promise<void> {
+    const during = acts ? event.during : undefined;
+    if (during) await this.#setSettings(during === 'switch-off' ? CANCEL_WINDOW : SLOW);
+    await this.#run({ fail: event.preset, place: event.place });
+    if (!during) return;
+    await this.#waitStatus('pending');
+    const deadline = await this.#storage(async (name) => {
+      const status = ((await chrome.storage.local.get(name))[name] as { status?: { restartAt?: number } } | undefined)
+        ?.status;
+      return status?.restartAt ?? 0;
+    }, `nb:${this.#key}`);
+    if (during === 'reload') await this.#reload();
+    else if (during === 'switch-off') await this.#switch(false);
+    else if (during === 'worker-stop') await this.#stopWorker();
+    else await this.#visitOther();
+    // Landed after the countdown ran out, the event would meet a restart under way (which README lets finish): the
+    // night's own timing failed, not the guard.
+    if (Date.now() >= deadline) throw new Error(`${during} came after the countdown ran out: the machine is too slow`);
+    await this.#setSettings(FAST);
+  }
+
+  /**
+   * A second tab on the notebook follows the first one's runtime; training dies of OOM there, shown in the second
+   * tab late when `late` (a background tab). The tab stays open until the next event: its guard must not add a
+   * restart.
+   */
+  async #secondTab(late: boolean): Promise<void> {
+    const second = await this.context.newPage();
+    this.#second = second;
+    const url = `${this.#notebook}?authuser=1`;
+    await second.goto(url);
+    await waitForRole(second, 'follower');
+    if (this.model.expected().enabled) await this.#waitWatching(await this.#tabIdOf(url));
+    if (late) await holdMirror(second);
+    await this.#run({ fail: 'cuda-oom' });
+    if (late) await releaseMirror(second);
+  }
+
+  async #closeSecond(): Promise<void> {
+    if (!this.#second) return;
+    await this.#harvest(this.#second);
+    await this.#second.close();
+    this.#second = null;
+  }
+
+  async #stop(): Promise<void> {
+    await planRun(this.page, 'train', { hang: true });
+    const n = (await simState(this.page)).runs + 1;
+    await runAll(this.page);
+    await this.page.waitForFunction(() =>
+      (window as unknown as { __colabSim: { state(): { cells: Array<{ id: string; state: string }> } } }).__colabSim
+        .state()
+        .cells.some((c) => c.id === 'train' && c.state === 'running'),
+    );
+    await stopCell(this.page, 'train');
+    await waitForRun(this.page, n, SETTLE_MS);
+  }
+
+  /** Time passes past the healthy window: the stored times of the last failure and restart move back. */
+  async #healthyStretch(): Promise<void> {
+    await this.#storage(
+      async ({ name, jump }) => {
+        const rec = (await chrome.storage.local.get(name))[name] as Record<string, unknown> | undefined;
+        if (!rec) return;
+        const back = (at: unknown) => (typeof at === 'number' ? at - jump : at);
+        await chrome.storage.local.set({
+          [name]: { ...rec, lastRestartAt: back(rec.lastRestartAt), lastFailureAt: back(rec.lastFailureAt) },
+        });
+      },
+      { name: `nb:${this.#key}`, jump: HEALTHY_JUMP_MS },
+    );
+  }
+
+  async #reload(): Promise<void> {
+    await this.#harvest(this.page);
+    await this.page.reload();
+    await this.#loaded();
+    if (this.model.expected().enabled) await this.#waitWatching();
+  }
+
+  /** The tab opens a notebook never guarded, which fails of OOM there, and comes back. */
+  async #visitOther(): Promise<void> {
+    await this.#harvest(this.page);
+    await this.page.goto(this.#other);
+    await this.#loaded();
+    await this.#run({ fail: 'cuda-oom' });
+    await this.#harvest(this.page);
+    await this.page.goto(this.#notebook);
+    await this.#loaded();
+    if (this.model.expected().enabled) await this.#waitWatching();
+  }
+
+  async #stopWorker(): Promise<void> {
+    const { versions } = await new Promise<{ versions: Array<{ versionId: string; scriptURL: string }> }>((resolve) => {
+      this.cdp.once('ServiceWorker.workerVersionUpdated', resolve);
+      void this.cdp.send('ServiceWorker.enable');
+    });
+    const version = versions.find((v) => v.scriptURL.startsWith(`chrome-extension://${this.extensionId}/`));
+    if (version) await this.cdp.send('ServiceWorker.stopWorker', { versionId: version.versionId });
+    await this.cdp.send('ServiceWorker.disable');
+  }
+
+  /** One of the person's dialogs; the person closes it (Close / No, thanks). */
+  async #dialog(kind: 'drive-permission' | 'usage-limit' | 'gpu-unavailable'): Promise<void> {
+    const before = (await simLog(this.page)).filter((e) => e.type === 'dialog-cancel').length;
+    await showDialog(this.page, kind);
+    const cancel = [
+      'mwc-dialog[open] [dialogaction=cancel]',
+      'md-dialog[open] [value=cancel]',
+      'paper-dialog[opened] [dialog-dismiss]',
+    ].join(', ');
+    await this.page.locator(cancel).click();
+    await expect
+      .poll(async () => (await simLog(this.page)).filter((e) => e.type === 'dialog-cancel').length)
+      .toBeGreaterThan(before);
+  }
+
+  /** The popup's switch, as the person uses it. */
+  async #switch(on: boolean): Promise<void> {
+    const popup = await this.#popup();
+    const toggle = popup.getByRole('switch', { name: 'Auto-restart this notebook' });
+    await expect(toggle).toBeVisible();
+    if ((await toggle.isChecked()) !== on) await toggle.click();
+    await expect(toggle).toBeChecked({ checked: on });
+    // The switch shows the person's choice at once; the night goes on once the extension has stored it.
+    await expect
+      .poll(() =>
+        this.#storage(
+          async (name) => ((await chrome.storage.local.get(name))[name] as { enabled?: boolean } | undefined)?.enabled,
+          `nb:${this.#key}`,
+        ),
+      )
+      .toBe(on);
+    await expect(toggle).toBeChecked({ checked: on });
+    await popup.close();
+  }
+
+  async #limit(max: number): Promise<void> {
+    const popup = await this.#popup();
+    const field = popup.getByLabel('Max restarts');
+    await field.fill(String(max));
+    await field.press('Enter');
+    await field.blur();
+    await expect
+      .poll(() =>
+        this.#storage(
+          async (name) =>
+            ((await chrome.storage.local.get(name))[name] as { overrides?: { maxRestarts?: number } } | undefined)
+              ?.overrides?.maxRestarts,
+          `nb:${this.#key}`,
+        ),
+      )
+      .toBe(max);
+    await popup.close();
+  }
+
+  // Settling and invariants
+
+  /** Waits until the extension has done what the model expects, or fails with what it did instead. */
+  async #settle(want: Expected): Promise<void> {
+    const step = async (what: string, wait: () => Promise<void>) => {
+      try {
+        await wait();
+      } catch {
+        const seen = await this.#observed();
+        const state = await simState(this.page);
+        throw new InvariantBroken(
+          `not settled (${what})`,
+          `${seen.restarts.length} restarts and ${seen.guardRunAlls.length} crash Run alls ` +
+            `seen, ${want.restarts} and ${want.crashRunAlls} expected; kernel ${state.kernel}, ` +
+            `cells ${state.cells.map((c) => c.state).join('/')}; status ${await this.#status()}`,
+        );
+      }
+    };
+    await step('guard actions', () =>
+      expect
+        .poll(
+          async () => {
+            const seen = await this.#observed();
+            return [seen.restarts.length, seen.guardRunAlls.length];
+          },
+          { timeout: SETTLE_MS },
+        )
+        .toEqual([want.restarts, want.crashRunAlls]),
+    );
+    await step('kernel idle', () => waitForKernel(this.page, 'idle', SETTLE_MS));
+    await step('cells done', () =>
+      expect
+        .poll(async () => (await simState(this.page)).cells.some((c) => c.state === 'pending' || c.state === 'running'))
+        .toBe(false),
+    );
+    if (want.enabled) await step('status', () => this.#waitStatus(want.gaveUp ? 'gave-up' : 'watching'));
+  }
+
+  async #check(want: Expected): Promise<void> {
+    const seen = await this.#observed();
+    const broken: Array<[string, string]> = [];
+    const check = (ok: boolean, signature: string, detail = '') => {
+      this.checks++;
+      if (!ok) broken.push([signature, detail]);
+    };
+    check(
+      seen.restarts.length === want.restarts,
+      'restarts',
+      `${seen.restarts.length} seen, ${want.restarts} qualifying failures under the limit`,
+    );
+    check(
+      seen.guardRunAlls.length === want.crashRunAlls,
+      'crash Run alls',
+      `${seen.guardRunAlls.length} seen, ${want.crashRunAlls} expected`,
+    );
+    check(seen.dangerous.length === 0, 'dangerous', seen.dangerous.join(', '));
+    check(seen.foreignCommands.length === 0, 'menu items not the guard’s', seen.foreignCommands.join(', '));
+    check(seen.foreignConfirms.length === 0, 'dialogs confirmed not the restart’s', seen.foreignConfirms.join(', '));
+    const actions = [...seen.restarts, ...seen.guardRunAlls].map((a) => a.at).sort((a, b) => a - b);
+    const unannounced = actions.filter((at, i) => seen.countdownsShown.filter((c) => c <= at).length < i + 1);
+    check(unannounced.length === 0, 'countdown notice', `${unannounced.length} action(s) with none shown before`);
+
+    const stored = await this.#storage(async () => chrome.storage.local.get(null), null);
+    const notebooks = Object.keys(stored).filter((k) => k.startsWith('nb:'));
+    const foreign = notebooks.filter((k) => k !== `nb:${this.#key}`);
+    check(foreign.length === 0, 'records of notebooks never guarded', foreign.join(', '));
+    const rec = stored[`nb:${this.#key}`] as
+      | { history?: Array<{ type: string }>; loopCount?: number; status?: { kind: string } }
+      | undefined;
+    const history = rec?.history ?? [];
+    check(history.length <= 200, 'history bounded', `${history.length} events (README: 200 at most)`);
+    if (history.length < 200) {
+      const gaveUp = history.filter((e) => e.type === 'gave-up').length;
+      check(gaveUp === want.giveUps, 'give-ups recorded', `${gaveUp} in the history, ${want.giveUps} expected`);
+    }
+    if (want.enabled) {
+      check(rec?.status?.kind === (want.gaveUp ? 'gave-up' : 'watching'), 'stored status', `${rec?.status?.kind}`);
+      await this.#checkPopup(want, check);
+    }
+    await checkPromisesNotInTheCodeYet(check);
+    if (broken.length) {
+      // The record's last events say what the guard thought it was doing.
+      const last = history.slice(-6).map((e) => [e.type, (e as { detail?: string }).detail].filter(Boolean).join(': '));
+      const detail = broken.map(([what, detail]) => `${what} ${detail}`).join('; ');
+      throw new InvariantBroken(broken[0]![0], `${detail}; last events: ${last.join(' | ')}`);
+    }
+  }
+
+  /** The popup's status words agree with the model. */
+  async #checkPopup(want: Expected, check: (ok: boolean, signature: string, detail?: string) => void): Promise<void> {
+    const popup = await this.#popup();
+    const used = popup.getByText(/^Crash loop: \d+ of \d+ restarts used/);
+    await used.waitFor();
+    const text = (await popup.locator('body').innerText()).replace(/\s+/g, ' ');
+    await popup.close();
+    if (want.gaveUp) {
+      check(/Gave up after \d+ restarts?/.test(text), 'popup words', `no "Gave up": ${text.slice(0, 200)}`);
+      return;
+    }
+    const loopWords = `Crash loop: ${want.loop} of ${want.limit} restarts used`;
+    check(text.includes(loopWords), 'popup words', `expected "${loopWords}" in ${text.slice(0, 300)}`);
+    check(text.includes('Watching'), 'popup words', `no "Watching": ${text.slice(0, 200)}`);
+  }
+
+  async #observed(): Promise<Observed> {
+    const now = [await this.#observe(this.page)];
+    if (this.#second) now.push(await this.#observe(this.#second));
+    const all = emptyObserved();
+    for (const o of [this.#past, ...now]) {
+      all.restarts.push(...o.restarts);
+      all.guardRunAlls.push(...o.guardRunAlls);
+      all.countdownsShown.push(...o.countdownsShown);
+      all.dangerous.push(...o.dangerous);
+      all.foreignCommands.push(...o.foreignCommands);
+      all.foreignConfirms.push(...o.foreignConfirms);
+    }
+    return all;
+  }
+
+  /** What the current page load saw. */
+  async #observe(page: Page): Promise<Observed> {
+    const log = await simLog(page);
+    const { origin, countdowns } = await page.evaluate(() => ({
+      origin: performance.timeOrigin,
+      countdowns: (window as unknown as { __nightCountdowns?: number[] }).__nightCountdowns ?? [],
+    }));
+    const at = (e: LogEntry) => ({ at: origin + e.t });
+    const items = log.filter((e) => e.type === 'menu-item');
+    // The person's Run alls are the toolbar's; the guard's go through the Runtime menu.
+    const runAlls = items.filter((e) => e.command === 'runall');
+    return {
+      restarts: log.filter((e) => e.type === 'restart').map(at),
+      guardRunAlls: runAlls.filter((e) => e.via !== 'toolbar').map(at),
+      countdownsShown: countdowns,
+      dangerous: log.flatMap((e) => (e.type === 'dangerous' ? [e.what] : [])),
+      foreignCommands: items.flatMap((e) =>
+        e.command === 'runall' || e.command === 'restart-and-run-all' ? [] : [`${e.command}@${e.via}`],
+      ),
+      foreignConfirms: log.flatMap((e) =>
+        e.type === 'dialog-confirm' && e.kind !== 'restart-confirm' ? [e.kind] : [],
+      ),
+    };
+  }
+
+  /** Keeps what a page load saw before the tab leaves it. */
+  async #harvest(page: Page): Promise<void> {
+    const o = await this.#observe(page);
+    this.#past.restarts.push(...o.restarts);
+    this.#past.guardRunAlls.push(...o.guardRunAlls);
+    this.#past.countdownsShown.push(...o.countdownsShown);
+    this.#past.dangerous.push(...o.dangerous);
+    this.#past.foreignCommands.push(...o.foreignCommands);
+    this.#past.foreignConfirms.push(...o.foreignConfirms);
+  }
+
+  // Plumbing
+
+  #storage<A, R>(fn: (arg: A) => Promise<R>, arg: A): Promise<R> {
+    return this.probe.evaluate(fn as (arg: unknown) => Promise<R>, arg as unknown);
+  }
+
+  async #setSettings(values: Record<string, unknown>): Promise<void> {
+    this.#settings = { ...this.#settings, ...values };
+    await this.#storage((settings) => chrome.storage.local.set({ settings: { v: 1, ...settings } }), this.#settings);
+  }
+
+  async #waitStatus(kind: string): Promise<void> {
+    await expect.poll(() => this.#status(), { timeout: SETTLE_MS, message: `status ${kind}` }).toBe(kind);
+  }
+
+  /** The notebook's stored status (its kind, and its detail when it has one). */
+  #status(): Promise<string | undefined> {
+    return this.#storage(async (name) => {
+      const status = ((await chrome.storage.local.get(name))[name] as { status?: { kind: string } } | undefined)
+        ?.status;
+      return status?.kind;
+    }, `nb:${this.#key}`);
+  }
+
+  /** The night's tab has loaded its notebook and runs its runtime. */
+  async #loaded(): Promise<void> {
+    await waitForRole(this.page, 'leader');
+    await waitForKernel(this.page, 'idle');
+  }
+
+  async #tabIdOf(url: string): Promise<number> {
+    const id = await this.probe.evaluate(async (url) => (await chrome.tabs.query({ url }))[0]?.id, url);
+    if (id === undefined) throw new Error(`no tab for ${url}`);
+    return id;
+  }
+
+  /** The page's guard watches the notebook (it answers the popup's page-state question so). */
+  async #waitWatching(tabId = this.#tabId): Promise<void> {
+    const ask = (tabId: number) => chrome.tabs.sendMessage(tabId, { type: 'page-state' }).catch(() => null);
+    await expect
+      .poll(() => this.probe.evaluate(ask, tabId), { timeout: SETTLE_MS })
+      .toEqual({ key: this.#key, watching: true });
+  }
+
+  async #popup(): Promise<Page> {
+    const popup = await this.context.newPage();
+    await popup.goto(`chrome-extension://${this.extensionId}/src/popup/index.html?tab=${this.#tabId}`);
+    // Until the notebook's record has loaded, the popup says "Loading" and its switch would read as off.
+    await popup.locator('main.notebook[data-state]').waitFor();
+    return popup;
+  }
+}
+
+/**
+ * Chromium with a copy of dist/: a long night must not see the extension's files change under it when the build runs
+ * again meanwhile (the suite builds, and names its chunks by content).
+ */
+async function launchWithCopy(): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
+  const copy = mkdtempSync(join(tmpdir(), 'oom-guard-night-'));
+  cpSync(DIST, copy, { recursive: true });
+  const { context, close } = await launchWithExtension(copy);
+  return {
+    context,
+    close: async () => {
+      await close();
+      rmSync(copy, { recursive: true, force: true });
+    },
+  };
+}
+
+function emptyObserved(): Observed {
+  return {
+    restarts: [],
+    guardRunAlls: [],
+    countdownsShown: [],
+    dangerous: [],
+    foreignCommands: [],
+    foreignConfirms: [],
+  };
+}
+
+/** Setup, training, a shell-launched training, a look at a log; each cell ends well unless the night plans it. */
+function notebookScenario(colab: NightColab): Scenario {
+  return {
+    title: 'night.ipynb',
+    // One runtime for every tab of the notebook, as Colab has: a second tab follows the first.
+    sharedKernel: true,
+    ui: colab,
+    cells: [
+      { id: 'setup', source: 'import torch' },
+      { id: 'train', source: 'train()', outputs: [{ type: 'stream', text: 'epoch 1 done\n' }] },
+      {
+        id: 'shell',
+        source: '!accelerate launch train.py',
+        outputs: [{ type: 'stream', text: 'Training complete.\n' }],
+      },
+      { id: 'log', source: '!tail -n 40 train.log', outputs: [{ type: 'stream', text: 'epoch 3/3 done\n' }] },
+    ],
+  };
+}
