@@ -1,5 +1,5 @@
 import { type DialogKind, personOnlyDialog } from '../colab';
-import { type MessageKey, t } from '../lib/i18n';
+import { type MessageKey, t, tn } from '../lib/i18n';
 import type { DisconnectKind } from '../state/disconnect';
 import { gaveUpUnableToConnect, lastAction } from '../state/last-action';
 import type { NotebookRecord } from '../state/schema';
@@ -31,7 +31,7 @@ export function noticeFor(record: NotebookRecord, cancel: () => void): NoticeCon
       return {
         tone: 'error',
         title: t('noticeGaveUpTitle'),
-        body: t(outage ? 'noticeGaveUpOutageBody' : 'noticeGaveUpBody', String(status.restarts)),
+        body: tn(outage ? 'noticeGaveUpOutageBody' : 'noticeGaveUpBody', status.restarts, status.restarts),
         actions: [],
       };
     }

@@ -1,6 +1,6 @@
 import type { DialogKind } from '../colab/dialogs';
 import { personOnlyDialog } from '../colab/person-only';
-import { type MessageKey, t } from '../lib/i18n';
+import { type MessageKey, t, tn } from '../lib/i18n';
 import type { BadgeTip } from '../state/badge';
 import { gaveUpUnableToConnect, lastAction } from '../state/last-action';
 import { clockTime, NIGHT_HOURS } from '../state/night';
@@ -42,11 +42,9 @@ export function statusText(view: StatusView, record: NotebookRecord): StatusText
     case 'gave-up': {
       const restarts = record.status.kind === 'gave-up' ? record.status.restarts : view.used;
       if (gaveUpUnableToConnect(record.history)) {
-        const headline = restarts === 1 ? t('stateGaveUpOutageOne') : t('stateGaveUpOutage', restarts);
-        return same(headline, t('stateGaveUpOutageDetail'));
+        return same(tn('stateGaveUpOutage', restarts, restarts), t('stateGaveUpOutageDetail'));
       }
-      const headline = restarts === 1 ? t('stateGaveUpOne') : t('stateGaveUp', restarts);
-      return same(headline, t('stateGaveUpDetail'));
+      return same(tn('stateGaveUp', restarts, restarts), t('stateGaveUpDetail'));
     }
     case 'ui-problem': {
       const words = stepWords(view.step ?? '', view.detail, lastAction(record.history));
@@ -165,11 +163,10 @@ function tipWords(tip: BadgeTip): string {
       return t('badgeRestarting');
     case 'watching': {
       if (tip.restarts === 0) return t('badgeWatching');
-      const restarts = tip.restarts === 1 ? t('nightRestartsOne') : t('nightRestartsMany', tip.restarts);
-      return t('badgeWatchingRestarts', restarts, NIGHT_HOURS);
+      return t('badgeWatchingRestarts', tn('badgeRestarts', tip.restarts, tip.restarts), NIGHT_HOURS);
     }
     case 'gave-up':
-      return tip.restarts === 1 ? t('badgeGaveUpOne') : t('badgeGaveUp', tip.restarts);
+      return tn('badgeGaveUp', tip.restarts, tip.restarts);
     case 'ui-problem':
       return t('badgeUiProblem', stepWords(tip.step, tip.detail, tip.action));
   }
