@@ -23,12 +23,21 @@ export interface ExtensionTestFixtures {
   openOptions: () => Promise<Page>;
 }
 
-export async function launchWithExtension(): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
+/**
+ * Chromium with the built extension, in a fresh profile. `lang` (a Chromium locale, "de", "pt-BR") is the browser's
+ * language: `--lang` picks the extension's `_locales` even where Chromium has no translations of its own installed
+ * (Debian without chromium-l10n), and LANGUAGE makes the rest of the browser agree where it has.
+ */
+export async function launchWithExtension(
+  lang?: string,
+): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
   const profile = mkdtempSync(join(tmpdir(), 'oom-guard-profile-'));
+  const language = lang ? [`--lang=${lang}`] : [];
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: findChromium(),
     headless: true,
-    args: [`--disable-extensions-except=${DIST}`, `--load-extension=${DIST}`, ...CHROMIUM_FLAGS],
+    args: [`--disable-extensions-except=${DIST}`, `--load-extension=${DIST}`, ...CHROMIUM_FLAGS, ...language],
+    ...(lang && { env: { ...process.env, LANGUAGE: lang.replace('-', '_') }, locale: lang }),
   });
   return {
     context,
