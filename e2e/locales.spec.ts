@@ -46,9 +46,10 @@ async function localePicture(page: Page, name: string): Promise<void> {
  */
 function clippedBoxes(page: Page): Promise<string[]> {
   return page.evaluate(() => {
-    const describe = (element: Element) =>
-      `${element.tagName.toLowerCase()}${element.className ? `.${String(element.className).replace(/\s+/g, '.')}` : ''}` +
-      ` "${(element.textContent ?? '').trim().slice(0, 60)}"`;
+    const describe = (element: Element) => {
+      const classes = element.className ? `.${String(element.className).replace(/\s+/g, '.')}` : '';
+      return `${element.tagName.toLowerCase()}${classes} "${(element.textContent ?? '').trim().slice(0, 60)}"`;
+    };
     const clipped: string[] = [];
     for (const element of document.querySelectorAll<HTMLElement>('body *')) {
       const style = getComputedStyle(element);

@@ -4,7 +4,8 @@ import { type MessageKey, messagesLocale, t } from '../lib/i18n';
 
 /**
  * Starts an extension page: English where the browser's translations answer nothing (set before anything is
- * translated), the page's language (so that Japanese and Chinese text get their own glyphs) and title, and `page` rendered into the `<div id="app">` of its index.html.
+ * translated), the page's language (so that Japanese and Chinese text get their own glyphs) and title, and `page`
+ * rendered into the `<div id="app">` of its index.html.
  */
 export function startPage(title: MessageKey, page: ComponentChild): void {
   fallBackToEnglish();

@@ -8,6 +8,7 @@ import type { StatusView } from '../state/policy';
 import type { HistoryEntry, NotebookRecord, RestartAction, Verdict } from '../state/schema';
 import { clock, countdownText, foundText } from './countdown';
 import { splitStepDetail, stepWords } from './steps';
+import { verdictName } from './verdict-name';
 
 /** Human text for the states, events and verdicts the pages and the in-page notice show. */
 
@@ -69,7 +70,7 @@ export function actionText(action: RestartAction): string {
 
 /** "PyTorch CUDA out of memory (rule torch-cuda-oom): torch.OutOfMemoryError: CUDA out of memory…" */
 export function verdictText(verdict: Verdict): string {
-  return t('verdictLine', verdict.description, verdict.rule, verdict.line);
+  return t('verdictLine', verdictName(verdict), verdict.rule, verdict.line);
 }
 
 const HISTORY_KEYS: Record<HistoryEntry['type'], MessageKey> = {
