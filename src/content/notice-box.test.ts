@@ -63,6 +63,19 @@ describe('in-page notice', () => {
     expect(content?.body).toBe('Your session crashed after using all available RAM.');
   });
 
+  it("carries the language of its words, whatever the page's", () => {
+    document.documentElement.lang = 'en';
+    const notice = createNotice(
+      document,
+      () => '閉じる',
+      new AbortController().signal,
+      () => 'ja',
+    );
+    notice.show({ tone: 'info', title: 'Colab OOM Guard: 再起動中', body: '', actions: [] });
+    expect(document.querySelector('colab-oom-guard-notice')?.getAttribute('lang')).toBe('ja');
+    notice.hide();
+  });
+
   it('counts the restarts a crash loop gave up after in the right plural', () => {
     const gaveUp = (restarts: number): NotebookRecord => ({
       ...defaultNotebook('drive:x'),
