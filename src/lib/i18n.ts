@@ -29,7 +29,8 @@ function fromFallback(key: MessageKey, substitutions: string[]): string {
 
 /**
  * A message whose words depend on `count` (lib/plural.ts), in the plural form the messages' own language uses for it:
- * `tn('stateGaveUp', 1, 1)` is "Gave up after 1 restart". `substitutions` fill `$1`… as in `t`.
+ * `tn('stateGaveUp', 1, 1)` is "Gave up after 1 restart". `substitutions` fill `$1`… as in `t`. Where a message holds
+ * two numbers, every language's text counts the noun that follows `count` ("1 of 3 restarts": the 3).
  */
 export function tn(key: MessageKey, count: number, ...substitutions: (string | number)[]): string {
   return pluralForm(t(key, ...substitutions), messagesLocale(), count);
