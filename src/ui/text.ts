@@ -164,7 +164,7 @@ function tipWords(tip: BadgeTip): string {
       return t('badgeRestarting');
     case 'watching': {
       if (tip.restarts === 0) return t('badgeWatching');
-      return t('badgeWatchingRestarts', tn('badgeRestarts', tip.restarts, tip.restarts), NIGHT_HOURS);
+      return t('badgeWatchingRestarts', tn('countRestarts', tip.restarts, tip.restarts), NIGHT_HOURS);
     }
     case 'gave-up':
       return tn('badgeGaveUp', tip.restarts, tip.restarts);

@@ -24,7 +24,7 @@ export function Welcome() {
         <p>
           {t(
             'welcomeLimits',
-            tn('welcomeRestarts', settings.maxRestarts, settings.maxRestarts),
+            tn('countRestarts', settings.maxRestarts, settings.maxRestarts),
             settings.backoffBaseSec,
             tn('welcomeMinutes', settings.healthyMinutes, settings.healthyMinutes),
           )}
