@@ -60,7 +60,7 @@ test("patterns are RE2's: one that hangs a backtracking engine answers at once o
   await expect(page.getByText(/^Line 2: Lookbehind like \(\?<=…\) or \(\?<!…\) is not supported/)).toBeVisible();
   await box.fill('(a|aa)+$');
   await page.getByRole('button', { name: 'Save failure patterns' }).click();
-  await expect(page.getByText('Saved (1 patterns).')).toBeVisible();
+  await expect(page.getByText('Saved (1 pattern).')).toBeVisible();
 
   // V8's backtracking took 56 s on one such line (the unit tests run these at the detector's bounds).
   const tester = page.getByRole('textbox', { name: 'Test an output' });
@@ -231,7 +231,7 @@ test('export downloads settings and history as JSON, which imports back; clear a
   await page
     .getByLabel('Import from a file')
     .setInputFiles({ name: 'backup.json', mimeType: 'application/json', buffer: Buffer.from(text) });
-  await expect(page.getByText('Imported backup.json: settings and 1 notebooks.')).toBeVisible();
+  await expect(page.getByText('Imported backup.json: settings and 1 notebook.')).toBeVisible();
   await expect.poll(async () => Object.keys(await stored(serviceWorker))).toContain(`nb:${KEY}`);
   await page.close();
 });

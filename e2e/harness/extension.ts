@@ -23,15 +23,26 @@ export interface ExtensionTestFixtures {
   openOptions: () => Promise<Page>;
 }
 
-/** Chromium with the extension built in `extension` (default dist/), in a fresh profile removed on close. */
-export async function launchWithExtension(
+/**
+ * Chromium with the extension built in `extension` (default dist/), in a fresh profile removed on close. `lang` (a
+ * Chromium locale, "de", "pt-BR") is the browser's language: `--lang` picks the extension's `_locales` even where
+ * Chromium has no translations of its own installed (Debian without chromium-l10n), and LANGUAGE makes the rest of
+ * the browser agree where it has.
+ */
+export async function launchWithExtension({
   extension = DIST,
-): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
+  lang,
+}: {
+  extension?: string;
+  lang?: string;
+} = {}): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
   const profile = mkdtempSync(join(tmpdir(), 'oom-guard-profile-'));
+  const language = lang ? [`--lang=${lang}`] : [];
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: findChromium(),
     headless: true,
-    args: [`--disable-extensions-except=${extension}`, `--load-extension=${extension}`, ...CHROMIUM_FLAGS],
+    args: [`--disable-extensions-except=${extension}`, `--load-extension=${extension}`, ...CHROMIUM_FLAGS, ...language],
+    ...(lang && { env: { ...process.env, LANGUAGE: lang.replace('-', '_') }, locale: lang }),
   });
   return {
     context,

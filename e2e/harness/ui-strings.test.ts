@@ -16,6 +16,13 @@ describe('uiStrings', () => {
     });
   });
 
+  it('finds a counted message by any of its plural forms, and records the whole message', () => {
+    const counted = { stateGaveUp: { message: 'one=Gave up after $1 restart|other=Gave up after $1 restarts' } };
+    expect(uiStrings('Gave up after 1 restart', counted)).toEqual({ stateGaveUp: counted.stateGaveUp.message });
+    expect(uiStrings('Gave up after 3 restarts', counted)).toEqual({ stateGaveUp: counted.stateGaveUp.message });
+    expect(uiStrings('Gave up after', counted)).toEqual({});
+  });
+
   it('does not find a message inside a longer word, across lines, or in another case', () => {
     expect(uiStrings('Offline\nCrash loop: 2\nof 3 restarts used\nwatching', MESSAGES)).toEqual({});
   });

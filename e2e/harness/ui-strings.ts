@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { pluralForms } from '../../src/lib/plural';
 
 /**
  * Which of the extension's UI strings (public/_locales/en/messages.json) a page shows: each picture in docs/ and
@@ -23,10 +24,18 @@ const MIN_LITERAL = 3;
  * inside a longer word. Undefined for a message with too few words of its own to tell it apart.
  */
 export function messagePattern(message: string): RegExp | undefined {
+  const forms = pluralForms(message);
+  if (forms) return anyOf(Object.values(forms).map(messagePattern));
   const parts = message.split(/\$[1-9]/).map((part) => part.replaceAll('$$', '$'));
   if (parts.join('').trim().length < MIN_LITERAL) return undefined;
   const escaped = parts.map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
   return new RegExp(`(?<![\\p{L}\\p{N}])${escaped.join('[^\\n]+?')}(?![\\p{L}\\p{N}])`, 'u');
+}
+
+/** A counted message (src/lib/plural.ts) is shown when any of its forms is. */
+function anyOf(patterns: (RegExp | undefined)[]): RegExp | undefined {
+  const known = patterns.filter((pattern): pattern is RegExp => pattern !== undefined);
+  return known.length ? new RegExp(known.map((pattern) => pattern.source).join('|'), 'u') : undefined;
 }
 
 /** The messages `text` shows, by key, with their text: sorted, so that records compare and diff line by line. */

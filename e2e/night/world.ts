@@ -606,7 +606,7 @@ export class Night {
 async function launchWithCopy(): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
   const copy = mkdtempSync(join(tmpdir(), 'oom-guard-night-'));
   cpSync(DIST, copy, { recursive: true });
-  const { context, close } = await launchWithExtension(copy);
+  const { context, close } = await launchWithExtension({ extension: copy });
   return {
     context,
     close: async () => {

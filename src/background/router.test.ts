@@ -332,7 +332,7 @@ describe('service-worker router', () => {
         {
           at: expect.any(Number),
           message: expect.stringContaining('kQuotaBytes quota exceeded'),
-          lost: `lostFailure ${KEY} CUDA out of memory`,
+          lost: `lostFailure ${KEY} rule_torch_cuda_oom`,
         },
       ]);
       const reply = await route(pageHello(KEY, 'renamed', true), colabPage());

@@ -19,6 +19,7 @@ import { notebookTitleFromDocumentTitle } from '../state/notebook-title';
 import type { ClaimReply, CommandReply, PolicyEvent, Reduction, ReplyFor, ReportReply } from '../state/policy';
 import { isScratchKey } from '../state/scratch';
 import { loadNotebook, loadSettings, type NotebookWriter, StorageWriteError } from '../state/store';
+import { verdictName } from '../ui/verdict-name';
 import { refreshTabBadge } from './badge';
 import { newTokenForTab, tokenOfTab } from './frame-tokens';
 import { frameHello, frameStatus, tellFrames } from './frames';
@@ -237,7 +238,7 @@ function unlessStorageFull(error: unknown): void {
 function lostBy(event: PolicyEvent, key: string): string {
   switch (event.type) {
     case 'failure':
-      return t('lostFailure', key, event.verdict.description);
+      return t('lostFailure', key, verdictName(event.verdict));
     case 'marker':
     case 'disconnect':
       return t('lostFailure', key, event.type === 'marker' ? event.pattern : event.line);

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { type MessageKey, t } from '../lib/i18n';
+import { type MessageKey, t, tn } from '../lib/i18n';
 import { megabytes } from '../lib/units';
 import { IMPORT_MAX_CHARS } from '../limits';
 import { defaultSettings } from '../state/schema';
@@ -27,7 +27,7 @@ export function DataTools({ afterChange }: { afterChange: () => Promise<void> })
       link.click();
       link.remove();
       setTimeout(() => URL.revokeObjectURL(url), 60_000);
-      setExported({ ok: true, message: t('exportDone', file.notebooks.length) });
+      setExported({ ok: true, message: tn('exportDone', file.notebooks.length, file.notebooks.length) });
     } catch (error) {
       setExported({ ok: false, message: t('exportFailed', errorText(error)) });
     }
@@ -57,7 +57,7 @@ export function DataTools({ afterChange }: { afterChange: () => Promise<void> })
     }
     const reply = await sendUi({ type: 'ui-import', text });
     if (reply.ok) {
-      setImported({ ok: true, message: t('importDone', file.name, reply.notebooks) });
+      setImported({ ok: true, message: tn('importDone', reply.notebooks, file.name, reply.notebooks) });
       await afterChange();
     } else {
       setImported({ ok: false, message: t('importRefused', file.name, reply.message) });

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { t } from '../lib/i18n';
+import { t, tn } from '../lib/i18n';
 import type { Command } from '../messaging/protocol';
 import { nightLine } from '../state/night';
 import { describeStatus } from '../state/policy';
@@ -45,7 +45,7 @@ function NotebookRow(props: { record: NotebookRecord; name: string; settings: Se
           {name}
         </p>
         <p class="hint">
-          {statusText(view, record).headline} · {t('notebookUsed', view.used, view.max)}
+          {statusText(view, record).headline} · {tn('notebookUsed', view.max, view.used, view.max)}
         </p>
         <p class="hint">{nightLine(record.history, props.now, t)}</p>
         {isScratchKey(record.key) && <p class="hint">{t('notebookScratch')}</p>}

@@ -387,7 +387,7 @@ describe('data', () => {
       notebooks: [{ v: 1, key: KEY, title: 'imported.ipynb', enabled: true }],
     };
     chooseFile(getByRole(root, 'file', 'Import from a file'), new File([JSON.stringify(file)], 'backup.json'));
-    await waitFor(() => expect(getByText(root, 'Imported backup.json: settings and 1 notebooks.')).toBeTruthy());
+    await waitFor(() => expect(getByText(root, 'Imported backup.json: settings and 1 notebook.')).toBeTruthy());
     await waitFor(() => expect(textbox(root, 'Max restarts in a crash loop').value).toBe('9'));
   });
 
@@ -405,7 +405,7 @@ describe('data', () => {
     });
     const root = await open();
     await click(getByRole(root, 'button', 'Export settings and history (JSON)'));
-    await waitFor(() => expect(getByText(root, 'Exported settings and 1 notebooks.')).toBeTruthy());
+    await waitFor(() => expect(getByText(root, 'Exported settings and 1 notebook.')).toBeTruthy());
     expect(clicks).toHaveBeenCalledOnce();
     const exported = JSON.parse(await created[0]!.text());
     expect(exported).toMatchObject({ format: 'colab-oom-guard', notebooks: [{ key: KEY, enabled: true }] });

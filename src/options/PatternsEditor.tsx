@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'preact/hooks';
 import { validatePattern } from '../detector/patterns';
-import { type MessageKey, t } from '../lib/i18n';
+import { type MessageKey, t, tn } from '../lib/i18n';
 import { checkPatterns, type LineProblem } from './patterns';
 
 export function PatternsEditor(props: {
@@ -27,7 +27,7 @@ export function PatternsEditor(props: {
     const refusal = await props.save(check.patterns);
     if (refusal === null) {
       props.setDraft(null);
-      setResult({ ok: true, message: t('patternsSaved', check.patterns.length) });
+      setResult({ ok: true, message: tn('patternsSaved', check.patterns.length, check.patterns.length) });
     } else {
       setResult({ ok: false, message: refusal });
     }

@@ -1,6 +1,7 @@
 import { CATEGORIES, type Category, createDetector, type DetectorConfig, testOutput, type Verdict } from '../detector';
 import { compilePatterns } from '../detector/patterns';
 import { t } from '../lib/i18n';
+import { verdictName } from '../ui/verdict-name';
 import { categoryLabel } from './labels';
 
 const engine = { compilePatterns };
@@ -25,7 +26,7 @@ export function testText(text: string, config: DetectorConfig): TestResult | nul
   const verdict = testOutput(text, config, engine);
   if (verdict) {
     const detail = t('testerFound', kindName(verdict), verdict.line);
-    return { restart: true, headline: t('testerWouldRestart', verdict.description), detail, rule: verdict.rule };
+    return { restart: true, headline: t('testerWouldRestart', verdictName(verdict)), detail, rule: verdict.rule };
   }
   const marker = createDetector(config, engine).findMarker(text);
   if (marker) {
@@ -38,7 +39,7 @@ export function testText(text: string, config: DetectorConfig): TestResult | nul
   const allOn = Object.fromEntries(CATEGORIES.map((c) => [c, true])) as Record<Category, boolean>;
   const off = testOutput(text, { ...config, categories: allOn });
   if (off && off.category !== 'custom') {
-    const detail = t('testerCategoryOff', off.description, categoryLabel(off.category));
+    const detail = t('testerCategoryOff', verdictName(off), categoryLabel(off.category));
     return { restart: false, headline: t('testerWouldNot'), detail, rule: off.rule };
   }
   return { restart: false, headline: t('testerWouldNot'), detail: t('testerNoMatch') };

@@ -45,7 +45,12 @@ export function startNotebookSession(
 ): NotebookSession {
   const { key, tabId } = notebook;
   let token = notebook.token;
-  const notice = createNotice(doc, () => t('noticeDismiss'), signal);
+  const notice = createNotice(
+    doc,
+    () => t('noticeDismiss'),
+    signal,
+    () => t('messagesLocale'),
+  );
   let shown = '';
   /** What Colab waits for, or why a disconnect was left alone: it stays when the record has nothing to say. */
   let personShown = false;

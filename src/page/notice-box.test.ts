@@ -5,8 +5,8 @@ import { createNotice } from './notice-box';
 import { noticeFor } from './notice-texts';
 
 vi.mock('../lib/i18n', async () => {
-  const { getMessage } = await import('../../test/support/messages');
-  return { t: (key: string, ...subs: (string | number)[]) => getMessage(key, subs.map(String)) };
+  const { getMessage, translateCounted } = await import('../../test/support/messages');
+  return { t: (key: string, ...subs: (string | number)[]) => getMessage(key, subs.map(String)), tn: translateCounted };
 });
 
 const T0 = 1_000_000;
@@ -61,6 +61,29 @@ describe('in-page notice', () => {
     const content = noticeFor(record, () => {});
     expect(content?.countdown?.line(5)).toBe('Run all in 0:05');
     expect(content?.body).toBe('Your session crashed after using all available RAM.');
+  });
+
+  it("carries the language of its words, whatever the page's", () => {
+    document.documentElement.lang = 'en';
+    const notice = createNotice(
+      document,
+      () => '閉じる',
+      new AbortController().signal,
+      () => 'ja',
+    );
+    notice.show({ tone: 'info', title: 'Colab OOM Guard: 再起動中', body: '', actions: [] });
+    expect(document.querySelector('colab-oom-guard-notice')?.getAttribute('lang')).toBe('ja');
+    notice.hide();
+  });
+
+  it('counts the restarts a crash loop gave up after in the right plural', () => {
+    const gaveUp = (restarts: number): NotebookRecord => ({
+      ...defaultNotebook('drive:x'),
+      enabled: true,
+      status: { kind: 'gave-up', at: T0, restarts },
+    });
+    expect(noticeFor(gaveUp(1), () => {})?.body).toMatch(/^The crash loop used its 1 restart and failed again/);
+    expect(noticeFor(gaveUp(3), () => {})?.body).toMatch(/^The crash loop used all 3 restarts and failed again/);
   });
 
   it('a UI problem names the step in words and keeps the ids to the details line', () => {

@@ -50,9 +50,15 @@ export interface Notice {
 /**
  * Shown until hidden, replaced, or `signal` aborts (the notebook's session ended). `dismissLabel` is asked for at each
  * showing: a content script's first i18n read fetches the whole message bundle synchronously (about 15 ms of the
- * switch-on profile), which a session that never shows a notice should not pay.
+ * switch-on profile), which a session that never shows a notice should not pay. `language` is the words' language
+ * tag, for the host's `lang`: Colab's page may be in another language, and Japanese and Chinese share code points.
  */
-export function createNotice(doc: Document, dismissLabel: () => string, signal: AbortSignal): Notice {
+export function createNotice(
+  doc: Document,
+  dismissLabel: () => string,
+  signal: AbortSignal,
+  language: () => string = () => '',
+): Notice {
   let host: HTMLElement | null = null;
   let timer: ReturnType<typeof setInterval> | undefined;
 
@@ -66,6 +72,7 @@ export function createNotice(doc: Document, dismissLabel: () => string, signal: 
     hide();
     if (signal.aborted) return;
     host = doc.createElement('colab-oom-guard-notice');
+    host.lang = language();
     const root = host.attachShadow({ mode: 'open' });
     const box = render(doc, root, content, dismissLabel(), hide);
     doc.documentElement.append(host);

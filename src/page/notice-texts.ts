@@ -1,4 +1,4 @@
-import { type MessageKey, t } from '../lib/i18n';
+import { type MessageKey, t, tn } from '../lib/i18n';
 import type { DialogKind } from '../state/dialogs';
 import type { DisconnectKind } from '../state/disconnect';
 import { failedStepText } from '../state/failed-step';
@@ -33,7 +33,7 @@ export function noticeFor(record: NotebookRecord, cancel: () => void): NoticeCon
       return {
         tone: 'error',
         title: t('noticeGaveUpTitle'),
-        body: t(outage ? 'noticeGaveUpOutageBody' : 'noticeGaveUpBody', String(status.restarts)),
+        body: tn(outage ? 'noticeGaveUpOutageBody' : 'noticeGaveUpBody', status.restarts, status.restarts),
         actions: [],
       };
     }

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import browser from 'webextension-polyfill';
 import { NOTICE_LANGUAGES, noticesKnown } from '../colab/languages';
 import { isColabUrl } from '../colab/origins';
-import { t } from '../lib/i18n';
+import { t, tn } from '../lib/i18n';
 import { BLIND_AFTER_MS } from '../limits';
 import type { CheckUiReply, Command } from '../messaging/protocol';
 import { failedStepText } from '../state/failed-step';
@@ -209,7 +209,7 @@ function NotebookPanel(props: {
         <h2 id="controls-heading">{t('popupControls')}</h2>
         <div class="counts">
           <p>
-            {t('popupUsed', view.used, view.max)}
+            {tn('popupUsed', view.max, view.used, view.max)}
             {view.markersToday > 0 && (
               <span class="muted"> · {t('popupMarkers', view.markersToday, view.markerLimit)}</span>
             )}

@@ -1,5 +1,6 @@
 import { t } from '../lib/i18n';
 import type { RestartReason, Verdict } from '../state/schema';
+import { verdictName } from './verdict-name';
 
 /**
  * The countdown's words, shared by the popup and the in-page notice (which loads only this, not the popup's texts):
@@ -10,13 +11,13 @@ import type { RestartReason, Verdict } from '../state/schema';
 export function foundText(reason: RestartReason, verdict: Verdict | undefined): string {
   switch (reason) {
     case 'failure':
-      return verdict?.description ?? t('timelineFailure');
+      return verdict ? verdictName(verdict) : t('timelineFailure');
     case 'crash':
       return t('categoryColabCrash');
     case 'marker':
       return t('countdownMarkerWhat');
     case 'disconnect':
-      return verdict?.description ?? t('countdownDisconnectWhat');
+      return verdict ? verdictName(verdict) : t('countdownDisconnectWhat');
   }
 }
 

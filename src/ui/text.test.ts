@@ -5,8 +5,8 @@ import { stepSentence, stepWords } from './steps';
 import { badgeTooltip } from './text';
 
 vi.mock('../lib/i18n', async () => {
-  const { translate } = await import('../../test/support/messages');
-  return { t: translate };
+  const { translate, translateCounted } = await import('../../test/support/messages');
+  return { t: translate, tn: translateCounted };
 });
 
 const failed = (step: UiStep, reason = '', saw = '') => ({ step, reason, saw });

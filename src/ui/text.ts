@@ -1,4 +1,4 @@
-import { type MessageKey, t } from '../lib/i18n';
+import { type MessageKey, t, tn } from '../lib/i18n';
 import { DAY_MS } from '../lib/units';
 import type { BadgeTip } from '../state/badge';
 import type { DialogKind } from '../state/dialogs';
@@ -10,6 +10,7 @@ import type { HistoryEntry, NotebookRecord, RestartAction, Verdict } from '../st
 import { clock, countdownText, foundText } from './countdown';
 import { personOnlyDialog } from './dialog-words';
 import { stepWords } from './steps';
+import { verdictName } from './verdict-name';
 
 /** Human text for the states, events and verdicts the pages and the in-page notice show. */
 
@@ -44,11 +45,9 @@ export function statusText(view: StatusView, record: NotebookRecord): StatusText
     case 'gave-up': {
       const restarts = record.status.kind === 'gave-up' ? record.status.restarts : view.used;
       if (gaveUpUnableToConnect(record.history)) {
-        const headline = restarts === 1 ? t('stateGaveUpOutageOne') : t('stateGaveUpOutage', restarts);
-        return same(headline, t('stateGaveUpOutageDetail'));
+        return same(tn('stateGaveUpOutage', restarts, restarts), t('stateGaveUpOutageDetail'));
       }
-      const headline = restarts === 1 ? t('stateGaveUpOne') : t('stateGaveUp', restarts);
-      return same(headline, t('stateGaveUpDetail'));
+      return same(tn('stateGaveUp', restarts, restarts), t('stateGaveUpDetail'));
     }
     case 'ui-problem': {
       const failed = view.failed ?? UNKNOWN_STEP;
@@ -73,7 +72,7 @@ export function actionText(action: RestartAction): string {
 
 /** "PyTorch CUDA out of memory (rule torch-cuda-oom): torch.OutOfMemoryError: CUDA out of memory…" */
 export function verdictText(verdict: Verdict): string {
-  return t('verdictLine', verdict.description, verdict.rule, verdict.line);
+  return t('verdictLine', verdictName(verdict), verdict.rule, verdict.line);
 }
 
 const HISTORY_KEYS: Record<HistoryEntry['type'], MessageKey> = {
@@ -165,11 +164,10 @@ function tipWords(tip: BadgeTip): string {
       return t('badgeRestarting');
     case 'watching': {
       if (tip.restarts === 0) return t('badgeWatching');
-      const restarts = tip.restarts === 1 ? t('nightRestartsOne') : t('nightRestartsMany', tip.restarts);
-      return t('badgeWatchingRestarts', restarts, NIGHT_HOURS);
+      return t('badgeWatchingRestarts', tn('countRestarts', tip.restarts, tip.restarts), NIGHT_HOURS);
     }
     case 'gave-up':
-      return tip.restarts === 1 ? t('badgeGaveUpOne') : t('badgeGaveUp', tip.restarts);
+      return tn('badgeGaveUp', tip.restarts, tip.restarts);
     case 'ui-problem':
       return t('badgeUiProblem', stepWords(tip.failed, tip.action));
   }

@@ -1,5 +1,5 @@
 import browser from 'webextension-polyfill';
-import { type MessageKey, t } from '../lib/i18n';
+import { type MessageKey, t, tn } from '../lib/i18n';
 import { useSettings } from '../ui/hooks';
 import { LINKS } from '../ui/links';
 
@@ -20,7 +20,16 @@ export function Welcome() {
         </div>
       </header>
       <p class="lead">{t('welcomeIntro')}</p>
-      {settings && <p>{t('welcomeLimits', settings.maxRestarts, settings.backoffBaseSec, settings.healthyMinutes)}</p>}
+      {settings && (
+        <p>
+          {t(
+            'welcomeLimits',
+            tn('countRestarts', settings.maxRestarts, settings.maxRestarts),
+            settings.backoffBaseSec,
+            tn('welcomeMinutes', settings.healthyMinutes, settings.healthyMinutes),
+          )}
+        </p>
+      )}
 
       <section class="card" aria-labelledby="quick-start">
         <h2 id="quick-start">{t('welcomeQuickStart')}</h2>
