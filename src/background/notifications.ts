@@ -3,6 +3,7 @@ import { t } from '../lib/i18n';
 import type { Effect, NotifyEffect } from '../state/policy';
 import type { Settings } from '../state/schema';
 import { withoutUnsafeText } from '../state/storage-keys';
+import { notificationDetail } from '../ui/history-text';
 import { stepSentence } from '../ui/steps';
 
 /** Desktop notifications, only when the user turned them on and granted the optional permission. */
@@ -23,17 +24,18 @@ export async function notify(effects: Effect[], settings: Settings): Promise<voi
 
 /** "Restarted: train.ipynb"; a UI problem says the step in words first, its ids in the details. */
 export function notificationText(effect: NotifyEffect): { title: string; message: string } {
+  const detail = notificationDetail(effect);
   switch (effect.kind) {
     case 'restarted':
-      return { title: t('notifyRestarted', effect.title), message: effect.detail };
+      return { title: t('notifyRestarted', effect.title), message: detail };
     case 'gave-up':
-      return { title: t('notifyGaveUp', effect.title), message: t('notifyGaveUpBody', effect.detail) };
+      return { title: t('notifyGaveUp', effect.title), message: t('notifyGaveUpBody', detail) };
     case 'left-to-person':
-      return { title: t('notifyLeft', effect.title), message: effect.detail };
+      return { title: t('notifyLeft', effect.title), message: detail };
     case 'ui-problem': {
       const id = effect.step?.id ?? '';
-      const words = stepSentence(id, effect.detail, effect.step?.action);
-      return { title: t('notifyUiProblem', effect.title), message: t('notifyUiProblemBody', words, effect.detail) };
+      const words = stepSentence(id, detail, effect.step?.action);
+      return { title: t('notifyUiProblem', effect.title), message: t('notifyUiProblemBody', words, detail) };
     }
   }
 }

@@ -245,7 +245,7 @@ describe('popup over a Colab notebook', () => {
       const at = Date.now();
       const history: HistoryEntry[] = [
         { at: at - 5000, type: 'restart-scheduled', verdict, action: action as 'run-all' },
-        { at, type: 'restart-failed', detail: `${step}: ${detail}` },
+        { at, type: 'restart-failed', params: { step, saw: detail } },
       ];
       await storeNotebook(KEY, { enabled: true, status: { kind: 'ui-problem', at, step, detail }, history });
       const root = await open();

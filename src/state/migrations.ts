@@ -6,8 +6,9 @@
  */
 
 import { HISTORY_LIMIT } from '../limits';
+import { entryV3toV4 } from './history-sentences';
 
-export const CURRENT_VERSION = 3;
+export const CURRENT_VERSION = 4;
 
 export type RawRecord = Record<string, unknown>;
 type Migration = (raw: RawRecord) => RawRecord;
@@ -95,9 +96,15 @@ function sameShape(version: number): Migration {
   return (raw) => ({ ...raw, v: version });
 }
 
+/** v4 keeps history entries' details as parameters, not English sentences (history-sentences.ts reads them back). */
+function notebookV3toV4(raw: RawRecord): RawRecord {
+  const history = Array.isArray(raw.history) ? raw.history.map(entryV3toV4) : raw.history;
+  return { ...raw, v: 4, history };
+}
+
 const MIGRATIONS: Readonly<Record<RecordKind, Readonly<Record<number, Migration>>>> = {
-  notebook: { 0: notebookV0toV1, 1: sameShape(2), 2: sameShape(3) },
-  settings: { 0: settingsV0toV1, 1: settingsV1toV2, 2: sameShape(3) },
+  notebook: { 0: notebookV0toV1, 1: sameShape(2), 2: sameShape(3), 3: notebookV3toV4 },
+  settings: { 0: settingsV0toV1, 1: settingsV1toV2, 2: sameShape(3), 3: sameShape(4) },
 };
 
 /**

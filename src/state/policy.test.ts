@@ -130,7 +130,7 @@ describe('failure reports', () => {
       {
         at: T0,
         type: 'restart-scheduled',
-        detail: 'Restart 1 of 3 in 5 s',
+        params: { n: 1, max: 3, delaySec: 5 },
         verdict: cudaOom,
         action: 'restart-and-run-all',
       },
@@ -222,7 +222,7 @@ describe('failure reports', () => {
 });
 
 describe('one execution, one failure, across tabs (issue 13.3)', () => {
-  const ALREADY = /^Already handled: this failure ended a run that started before the last restart/;
+  const ALREADY = /^Already handled/;
 
   it("a failure of an execution that began before the last restart's claim is ignored and noted as handled", () => {
     const { record, startedAt: claimedAt, doneAt } = failAndRestart(enabled(), T0);
@@ -233,7 +233,7 @@ describe('one execution, one failure, across tabs (issue 13.3)', () => {
     expect(late.record.history.at(-1)).toEqual({
       at: doneAt + 11 * SEC,
       type: 'ignored',
-      detail: expect.stringMatching(ALREADY),
+      params: { why: 'already-handled' },
       verdict: cudaOom,
     });
     expect(late.record.loopCount).toBe(record.loopCount);
@@ -288,7 +288,7 @@ describe('failures a page saw and left alone', () => {
     expect(result.reply).toEqual({ ok: true });
     expect(result.effects).toEqual([]);
     expect(result.record.history).toEqual([
-      { at: T0 + SEC, type: 'ignored', detail: DECLINED['earlier-error'], verdict: cudaOom },
+      { at: T0 + SEC, type: 'ignored', params: { why: 'earlier-error' }, verdict: cudaOom },
     ]);
     expect(result.record.status).toEqual(record.status);
     expect(result.record.loopCount).toBe(record.loopCount);
@@ -348,7 +348,7 @@ describe('the crash-loop limit', () => {
     for (let i = 0; i < 3; i++) {
       const cycle = failAndRestart(record, now);
       record = cycle.record;
-      notified.push(...cycle.effects.map((e) => `${e.kind}: ${e.detail}`));
+      notified.push(...cycle.effects.map((e) => `${e.kind}: ${e.entry.params?.n} of ${e.entry.params?.max}`));
       now = cycle.doneAt + MIN;
     }
     expect(record).toMatchObject({ loopCount: 3, totalRestarts: 3, status: { kind: 'watching' } });
@@ -357,14 +357,16 @@ describe('the crash-loop limit', () => {
     expect(last.record.status).toEqual({ kind: 'gave-up', at: now, restarts: 3 });
     expect(last.reply).toMatchObject({ outcome: 'gave-up' });
     expect(last.effects).toEqual([
-      { type: 'notify', kind: 'gave-up', key: KEY, title: 'train.ipynb', detail: expect.stringMatching(/limit 3/) },
+      {
+        type: 'notify',
+        kind: 'gave-up',
+        key: KEY,
+        title: 'train.ipynb',
+        entry: { at: now, type: 'gave-up', params: { why: 'failed-again', n: 3, max: 3 }, verdict: cudaOom },
+      },
     ]);
     expect(last.record.history.at(-1)).toMatchObject({ type: 'gave-up', verdict: cudaOom });
-    expect(notified).toEqual([
-      'restarted: Restart 1 of 3 done',
-      'restarted: Restart 2 of 3 done',
-      'restarted: Restart 3 of 3 done',
-    ]);
+    expect(notified).toEqual(['restarted: 1 of 3', 'restarted: 2 of 3', 'restarted: 3 of 3']);
 
     const after = reduce(last.record, failure(now + MIN), ctx(now + MIN));
     expect(after.record).toBe(last.record);
@@ -390,7 +392,7 @@ describe('the crash-loop limit', () => {
     expect(record.overrides).toEqual({ maxRestarts: 1 });
     expect(effectiveMaxRestarts(record, defaultSettings())).toBe(1);
     const cycle = failAndRestart(record, T0);
-    expect(cycle.effects[0]?.detail).toBe('Restart 1 of 1 done');
+    expect(cycle.effects[0]?.entry.params).toEqual({ n: 1, max: 1 });
     expect(reduce(cycle.record, failure(cycle.doneAt + SEC), ctx(cycle.doneAt + SEC)).record.status.kind).toBe(
       'gave-up',
     );
@@ -450,7 +452,7 @@ describe('the healthy window', () => {
     expect(result.record.totalRestarts).toBe(2);
     expect(pendingOf(result.record).restartAt).toBe(later + 5 * SEC);
     expect(result.record.history.slice(-2).map((h) => h.type)).toEqual(['healthy-reset', 'restart-scheduled']);
-    expect(result.record.history.at(-2)?.detail).toMatch(/lifetime restarts: 2/);
+    expect(result.record.history.at(-2)?.params).toEqual({ minutes: 30, total: 2 });
   });
 
   it('counts from the last failure too: a failure whose restart was cancelled keeps the loop going', () => {
@@ -609,7 +611,8 @@ describe('claims long after the deadline or from another session', () => {
     const { record, status } = scheduled();
     const woke = status.restartAt + 3 * 60 * MIN;
     const result = reduce(record, { type: 'claim', tabId: TAB, attempt: status.attempt }, ctx(woke));
-    expect(result.reply).toEqual({ granted: false, reason: expect.stringContaining('180 min ago') });
+    expect(result.reply).toEqual({ granted: false, reason: expect.stringContaining('late') });
+    expect(result.record.history.at(-1)).toMatchObject({ type: 'resumed', params: { why: 'late', minutes: 180 } });
     const carried = pendingOf(result.record);
     expect(carried).toMatchObject({ ownerTab: TAB, restartAt: woke + 5 * SEC, verdict: cudaOom });
     expect(carried.attempt).not.toBe(status.attempt);
@@ -672,11 +675,11 @@ describe('restart results', () => {
     expect(result.record.history.at(-1)).toEqual({
       at: T0 + 3 * SEC,
       type: 'restarted',
-      detail: 'Restart 2 of 3 done',
+      params: { n: 2, max: 3 },
       action: 'restart-and-run-all',
     });
     expect(result.effects).toEqual([
-      { type: 'notify', kind: 'restarted', key: KEY, title: 'train.ipynb', detail: 'Restart 2 of 3 done' },
+      { type: 'notify', kind: 'restarted', key: KEY, title: 'train.ipynb', entry: result.record.history.at(-1) },
     ]);
   });
 
@@ -713,7 +716,7 @@ describe('restart results', () => {
     });
     expect(result.record.history.at(-1)).toMatchObject({
       type: 'restart-failed',
-      detail: 'open-runtime-menu: Runtime menu not found',
+      params: { step: 'open-runtime-menu', saw: 'Runtime menu not found' },
     });
     expect(result.effects).toEqual([
       {
@@ -721,7 +724,7 @@ describe('restart results', () => {
         kind: 'ui-problem',
         key: KEY,
         title: 'train.ipynb',
-        detail: 'Runtime menu not found',
+        entry: result.record.history.at(-1),
         step: { id: 'open-runtime-menu', action: 'restart-and-run-all' },
       },
     ]);
@@ -799,7 +802,7 @@ describe('user commands', () => {
     expect(result.record).toMatchObject({ loopCount: 0, totalRestarts: 8, status: { kind: 'watching' } });
     expect(result.record.history.at(-1)).toMatchObject({
       type: 'counter-reset',
-      detail: expect.stringMatching(/lifetime restarts: 8/),
+      params: { total: 8 },
     });
     const gaveUp = reduce(
       enabled({ loopCount: 3, status: { kind: 'gave-up', at: T0, restarts: 3 } }),
@@ -821,7 +824,7 @@ describe('user commands', () => {
     const { attempt, restartAt } = pendingOf(scheduled);
     const off = reduce(scheduled, { type: 'set-enabled', enabled: false }, ctx(T0 + SEC)).record;
     expect(off).toMatchObject({ enabled: false, status: { kind: 'watching' } });
-    expect(off.history.at(-1)).toEqual({ at: T0 + SEC, type: 'disabled', detail: 'The pending restart was cancelled' });
+    expect(off.history.at(-1)).toEqual({ at: T0 + SEC, type: 'disabled', params: { cancelled: true } });
     expect(reduce(off, { type: 'claim', tabId: TAB, attempt }, ctx(restartAt)).reply).toMatchObject({ granted: false });
   });
 
@@ -929,7 +932,7 @@ describe('adopt (a page arrived on the notebook)', () => {
         at: later,
         verdict: cudaOom,
         action: 'restart-and-run-all',
-        detail: expect.stringMatching(/^Restart skipped: the notebook was not open when it was due 2 min ago/),
+        params: { minutes: 2 },
       });
       expect(result.record).toMatchObject({ loopCount: 0, totalRestarts: 0 });
     }
@@ -1068,7 +1071,7 @@ describe('restart markers', () => {
     });
     expect(pendingOf(result.record).verdict).toMatchObject({ category: 'custom', line: 'RESTART_ME please' });
     expect(result.record).toMatchObject({ markerDay: localDay(T0), markerCount: 1, loopCount: 2 });
-    expect(result.record.history.at(-1)?.detail).toBe('Marker restart 1 of 100 today in 5 s');
+    expect(result.record.history.at(-1)?.params).toEqual({ why: 'marker', n: 1, max: 100, delaySec: 5 });
   });
 
   it('wait for the user after a give-up, like failures', () => {
@@ -1196,7 +1199,7 @@ describe('disconnects', () => {
             {
               at: T0,
               type: 'left-to-person',
-              detail: `${description}: not reconnected`,
+              params: { why: 'disconnect' },
               verdict: { category: 'colab-crash', rule, description, line: said },
             },
           ]);
@@ -1208,7 +1211,7 @@ describe('disconnects', () => {
               kind: 'left-to-person',
               key: KEY,
               title: 'train.ipynb',
-              detail: `${description}. Colab said: "${said}"`,
+              entry: result.record.history[0],
             },
           ]);
         }
@@ -1221,7 +1224,8 @@ describe('disconnects', () => {
       expect(result.record.status).toEqual({ kind: 'watching' });
       expect(result.record.history.at(-1)).toMatchObject({
         type: 'left-to-person',
-        detail: 'Runtime disconnected: disallowed code: not reconnected; the pending restart was cancelled',
+        params: { why: 'disconnect', cancelled: true },
+        verdict: { description: 'Runtime disconnected: disallowed code' },
       });
       // Its claim finds nothing to do.
       const { attempt } = pendingOf(pending);
@@ -1266,11 +1270,15 @@ describe('disconnects', () => {
       expect(record.history.slice(-2)).toMatchObject([
         {
           type: 'restart-failed',
-          detail: `reconnect: ${unableResult.detail}`,
+          params: { step: 'reconnect', saw: unableResult.detail },
           verdict: { rule: 'unable-to-connect', line: unableResult.detail },
           action: 'reconnect-and-run-all',
         },
-        { type: 'restart-scheduled', detail: 'Reconnect 2 of 2 in 10 s', action: 'reconnect-and-run-all' },
+        {
+          type: 'restart-scheduled',
+          params: { why: 'reconnect', n: 2, max: 2, delaySec: 10 },
+          action: 'reconnect-and-run-all',
+        },
       ]);
       // The toast Colab showed during the attempt, reported after it: the next slot's attempt is already pending.
       expect(
@@ -1280,9 +1288,7 @@ describe('disconnects', () => {
       expect(second.record.status).toEqual({ kind: 'gave-up', at: second.at, restarts: 2 });
       expect(second.record.history.at(-1)).toMatchObject({
         type: 'gave-up',
-        detail:
-          'Gave up: Colab could not connect to a runtime in 2 attempts (limit 2); ' +
-          'reconnect yourself once Colab works again',
+        params: { why: 'unable-to-connect', n: 2, max: 2 },
         verdict: { rule: 'unable-to-connect' },
       });
       expect(second.effects).toEqual([expect.objectContaining({ type: 'notify', kind: 'gave-up' })]);
@@ -1304,7 +1310,7 @@ describe('disconnects', () => {
       expect(done.record.totalRestarts).toBe(0);
       expect(done.record.history.at(-1)).toMatchObject({
         type: 'ignored',
-        detail: expect.stringContaining('not needed'),
+        params: { why: 'reconnect-not-needed' },
       });
     });
 
@@ -1350,17 +1356,16 @@ describe('dialogs only a person may answer', () => {
   it('are noted once in the history, with what Colab asks', () => {
     const { record, reply, effects } = reduce(enabled(), dialog(T0), ctx(T0));
     expect(reply).toMatchObject({ outcome: 'ignored' });
-    expect(effects).toMatchObject([
-      {
-        kind: 'left-to-person',
-        detail: 'Colab waits for you: "Permit this notebook to access your Google Drive files?"',
-      },
-    ]);
+    expect(effects).toMatchObject([{ kind: 'left-to-person', entry: record.history[0] }]);
     expect(record.history).toEqual([
       {
         at: T0,
         type: 'left-to-person',
-        detail: 'dialog-open: drive-permission; saw: "Permit this notebook to access your Google Drive files?"',
+        params: {
+          why: 'dialog',
+          dialog: 'drive-permission',
+          saw: 'Permit this notebook to access your Google Drive files?',
+        },
       },
     ]);
     expect(reduce(record, dialog(T0 + SEC, OTHER_TAB), ctx(T0 + SEC)).record).toBe(record);
@@ -1525,7 +1530,10 @@ describe('what the reducer says, and the edges the walk above does not pin', () 
       const reply = result.reply as { reason?: string; message?: string };
       note(reply.reason);
       note(reply.message);
-      for (const entry of result.record.history.slice(record.history.length)) note(entry.detail);
+      for (const entry of result.record.history.slice(record.history.length)) {
+        expect(entry.detail).toBeUndefined();
+        for (const value of Object.values(entry.params ?? {})) expect(String(value)).not.toMatch(/^$|undefined|NaN/);
+      }
       record = result.record;
       return result;
     };
@@ -1583,10 +1591,10 @@ describe('what the reducer says, and the edges the walk above does not pin', () 
     expect(again.record.status).toEqual(pending.status);
   });
 
-  it('gives up in words that count the restarts: "1 restart", "3 restarts"', () => {
+  it('gives up counting the restarts made and the limit', () => {
     const once = failAndRestart(enabled({ overrides: { maxRestarts: 1 } }), T0);
     const gaveUp = reduce(once.record, failure(once.doneAt + MIN), ctx(once.doneAt + MIN)).record;
-    expect(gaveUp.history.at(-1)?.detail).toBe('Gave up: 1 restart already (limit 1) and it failed again');
+    expect(gaveUp.history.at(-1)?.params).toEqual({ why: 'failed-again', n: 1, max: 1 });
     let record = enabled();
     let now = T0;
     for (let i = 0; i < 3; i++) {
@@ -1595,7 +1603,7 @@ describe('what the reducer says, and the edges the walk above does not pin', () 
       now = cycle.doneAt + MIN;
     }
     const last = reduce(record, failure(now), ctx(now)).record;
-    expect(last.history.at(-1)?.detail).toBe('Gave up: 3 restarts already (limit 3) and it failed again');
+    expect(last.history.at(-1)?.params).toEqual({ why: 'failed-again', n: 3, max: 3 });
   });
 
   it('no healthy-reset note for a crash loop already at zero', () => {
@@ -1626,7 +1634,7 @@ describe('what the reducer says, and the edges the walk above does not pin', () 
     const m = pendingOf(marked);
     const run = reduce(marked, { type: 'claim', tabId: TAB, attempt: m.attempt }, ctx(m.restartAt)).record;
     const done = reduce(run, { type: 'restart-result', tabId: TAB, attempt: m.attempt, ok: true }, ctx(m.restartAt));
-    expect(done.record.history.at(-1)).toMatchObject({ type: 'restarted', detail: 'Marker restart done' });
+    expect(done.record.history.at(-1)).toMatchObject({ type: 'restarted', params: { why: 'marker' } });
   });
 
   it('says why a countdown starts again in a page: reloaded, taken over, or from an earlier browser session', () => {
@@ -1636,10 +1644,10 @@ describe('what the reducer says, and the edges the walk above does not pin', () 
         pending,
         { type: 'adopt', tabId, ownerAlive: false },
         ctx(T0 + SEC, defaultSettings(), session),
-      ).record.history.at(-1)?.detail;
-    expect(adopt(TAB, SESSION)).toMatch(/^The notebook was loaded again in tab 7/);
-    expect(adopt(OTHER_TAB, SESSION)).toMatch(/^The tab that owned the countdown is gone; tab 8/);
-    expect(adopt(TAB, 'session-2')).toMatch(/^The countdown dates from before the browser restarted; tab 7/);
+      ).record.history.at(-1)?.params;
+    expect(adopt(TAB, SESSION)).toEqual({ why: 'reloaded', tab: 7, delaySec: 5 });
+    expect(adopt(OTHER_TAB, SESSION)).toEqual({ why: 'took-over', tab: 8, delaySec: 5 });
+    expect(adopt(TAB, 'session-2')).toEqual({ why: 'browser-restarted', tab: 7, delaySec: 5 });
   });
 
   it('switching on after a Colab UI problem starts fresh, as after a give-up', () => {

@@ -63,12 +63,3 @@ export function stepSentence(step: string, detail = '', action?: RestartAction):
   const words = stepWords(step, detail, action);
   return `${words.charAt(0).toUpperCase()}${words.slice(1)}.`;
 }
-
-/**
- * The policy stores a failed restart's history detail as `<step>: <detail>` (state/policy.ts, restartFailed): split
- * it so the event is titled in words and the id stays in the detail.
- */
-export function splitStepDetail(detail: string): { step: string; detail: string } | null {
-  const [, step, rest] = /^([a-z][a-z-]*): ([\s\S]*)$/.exec(detail) ?? [];
-  return step !== undefined && rest !== undefined && Object.hasOwn(STEPS, step) ? { step, detail: rest } : null;
-}

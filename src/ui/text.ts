@@ -7,7 +7,8 @@ import { clockTime, NIGHT_HOURS } from '../state/night';
 import type { StatusView } from '../state/policy';
 import type { HistoryEntry, NotebookRecord, RestartAction, Verdict } from '../state/schema';
 import { clock, countdownText, foundText } from './countdown';
-import { splitStepDetail, stepWords } from './steps';
+import { historyDetail } from './history-text';
+import { stepWords } from './steps';
 
 /** Human text for the states, events and verdicts the pages and the in-page notice show. */
 
@@ -102,7 +103,7 @@ export interface EventText {
 export function eventText(entry: HistoryEntry, earlier: readonly HistoryEntry[] = []): EventText {
   return {
     title: eventTitle(entry, earlier),
-    detail: entry.detail,
+    detail: historyDetail(entry),
     verdict: entry.verdict ? verdictText(entry.verdict) : undefined,
   };
 }
@@ -116,11 +117,11 @@ function eventTitle(entry: HistoryEntry, earlier: readonly HistoryEntry[]): stri
       if (entry.action === 'run-all') return t('eventRanAll');
       return t(entry.action === 'reconnect-and-run-all' ? 'eventReconnected' : 'eventRestarted');
     case 'restart-failed': {
-      const split = splitStepDetail(entry.detail ?? '');
-      return t('eventRestartFailed', stepWords(split?.step ?? '', split?.detail, lastAction(earlier)));
+      const { step = '', saw } = entry.params ?? {};
+      return t('eventRestartFailed', stepWords(step, saw, lastAction(earlier)));
     }
     case 'left-to-person': {
-      const words = waitsFor(entry.detail);
+      const words = waitsFor(entry.params?.dialog);
       return words ? t('eventLeftDialog', words) : t('eventLeftDisconnect');
     }
     default:
@@ -128,10 +129,9 @@ function eventTitle(entry: HistoryEntry, earlier: readonly HistoryEntry[]): stri
   }
 }
 
-/** The dialog a "left to you" entry names (`dialog-open: <kind>; saw: …`, state/policy.ts), in words, or null. */
-function waitsFor(detail = ''): string | null {
-  const kind = /^dialog-open: ([a-z-]+)/.exec(detail)?.[1] as DialogKind | undefined;
-  const words = kind ? personOnlyDialog(kind) : null;
+/** The dialog a "left to you" entry names, in words, or null. */
+function waitsFor(kind: string | undefined): string | null {
+  const words = kind ? personOnlyDialog(kind as DialogKind) : null;
   return words ? t(words) : null;
 }
 
