@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { translate } from '../../test/support/messages';
+import { clockTime, nightLine } from '../ui/night-text';
 import { disconnectVerdict } from './disconnect';
-import { clockTime, countNight, nightLine, nightMark, restartsTonight } from './night';
+import { countNight, nightMark, restartsTonight } from './night';
 import type { HistoryEntry, Verdict } from './schema';
 
 /** README: the popup and the badge tell "the last 12 hours". */

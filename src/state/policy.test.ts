@@ -6,7 +6,6 @@ import {
   CLAIM_TOLERANCE_MS,
   cleanTitle,
   createsRecord,
-  describeStatus,
   effectiveMaxRestarts,
   localDay,
   loopCountAt,
@@ -834,7 +833,6 @@ describe('user commands', () => {
     });
     const off = reduce(running, { type: 'set-enabled', enabled: false }, ctx(T0)).record;
     expect(off.status.kind).toBe('restarting');
-    expect(describeStatus(off, defaultSettings(), T0).state).toBe('restarting');
     const done = reduce(off, { type: 'restart-result', tabId: TAB, attempt: 'a', ok: true }, ctx(T0 + SEC)).record;
     expect(done).toMatchObject({ enabled: false, status: { kind: 'watching' }, totalRestarts: 1 });
   });
@@ -1103,7 +1101,7 @@ describe('restart markers', () => {
     expect(outcomes).toEqual(['scheduled', 'scheduled', 'ignored', 'ignored', 'ignored']);
     expect(record.history.filter((h) => h.type === 'ignored')).toHaveLength(1);
     expect(record).toMatchObject({ loopCount: 0, totalRestarts: 2 });
-    expect(describeStatus(record, settings, now)).toMatchObject({ markersToday: 2, markerLimit: 2 });
+    expect(record).toMatchObject({ markerDay: localDay(now), markerCount: 3 });
 
     const tomorrow = new Date(2025, 2, 11, 0, 0, 1).getTime();
     const next = reduce(record, marker(tomorrow), ctx(tomorrow, settings));
@@ -1371,69 +1369,6 @@ describe('dialogs only a person may answer', () => {
     expect(reduce(record, dialog(T0 + SEC, OTHER_TAB), ctx(T0 + SEC)).record).toBe(record);
     const off = defaultNotebook(KEY);
     expect(reduce(off, dialog(T0), ctx(T0)).record).toBe(off);
-  });
-});
-
-describe('describeStatus', () => {
-  const settings = defaultSettings();
-
-  it('reports off, watching, pending, restarting, gave-up and ui-problem', () => {
-    expect(describeStatus(defaultNotebook(KEY), settings, T0)).toEqual({
-      state: 'off',
-      used: 0,
-      max: 3,
-      totalRestarts: 0,
-      markersToday: 0,
-      markerLimit: 100,
-    });
-    expect(describeStatus(enabled({ loopCount: 1, totalRestarts: 4, lastRestartAt: T0 }), settings, T0)).toMatchObject({
-      state: 'watching',
-      used: 1,
-      totalRestarts: 4,
-    });
-
-    const pending = reduce(enabled(), failure(T0), ctx(T0)).record;
-    expect(describeStatus(pending, settings, T0 + 1200)).toMatchObject({
-      state: 'pending',
-      secondsLeft: 4,
-      reason: 'failure',
-      action: 'restart-and-run-all',
-      verdict: cudaOom,
-    });
-    expect(describeStatus(pending, settings, T0 + 60 * SEC)).toMatchObject({ secondsLeft: 0 });
-
-    const running = enabled({
-      status: { kind: 'restarting', reason: 'crash', action: 'run-all', attempt: 'a', ownerTab: TAB, startedAt: T0 },
-    });
-    expect(describeStatus(running, settings, T0)).toMatchObject({
-      state: 'restarting',
-      reason: 'crash',
-      action: 'run-all',
-    });
-    expect(
-      describeStatus(enabled({ loopCount: 3, status: { kind: 'gave-up', at: T0, restarts: 3 } }), settings, T0),
-    ).toMatchObject({ state: 'gave-up', used: 3, max: 3, since: T0 });
-    expect(
-      describeStatus(
-        enabled({ status: { kind: 'ui-problem', at: T0, step: 'confirm', detail: 'No dialog' } }),
-        settings,
-        T0,
-      ),
-    ).toMatchObject({
-      state: 'ui-problem',
-      step: 'confirm',
-      detail: 'No dialog',
-    });
-  });
-
-  it('uses the override and the healthy window', () => {
-    const record = enabled({ overrides: { maxRestarts: 6 }, loopCount: 2, lastRestartAt: T0 });
-    expect(describeStatus(record, settings, T0 + 45 * MIN)).toMatchObject({ used: 0, max: 6 });
-  });
-
-  it('shows markers of today only', () => {
-    const record = enabled({ markerDay: '2025-03-09', markerCount: 40 });
-    expect(describeStatus(record, settings, T0).markersToday).toBe(0);
   });
 });
 

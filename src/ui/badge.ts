@@ -1,7 +1,7 @@
-import { lastAction } from './last-action';
-import { restartsTonight } from './night';
-import { describeStatus } from './policy';
-import type { NotebookRecord, RestartAction, Settings } from './schema';
+import { lastAction } from '../state/last-action';
+import { restartsTonight } from '../state/night';
+import type { NotebookRecord, RestartAction, Settings } from '../state/schema';
+import { describeStatus } from './status-view';
 
 /**
  * What the toolbar icon shows for a tab on a notebook: whether the guard is on and how many restarts happened in the

@@ -1,13 +1,14 @@
 import type { DialogKind } from '../colab/dialogs';
 import { personOnlyDialog } from '../colab/person-only';
 import { type MessageKey, t } from '../lib/i18n';
-import type { BadgeTip } from '../state/badge';
 import { gaveUpUnableToConnect, lastAction } from '../state/last-action';
-import { clockTime, NIGHT_HOURS } from '../state/night';
-import type { StatusView } from '../state/policy';
+import { NIGHT_HOURS } from '../state/night';
 import type { HistoryEntry, NotebookRecord, RestartAction, Verdict } from '../state/schema';
+import type { BadgeTip } from './badge';
 import { clock, countdownText, foundText } from './countdown';
 import { historyDetail } from './history-text';
+import { clockTime } from './night-text';
+import type { StatusView } from './status-view';
 import { stepWords } from './steps';
 
 /** Human text for the states, events and verdicts the pages and the in-page notice show. */

@@ -1,6 +1,6 @@
 import messages from '../../public/_locales/en/messages.json';
 import { fillMessage } from '../../src/lib/fill-message';
-import type { Translate } from '../../src/state/night';
+import type { Translate } from '../../src/ui/night-text';
 
 /** Chrome's getMessage over our English messages ('' for an unknown key). */
 export function getMessage(key: string, substitutions: string | string[] = []): string {
@@ -9,5 +9,5 @@ export function getMessage(key: string, substitutions: string | string[] = []): 
   return fillMessage(entry.message, Array.isArray(substitutions) ? substitutions : [substitutions]);
 }
 
-/** `t` as the pages have it, for modules that take the translator as a parameter (state/night.ts). */
+/** `t` as the pages have it, for modules that take the translator as a parameter (ui/night-text.ts). */
 export const translate: Translate = (key, ...substitutions) => getMessage(key, substitutions.map(String));
