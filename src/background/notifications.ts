@@ -32,6 +32,10 @@ export function notificationText(effect: NotifyEffect): { title: string; message
       return { title: t('notifyGaveUp', effect.title), message: t('notifyGaveUpBody', detail) };
     case 'left-to-person':
       return { title: t('notifyLeft', effect.title), message: detail };
+    case 'run-finished':
+      return { title: t('notifyRunFinished', effect.title), message: t('eventRunFinished') };
+    case 'run-stopped':
+      return { title: t('notifyRunStopped', effect.title), message: t('notifyRunStoppedBody', detail) };
     case 'ui-problem': {
       const id = effect.step?.id ?? '';
       const words = stepSentence(id, detail, effect.step?.action);

@@ -103,6 +103,10 @@ export function createRouter(writer: NotebookWriter) {
         return apply(message.key, message.command);
       case 'page-sight':
         return apply(message.key, { type: 'sight', blind: message.blind, at: message.detectedAt });
+      case 'page-run': {
+        const { detectedAt, what, cell, line } = message;
+        return apply(message.key, { type: 'run', tabId, detectedAt, what, cell, line });
+      }
     }
   }
 
@@ -273,6 +277,7 @@ function notShown(message: Exclude<PageMessage, { type: 'page-hello' }>): Report
     case 'page-command':
     case 'page-sight':
     case 'page-declined':
+    case 'page-run':
       return { ok: false, message: reason };
   }
 }

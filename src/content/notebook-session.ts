@@ -12,6 +12,7 @@ import { childLifetime } from './lifetime';
 import { createNotice, type NoticeContent } from './notice-box';
 import { leftToPersonNotice, needsPersonNotice, noticeFor, unclaimedNotice } from './notice-texts';
 import { createRestartRunner, type Outcome } from './restart-runner';
+import type { RunEnd } from './run-watch';
 import { OrphanedError, sendToWorker } from './send';
 
 /** The notebook a Colab tab shows, as the service worker registered it. */
@@ -122,6 +123,10 @@ export function startNotebookSession(
           report({ type: 'page-dialog', key, detectedAt: Date.now(), kind, text });
         },
         sight: (blind) => void send({ type: 'page-sight', key, blind, detectedAt: Date.now() }),
+        run: {
+          started: () => report({ type: 'page-run', key, detectedAt: Date.now(), what: 'started' }),
+          ended: (end) => report({ type: 'page-run', key, detectedAt: Date.now(), what: end.kind, ...runDetail(end) }),
+        },
       },
       stop.signal,
     );
@@ -219,4 +224,10 @@ function clipOutcome(outcome: Outcome): Outcome {
     step: cut(outcome.step, TEXT_LIMITS.uiStep),
     detail: cut(outcome.detail, TEXT_LIMITS.detail),
   };
+}
+
+/** The cell and the exception's line an error stopped the run at, when known. */
+function runDetail(end: RunEnd): { cell?: number; line?: string } {
+  if (end.kind !== 'stopped') return {};
+  return end.cell === null ? { line: end.line } : { cell: end.cell, line: end.line };
 }

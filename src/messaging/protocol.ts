@@ -6,6 +6,7 @@ import {
   DECLINE_REASONS,
   MaxRestartsSchema,
   NotebookKeySchema as NotebookKey,
+  RUN_EVENTS,
   TimeSchema,
   VerdictSchema,
 } from '../state/schema';
@@ -65,6 +66,18 @@ export const PageMessageSchema = v.variant('type', [
     detectedAt: TimeSchema,
     kind: v.picklist(DISCONNECT_KINDS),
     line: Line,
+  }),
+  /**
+   * A run began, or how it ended (content/run-watch.ts): `cell`, its execution count, and `line`, the exception's
+   * line, of an error that stopped it.
+   */
+  v.object({
+    type: v.literal('page-run'),
+    key: NotebookKey,
+    detectedAt: TimeSchema,
+    what: v.picklist(RUN_EVENTS),
+    cell: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+    line: v.optional(Line),
   }),
   /** Colab shows a dialog only a person may answer. */
   v.object({

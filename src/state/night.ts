@@ -41,11 +41,12 @@ export interface NightCounts {
   last: { at: number; mark: NightMark } | null;
 }
 
-export function countNight(history: readonly HistoryEntry[], now: number): NightCounts {
+/** Counted from `since` (the night's start, nightStart) to `now`. */
+export function countNight(history: readonly HistoryEntry[], now: number, since = now - NIGHT_MS): NightCounts {
   const counts: NightCounts = { failures: 0, markers: 0, restarts: 0, problems: 0, last: null };
   for (const entry of history) {
     const mark = nightMark(entry);
-    if (!mark || entry.at < now - NIGHT_MS || entry.at > now) continue;
+    if (!mark || entry.at < since || entry.at > now) continue;
     if (mark === 'failure' || mark === 'gave-up') counts.failures++;
     else if (mark === 'marker') counts.markers++;
     else if (mark === 'restart') counts.restarts++;
@@ -53,6 +54,48 @@ export function countNight(history: readonly HistoryEntry[], now: number): Night
     if (!counts.last || entry.at >= counts.last.at) counts.last = { at: entry.at, mark };
   }
   return counts;
+}
+
+/** A run under way at the window's edge is followed this far back at most: its end may have gone unrecorded. */
+const LONGEST_NIGHT_MS = 2 * NIGHT_MS;
+
+const BEGINS: ReadonlySet<HistoryEntry['type']> = new Set(['run-started', 'enabled']);
+const ENDS: ReadonlySet<HistoryEntry['type']> = new Set([
+  'run-finished',
+  'run-stopped',
+  'run-interrupted',
+  'gave-up',
+  'disabled',
+]);
+
+/**
+ * When the night began: the evening's first Run all or switching the guard on, within the last 12 hours; or the
+ * start of a run still under way 12 hours ago (a long run's own start, up to 24 hours back); else 12 hours ago.
+ */
+export function nightStart(history: readonly HistoryEntry[], now: number): number {
+  const edge = now - NIGHT_MS;
+  let first: number | null = null;
+  let underWay: number | null = null;
+  for (const entry of history) {
+    if (entry.at > now) continue;
+    if (BEGINS.has(entry.type)) {
+      if (entry.at >= edge) first ??= entry.at;
+      else underWay = entry.at >= now - LONGEST_NIGHT_MS ? entry.at : null;
+    } else if (ENDS.has(entry.type) && entry.at < edge) underWay = null;
+  }
+  return underWay ?? first ?? edge;
+}
+
+/** How the newest run of the night ended, if one did. */
+export function lastRunEnd(history: readonly HistoryEntry[], now: number, since: number): HistoryEntry | null {
+  return (
+    history.findLast(
+      (entry) =>
+        entry.at >= since &&
+        entry.at <= now &&
+        (entry.type === 'run-finished' || entry.type === 'run-stopped' || entry.type === 'run-interrupted'),
+    ) ?? null
+  );
 }
 
 /** Restarts in the last 12 hours: the badge's number. */

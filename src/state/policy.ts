@@ -11,6 +11,7 @@ import {
   type NotebookRecord,
   type RestartAction,
   type RestartReason,
+  type RunEvent,
   SETTING_BOUNDS,
   type Settings,
   type Status,
@@ -73,7 +74,8 @@ export type PolicyEvent =
   | { type: 'set-title'; title: string }
   | { type: 'adopt'; tabId: number; ownerAlive: boolean }
   | { type: 'tab-closed'; tabId: number }
-  | { type: 'sight'; blind: boolean; at: number };
+  | { type: 'sight'; blind: boolean; at: number }
+  | { type: 'run'; tabId: number; detectedAt: number; what: RunEvent; cell?: number; line?: string };
 
 /** The answer to a failure, marker or disconnect report. */
 export type ReportReply =
@@ -101,6 +103,7 @@ interface ReplyMap {
   adopt: AdoptReply;
   'tab-closed': CommandReply;
   sight: CommandReply;
+  run: CommandReply;
 }
 export type ReplyFor<E extends PolicyEvent> = ReplyMap[E['type']];
 type EventOf<T extends PolicyEvent['type']> = Extract<PolicyEvent, { type: T }>;
@@ -108,7 +111,7 @@ type AnyReply = ReplyMap[keyof ReplyMap];
 
 export interface NotifyEffect {
   type: 'notify';
-  kind: 'restarted' | 'gave-up' | 'ui-problem' | 'left-to-person';
+  kind: 'restarted' | 'gave-up' | 'ui-problem' | 'left-to-person' | 'run-finished' | 'run-stopped';
   key: string;
   title: string;
   /** The history entry that tells what happened: the notification says it in the history's words. */
@@ -187,6 +190,8 @@ function dispatch(record: NotebookRecord, event: PolicyEvent, ctx: PolicyContext
       return onTabClosed(record, event, ctx);
     case 'sight':
       return onSight(record, event);
+    case 'run':
+      return onRun(record, event, ctx);
   }
 }
 
@@ -769,6 +774,48 @@ function onSight(record: NotebookRecord, event: EventOf<'sight'>): Reduction {
   if (!event.blind) return ok(record.blindSince === undefined ? record : withoutBlind(record));
   if (!record.enabled || record.blindSince !== undefined) return ok(record);
   return ok({ ...record, blindSince: event.at });
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// How runs end
+
+const RUN_TYPES = {
+  started: 'run-started',
+  finished: 'run-finished',
+  stopped: 'run-stopped',
+  interrupted: 'run-interrupted',
+} as const satisfies Record<RunEvent, HistoryEntry['type']>;
+
+/** Every tab on the notebook shows the same run end: one like it this recently is the same one. */
+const RUN_REPEAT_MS = 60_000;
+
+/**
+ * A run began or ended while the guard was on: the history tells the night whole, not its failures only. The run a
+ * restart starts is the restart's own (its status says restarting until it reports, and its claim dates it).
+ */
+function onRun(record: NotebookRecord, event: EventOf<'run'>, ctx: PolicyContext): Reduction {
+  if (!record.enabled) return ok(record);
+  const restartsRun =
+    record.status.kind === 'restarting' ||
+    (record.lastRestartAt !== undefined && ctx.now - record.lastRestartAt < RESTART_TIMEOUT_MS);
+  if (event.what === 'started' && restartsRun) return ok(record);
+  const entry = runEntry(event, ctx.now);
+  const repeated = record.history.some(
+    (old) => old.type === entry.type && sameParams(old.params, entry.params) && ctx.now - old.at < RUN_REPEAT_MS,
+  );
+  if (repeated) return ok(record);
+  const next = addHistory(record, entry);
+  if (event.what !== 'finished' && event.what !== 'stopped') return ok(next);
+  const effect = notify(next, event.what === 'finished' ? 'run-finished' : 'run-stopped', entry);
+  return { record: next, effects: [effect], reply: { ok: true } };
+}
+
+function runEntry(event: EventOf<'run'>, now: number): HistoryEntry {
+  const type = RUN_TYPES[event.what];
+  if (event.what !== 'stopped') return { at: now, type };
+  const params: HistoryParams = { saw: cut(event.line ?? '', TEXT_LIMITS.line) };
+  if (event.cell !== undefined) params.cell = event.cell;
+  return { at: now, type, params };
 }
 
 function withoutBlind(record: NotebookRecord): NotebookRecord {

@@ -177,6 +177,11 @@ export const HISTORY_TYPES = [
   'skipped',
   /** Colab or the notebook meant it (a disconnect not answered), or Colab asks what only a person may answer. */
   'left-to-person',
+  /** A run (content/run-watch.ts) began; it finished, an error that is not out of memory stopped it, or the person. */
+  'run-started',
+  'run-finished',
+  'run-stopped',
+  'run-interrupted',
 ] as const;
 
 export { DECLINE_REASONS, DECLINED, type DeclineReason } from './declined';
@@ -217,6 +222,8 @@ export const HistoryParamsSchema = v.object({
   /** A failed UI step, and what it found. */
   step: v.optional(Text(TEXT_LIMITS.uiStep)),
   saw: v.optional(Text(TEXT_LIMITS.detail)),
+  /** The cell a run stopped at, as Colab numbers its executions ("[7]"). */
+  cell: v.optional(Count),
   /** A dialog left to the person (its DialogKind). */
   dialog: v.optional(Text(TEXT_LIMITS.uiStep)),
   /** Switching off or a disconnect also cancelled a pending restart. */
@@ -234,6 +241,10 @@ export const HistoryEntrySchema = v.object({
   action: v.optional(Action),
 });
 export type HistoryEntry = v.InferOutput<typeof HistoryEntrySchema>;
+
+/** What a page tells of a run: it began, finished, an error stopped it, or the person did. */
+export const RUN_EVENTS = ['started', 'finished', 'stopped', 'interrupted'] as const;
+export type RunEvent = (typeof RUN_EVENTS)[number];
 
 const NotebookEntries = {
   v: v.literal(CURRENT_VERSION),

@@ -39,9 +39,20 @@ export function historyDetail(entry: HistoryEntry): string | undefined {
       return t('historySkipped', p.minutes ?? 0);
     case 'left-to-person':
       return leftWords(entry, p);
+    case 'run-stopped':
+      return stoppedWords(p);
     case 'enabled':
+    case 'run-started':
+    case 'run-finished':
+    case 'run-interrupted':
       return undefined;
   }
+}
+
+/** "Cell [7]: ValueError: bad shape"; the line alone when the cell's number was not shown. */
+function stoppedWords(p: HistoryParams): string {
+  if (!p.saw) return t('historyRunStoppedUnknown');
+  return p.cell === undefined ? p.saw : t('historyRunStoppedCell', p.cell, p.saw);
 }
 
 function countdownWords(p: HistoryParams): string | undefined {

@@ -1,5 +1,5 @@
 import type { MessageKey } from '../lib/i18n';
-import { countNight, NIGHT_HOURS, type NightMark } from '../state/night';
+import { countNight, lastRunEnd, NIGHT_HOURS, NIGHT_MS, type NightMark, nightStart } from '../state/night';
 import type { HistoryEntry } from '../state/schema';
 
 /**
@@ -35,17 +35,29 @@ const LAST: Record<NightMark, MessageKey> = {
   problem: 'nightProblemAt',
 };
 
+const RUN_END: Partial<Record<HistoryEntry['type'], MessageKey>> = {
+  'run-finished': 'nightRunFinishedAt',
+  'run-stopped': 'nightRunStoppedAt',
+  'run-interrupted': 'nightRunInterruptedAt',
+};
+
 /**
- * "Last 12 hours: 1 failure, 1 restart, last at 03:14"; "…, gave up at 04:02" when the guard gave up; markers and
- * UI problems only when there were some.
+ * "Since 22:04: 1 failure, 1 restart, last at 03:14, run finished at 06:12" (the night from its first Run all or the
+ * switch-on, state/night.ts nightStart; "Last 12 hours" when none); "…, gave up at 04:02" when the guard gave up;
+ * markers and UI problems only when there were some; how the newest run ended, when it did.
  */
 export function nightLine(history: readonly HistoryEntry[], now: number, t: Translate, locale?: string): string {
-  const counts = countNight(history, now);
+  const since = nightStart(history, now);
+  const counts = countNight(history, now, since);
   const parts = [plural(t, FAILURES, counts.failures), plural(t, RESTARTS, counts.restarts)];
   if (counts.markers > 0) parts.push(plural(t, MARKERS, counts.markers));
   // One UI problem that is also the last event is said once, at the end ("Colab UI problem at 03:14").
   const problemLast = counts.last?.mark === 'problem' && counts.problems === 1;
   if (counts.problems > 0 && !problemLast) parts.push(plural(t, PROBLEMS, counts.problems));
   if (counts.last) parts.push(t(LAST[counts.last.mark], clockTime(counts.last.at, locale)));
-  return t('nightLine', NIGHT_HOURS, parts.join(', '));
+  const ended = lastRunEnd(history, now, since);
+  const endKey = ended && RUN_END[ended.type];
+  if (ended && endKey) parts.push(t(endKey, clockTime(ended.at, locale)));
+  if (since === now - NIGHT_MS) return t('nightLine', NIGHT_HOURS, parts.join(', '));
+  return t('nightSince', clockTime(since, locale), parts.join(', '));
 }

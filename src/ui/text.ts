@@ -92,6 +92,10 @@ const HISTORY_KEYS: Record<HistoryEntry['type'], MessageKey> = {
   resumed: 'eventResumed',
   skipped: 'eventSkipped',
   'left-to-person': 'eventLeftDisconnect',
+  'run-started': 'eventRunStarted',
+  'run-finished': 'eventRunFinished',
+  'run-stopped': 'eventRunStopped',
+  'run-interrupted': 'eventRunInterrupted',
 };
 
 export interface EventText {
