@@ -72,7 +72,7 @@ test('the switch turns the guard on for the notebook, and the page follows: an O
 
   await expect(headline(popup)).toHaveText('Watching');
   await expect(popup.getByText('Crash loop: 1 of 3 restarts used')).toBeVisible();
-  await expect(popup.locator('.night-line')).toHaveText(/^Last 12 hours: 1 failure, 1 restart, last at \d/);
+  await expect(popup.locator('.night-line')).toHaveText(/^Since .+: 1 failure, 1 restart, last at \d/);
   await expect(popup.locator('.events li').first()).toContainText('Restarted and ran all cells');
   await expect(popup.locator('.events li').nth(1)).toContainText('Failure detected: countdown started');
   await expect(popup.locator('.timeline [data-kind=restart]')).toHaveCount(1);
@@ -158,7 +158,7 @@ test('gave up: a badge and icon of its own, the night line says when, Re-arm sta
 
   const popup = await openPopupAt(openPopup, tabId);
   await expect(headline(popup)).toHaveText('Gave up after 1 restart');
-  await expect(popup.locator('.night-line')).toHaveText(/^Last 12 hours: 2 failures, 1 restart, gave up at \d/);
+  await expect(popup.locator('.night-line')).toHaveText(/^Since .+: 2 failures, 1 restart, gave up at \d/);
   await expect(popup.locator('.events li').first()).toContainText('Gave up');
   await screenshot(popup, 'popup-gave-up');
 
@@ -245,7 +245,7 @@ test('the morning after: the night in words at the top, the last events above th
     },
   });
   const popup = await openPopupAt(openPopup, tabId);
-  await expect(popup.locator('.night-line')).toHaveText(/^Last 12 hours: 2 failures, 2 restarts, last at \d/);
+  await expect(popup.locator('.night-line')).toHaveText(/^Since .+: 2 failures, 2 restarts, last at \d/);
   // A healthy run since: the crash loop starts again from 0.
   await expect(popup.getByText('Crash loop: 0 of 3 restarts used')).toBeVisible();
   const events = popup.locator('.events li');
