@@ -31,6 +31,10 @@ test('a Run all that completes: the run started, then finished; the popup says s
   const popup = await openPopup(tabId);
   await expect(popup.locator('.night-line')).toHaveText(/^Since .+: no failures, no restarts, run finished at \d/);
   await expect(popup.locator('.events li').first()).toContainText('Run finished');
+  // The status box: guarded, what happened, what happens next.
+  await expect(popup.locator('.status .headline')).toHaveText('Watching');
+  await expect(popup.locator('.status .happened')).toHaveText(/^Run finished at \d\d?:\d\d/);
+  await expect(popup.locator('.status .next')).toHaveText('3 of 3 restarts left; next wait 1 s');
   await popup.close();
 });
 
@@ -61,6 +65,9 @@ test('an error that is not out of memory stops the run: its cell and line, not r
   const newest = popup.locator('.events li').first();
   await expect(newest).toContainText('Run stopped by an error: not out of memory, not restarted');
   await expect(newest).toContainText('Cell [2]: ValueError: shapes (3,) and (4,) not aligned');
+  await expect(popup.locator('.status .happened')).toHaveText(
+    /^Run stopped at .+: ValueError: shapes \(3,\) and \(4,\) not aligned \(not out of memory, not restarted\)$/,
+  );
   await popup.close();
 });
 

@@ -59,7 +59,9 @@ describe('popup over a Colab notebook', () => {
     const root = await open();
     await waitFor(() => getByRole(root, 'heading', 'train_llm.ipynb'));
     expect(toggle(root).checked).toBe(false);
-    expect(root.querySelector('.headline')?.textContent).toBe('Off');
+    expect(root.querySelector('.headline')?.textContent).toBe('Not guarded');
+    // Never "no failures" for a notebook nobody watched.
+    expect(root.querySelector('.night-line')).toBeNull();
 
     await click(toggle(root));
     await waitFor(() => expect(root.querySelector('.headline')?.textContent).toBe('Watching'));
@@ -110,7 +112,7 @@ describe('popup over a Colab notebook', () => {
   it('follows storage changes made elsewhere while open', async () => {
     await storeNotebook(KEY, { enabled: false });
     const root = await open();
-    await waitFor(() => expect(root.querySelector('.headline')?.textContent).toBe('Off'));
+    await waitFor(() => expect(root.querySelector('.headline')?.textContent).toBe('Not guarded'));
     await storeNotebook(KEY, { enabled: true, status: { kind: 'gave-up', at: Date.now(), restarts: 3 }, loopCount: 3 });
     await waitFor(() => expect(root.querySelector('.headline')?.textContent).toBe('Gave up after 3 restarts'));
     expect(toggle(root).checked).toBe(true);
@@ -501,7 +503,7 @@ describe('popup over a Colab notebook', () => {
     send.mockClear();
     await storeNotebook(KEY, { enabled: false });
     root = await open();
-    await waitFor(() => expect(root.querySelector('.headline')?.textContent).toBe('Off'));
+    await waitFor(() => expect(root.querySelector('.headline')?.textContent).toBe('Not guarded'));
     expect(send).not.toHaveBeenCalled();
     expect(notWatched(root)).toBeUndefined();
   });
