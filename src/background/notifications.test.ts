@@ -63,6 +63,16 @@ describe('notifications', () => {
     );
   });
 
+  it("say how a run ended in the history's words: finished, or stopped by another error, not restarted", () => {
+    const finished = effect({ kind: 'run-finished', entry: { at: 0, type: 'run-finished' } });
+    expect(notificationText(finished)).toEqual({ title: 'Run finished: train.ipynb', message: 'Run finished' });
+    const entry = { at: 0, type: 'run-stopped' as const, params: { cell: 7, saw: 'ValueError: bad shape' } };
+    expect(notificationText(effect({ kind: 'run-stopped', entry }))).toEqual({
+      title: 'Run stopped: train.ipynb',
+      message: 'Cell [7]: ValueError: bad shape (not out of memory, not restarted)',
+    });
+  });
+
   it('are shown only when switched on and allowed, without characters that reorder the text', async () => {
     const contains = vi.spyOn(fakeBrowser.permissions, 'contains') as unknown as {
       mockResolvedValue: (granted: boolean) => void;
