@@ -73,8 +73,11 @@ test('the switch turns the guard on for the notebook, and the page follows: an O
   await expect(headline(popup)).toHaveText('Watching');
   await expect(popup.getByText('Crash loop: 1 of 3 restarts used')).toBeVisible();
   await expect(popup.locator('.night-line')).toHaveText(/^Since .+: 1 failure, 1 restart, last at \d/);
-  await expect(popup.locator('.events li').first()).toContainText('Restarted and ran all cells');
-  await expect(popup.locator('.events li').nth(1)).toContainText('Failure detected: countdown started');
+  // The run the restart started finished: the newest event, and what the status box says happened.
+  await expect(popup.locator('.events li').first()).toContainText('Run finished');
+  await expect(popup.locator('.status .happened')).toHaveText(/^Run finished at .+ after 1 restart$/);
+  await expect(popup.locator('.events li').nth(1)).toContainText('Restarted and ran all cells');
+  await expect(popup.locator('.events li').nth(2)).toContainText('Failure detected: countdown started');
   await expect(popup.locator('.timeline [data-kind=restart]')).toHaveCount(1);
   await expect(popup.locator('.timeline [data-kind=failure]')).toHaveCount(1);
   await expect.poll(async () => (await readRecord(serviceWorker, key))?.totalRestarts).toBe(1);
