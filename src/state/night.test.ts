@@ -116,6 +116,8 @@ describe("the night starts at the evening's first Run all or the switch-on", () 
       NOW - 2 * HOUR,
     );
     expect(nightStart([started(NOW - 25 * HOUR)], NOW)).toBe(NOW - 12 * HOUR);
+    // Switched on a moment after the page's clock last ticked: the night begins now, not 12 hours ago.
+    expect(nightStart([{ at: NOW + 400, type: 'enabled' }], NOW)).toBe(NOW);
   });
 
   it('says how the newest run ended: finished, stopped by an error (not out of memory), or by the person', () => {

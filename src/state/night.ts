@@ -77,7 +77,11 @@ export function nightStart(history: readonly HistoryEntry[], now: number): numbe
   let first: number | null = null;
   let underWay: number | null = null;
   for (const entry of history) {
-    if (entry.at > now) continue;
+    // A switch-on the worker dated a moment after a page's clock last ticked still begins this night.
+    if (entry.at > now) {
+      if (BEGINS.has(entry.type)) first ??= now;
+      continue;
+    }
     if (BEGINS.has(entry.type)) {
       if (entry.at >= edge) first ??= entry.at;
       else underWay = entry.at >= now - LONGEST_NIGHT_MS ? entry.at : null;
