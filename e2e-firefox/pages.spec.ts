@@ -20,6 +20,7 @@ test('the popup switches the guard on for the notebook of its tab, and the page 
   await waitForText(popup, 'h1', /^train\.ipynb$/);
   const toggle = await popup.waitForSelector(SWITCH);
   expect(await toggle!.evaluate((el) => el.getAttribute('aria-checked'))).toBe('false');
+  await waitForText(popup, '.status .headline', /^Not guarded$/);
 
   // Keyboard only: focus the switch and press Space.
   await toggle!.focus();
@@ -33,6 +34,9 @@ test('the popup switches the guard on for the notebook of its tab, and the page 
   expect(await logOf(colab, 'restart')).toHaveLength(1);
   await expect.poll(async () => historyOf(await firefox.record(key), 'restarted').length).toBe(1);
   await waitForText(popup, '.events', /Restarted and ran all cells/);
+  // The status box: what happened to the run, and what the next failure brings.
+  await waitForText(popup, '.status .happened', /^Run finished at .+ after 1 restart$/);
+  await waitForText(popup, '.status .next', /^2 of 3 restarts left; next wait 2 s$/);
   await popup.close();
 });
 

@@ -214,9 +214,10 @@ test.describe('disconnects Colab or the notebook meant are left to the person, w
     await expect.poll(async () => (await record(serviceWorker, key))?.status.kind).toBe('pending');
     await showDisconnect(page, 'disallowed-code');
     await expect.poll(async () => (await record(serviceWorker, key))?.status.kind).toBe('watching');
-    expect(historyOf(await record(serviceWorker, key), 'left-to-person')[0]?.detail).toContain(
-      'the pending restart was cancelled',
-    );
+    expect(historyOf(await record(serviceWorker, key), 'left-to-person')[0]?.params).toEqual({
+      why: 'disconnect',
+      cancelled: true,
+    });
     await expect(notice(page)).toContainText(words('noticeLeftDisallowedCode'));
     expect(await logOf(page, 'dangerous')).toEqual([]);
   });
@@ -246,7 +247,7 @@ test.describe('disconnects Colab or the notebook meant are left to the person, w
     await expect.poll(async () => historyOf(await record(serviceWorker, key), 'left-to-person')).toHaveLength(1);
     const rec = (await record(serviceWorker, key))!;
     expect(historyOf(rec, 'left-to-person')[0]).toMatchObject({
-      detail: 'Runtime ended by the notebook: not reconnected',
+      params: { why: 'disconnect' },
       verdict: { rule: 'runtime-ended-by-notebook', line: expect.stringContaining('Runtime disconnected') },
     });
     expect(historyOf(rec, 'restart-scheduled')).toEqual([]);
@@ -317,7 +318,7 @@ test.describe('an outage: "Unable to connect to the runtime"', () => {
       ['reconnect-and-run-all', 'unable-to-connect'],
     ]);
     expect(historyOf(rec, 'restart-failed')).toHaveLength(2);
-    expect(historyOf(rec, 'gave-up')[0]?.detail).toContain('Colab could not connect to a runtime in 2 attempts');
+    expect(historyOf(rec, 'gave-up')[0]?.params).toEqual({ why: 'unable-to-connect', n: 2, max: 2 });
     expect(rec.loopCount).toBe(2);
     await expect(page.locator('colab-oom-guard-notice .box')).toContainText(
       'Colab could not connect to a runtime in 2 attempts',
@@ -385,9 +386,11 @@ test('a reconnect landing on a fresh machine stops at its Drive permission reque
     'Permit this notebook to access your Google Drive files?',
   );
   await expect.poll(async () => historyOf(await record(serviceWorker, key), 'left-to-person')).toHaveLength(1);
-  expect(historyOf(await record(serviceWorker, key), 'left-to-person')[0]?.detail).toMatch(
-    /^dialog-open: drive-permission; saw: "Permit this notebook/,
-  );
+  expect(historyOf(await record(serviceWorker, key), 'left-to-person')[0]?.params).toMatchObject({
+    why: 'dialog',
+    dialog: 'drive-permission',
+    saw: expect.stringMatching(/^Permit this notebook/),
+  });
   await expect(page.locator('colab-oom-guard-notice .box')).toContainText(words('noticeDrivePermission'));
   const popup = await openPopup(tabId);
   await expect(popup.locator('.events li').first()).toContainText(

@@ -38,17 +38,17 @@ test.beforeEach(async ({ serviceWorker }) => {
   await setSettings(serviceWorker, { backoffBaseSec: 1 });
 });
 
-/** The history's words for a failure seen and left alone (state/schema.ts DECLINED), by reason. */
-const NOT_THE_ENDING = 'an earlier error output, not the one that ended the run';
-const SOURCE_UNREADABLE = "the cell's code could not be read, to tell whether it launched a program";
-const NO_RUN_SEEN = 'no run seen in this page since the last restart';
+/** Why the guard left a failure it saw alone, as the history keeps it (state/declined.ts DECLINED's reasons). */
+const NOT_THE_ENDING = 'earlier-error';
+const SOURCE_UNREADABLE = 'source-unreadable';
+const NO_RUN_SEEN = 'crash-without-run';
 
-/** The guard noted a failure it left alone: the newest 'ignored' entry says `detail`, about a `category` failure. */
-async function expectNoted({ serviceWorker }: Fixtures, key: string, detail: string, category: string) {
+/** The guard noted a failure it left alone: an 'ignored' entry says why (`reason`), about a `category` failure. */
+async function expectNoted({ serviceWorker }: Fixtures, key: string, reason: string, category: string) {
   await expect
-    .poll(async () => historyOf(await record(serviceWorker, key), 'ignored').map((e) => e.detail))
-    .toContain(detail);
-  const entry = historyOf(await record(serviceWorker, key), 'ignored').find((e) => e.detail === detail);
+    .poll(async () => historyOf(await record(serviceWorker, key), 'ignored').map((e) => e.params?.why))
+    .toContain(reason);
+  const entry = historyOf(await record(serviceWorker, key), 'ignored').find((e) => e.params?.why === reason);
   expect(entry?.verdict?.category).toBe(category);
 }
 

@@ -280,7 +280,7 @@ test('guarded notebooks: each listed with its state; switched off or its counter
   const toggle = page.getByRole('switch', { name: 'Auto-restart train_llm.ipynb' });
   await expect(toggle).toBeChecked();
   await toggle.press('Space');
-  await expect(row).toContainText('Off · 0 of 3 restarts used');
+  await expect(row).toContainText('Not guarded · 0 of 3 restarts used');
   await expect.poll(async () => (await readRecord(serviceWorker, KEY))?.enabled).toBe(false);
   await expect(toggle).not.toBeChecked();
   await page.close();

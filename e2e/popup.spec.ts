@@ -50,8 +50,8 @@ test('the switch turns the guard on for the notebook, and the page follows: an O
   await expect(popup.getByRole('heading', { name: 'train_llm.ipynb' })).toBeVisible();
   const toggle = popup.getByRole('switch', { name: 'Auto-restart this notebook' });
   await expect(toggle).not.toBeChecked();
-  await expect(headline(popup)).toHaveText('Off');
-  await expect(popup.locator('.night-line')).toHaveText('Last 12 hours: no failures, no restarts');
+  await expect(headline(popup)).toHaveText('Not guarded');
+  await expect(popup.locator('.night-line')).toHaveCount(0);
   await screenshot(popup, 'popup-off');
 
   // Keyboard only: focus the switch and press Space.
@@ -72,9 +72,12 @@ test('the switch turns the guard on for the notebook, and the page follows: an O
 
   await expect(headline(popup)).toHaveText('Watching');
   await expect(popup.getByText('Crash loop: 1 of 3 restarts used')).toBeVisible();
-  await expect(popup.locator('.night-line')).toHaveText(/^Last 12 hours: 1 failure, 1 restart, last at \d/);
-  await expect(popup.locator('.events li').first()).toContainText('Restarted and ran all cells');
-  await expect(popup.locator('.events li').nth(1)).toContainText('Failure detected: countdown started');
+  await expect(popup.locator('.night-line')).toHaveText(/^Since .+: 1 failure, 1 restart, last at \d/);
+  // The run the restart started finished: the newest event, and what the status box says happened.
+  await expect(popup.locator('.events li').first()).toContainText('Run finished');
+  await expect(popup.locator('.status .happened')).toHaveText(/^Run finished at .+ after 1 restart$/);
+  await expect(popup.locator('.events li').nth(1)).toContainText('Restarted and ran all cells');
+  await expect(popup.locator('.events li').nth(2)).toContainText('Failure detected: countdown started');
   await expect(popup.locator('.timeline [data-kind=restart]')).toHaveCount(1);
   await expect(popup.locator('.timeline [data-kind=failure]')).toHaveCount(1);
   await expect.poll(async () => (await readRecord(serviceWorker, key))?.totalRestarts).toBe(1);
@@ -158,7 +161,7 @@ test('gave up: a badge and icon of its own, the night line says when, Re-arm sta
 
   const popup = await openPopupAt(openPopup, tabId);
   await expect(headline(popup)).toHaveText('Gave up after 1 restart');
-  await expect(popup.locator('.night-line')).toHaveText(/^Last 12 hours: 2 failures, 1 restart, gave up at \d/);
+  await expect(popup.locator('.night-line')).toHaveText(/^Since .+: 2 failures, 1 restart, gave up at \d/);
   await expect(popup.locator('.events li').first()).toContainText('Gave up');
   await screenshot(popup, 'popup-gave-up');
 
@@ -245,7 +248,7 @@ test('the morning after: the night in words at the top, the last events above th
     },
   });
   const popup = await openPopupAt(openPopup, tabId);
-  await expect(popup.locator('.night-line')).toHaveText(/^Last 12 hours: 2 failures, 2 restarts, last at \d/);
+  await expect(popup.locator('.night-line')).toHaveText(/^Since .+: 2 failures, 2 restarts, last at \d/);
   // A healthy run since: the crash loop starts again from 0.
   await expect(popup.getByText('Crash loop: 0 of 3 restarts used')).toBeVisible();
   const events = popup.locator('.events li');
@@ -290,7 +293,7 @@ test('switching off and a per-notebook Max restarts are stored', async ({
     .toEqual({ maxRestarts: 7 });
 
   await toggle.click();
-  await expect(headline(popup)).toHaveText('Off');
+  await expect(headline(popup)).toHaveText('Not guarded');
   await expect.poll(async () => (await readRecord(serviceWorker, key))?.enabled).toBe(false);
   await popup.close();
 });

@@ -94,6 +94,8 @@ export async function waitForHelloDone(serviceWorker: Worker, tabId: number): Pr
 
 export type HistoryEntry = StoredRecord['history'][number] & {
   verdict?: { category: string; rule: string; description: string; line: string };
+  /** What the entry says beyond its type (state/schema.ts HistoryParams). */
+  params?: Record<string, string | number | boolean>;
 };
 export type FullRecord = Omit<StoredRecord, 'history' | 'status'> & {
   history: HistoryEntry[];

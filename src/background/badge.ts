@@ -1,6 +1,6 @@
 import browser from 'webextension-polyfill';
-import { type BadgeView, badgeFor } from '../state/badge';
 import { loadNotebook, loadSettings } from '../state/store';
+import { type BadgeView, badgeFor } from '../ui/badge';
 import { badgeTooltip } from '../ui/text';
 import { notebookOfTab, tabsOfNotebook } from './tab-registry';
 

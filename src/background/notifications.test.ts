@@ -12,7 +12,7 @@ const effect = (fields: Partial<NotifyEffect>): NotifyEffect => ({
   kind: 'restarted',
   key: 'drive:abc',
   title: 'train.ipynb',
-  detail: 'Restart 1 of 3 done',
+  entry: { at: 0, type: 'restarted', params: { n: 1, max: 3 } },
   ...fields,
 });
 
@@ -26,7 +26,7 @@ describe('notifications', () => {
     expect(notificationText(effect({}))).toEqual({ title: 'Restarted: train.ipynb', message: 'Restart 1 of 3 done' });
     expect(
       notificationText(
-        effect({ kind: 'gave-up', detail: 'Gave up: 3 restarts already (limit 3) and it failed again' }),
+        effect({ kind: 'gave-up', entry: { at: 0, type: 'gave-up', params: { why: 'failed-again', n: 3, max: 3 } } }),
       ),
     ).toEqual({
       title: 'Gave up: train.ipynb',
@@ -34,7 +34,11 @@ describe('notifications', () => {
     });
     const problem = effect({
       kind: 'ui-problem',
-      detail: 'item-missing; saw: items: Run all',
+      entry: {
+        at: 0,
+        type: 'restart-failed',
+        failed: { step: 'find-item', reason: 'item-missing', saw: 'items: Run all' },
+      },
       step: {
         failed: { step: 'find-item', reason: 'item-missing', saw: 'items: Run all' },
         action: 'restart-and-run-all',
@@ -45,9 +49,34 @@ describe('notifications', () => {
       message: 'Could not find Runtime → Restart session and run all. Details: item-missing; saw: items: Run all',
     });
     const said = 'Runtime disconnected: disallowed code. Colab said: "Runtime disconnected Your runtime has been…"';
-    expect(notificationText(effect({ kind: 'left-to-person', detail: said }))).toEqual({
+    const verdict = {
+      category: 'colab-crash' as const,
+      rule: 'disconnected-disallowed',
+      description: 'Runtime disconnected: disallowed code',
+      line: 'Runtime disconnected Your runtime has been…',
+    };
+    const left = { at: 0, type: 'left-to-person' as const, params: { why: 'disconnect' as const }, verdict };
+    expect(notificationText(effect({ kind: 'left-to-person', entry: left }))).toEqual({
       title: 'Left to you: train.ipynb',
       message: said,
+    });
+    const dialog = {
+      at: 0,
+      type: 'left-to-person' as const,
+      params: { why: 'dialog' as const, dialog: 'drive-permission', saw: 'Permit this notebook?' },
+    };
+    expect(notificationText(effect({ kind: 'left-to-person', entry: dialog })).message).toBe(
+      'Colab waits for you: "Permit this notebook?"',
+    );
+  });
+
+  it("say how a run ended in the history's words: finished, or stopped by another error, not restarted", () => {
+    const finished = effect({ kind: 'run-finished', entry: { at: 0, type: 'run-finished' } });
+    expect(notificationText(finished)).toEqual({ title: 'Run finished: train.ipynb', message: 'Run finished' });
+    const entry = { at: 0, type: 'run-stopped' as const, params: { cell: 7, saw: 'ValueError: bad shape' } };
+    expect(notificationText(effect({ kind: 'run-stopped', entry }))).toEqual({
+      title: 'Run stopped: train.ipynb',
+      message: 'Cell [7]: ValueError: bad shape (not out of memory, not restarted)',
     });
   });
 

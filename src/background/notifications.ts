@@ -4,6 +4,7 @@ import { UNKNOWN_STEP } from '../state/failed-step';
 import type { Effect, NotifyEffect } from '../state/policy';
 import type { Settings } from '../state/schema';
 import { withoutUnsafeText } from '../state/storage-keys';
+import { notificationDetail } from '../ui/history-text';
 import { stepSentence } from '../ui/steps';
 
 /** Desktop notifications, only when the user turned them on and granted the optional permission. */
@@ -24,17 +25,22 @@ export async function notify(effects: Effect[], settings: Settings): Promise<voi
 
 /** "Restarted: train.ipynb"; a UI problem says the step in words first, its ids in the details. */
 export function notificationText(effect: NotifyEffect): { title: string; message: string } {
+  const detail = notificationDetail(effect);
   switch (effect.kind) {
     case 'restarted':
-      return { title: t('notifyRestarted', effect.title), message: effect.detail };
+      return { title: t('notifyRestarted', effect.title), message: detail };
     case 'gave-up':
-      return { title: t('notifyGaveUp', effect.title), message: t('notifyGaveUpBody', effect.detail) };
+      return { title: t('notifyGaveUp', effect.title), message: t('notifyGaveUpBody', detail) };
     case 'left-to-person':
-      return { title: t('notifyLeft', effect.title), message: effect.detail };
+      return { title: t('notifyLeft', effect.title), message: detail };
+    case 'run-finished':
+      return { title: t('notifyRunFinished', effect.title), message: t('eventRunFinished') };
+    case 'run-stopped':
+      return { title: t('notifyRunStopped', effect.title), message: t('notifyRunStoppedBody', detail) };
     case 'ui-problem': {
       const failed = effect.step?.failed ?? UNKNOWN_STEP;
       const words = stepSentence(failed, effect.step?.action);
-      return { title: t('notifyUiProblem', effect.title), message: t('notifyUiProblemBody', words, effect.detail) };
+      return { title: t('notifyUiProblem', effect.title), message: t('notifyUiProblemBody', words, detail) };
     }
   }
 }

@@ -97,6 +97,8 @@ export function createRouter(writer: NotebookWriter) {
       ),
     'page-command': (message) => apply(message.key, message.command),
     'page-sight': (message) => apply(message.key, { type: 'sight', blind: message.blind, at: message.detectedAt }),
+    'page-run': ({ key, detectedAt, what, cell, line }, tabId) =>
+      apply(key, { type: 'run', tabId, detectedAt, what, cell, line }),
   };
 
   async function onPage<M extends PageMessage>(message: M, tabId: number): Promise<ReplyTo<M>> {
@@ -280,6 +282,7 @@ function notShown(message: Exclude<PageMessage, PageHello>): ReportReply | Claim
     case 'page-command':
     case 'page-sight':
     case 'page-declined':
+    case 'page-run':
       return { ok: false, message: reason };
   }
 }

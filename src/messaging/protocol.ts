@@ -11,6 +11,7 @@ import {
   MaxRestartsSchema,
   NotebookKeySchema as NotebookKey,
   RECONNECT_ENDS,
+  RUN_EVENTS,
   TimeSchema,
   VerdictSchema,
 } from '../state/schema';
@@ -74,6 +75,18 @@ export const PageMessageSchema = v.variant('type', [
     detectedAt: TimeSchema,
     kind: v.picklist(DISCONNECT_KINDS),
     line: Line,
+  }),
+  /**
+   * A run began, or how it ended (content/run-watch.ts): `cell`, its execution count, and `line`, the exception's
+   * line, of an error that stopped it.
+   */
+  v.object({
+    type: v.literal('page-run'),
+    key: NotebookKey,
+    detectedAt: TimeSchema,
+    what: v.picklist(RUN_EVENTS),
+    cell: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+    line: v.optional(Line),
   }),
   /** Colab shows a dialog only a person may answer. */
   v.object({
@@ -172,6 +185,7 @@ export interface WorkerProtocol {
   'page-claim': ClaimReply;
   'page-result': CommandReply;
   'page-sight': CommandReply;
+  'page-run': CommandReply;
   'page-command': CommandReply;
   'frame-hello': FrameHelloReply;
   /** null: the user switched the status API off. */

@@ -1,12 +1,12 @@
 import { useState } from 'preact/hooks';
 import { t, tn } from '../lib/i18n';
 import type { Command } from '../messaging/protocol';
-import { nightLine } from '../state/night';
-import { describeStatus } from '../state/policy';
 import type { NotebookRecord, Settings } from '../state/schema';
 import { isScratchKey } from '../state/scratch';
 import { useAllNotebooks, useNow } from '../ui/hooks';
+import { nightLine } from '../ui/night-text';
 import { sendCommand } from '../ui/send';
+import { describeStatus } from '../ui/status-view';
 import { statusText } from '../ui/text';
 
 /** The notebooks with a record (switched on, or given their own Max restarts), by name: switch one off, reset it. */

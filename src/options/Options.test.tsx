@@ -174,7 +174,7 @@ describe('guarded notebooks', () => {
     });
     expect(rows.map((row) => row.querySelector('.notebook-name')?.textContent)).toEqual(['eval.ipynb', 'train.ipynb']);
     expect(rows[1]?.textContent).toContain('Watching · 2 of 3 restarts used');
-    expect(rows[0]?.textContent).toContain('Off · 0 of 5 restarts used');
+    expect(rows[0]?.textContent).toContain('Not guarded · 0 of 5 restarts used');
     expect(rows[1]?.textContent).toContain('Last 12 hours: no failures, no restarts');
 
     await click(getByRole(root, 'button', 'Reset counter of train.ipynb'));

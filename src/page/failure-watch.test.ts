@@ -24,10 +24,12 @@ const BLIND_AFTER_MS = 2 * 60_000;
 let lifetime: AbortController;
 let events: string[];
 let verdicts: Verdict[];
+let runs: string[];
 
 function watch() {
   events = [];
   verdicts = [];
+  runs = [];
   const reports: WatchReports = {
     failure(verdict, source, startedAt) {
       verdicts.push(verdict);
@@ -41,6 +43,10 @@ function watch() {
     disconnect: (line) => events.push(`disconnect ${line}`),
     dialog: (kind) => events.push(`dialog ${kind}`),
     sight: (blind) => events.push(blind ? 'blind' : 'sees'),
+    run: {
+      started: () => runs.push('started'),
+      ended: (end) => runs.push(end.kind === 'stopped' ? `stopped [${end.cell}] ${end.line}` : end.kind),
+    },
   };
   return createFailureWatch(document, reports, lifetime.signal);
 }
@@ -960,5 +966,89 @@ describe('failure watch: a crash notice needs a run this page saw', () => {
     w.forgetExecutions();
     await showCrash();
     expect(reported()).toEqual([expect.stringMatching(/^declined crash-without-run colab-crash /)]);
+  });
+});
+
+describe('failure watch: how a run ends', () => {
+  const second = () => document.getElementById('cell-second')!;
+  /** Both cells queued at once (a Run all), then run one after the other; the second ends in `end`. */
+  async function runBoth(end: 'stale' | 'stale error' | 'error') {
+    mountCellLike('second');
+    const fx = watch();
+    await vi.advanceTimersByTimeAsync(100);
+    setRunState(cell(), 'pending');
+    setRunState(second(), 'pending');
+    await tick();
+    await state('running animating');
+    await state('stale');
+    await vi.advanceTimersByTimeAsync(100);
+    setRunState(second(), 'running animating');
+    await tick();
+    await vi.advanceTimersByTimeAsync(100);
+    second().querySelector('colab-run-button')!.shadowRoot!.querySelector('.execution-count')!.textContent = '[7]';
+    setRunState(second(), end);
+    await tick();
+    return fx;
+  }
+
+  it('the last cell of a Run all completing: the run finished', async () => {
+    await runBoth('stale');
+    await settled();
+    expect(runs).toEqual(['started', 'finished']);
+    expect(reported()).toEqual([]);
+  });
+
+  it('an error that is not out of memory stops it: the cell and the exception line, told once judged', async () => {
+    const fx = await runBoth('error');
+    expect(runs).toEqual(['started']);
+    fx.frameError(
+      second(),
+      'Traceback (most recent call last):\n  File "<cell>", line 3\nValueError: bad shape\n',
+      second(),
+      true,
+    );
+    await vi.advanceTimersByTimeAsync(LATE_OUTPUT_MS + SETTLE_MS);
+    expect(runs).toEqual(['started', 'stopped [7] ValueError: bad shape']);
+    expect(reported()).toEqual([]);
+  });
+
+  it("the person's Stop ends it as theirs, and an out-of-memory end is the guard's own: no stop told", async () => {
+    const fx = await runBoth('error');
+    fx.frameError(second(), 'Traceback\nKeyboardInterrupt: ', second(), true);
+    await vi.advanceTimersByTimeAsync(LATE_OUTPUT_MS + SETTLE_MS);
+    expect(runs).toEqual(['started', 'interrupted']);
+
+    lifetime.abort();
+    lifetime = new AbortController();
+    document.body.innerHTML = '';
+    mount(snippet('code-cell-with-static-output-2026-03.html'));
+    const oom = await runBoth('error');
+    oom.frameError(second(), OOM, second(), true);
+    await vi.advanceTimersByTimeAsync(LATE_OUTPUT_MS + SETTLE_MS);
+    expect(runs).toEqual(['started']);
+    expect(reported()).toEqual([expect.stringMatching(/^failure gpu-oom error-output /)]);
+  });
+
+  it('one cell run by hand is no run: nothing told', async () => {
+    watch();
+    await state('pending');
+    await state('running animating');
+    await state('stale');
+    await settled();
+    expect(runs).toEqual([]);
+  });
+
+  it('a run the guard restarts (its executions forgotten) tells no end of its own', async () => {
+    mountCellLike('second');
+    const fx = watch();
+    setRunState(cell(), 'pending');
+    setRunState(second(), 'pending');
+    await tick();
+    await state('running animating');
+    fx.forgetExecutions();
+    await state('stale');
+    setRunState(second(), 'stale');
+    await settled();
+    expect(runs).toEqual(['started']);
   });
 });

@@ -6,6 +6,7 @@ import {
   dialogText,
   disconnectKind,
   editorText,
+  executionCount,
   hasLaterOutput,
   isUnderWay,
   mainOutputTail,
@@ -37,6 +38,7 @@ import type { FailureSource } from '../state/policy';
 import type { DeclineReason, Settings } from '../state/schema';
 import { createBlindnessCheck } from './blindness';
 import { createExecutionEnds, type ExecutionEnd } from './execution-end';
+import { createRunWatch, exceptionLine, type Judged, type RunReports } from './run-watch';
 import { createRuntimeEnds } from './runtime-end';
 
 /**
@@ -58,6 +60,8 @@ export interface WatchReports {
   dialog(kind: DialogKind, text: string): void;
   /** Detection may be blind (the runtime busy, no cell seen running), or sees a cell running again. */
   sight(blind: boolean): void;
+  /** A run began, and how it ended (run-watch.ts). */
+  run: RunReports;
 }
 
 export interface FailureWatch {
@@ -100,6 +104,8 @@ export function createFailureWatch(doc: Document, reports: WatchReports, signal:
    * page printed since, which came after it.
    */
   const frameMarks = new WeakMap<Element, FrameMark>();
+
+  const runs = createRunWatch(reports.run);
 
   const fail = (id: string, verdict: Verdict, startedAt: number) => {
     ends.forget(id);
@@ -150,7 +156,7 @@ export function createFailureWatch(doc: Document, reports: WatchReports, signal:
   /** How an ended execution ended, judged once what may still come has come (or never will). */
   const decide = (id: string, end: ExecutionEnd): boolean => {
     if (end.outcome === 'ok') {
-      if (end.heard) judgeStream(id, end, null);
+      if (end.heard) runs.judged(id, { kind: judgeStream(id, end, null) ? 'failure' : 'ok' });
       return end.heard;
     }
     if (wentOn(id, end)) gate.wentOn(id);
@@ -158,13 +164,21 @@ export function createFailureWatch(doc: Document, reports: WatchReports, signal:
     if (ending.kind === 'wait') return false;
     gate.judged(id);
     newestErrors.delete(id);
-    if (ending.kind === 'missing') declineSeen('ending-missing', ending.earlier, end.startedAt);
+    if (ending.kind === 'missing') {
+      declineSeen('ending-missing', ending.earlier, end.startedAt);
+      runs.judged(id, { kind: 'unknown' });
+    }
     if (ending.kind !== 'ending') return true;
     // The person's Stop ends it: nothing is a failure then, whatever came before.
     const stopped = endsInInterrupt(ending.text);
     const verdict = stopped ? null : detector.classifyError(ending.text);
     if (verdict) fail(id, verdict, end.startedAt);
-    else if (stopped || !judgeStream(id, end, ending.text)) declineSeen('earlier-error', ending.earlier, end.startedAt);
+    const judged = !verdict && !stopped && judgeStream(id, end, ending.text);
+    if (!verdict && !judged) declineSeen('earlier-error', ending.earlier, end.startedAt);
+    runs.judged(
+      id,
+      verdict || judged ? { kind: 'failure' } : stopped ? { kind: 'interrupt' } : errorEnd(end, ending.text),
+    );
     return true;
   };
 
@@ -194,11 +208,12 @@ export function createFailureWatch(doc: Document, reports: WatchReports, signal:
    * The one place an execution seen in this page ends, with the state it ended in. One that ended in error is judged
    * by the error output that ended it; one of a cell that may have launched a program, by how its stream ends.
    */
-  const executionEnded = (id: string, cell: Element, ended: EndedExecution) => {
+  const executionEnded = (id: string, cell: Element, ended: EndedExecution): boolean => {
     const { outcome } = ended;
-    if (outcome === 'stale') return;
+    if (outcome === 'stale') return false;
     const streams = launches(cell, ended.startedAt) !== false;
     if (outcome === 'error' || streams) ends.ended(id, cell, { ...ended, outcome }, streams);
+    return outcome === 'error' || streams;
   };
 
   /**
@@ -252,7 +267,8 @@ export function createFailureWatch(doc: Document, reports: WatchReports, signal:
     if (starts) runtimeEnds.started(cell, state === 'running');
     const ended = gate.cellState(id, state, at);
     if (starts) executionStarted(id, cell);
-    if (ended) executionEnded(id, cell, ended);
+    const judging = ended ? executionEnded(id, cell, ended) : false;
+    runs.cellState(id, starts, ended && { outcome: ended.outcome, judging });
     checkSight(at);
   };
 
@@ -325,6 +341,7 @@ export function createFailureWatch(doc: Document, reports: WatchReports, signal:
       observer?.settle();
       gate.reset(Date.now());
       ends.forget();
+      runs.forget();
       runtimeEnds.forget();
       newestErrors.clear();
       checkSight();
@@ -343,6 +360,11 @@ export function createFailureWatch(doc: Document, reports: WatchReports, signal:
 }
 
 type FrameMark = { at: number; mark: string };
+
+/** An execution stopped by an error that is not out of memory: its cell as the person sees it ("[7]"), its line. */
+function errorEnd(end: ExecutionEnd, text: string): Judged {
+  return { kind: 'error', cell: executionCount(end.cell), line: cut(exceptionLine(text), TEXT_LIMITS.line) };
+}
 
 /** A cell's newest error output: its element in the page (null: from an output frame), when it came, the mark. */
 interface NewestError {

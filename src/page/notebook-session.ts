@@ -12,6 +12,7 @@ import { createNotice, type NoticeContent } from './notice-box';
 import { leftToPersonNotice, needsPersonNotice, noticeFor, unclaimedNotice } from './notice-texts';
 import { listenToOutputFrames } from './receive-frame-reports';
 import { createRestartRunner, type Outcome } from './restart-runner';
+import type { RunEnd } from './run-watch';
 import { OrphanedError, sendToWorker } from './send-to-worker';
 
 /** The notebook a Colab tab shows, as the service worker registered it. */
@@ -127,6 +128,10 @@ export function startNotebookSession(
           report({ type: 'page-dialog', key, detectedAt: Date.now(), kind, text });
         },
         sight: (blind) => void send({ type: 'page-sight', key, blind, detectedAt: Date.now() }),
+        run: {
+          started: () => report({ type: 'page-run', key, detectedAt: Date.now(), what: 'started' }),
+          ended: (end) => report({ type: 'page-run', key, detectedAt: Date.now(), what: end.kind, ...runDetail(end) }),
+        },
       },
       stop.signal,
     );
@@ -227,4 +232,10 @@ function clipOutcome(outcome: Outcome): Outcome {
       saw: cut(outcome.failed.saw, TEXT_LIMITS.detail),
     },
   };
+}
+
+/** The cell and the exception's line an error stopped the run at, when known. */
+function runDetail(end: RunEnd): { cell?: number; line?: string } {
+  if (end.kind !== 'stopped') return {};
+  return end.cell === null ? { line: end.line } : { cell: end.cell, line: end.line };
 }

@@ -26,6 +26,7 @@ function watch() {
     disconnect: (kind, text) => events.push(`disconnect ${kind}: ${text}`),
     dialog: (kind, text) => events.push(`dialog ${kind}: ${text}`),
     sight: () => undefined,
+    run: { started: () => undefined, ended: () => undefined },
   };
   return createFailureWatch(document, reports, lifetime.signal);
 }

@@ -59,7 +59,9 @@ describe('popup over a Colab notebook', () => {
     const root = await open();
     await waitFor(() => getByRole(root, 'heading', 'train_llm.ipynb'));
     expect(toggle(root).checked).toBe(false);
-    expect(root.querySelector('.headline')?.textContent).toBe('Off');
+    expect(root.querySelector('.headline')?.textContent).toBe('Not guarded');
+    // Never "no failures" for a notebook nobody watched.
+    expect(root.querySelector('.night-line')).toBeNull();
 
     await click(toggle(root));
     await waitFor(() => expect(root.querySelector('.headline')?.textContent).toBe('Watching'));
@@ -110,7 +112,7 @@ describe('popup over a Colab notebook', () => {
   it('follows storage changes made elsewhere while open', async () => {
     await storeNotebook(KEY, { enabled: false });
     const root = await open();
-    await waitFor(() => expect(root.querySelector('.headline')?.textContent).toBe('Off'));
+    await waitFor(() => expect(root.querySelector('.headline')?.textContent).toBe('Not guarded'));
     await storeNotebook(KEY, { enabled: true, status: { kind: 'gave-up', at: Date.now(), restarts: 3 }, loopCount: 3 });
     await waitFor(() => expect(root.querySelector('.headline')?.textContent).toBe('Gave up after 3 restarts'));
     expect(toggle(root).checked).toBe(true);
@@ -367,7 +369,7 @@ describe('popup over a Colab notebook', () => {
     ]);
     // The drawing's description is the line at the top, in words.
     const line = root.querySelector('.night-line')?.textContent;
-    expect(line).toMatch(/^Last 12 hours: 1 failure, 1 restart, last at \d/);
+    expect(line).toMatch(/^Since .+: 1 failure, 1 restart, last at \d/);
     expect(svg.querySelector('desc')?.textContent).toBe(line);
   });
 
@@ -414,18 +416,27 @@ describe('popup over a Colab notebook', () => {
     vi.setSystemTime(now);
     const at = (h: number, m: number) => new Date(2026, 0, 5, h, m).getTime();
     const history: HistoryEntry[] = [
+      { at: at(-9, 0), type: 'run-started' },
+      { at: at(-9, 0) + 60_000, type: 'run-finished' },
+      { at: at(-1, -56), type: 'run-started' },
       { at: at(1, 2), type: 'restart-scheduled', verdict, action: 'restart-and-run-all' },
       { at: at(1, 2) + 6000, type: 'restarted', action: 'restart-and-run-all' },
       { at: at(3, 14), type: 'healthy-reset', detail: 'Ran 30 min or more without a failure' },
       { at: at(3, 14), type: 'restart-scheduled', verdict, action: 'restart-and-run-all' },
       { at: at(3, 14) + 6000, type: 'restarted', action: 'restart-and-run-all' },
+      { at: at(6, 12), type: 'run-finished' },
     ];
     // Two restarts that both recovered: the crash loop is back to 0 by morning.
     await storeNotebook(KEY, { enabled: true, loopCount: 1, totalRestarts: 2, lastRestartAt: at(3, 14), history });
     const root = await open();
-    const line = await waitFor(() => getByText(root, /^Last 12 hours/));
-    const time = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' }).format(at(3, 14) + 6000);
-    expect(line.textContent).toBe(`Last 12 hours: 2 failures, 2 restarts, last at ${time}`);
+    const line = await waitFor(() => getByText(root, /^Since /));
+    const clock = (time: number) =>
+      new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' }).format(time);
+    // The night starts at the evening's first Run all (22:04), not 12 hours ago; the afternoon's run is another day's.
+    expect(line.textContent).toBe(
+      `Since ${clock(at(-1, -56))}: 2 failures, 2 restarts, last at ${clock(at(3, 14) + 6000)}, ` +
+        `run finished at ${clock(at(6, 12))}`,
+    );
     expect(getByText(root, 'Crash loop: 0 of 3 restarts used')).toBeTruthy();
 
     // In the page's order: the name, the night, the switch and state, the events, then the controls.
@@ -505,7 +516,7 @@ describe('popup over a Colab notebook', () => {
     send.mockClear();
     await storeNotebook(KEY, { enabled: false });
     root = await open();
-    await waitFor(() => expect(root.querySelector('.headline')?.textContent).toBe('Off'));
+    await waitFor(() => expect(root.querySelector('.headline')?.textContent).toBe('Not guarded'));
     expect(send).not.toHaveBeenCalled();
     expect(notWatched(root)).toBeUndefined();
   });

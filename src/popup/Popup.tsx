@@ -6,16 +6,17 @@ import { t, tn } from '../lib/i18n';
 import { BLIND_AFTER_MS } from '../limits';
 import type { CheckUiReply, Command } from '../messaging/protocol';
 import { failedStepText } from '../state/failed-step';
-import { nightLine } from '../state/night';
 import { notebookKeyFromUrl } from '../state/notebook-key';
 import { notebookTitleFromDocumentTitle } from '../state/notebook-title';
-import { describeStatus } from '../state/policy';
 import { type HistoryEntry, SETTING_BOUNDS } from '../state/schema';
 import { isScratchKey, isScratchUrl } from '../state/scratch';
 import { parseWholeNumber, useDraft } from '../ui/fields';
 import { useNotebook, useNow, useSettings } from '../ui/hooks';
+import { nightLine } from '../ui/night-text';
 import { StorageErrors } from '../ui/StorageErrors';
 import { sendCommand } from '../ui/send';
+import { statusLines } from '../ui/status-lines';
+import { describeStatus } from '../ui/status-view';
 import { stepWords } from '../ui/steps';
 import { Timeline } from '../ui/Timeline';
 import { eventText, formatTime, languageList, languageName, statusText } from '../ui/text';
@@ -124,6 +125,7 @@ function NotebookPanel(props: {
 
   const view = describeStatus(record, settings.value, now);
   const text = statusText(view, record);
+  const lines = statusLines(record, view, settings.value, now);
 
   async function run(command: Command): Promise<boolean> {
     setBusy(true);
@@ -150,7 +152,7 @@ function NotebookPanel(props: {
       <h1 class="nb-title" title={notebookKey}>
         {title}
       </h1>
-      <p class="night-line">{nightLine(record.history, now, t)}</p>
+      {record.enabled && <p class="night-line">{nightLine(record.history, now, t)}</p>}
       {scratch && <p class="scratch-note">{t('popupScratch')}</p>}
       <LanguageNote language={language} />
 
@@ -171,6 +173,8 @@ function NotebookPanel(props: {
           <span class="dot" aria-hidden="true" />
           {text.headline}
         </p>
+        {lines.happened && <p class="happened">{lines.happened}</p>}
+        {lines.next && <p class="next">{lines.next}</p>}
         {text.detail && <p class="detail">{text.detail}</p>}
         {record.enabled && watched === false && <p class="detail not-watched">{t('popupNotWatched')}</p>}
         {record.enabled && record.blindSince !== undefined && (

@@ -7,6 +7,7 @@
 
 import { cut, HISTORY_LIMIT, TEXT_LIMITS } from '../limits';
 import { type FailedStep, UI_STEPS, type UiStep } from './failed-step';
+import { entryV3toV4 } from './history-sentences';
 
 export const CURRENT_VERSION = 4;
 
@@ -97,13 +98,16 @@ function sameShape(version: number): Migration {
 }
 
 /**
- * v3 kept a failed step as text: a `ui-problem` status's `step` and `detail` (`<reason>[…]; saw: <what it saw>`, a
+ * v4 keeps history entries' details as parameters, not English sentences (history-sentences.ts reads them back), and a
+ * failed step as data. v3 kept a failed step as text: a `ui-problem` status's `step` and `detail` (`<reason>[…]; saw: <what it saw>`, a
  * precheck's `dialog-open: <kind>; saw: …`), and a `restart-failed` entry's detail `<step>: <that detail>`. v4 keeps
  * it as data, `failed: { step, reason, saw }`. What the text held beyond the reason stays in `saw`: nothing is lost.
  */
 function notebookV3toV4(raw: RawRecord): RawRecord {
   const status = isObject(raw.status) && raw.status.kind === 'ui-problem' ? statusV3toV4(raw.status) : raw.status;
-  const history = Array.isArray(raw.history) ? raw.history.map(historyV3toV4) : raw.history;
+  const history = Array.isArray(raw.history)
+    ? raw.history.map((entry) => entryV3toV4(historyV3toV4(entry)))
+    : raw.history;
   return { ...raw, v: 4, status, history };
 }
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { translate } from '../../test/support/messages';
+import { clockTime, nightLine } from '../ui/night-text';
 import { disconnectVerdict } from './disconnect';
-import { clockTime, countNight, nightLine, nightMark, restartsTonight } from './night';
+import { countNight, nightMark, nightStart, restartsTonight } from './night';
 import type { HistoryEntry, Verdict } from './schema';
 
 /** README: the popup and the badge tell "the last 12 hours". */
@@ -16,6 +17,7 @@ const marker: Verdict = {
 };
 /** 07:30 local time: the night ran from 19:30 the evening before. */
 const NOW = new Date(2026, 2, 14, 7, 30).getTime();
+const HOUR = 3_600_000;
 const at = (h: number, m: number, day = 14) => new Date(2026, 2, day, h, m).getTime();
 
 const failure = (time: number): HistoryEntry => ({ at: time, type: 'restart-scheduled', verdict: oom });
@@ -36,7 +38,7 @@ describe('the last 12 hours in words', () => {
         { at: at(6, 0), type: 'enabled' },
         { at: at(6, 5), type: 'cancelled' },
       ]),
-    ).toBe('Last 12 hours: no failures, no restarts');
+    ).toBe('Since 06:00: no failures, no restarts');
   });
 
   it('ends with "gave up at" when the guard gave up, counting the failure it gave up on', () => {
@@ -98,5 +100,36 @@ describe('the last 12 hours in words', () => {
     for (const type of ['cancelled', 'skipped', 'ignored', 'resumed', 'healthy-reset', 'left-to-person'] as const) {
       expect(nightMark({ at: 0, type })).toBeNull();
     }
+  });
+});
+
+describe("the night starts at the evening's first Run all or the switch-on", () => {
+  it('the first in 12 hours; a run under way 12 hours ago from its own start, up to 24 hours back', () => {
+    const started = (time: number): HistoryEntry => ({ at: time, type: 'run-started' });
+    const finished = (time: number): HistoryEntry => ({ at: time, type: 'run-finished' });
+    expect(nightStart([], NOW)).toBe(NOW - 12 * HOUR);
+    expect(nightStart([started(NOW - 9 * HOUR), started(NOW - 8 * HOUR)], NOW)).toBe(NOW - 9 * HOUR);
+    expect(nightStart([{ at: NOW - 7 * HOUR, type: 'enabled' }], NOW)).toBe(NOW - 7 * HOUR);
+    // A long run begun 14 hours ago is still this night's; one that ended before the window is another day's.
+    expect(nightStart([started(NOW - 14 * HOUR), started(NOW - 2 * HOUR)], NOW)).toBe(NOW - 14 * HOUR);
+    expect(nightStart([started(NOW - 14 * HOUR), finished(NOW - 13 * HOUR), started(NOW - 2 * HOUR)], NOW)).toBe(
+      NOW - 2 * HOUR,
+    );
+    expect(nightStart([started(NOW - 25 * HOUR)], NOW)).toBe(NOW - 12 * HOUR);
+    // Switched on a moment after the page's clock last ticked: the night begins now, not 12 hours ago.
+    expect(nightStart([{ at: NOW + 400, type: 'enabled' }], NOW)).toBe(NOW);
+  });
+
+  it('says how the newest run ended: finished, stopped by an error (not out of memory), or by the person', () => {
+    const begin: HistoryEntry = { at: at(22, 4, 13), type: 'run-started' };
+    expect(line([begin, { at: at(6, 12), type: 'run-finished' }])).toBe(
+      'Since 22:04: no failures, no restarts, run finished at 06:12',
+    );
+    expect(line([begin, { at: at(3, 10), type: 'run-stopped', params: { cell: 4, saw: 'ValueError: x' } }])).toBe(
+      'Since 22:04: no failures, no restarts, run stopped by an error at 03:10 (not out of memory)',
+    );
+    expect(line([begin, { at: at(3, 10), type: 'run-interrupted' }])).toBe(
+      'Since 22:04: no failures, no restarts, run stopped by you at 03:10',
+    );
   });
 });

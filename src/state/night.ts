@@ -1,11 +1,9 @@
-import type { MessageKey } from '../lib/i18n';
 import { disconnectKindOf } from './disconnect';
 import type { HistoryEntry } from './schema';
 
 /**
- * "The night at a glance": what happened to a notebook in the last 12 hours, in words ("Last 12 hours: 1 failure,
- * 1 restart, last at 03:14") and as marks for the timeline. Pure: the words come from the caller's translator, so the
- * popup passes `t` and the tests read messages.json.
+ * "The night at a glance": what happened to a notebook in the last 12 hours, counted, and as marks for the timeline
+ * (ui/night-text.ts says it in words).
  */
 
 /** Long enough for an overnight run, short enough to start fresh the next evening: badge, line and timeline. */
@@ -43,11 +41,12 @@ export interface NightCounts {
   last: { at: number; mark: NightMark } | null;
 }
 
-export function countNight(history: readonly HistoryEntry[], now: number): NightCounts {
+/** Counted from `since` (the night's start, nightStart) to `now`. */
+export function countNight(history: readonly HistoryEntry[], now: number, since = now - NIGHT_MS): NightCounts {
   const counts: NightCounts = { failures: 0, markers: 0, restarts: 0, problems: 0, last: null };
   for (const entry of history) {
     const mark = nightMark(entry);
-    if (!mark || entry.at < now - NIGHT_MS || entry.at > now) continue;
+    if (!mark || entry.at < since || entry.at > now) continue;
     if (mark === 'failure' || mark === 'gave-up') counts.failures++;
     else if (mark === 'marker') counts.markers++;
     else if (mark === 'restart') counts.restarts++;
@@ -57,50 +56,53 @@ export function countNight(history: readonly HistoryEntry[], now: number): Night
   return counts;
 }
 
+/** A run under way at the window's edge is followed this far back at most: its end may have gone unrecorded. */
+const LONGEST_NIGHT_MS = 2 * NIGHT_MS;
+
+const BEGINS: ReadonlySet<HistoryEntry['type']> = new Set(['run-started', 'enabled']);
+const ENDS: ReadonlySet<HistoryEntry['type']> = new Set([
+  'run-finished',
+  'run-stopped',
+  'run-interrupted',
+  'gave-up',
+  'disabled',
+]);
+
+/**
+ * When the night began: the evening's first Run all or switching the guard on, within the last 12 hours; or the
+ * start of a run still under way 12 hours ago (a long run's own start, up to 24 hours back); else 12 hours ago.
+ */
+export function nightStart(history: readonly HistoryEntry[], now: number): number {
+  const edge = now - NIGHT_MS;
+  let first: number | null = null;
+  let underWay: number | null = null;
+  for (const entry of history) {
+    // A switch-on the worker dated a moment after a page's clock last ticked still begins this night.
+    if (entry.at > now) {
+      if (BEGINS.has(entry.type)) first ??= now;
+      continue;
+    }
+    if (BEGINS.has(entry.type)) {
+      if (entry.at >= edge) first ??= entry.at;
+      else underWay = entry.at >= now - LONGEST_NIGHT_MS ? entry.at : null;
+    } else if (ENDS.has(entry.type) && entry.at < edge) underWay = null;
+  }
+  return underWay ?? first ?? edge;
+}
+
+/** How the newest run of the night ended, if one did. */
+export function lastRunEnd(history: readonly HistoryEntry[], now: number, since: number): HistoryEntry | null {
+  return (
+    history.findLast(
+      (entry) =>
+        entry.at >= since &&
+        entry.at <= now &&
+        (entry.type === 'run-finished' || entry.type === 'run-stopped' || entry.type === 'run-interrupted'),
+    ) ?? null
+  );
+}
+
 /** Restarts in the last 12 hours: the badge's number. */
 export function restartsTonight(history: readonly HistoryEntry[], now: number): number {
   return countNight(history, now).restarts;
-}
-
-export type Translate = (key: MessageKey, ...substitutions: (string | number)[]) => string;
-
-/** "03:14" or "3:14 AM", as the user's locale writes a clock time (`locale` for tests). */
-export function clockTime(at: number, locale?: string): string {
-  return new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit' }).format(at);
-}
-
-type Plural = { none: MessageKey; one: MessageKey; many: MessageKey };
-
-const FAILURES: Plural = { none: 'nightFailuresNone', one: 'nightFailuresOne', many: 'nightFailuresMany' };
-const RESTARTS: Plural = { none: 'nightRestartsNone', one: 'nightRestartsOne', many: 'nightRestartsMany' };
-const MARKERS: Plural = { none: 'nightMarkersNone', one: 'nightMarkersOne', many: 'nightMarkersMany' };
-const PROBLEMS: Plural = { none: 'nightProblemsNone', one: 'nightProblemsOne', many: 'nightProblemsMany' };
-
-/** English has one singular; a locale with more plural forms would add keys here (chrome.i18n has no plurals). */
-function plural(t: Translate, forms: Plural, count: number): string {
-  if (count === 0) return t(forms.none);
-  return count === 1 ? t(forms.one) : t(forms.many, count);
-}
-
-const LAST: Record<NightMark, MessageKey> = {
-  failure: 'nightLastAt',
-  marker: 'nightLastAt',
-  restart: 'nightLastAt',
-  'gave-up': 'nightGaveUpAt',
-  problem: 'nightProblemAt',
-};
-
-/**
- * "Last 12 hours: 1 failure, 1 restart, last at 03:14"; "…, gave up at 04:02" when the guard gave up; markers and
- * UI problems only when there were some.
- */
-export function nightLine(history: readonly HistoryEntry[], now: number, t: Translate, locale?: string): string {
-  const counts = countNight(history, now);
-  const parts = [plural(t, FAILURES, counts.failures), plural(t, RESTARTS, counts.restarts)];
-  if (counts.markers > 0) parts.push(plural(t, MARKERS, counts.markers));
-  // One UI problem that is also the last event is said once, at the end ("Colab UI problem at 03:14").
-  const problemLast = counts.last?.mark === 'problem' && counts.problems === 1;
-  if (counts.problems > 0 && !problemLast) parts.push(plural(t, PROBLEMS, counts.problems));
-  if (counts.last) parts.push(t(LAST[counts.last.mark], clockTime(counts.last.at, locale)));
-  return t('nightLine', NIGHT_HOURS, parts.join(', '));
 }

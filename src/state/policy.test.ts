@@ -6,7 +6,6 @@ import {
   CLAIM_TOLERANCE_MS,
   cleanTitle,
   createsRecord,
-  describeStatus,
   effectiveMaxRestarts,
   localDay,
   loopCountAt,
@@ -130,7 +129,7 @@ describe('failure reports', () => {
       {
         at: T0,
         type: 'restart-scheduled',
-        detail: 'Restart 1 of 3 in 5 s',
+        params: { n: 1, max: 3, delaySec: 5 },
         verdict: cudaOom,
         action: 'restart-and-run-all',
       },
@@ -222,7 +221,7 @@ describe('failure reports', () => {
 });
 
 describe('one execution, one failure, across tabs (issue 13.3)', () => {
-  const ALREADY = /^Already handled: this failure ended a run that started before the last restart/;
+  const ALREADY = /^Already handled/;
 
   it("a failure of an execution that began before the last restart's claim is ignored and noted as handled", () => {
     const { record, startedAt: claimedAt, doneAt } = failAndRestart(enabled(), T0);
@@ -233,7 +232,7 @@ describe('one execution, one failure, across tabs (issue 13.3)', () => {
     expect(late.record.history.at(-1)).toEqual({
       at: doneAt + 11 * SEC,
       type: 'ignored',
-      detail: expect.stringMatching(ALREADY),
+      params: { why: 'already-handled' },
       verdict: cudaOom,
     });
     expect(late.record.loopCount).toBe(record.loopCount);
@@ -288,7 +287,7 @@ describe('failures a page saw and left alone', () => {
     expect(result.reply).toEqual({ ok: true });
     expect(result.effects).toEqual([]);
     expect(result.record.history).toEqual([
-      { at: T0 + SEC, type: 'ignored', detail: DECLINED['earlier-error'], verdict: cudaOom },
+      { at: T0 + SEC, type: 'ignored', params: { why: 'earlier-error' }, verdict: cudaOom },
     ]);
     expect(result.record.status).toEqual(record.status);
     expect(result.record.loopCount).toBe(record.loopCount);
@@ -348,7 +347,7 @@ describe('the crash-loop limit', () => {
     for (let i = 0; i < 3; i++) {
       const cycle = failAndRestart(record, now);
       record = cycle.record;
-      notified.push(...cycle.effects.map((e) => `${e.kind}: ${e.detail}`));
+      notified.push(...cycle.effects.map((e) => `${e.kind}: ${e.entry.params?.n} of ${e.entry.params?.max}`));
       now = cycle.doneAt + MIN;
     }
     expect(record).toMatchObject({ loopCount: 3, totalRestarts: 3, status: { kind: 'watching' } });
@@ -357,14 +356,16 @@ describe('the crash-loop limit', () => {
     expect(last.record.status).toEqual({ kind: 'gave-up', at: now, restarts: 3 });
     expect(last.reply).toMatchObject({ outcome: 'gave-up' });
     expect(last.effects).toEqual([
-      { type: 'notify', kind: 'gave-up', key: KEY, title: 'train.ipynb', detail: expect.stringMatching(/limit 3/) },
+      {
+        type: 'notify',
+        kind: 'gave-up',
+        key: KEY,
+        title: 'train.ipynb',
+        entry: { at: now, type: 'gave-up', params: { why: 'failed-again', n: 3, max: 3 }, verdict: cudaOom },
+      },
     ]);
     expect(last.record.history.at(-1)).toMatchObject({ type: 'gave-up', verdict: cudaOom });
-    expect(notified).toEqual([
-      'restarted: Restart 1 of 3 done',
-      'restarted: Restart 2 of 3 done',
-      'restarted: Restart 3 of 3 done',
-    ]);
+    expect(notified).toEqual(['restarted: 1 of 3', 'restarted: 2 of 3', 'restarted: 3 of 3']);
 
     const after = reduce(last.record, failure(now + MIN), ctx(now + MIN));
     expect(after.record).toBe(last.record);
@@ -390,7 +391,7 @@ describe('the crash-loop limit', () => {
     expect(record.overrides).toEqual({ maxRestarts: 1 });
     expect(effectiveMaxRestarts(record, defaultSettings())).toBe(1);
     const cycle = failAndRestart(record, T0);
-    expect(cycle.effects[0]?.detail).toBe('Restart 1 of 1 done');
+    expect(cycle.effects[0]?.entry.params).toEqual({ n: 1, max: 1 });
     expect(reduce(cycle.record, failure(cycle.doneAt + SEC), ctx(cycle.doneAt + SEC)).record.status.kind).toBe(
       'gave-up',
     );
@@ -450,7 +451,7 @@ describe('the healthy window', () => {
     expect(result.record.totalRestarts).toBe(2);
     expect(pendingOf(result.record).restartAt).toBe(later + 5 * SEC);
     expect(result.record.history.slice(-2).map((h) => h.type)).toEqual(['healthy-reset', 'restart-scheduled']);
-    expect(result.record.history.at(-2)?.detail).toMatch(/lifetime restarts: 2/);
+    expect(result.record.history.at(-2)?.params).toEqual({ minutes: 30, total: 2 });
   });
 
   it('counts from the last failure too: a failure whose restart was cancelled keeps the loop going', () => {
@@ -609,7 +610,8 @@ describe('claims long after the deadline or from another session', () => {
     const { record, status } = scheduled();
     const woke = status.restartAt + 3 * 60 * MIN;
     const result = reduce(record, { type: 'claim', tabId: TAB, attempt: status.attempt }, ctx(woke));
-    expect(result.reply).toEqual({ granted: false, reason: expect.stringContaining('180 min ago') });
+    expect(result.reply).toEqual({ granted: false, reason: expect.stringContaining('late') });
+    expect(result.record.history.at(-1)).toMatchObject({ type: 'resumed', params: { why: 'late', minutes: 180 } });
     const carried = pendingOf(result.record);
     expect(carried).toMatchObject({ ownerTab: TAB, restartAt: woke + 5 * SEC, verdict: cudaOom });
     expect(carried.attempt).not.toBe(status.attempt);
@@ -672,11 +674,11 @@ describe('restart results', () => {
     expect(result.record.history.at(-1)).toEqual({
       at: T0 + 3 * SEC,
       type: 'restarted',
-      detail: 'Restart 2 of 3 done',
+      params: { n: 2, max: 3 },
       action: 'restart-and-run-all',
     });
     expect(result.effects).toEqual([
-      { type: 'notify', kind: 'restarted', key: KEY, title: 'train.ipynb', detail: 'Restart 2 of 3 done' },
+      { type: 'notify', kind: 'restarted', key: KEY, title: 'train.ipynb', entry: result.record.history.at(-1) },
     ]);
   });
 
@@ -722,7 +724,7 @@ describe('restart results', () => {
         kind: 'ui-problem',
         key: KEY,
         title: 'train.ipynb',
-        detail: 'menubar-missing; saw: Runtime menu not found',
+        entry: result.record.history.at(-1),
         step: { failed, action: 'restart-and-run-all' },
       },
     ]);
@@ -800,7 +802,7 @@ describe('user commands', () => {
     expect(result.record).toMatchObject({ loopCount: 0, totalRestarts: 8, status: { kind: 'watching' } });
     expect(result.record.history.at(-1)).toMatchObject({
       type: 'counter-reset',
-      detail: expect.stringMatching(/lifetime restarts: 8/),
+      params: { total: 8 },
     });
     const gaveUp = reduce(
       enabled({ loopCount: 3, status: { kind: 'gave-up', at: T0, restarts: 3 } }),
@@ -822,7 +824,7 @@ describe('user commands', () => {
     const { attempt, restartAt } = pendingOf(scheduled);
     const off = reduce(scheduled, { type: 'set-enabled', enabled: false }, ctx(T0 + SEC)).record;
     expect(off).toMatchObject({ enabled: false, status: { kind: 'watching' } });
-    expect(off.history.at(-1)).toEqual({ at: T0 + SEC, type: 'disabled', detail: 'The pending restart was cancelled' });
+    expect(off.history.at(-1)).toEqual({ at: T0 + SEC, type: 'disabled', params: { cancelled: true } });
     expect(reduce(off, { type: 'claim', tabId: TAB, attempt }, ctx(restartAt)).reply).toMatchObject({ granted: false });
   });
 
@@ -832,7 +834,6 @@ describe('user commands', () => {
     });
     const off = reduce(running, { type: 'set-enabled', enabled: false }, ctx(T0)).record;
     expect(off.status.kind).toBe('restarting');
-    expect(describeStatus(off, defaultSettings(), T0).state).toBe('restarting');
     const done = reduce(off, { type: 'restart-result', tabId: TAB, attempt: 'a', ok: true }, ctx(T0 + SEC)).record;
     expect(done).toMatchObject({ enabled: false, status: { kind: 'watching' }, totalRestarts: 1 });
   });
@@ -849,7 +850,7 @@ describe('user commands', () => {
     const looping = { ...enabled({ loopCount: 2, lastRestartAt: T0 }), enabled: false };
     const on = reduce(looping, { type: 'set-enabled', enabled: true }, ctx(T0 + MIN)).record;
     expect(on).toMatchObject({ enabled: true, loopCount: 0, status: { kind: 'watching' } });
-    expect(describeStatus(on, defaultSettings(), T0 + MIN).used).toBe(0);
+    expect(loopCountAt(on, defaultSettings(), T0 + MIN)).toBe(0);
   });
 
   it('switching off and on while a restart is under way keeps its count: that restart finishes and counts', () => {
@@ -947,7 +948,7 @@ describe('adopt (a page arrived on the notebook)', () => {
         at: later,
         verdict: cudaOom,
         action: 'restart-and-run-all',
-        detail: expect.stringMatching(/^Restart skipped: the notebook was not open when it was due 2 min ago/),
+        params: { minutes: 2 },
       });
       expect(result.record).toMatchObject({ loopCount: 0, totalRestarts: 0 });
     }
@@ -1086,7 +1087,7 @@ describe('restart markers', () => {
     });
     expect(pendingOf(result.record).verdict).toMatchObject({ category: 'custom', line: 'RESTART_ME please' });
     expect(result.record).toMatchObject({ markerDay: localDay(T0), markerCount: 1, loopCount: 2 });
-    expect(result.record.history.at(-1)?.detail).toBe('Marker restart 1 of 100 today in 5 s');
+    expect(result.record.history.at(-1)?.params).toEqual({ why: 'marker', n: 1, max: 100, delaySec: 5 });
   });
 
   it('wait for the user after a give-up, like failures', () => {
@@ -1118,7 +1119,7 @@ describe('restart markers', () => {
     expect(outcomes).toEqual(['scheduled', 'scheduled', 'ignored', 'ignored', 'ignored']);
     expect(record.history.filter((h) => h.type === 'ignored')).toHaveLength(1);
     expect(record).toMatchObject({ loopCount: 0, totalRestarts: 2 });
-    expect(describeStatus(record, settings, now)).toMatchObject({ markersToday: 2, markerLimit: 2 });
+    expect(record).toMatchObject({ markerDay: localDay(now), markerCount: 3 });
 
     const tomorrow = new Date(2025, 2, 11, 0, 0, 1).getTime();
     const next = reduce(record, marker(tomorrow), ctx(tomorrow, settings));
@@ -1213,7 +1214,7 @@ describe('disconnects', () => {
             {
               at: T0,
               type: 'left-to-person',
-              detail: `${description}: not reconnected`,
+              params: { why: 'disconnect' },
               verdict: { category: 'colab-crash', rule, description, line: said },
             },
           ]);
@@ -1225,7 +1226,7 @@ describe('disconnects', () => {
               kind: 'left-to-person',
               key: KEY,
               title: 'train.ipynb',
-              detail: `${description}. Colab said: "${said}"`,
+              entry: result.record.history[0],
             },
           ]);
         }
@@ -1238,7 +1239,8 @@ describe('disconnects', () => {
       expect(result.record.status).toEqual({ kind: 'watching' });
       expect(result.record.history.at(-1)).toMatchObject({
         type: 'left-to-person',
-        detail: 'Runtime disconnected: disallowed code: not reconnected; the pending restart was cancelled',
+        params: { why: 'disconnect', cancelled: true },
+        verdict: { description: 'Runtime disconnected: disallowed code' },
       });
       // Its claim finds nothing to do.
       const { attempt } = pendingOf(pending);
@@ -1287,7 +1289,11 @@ describe('disconnects', () => {
           verdict: { rule: 'unable-to-connect', line: 'unable-to-connect; saw: Unable to connect to the runtime.' },
           action: 'reconnect-and-run-all',
         },
-        { type: 'restart-scheduled', detail: 'Reconnect 2 of 2 in 10 s', action: 'reconnect-and-run-all' },
+        {
+          type: 'restart-scheduled',
+          params: { why: 'reconnect', n: 2, max: 2, delaySec: 10 },
+          action: 'reconnect-and-run-all',
+        },
       ]);
       // The toast Colab showed during the attempt, reported after it: the next slot's attempt is already pending.
       expect(
@@ -1297,9 +1303,7 @@ describe('disconnects', () => {
       expect(second.record.status).toEqual({ kind: 'gave-up', at: second.at, restarts: 2 });
       expect(second.record.history.at(-1)).toMatchObject({
         type: 'gave-up',
-        detail:
-          'Gave up: Colab could not connect to a runtime in 2 attempts (limit 2); ' +
-          'reconnect yourself once Colab works again',
+        params: { why: 'unable-to-connect', n: 2, max: 2 },
         verdict: { rule: 'unable-to-connect' },
       });
       expect(second.effects).toEqual([expect.objectContaining({ type: 'notify', kind: 'gave-up' })]);
@@ -1320,7 +1324,7 @@ describe('disconnects', () => {
       expect(done.record.totalRestarts).toBe(0);
       expect(done.record.history.at(-1)).toMatchObject({
         type: 'ignored',
-        detail: expect.stringContaining('not needed'),
+        params: { why: 'reconnect-not-needed' },
       });
     });
 
@@ -1367,84 +1371,21 @@ describe('dialogs only a person may answer', () => {
   it('are noted once in the history, with what Colab asks', () => {
     const { record, reply, effects } = reduce(enabled(), dialog(T0), ctx(T0));
     expect(reply).toMatchObject({ outcome: 'ignored' });
-    expect(effects).toMatchObject([
-      {
-        kind: 'left-to-person',
-        detail: 'Colab waits for you: "Permit this notebook to access your Google Drive files?"',
-      },
-    ]);
+    expect(effects).toMatchObject([{ kind: 'left-to-person', entry: record.history[0] }]);
     expect(record.history).toEqual([
       {
         at: T0,
         type: 'left-to-person',
-        detail: 'dialog-open: drive-permission; saw: "Permit this notebook to access your Google Drive files?"',
+        params: {
+          why: 'dialog',
+          dialog: 'drive-permission',
+          saw: 'Permit this notebook to access your Google Drive files?',
+        },
       },
     ]);
     expect(reduce(record, dialog(T0 + SEC, OTHER_TAB), ctx(T0 + SEC)).record).toBe(record);
     const off = defaultNotebook(KEY);
     expect(reduce(off, dialog(T0), ctx(T0)).record).toBe(off);
-  });
-});
-
-describe('describeStatus', () => {
-  const settings = defaultSettings();
-
-  it('reports off, watching, pending, restarting, gave-up and ui-problem', () => {
-    expect(describeStatus(defaultNotebook(KEY), settings, T0)).toEqual({
-      state: 'off',
-      used: 0,
-      max: 3,
-      totalRestarts: 0,
-      markersToday: 0,
-      markerLimit: 100,
-    });
-    expect(describeStatus(enabled({ loopCount: 1, totalRestarts: 4, lastRestartAt: T0 }), settings, T0)).toMatchObject({
-      state: 'watching',
-      used: 1,
-      totalRestarts: 4,
-    });
-
-    const pending = reduce(enabled(), failure(T0), ctx(T0)).record;
-    expect(describeStatus(pending, settings, T0 + 1200)).toMatchObject({
-      state: 'pending',
-      secondsLeft: 4,
-      reason: 'failure',
-      action: 'restart-and-run-all',
-      verdict: cudaOom,
-    });
-    expect(describeStatus(pending, settings, T0 + 60 * SEC)).toMatchObject({ secondsLeft: 0 });
-
-    const running = enabled({
-      status: { kind: 'restarting', reason: 'crash', action: 'run-all', attempt: 'a', ownerTab: TAB, startedAt: T0 },
-    });
-    expect(describeStatus(running, settings, T0)).toMatchObject({
-      state: 'restarting',
-      reason: 'crash',
-      action: 'run-all',
-    });
-    expect(
-      describeStatus(enabled({ loopCount: 3, status: { kind: 'gave-up', at: T0, restarts: 3 } }), settings, T0),
-    ).toMatchObject({ state: 'gave-up', used: 3, max: 3, since: T0 });
-    expect(
-      describeStatus(
-        enabled({ status: { kind: 'ui-problem', at: T0, failed: { step: 'confirm', reason: 'no-dialog', saw: '' } } }),
-        settings,
-        T0,
-      ),
-    ).toMatchObject({
-      state: 'ui-problem',
-      failed: { step: 'confirm', reason: 'no-dialog', saw: '' },
-    });
-  });
-
-  it('uses the override and the healthy window', () => {
-    const record = enabled({ overrides: { maxRestarts: 6 }, loopCount: 2, lastRestartAt: T0 });
-    expect(describeStatus(record, settings, T0 + 45 * MIN)).toMatchObject({ used: 0, max: 6 });
-  });
-
-  it('shows markers of today only', () => {
-    const record = enabled({ markerDay: '2025-03-09', markerCount: 40 });
-    expect(describeStatus(record, settings, T0).markersToday).toBe(0);
   });
 });
 
@@ -1553,7 +1494,10 @@ describe('what the reducer says, and the edges the walk above does not pin', () 
       const reply = result.reply as { reason?: string; message?: string };
       note(reply.reason);
       note(reply.message);
-      for (const entry of result.record.history.slice(record.history.length)) note(entry.detail);
+      for (const entry of result.record.history.slice(record.history.length)) {
+        expect(entry.detail).toBeUndefined();
+        for (const value of Object.values(entry.params ?? {})) expect(String(value)).not.toMatch(/^$|undefined|NaN/);
+      }
       record = result.record;
       return result;
     };
@@ -1611,10 +1555,10 @@ describe('what the reducer says, and the edges the walk above does not pin', () 
     expect(again.record.status).toEqual(pending.status);
   });
 
-  it('gives up in words that count the restarts: "1 restart", "3 restarts"', () => {
+  it('gives up counting the restarts made and the limit', () => {
     const once = failAndRestart(enabled({ overrides: { maxRestarts: 1 } }), T0);
     const gaveUp = reduce(once.record, failure(once.doneAt + MIN), ctx(once.doneAt + MIN)).record;
-    expect(gaveUp.history.at(-1)?.detail).toBe('Gave up: 1 restart already (limit 1) and it failed again');
+    expect(gaveUp.history.at(-1)?.params).toEqual({ why: 'failed-again', n: 1, max: 1 });
     let record = enabled();
     let now = T0;
     for (let i = 0; i < 3; i++) {
@@ -1623,7 +1567,7 @@ describe('what the reducer says, and the edges the walk above does not pin', () 
       now = cycle.doneAt + MIN;
     }
     const last = reduce(record, failure(now), ctx(now)).record;
-    expect(last.history.at(-1)?.detail).toBe('Gave up: 3 restarts already (limit 3) and it failed again');
+    expect(last.history.at(-1)?.params).toEqual({ why: 'failed-again', n: 3, max: 3 });
   });
 
   it('no healthy-reset note for a crash loop already at zero', () => {
@@ -1660,7 +1604,7 @@ describe('what the reducer says, and the edges the walk above does not pin', () 
     const m = pendingOf(marked);
     const run = reduce(marked, { type: 'claim', tabId: TAB, attempt: m.attempt }, ctx(m.restartAt)).record;
     const done = reduce(run, { type: 'restart-result', tabId: TAB, attempt: m.attempt, ok: true }, ctx(m.restartAt));
-    expect(done.record.history.at(-1)).toMatchObject({ type: 'restarted', detail: 'Marker restart done' });
+    expect(done.record.history.at(-1)).toMatchObject({ type: 'restarted', params: { why: 'marker' } });
   });
 
   it('says why a countdown starts again in a page: reloaded, taken over, or from an earlier browser session', () => {
@@ -1670,10 +1614,10 @@ describe('what the reducer says, and the edges the walk above does not pin', () 
         pending,
         { type: 'adopt', tabId, ownerAlive: false },
         ctx(T0 + SEC, defaultSettings(), session),
-      ).record.history.at(-1)?.detail;
-    expect(adopt(TAB, SESSION)).toMatch(/^The notebook was loaded again in tab 7/);
-    expect(adopt(OTHER_TAB, SESSION)).toMatch(/^The tab that owned the countdown is gone; tab 8/);
-    expect(adopt(TAB, 'session-2')).toMatch(/^The countdown dates from before the browser restarted; tab 7/);
+      ).record.history.at(-1)?.params;
+    expect(adopt(TAB, SESSION)).toEqual({ why: 'reloaded', tab: 7, delaySec: 5 });
+    expect(adopt(OTHER_TAB, SESSION)).toEqual({ why: 'took-over', tab: 8, delaySec: 5 });
+    expect(adopt(TAB, 'session-2')).toEqual({ why: 'browser-restarted', tab: 7, delaySec: 5 });
   });
 
   it('switching on after a Colab UI problem starts fresh, as after a give-up', () => {
@@ -1712,5 +1656,57 @@ describe('a countdown over 2 minutes past its deadline is skipped by anything bu
     const result = reduce(record, event(pendingOf(record).attempt) as PolicyEvent, ctx(late(record)));
     expect(result.record.status.kind).toBe('watching');
     expect(result.record.history.at(-1)?.type).toBe('skipped');
+  });
+});
+
+describe('how runs end', () => {
+  const run = (what: 'started' | 'finished' | 'stopped' | 'interrupted', extra = {}): PolicyEvent => ({
+    type: 'run',
+    tabId: TAB,
+    detectedAt: T0,
+    what,
+    ...extra,
+  });
+
+  it('each end is a history entry; a stop keeps its cell and line, and finished and stopped are notified', () => {
+    const started = reduce(enabled(), run('started'), ctx(T0));
+    expect(started.record.history).toEqual([{ at: T0, type: 'run-started' }]);
+    expect(started.effects).toEqual([]);
+    const stopped = reduce(enabled(), run('stopped', { cell: 7, line: 'ValueError: bad shape' }), ctx(T0));
+    expect(stopped.record.history).toEqual([
+      { at: T0, type: 'run-stopped', params: { cell: 7, saw: 'ValueError: bad shape' } },
+    ]);
+    expect(stopped.effects).toMatchObject([{ kind: 'run-stopped', entry: stopped.record.history[0] }]);
+    const finished = reduce(enabled(), run('finished'), ctx(T0));
+    expect(finished.effects).toMatchObject([{ kind: 'run-finished', entry: { type: 'run-finished' } }]);
+    const mine = reduce(enabled(), run('interrupted'), ctx(T0));
+    expect(mine.record.history).toEqual([{ at: T0, type: 'run-interrupted' }]);
+    expect(mine.effects).toEqual([]);
+  });
+
+  it('nothing while the guard is off, and the same end from a second tab is written once', () => {
+    const off = defaultNotebook(KEY);
+    expect(reduce(off, run('finished'), ctx(T0)).record).toBe(off);
+    const once = reduce(enabled(), run('finished'), ctx(T0)).record;
+    expect(reduce(once, run('finished'), ctx(T0 + 10 * SEC)).record).toBe(once);
+    expect(reduce(once, run('finished'), ctx(T0 + 2 * MIN)).record.history).toHaveLength(2);
+  });
+
+  it("the run a restart starts is the restart's own: no run-started entry for it", () => {
+    const restarting = enabled({
+      status: {
+        kind: 'restarting',
+        reason: 'failure',
+        action: 'restart-and-run-all',
+        attempt: 'a',
+        ownerTab: TAB,
+        startedAt: T0,
+      },
+    });
+    expect(reduce(restarting, run('started'), ctx(T0 + SEC)).record).toBe(restarting);
+    const { record, doneAt } = failAndRestart(enabled(), T0);
+    expect(reduce(record, run('started'), ctx(doneAt + SEC)).record).toBe(record);
+    expect(reduce(record, run('finished'), ctx(doneAt + SEC)).record.history.at(-1)?.type).toBe('run-finished');
+    expect(reduce(record, run('started'), ctx(doneAt + 5 * MIN)).record.history.at(-1)?.type).toBe('run-started');
   });
 });

@@ -5,18 +5,19 @@ import type { PersonOnlyKind } from './dialogs';
 import { answersDisconnect, type DisconnectKind, disconnectVerdict } from './disconnect';
 import { RETENTION_MS } from './retention';
 import {
-  DECLINED,
   type DeclineReason,
   type FailedStep,
   type FailureSource,
   failedStepText,
   HISTORY_LIMIT,
   type HistoryEntry,
+  type HistoryParams,
   MaxRestartsSchema,
   type NotebookRecord,
   type ReconnectEnd,
   type RestartAction,
   type RestartReason,
+  type RunEvent,
   SETTING_BOUNDS,
   type Settings,
   type Status,
@@ -77,7 +78,8 @@ export type PolicyEvent =
   | { type: 'set-title'; title: string }
   | { type: 'adopt'; tabId: number; ownerAlive: boolean }
   | { type: 'tab-closed'; tabId: number }
-  | { type: 'sight'; blind: boolean; at: number };
+  | { type: 'sight'; blind: boolean; at: number }
+  | { type: 'run'; tabId: number; detectedAt: number; what: RunEvent; cell?: number; line?: string };
 
 /** The answer to a failure, marker or disconnect report. */
 export type ReportReply =
@@ -105,6 +107,7 @@ interface ReplyMap {
   adopt: AdoptReply;
   'tab-closed': CommandReply;
   sight: CommandReply;
+  run: CommandReply;
 }
 export type ReplyFor<E extends PolicyEvent> = ReplyMap[E['type']];
 type EventOf<T extends PolicyEvent['type']> = Extract<PolicyEvent, { type: T }>;
@@ -112,10 +115,11 @@ type AnyReply = ReplyMap[keyof ReplyMap];
 
 export interface NotifyEffect {
   type: 'notify';
-  kind: 'restarted' | 'gave-up' | 'ui-problem' | 'left-to-person';
+  kind: 'restarted' | 'gave-up' | 'ui-problem' | 'left-to-person' | 'run-finished' | 'run-stopped';
   key: string;
   title: string;
-  detail: string;
+  /** The history entry that tells what happened: the notification says it in the history's words. */
+  entry: HistoryEntry;
   /** ui-problem: the step that failed and what the restart was doing, for the notification to say in words. */
   step?: { failed: FailedStep; action?: RestartAction };
 }
@@ -190,6 +194,8 @@ function dispatch(record: NotebookRecord, event: PolicyEvent, ctx: PolicyContext
       return onTabClosed(record, event, ctx);
     case 'sight':
       return onSight(record, event);
+    case 'run':
+      return onRun(record, event, ctx);
   }
 }
 
@@ -238,17 +244,16 @@ const DECLINED_REPEAT_MS = 60_000;
 function onDeclined(record: NotebookRecord, event: EventOf<'declined'>, ctx: PolicyContext): Reduction {
   if (!record.enabled) return ok(record);
   if (record.lastRestartAt !== undefined && event.startedAt < record.lastRestartAt) return ok(record);
-  const detail = DECLINED[event.reason];
   const verdict = clipVerdict(event.verdict);
   const repeated = record.history.some(
     (e) =>
       e.type === 'ignored' &&
-      e.detail === detail &&
+      e.params?.why === event.reason &&
       e.verdict?.line === verdict.line &&
       ctx.now - e.at < DECLINED_REPEAT_MS,
   );
   if (repeated) return ok(record);
-  return ok(addHistory(record, { at: ctx.now, type: 'ignored', detail, verdict }));
+  return ok(addHistory(record, { at: ctx.now, type: 'ignored', params: { why: event.reason }, verdict }));
 }
 
 /**
@@ -275,33 +280,43 @@ function onDisconnect(record: NotebookRecord, event: EventOf<'disconnect'>, ctx:
 
 function leaveDisconnect(record: NotebookRecord, verdict: Verdict, ctx: PolicyContext): Reduction {
   const cancelling = record.status.kind === 'pending';
-  const detail = `${verdict.description}: not reconnected${cancelling ? '; the pending restart was cancelled' : ''}`;
   const next: NotebookRecord = cancelling ? { ...record, status: { kind: 'watching' } } : record;
-  const said = `${verdict.description}. Colab said: "${verdict.line}"`;
-  return leaveToPerson(next, { at: ctx.now, type: 'left-to-person', detail, verdict }, said);
+  const params: HistoryParams = cancelling ? { why: 'disconnect', cancelled: true } : { why: 'disconnect' };
+  const reason = `${verdict.description}: not reconnected`;
+  return leaveToPerson(next, { at: ctx.now, type: 'left-to-person', params, verdict }, reason);
 }
 
 /** A dialog only a person may answer: the history says what Colab waits for (the page's notice says it too). */
 function onDialog(record: NotebookRecord, event: EventOf<'dialog'>, ctx: PolicyContext): Reduction {
   if (!record.enabled) return reportOff(record);
-  const detail = cut(`dialog-open: ${event.kind}; saw: "${event.text}"`, TEXT_LIMITS.detail);
-  const said = `Colab waits for you: "${event.text}"`;
-  return leaveToPerson(record, { at: ctx.now, type: 'left-to-person', detail }, said);
+  const params: HistoryParams = {
+    why: 'dialog',
+    dialog: cut(event.kind, TEXT_LIMITS.uiStep),
+    saw: cut(event.text, TEXT_LIMITS.detail),
+  };
+  return leaveToPerson(
+    record,
+    { at: ctx.now, type: 'left-to-person', params },
+    `Colab waits for a person: ${event.kind}`,
+  );
 }
 
-/** Written, and notified (`said`), once while it stays the same. */
-function leaveToPerson(record: NotebookRecord, entry: HistoryEntry, said: string): Reduction {
-  const reason = entry.detail ?? 'Left to the person';
+/** Written, and notified, once while it stays the same. */
+function leaveToPerson(record: NotebookRecord, entry: HistoryEntry, reason: string): Reduction {
   const last = record.history.findLast((old) => old.type === 'left-to-person');
   const repeated =
     last !== undefined &&
-    last.detail === entry.detail &&
+    sameParams(last.params, entry.params) &&
     last.verdict?.line === entry.verdict?.line &&
     entry.at - last.at < LEFT_REPEAT_MS;
   if (repeated) return ignored(record, reason);
   const next = addHistory(record, entry);
-  const effect = notify(next, 'left-to-person', cut(said, TEXT_LIMITS.detail));
-  return { record: next, effects: [effect], reply: { outcome: 'ignored', reason } };
+  return { record: next, effects: [notify(next, 'left-to-person', entry)], reply: { outcome: 'ignored', reason } };
+}
+
+function sameParams(a: HistoryParams = {}, b: HistoryParams = {}): boolean {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)] as (keyof HistoryParams)[]);
+  return [...keys].every((key) => a[key] === b[key]);
 }
 
 /**
@@ -319,8 +334,8 @@ function onMarker(record: NotebookRecord, event: EventOf<'marker'>, ctx: PolicyC
   if (today.markerCount > limit) return ignored(today, `The daily limit of ${limit} marker restarts is reached`);
   const counted = { ...today, markerCount: today.markerCount + 1 };
   if (today.markerCount === limit) {
-    const detail = `Restart marker ignored: ${limit} marker restarts is the daily limit; markers resume tomorrow.`;
-    return ignored(addHistory(counted, { at: ctx.now, type: 'ignored', detail }), detail);
+    const entry: HistoryEntry = { at: ctx.now, type: 'ignored', params: { why: 'marker-limit', max: limit } };
+    return ignored(addHistory(counted, entry), `The daily limit of ${limit} marker restarts is reached`);
   }
   const verdict = clipVerdict({
     category: 'custom',
@@ -329,8 +344,8 @@ function onMarker(record: NotebookRecord, event: EventOf<'marker'>, ctx: PolicyC
     line: event.line,
   });
   const request: RestartRequest = { reason: 'marker', action: 'restart-and-run-all', ...requestFields(event), verdict };
-  const detail = `Marker restart ${counted.markerCount} of ${limit} today in ${ctx.settings.backoffBaseSec} s`;
-  return schedule(counted, request, ctx.settings.backoffBaseSec, detail, ctx);
+  const delaySec = ctx.settings.backoffBaseSec;
+  return schedule(counted, request, { why: 'marker', n: counted.markerCount, max: limit, delaySec }, ctx);
 }
 
 function requestFields(event: Report): Pick<RestartRequest, 'tabId' | 'detectedAt'> {
@@ -345,11 +360,9 @@ function requestFields(event: Report): Pick<RestartRequest, 'tabId' | 'detectedA
 function alreadyHandled(record: NotebookRecord, event: EventOf<'failure'>, ctx: PolicyContext): Reduction | null {
   const { lastRestartAt } = record;
   if (lastRestartAt === undefined || event.startedAt >= lastRestartAt) return null;
-  const detail =
-    'Already handled: this failure ended a run that started before the last restart ' +
-    '(reported late, or by another tab on the same notebook)';
-  const entry: HistoryEntry = { at: ctx.now, type: 'ignored', detail, verdict: clipVerdict(event.verdict) };
-  return ignored(addHistory(record, entry), detail);
+  const verdict = clipVerdict(event.verdict);
+  const entry: HistoryEntry = { at: ctx.now, type: 'ignored', params: { why: 'already-handled' }, verdict };
+  return ignored(addHistory(record, entry), 'Already handled: the failed run started before the last restart');
 }
 
 /** Why a report cannot start a restart now, or null if it can. */
@@ -375,27 +388,25 @@ function requestCountedRestart(record: NotebookRecord, request: RestartRequest, 
   const rested = { ...applyHealthyReset(record, settings, now), lastFailureAt: now };
   const max = effectiveMaxRestarts(rested, settings);
   if (rested.loopCount >= max) return giveUp(rested, request, max, ctx);
-  const delay = backoffSeconds(rested.loopCount, settings);
-  return schedule(rested, request, delay, `Restart ${rested.loopCount + 1} of ${max} in ${delay} s`, ctx);
+  const delaySec = backoffSeconds(rested.loopCount, settings);
+  return schedule(rested, request, { n: rested.loopCount + 1, max, delaySec }, ctx);
 }
 
 function applyHealthyReset(record: NotebookRecord, settings: Settings, now: number): NotebookRecord {
   if (record.loopCount === 0 || !ranHealthy(record, settings, now)) return record;
-  const detail =
-    `Ran ${settings.healthyMinutes} min or more without a failure: crash-loop counter reset ` +
-    `(lifetime restarts: ${record.totalRestarts})`;
-  return addHistory({ ...record, loopCount: 0 }, { at: now, type: 'healthy-reset', detail });
+  const params = { minutes: settings.healthyMinutes, total: record.totalRestarts };
+  return addHistory({ ...record, loopCount: 0 }, { at: now, type: 'healthy-reset', params });
 }
 
+/** `params.delaySec`: the countdown's length. */
 function schedule(
   record: NotebookRecord,
   request: RestartRequest,
-  delaySec: number,
-  detail: string,
+  params: HistoryParams & { delaySec: number },
   ctx: PolicyContext,
 ): Reduction {
   const attempt = ctx.newAttemptId();
-  const restartAt = ctx.now + delaySec * 1000;
+  const restartAt = ctx.now + params.delaySec * 1000;
   const status: Status = {
     kind: 'pending',
     reason: request.reason,
@@ -410,7 +421,7 @@ function schedule(
   const entry: HistoryEntry = {
     at: ctx.now,
     type: 'restart-scheduled',
-    detail,
+    params,
     verdict: request.verdict,
     action: request.action,
   };
@@ -418,13 +429,15 @@ function schedule(
 }
 
 function giveUp(record: NotebookRecord, request: RestartRequest, max: number, ctx: PolicyContext): Reduction {
-  const restarts = `${record.loopCount} restart${record.loopCount === 1 ? '' : 's'}`;
-  const detail = `Gave up: ${restarts} already (limit ${max}) and it failed again`;
-  const next = addHistory(
-    { ...record, status: { kind: 'gave-up', at: ctx.now, restarts: record.loopCount } },
-    { at: ctx.now, type: 'gave-up', detail, verdict: request.verdict },
-  );
-  return { record: next, effects: [notify(next, 'gave-up', detail)], reply: { outcome: 'gave-up', reason: detail } };
+  const entry: HistoryEntry = {
+    at: ctx.now,
+    type: 'gave-up',
+    params: { why: 'failed-again', n: record.loopCount, max },
+    verdict: request.verdict,
+  };
+  const next = addHistory({ ...record, status: { kind: 'gave-up', at: ctx.now, restarts: record.loopCount } }, entry);
+  const reason = `Gave up: ${record.loopCount} restarts already (limit ${max})`;
+  return { record: next, effects: [notify(next, 'gave-up', entry)], reply: { outcome: 'gave-up', reason } };
 }
 
 function reportOff(record: NotebookRecord): Reduction {
@@ -445,17 +458,15 @@ function onClaim(record: NotebookRecord, event: EventOf<'claim'>, ctx: PolicyCon
   if (status.attempt !== event.attempt) return refuse(record, 'This restart was cancelled or replaced');
   if (status.ownerTab !== event.tabId) return refuse(record, 'Another tab owns this restart');
   if (status.session !== ctx.session) {
-    const detail = `The countdown dates from before the browser restarted; tab ${event.tabId} starts it again`;
-    return refuseAndCarry(record, status, event.tabId, detail, ctx);
+    return refuseAndCarry(record, status, event.tabId, { why: 'browser-restarted' }, ctx);
   }
   if (ctx.now < status.restartAt - CLAIM_TOLERANCE_MS) {
     return refuse(record, `Too early: ${secondsUntil(status.restartAt, ctx.now)} s left`);
   }
   // The page was not running at the deadline (a computer waking from sleep): nobody saw the countdown end.
   if (ctx.now - status.restartAt > COUNTDOWN_GRACE_MS) {
-    const ago = minutesSince(status.restartAt, ctx.now);
-    const why = `The countdown ended ${ago} min ago while its page was not running; it starts again`;
-    return refuseAndCarry(record, status, event.tabId, why, ctx);
+    const minutes = minutesSince(status.restartAt, ctx.now);
+    return refuseAndCarry(record, status, event.tabId, { why: 'late', minutes }, ctx);
   }
   const restarting: Status = {
     kind: 'restarting',
@@ -472,9 +483,9 @@ function refuse(record: NotebookRecord, reason: string): Reduction {
   return reply(record, { granted: false, reason });
 }
 
-function refuseAndCarry(record: NotebookRecord, status: Pending, tabId: number, why: string, ctx: PolicyContext) {
+function refuseAndCarry(record: NotebookRecord, status: Pending, tabId: number, why: Carry, ctx: PolicyContext) {
   const carried = carryCountdown(record, status, tabId, why, ctx);
-  return refuse(carried, `${why}: a new countdown is shown before any restart`);
+  return refuse(carried, `Countdown started again (${why.why}): a new countdown is shown before any restart`);
 }
 
 type RestartResult = EventOf<'restart-result'>;
@@ -491,9 +502,10 @@ function onRestartResult(record: NotebookRecord, event: RestartResult, ctx: Poli
   if (!event.ok) return restartFailed(record, event, ctx.now);
   // Dated from the claim: the page stops trusting older outputs then, so later reports belong to the new run.
   const done = countRestart(record, status, status.startedAt);
-  const detail = restartDetail(done, status, ctx.settings);
-  const next = addHistory(done, { at: ctx.now, type: 'restarted', detail, action: status.action });
-  return { record: next, effects: [notify(next, 'restarted', detail)], reply: { ok: true } };
+  const params = restartParams(done, status, ctx.settings);
+  const entry: HistoryEntry = { at: ctx.now, type: 'restarted', params, action: status.action };
+  const next = addHistory(done, entry);
+  return { record: next, effects: [notify(next, 'restarted', entry)], reply: { ok: true } };
 }
 
 /**
@@ -516,26 +528,25 @@ function reconnectFailed(
     lastFailureAt: now,
   };
   const verdict = clipVerdict(disconnectVerdict('unable-to-connect', failedStepText(event.failed)));
-  const entry = {
+  const failed = addHistory(tried, {
     at: now,
     type: 'restart-failed',
     failed: clipFailed(event.failed),
     verdict,
     action: status.action,
-  } as const;
-  const failed = addHistory(tried, entry);
+  });
   const max = effectiveMaxRestarts(failed, settings);
   if (attempts >= max) {
-    const gaveUp =
-      `Gave up: Colab could not connect to a runtime in ${attempts} attempt${attempts === 1 ? '' : 's'} ` +
-      `(limit ${max}); reconnect yourself once Colab works again`;
-    const next = addHistory(
-      { ...failed, status: { kind: 'gave-up', at: now, restarts: attempts } },
-      { at: now, type: 'gave-up', detail: gaveUp, verdict },
-    );
-    return { record: next, effects: [notify(next, 'gave-up', gaveUp)], reply: { ok: true } };
+    const entry: HistoryEntry = {
+      at: now,
+      type: 'gave-up',
+      params: { why: 'unable-to-connect', n: attempts, max },
+      verdict,
+    };
+    const next = addHistory({ ...failed, status: { kind: 'gave-up', at: now, restarts: attempts } }, entry);
+    return { record: next, effects: [notify(next, 'gave-up', entry)], reply: { ok: true } };
   }
-  const delay = backoffSeconds(attempts, settings);
+  const delaySec = backoffSeconds(attempts, settings);
   const request: RestartRequest = {
     reason: 'disconnect',
     action: 'reconnect-and-run-all',
@@ -543,25 +554,23 @@ function reconnectFailed(
     detectedAt: now,
     verdict,
   };
-  const scheduled = schedule(failed, request, delay, `Reconnect ${attempts + 1} of ${max} in ${delay} s`, ctx);
+  const scheduled = schedule(failed, request, { why: 'reconnect', n: attempts + 1, max, delaySec }, ctx);
   return { ...scheduled, reply: { ok: true } };
 }
 
 /** When the reconnect was due the runtime was connected (or connecting) again: nothing to do, nothing counted. */
 function reconnectNotNeeded(record: NotebookRecord, now: number): Reduction {
-  const detail = 'Reconnect not needed: the runtime was connected or connecting again when it was due';
-  return ok(addHistory({ ...record, status: { kind: 'watching' } }, { at: now, type: 'ignored', detail }));
+  const entry: HistoryEntry = { at: now, type: 'ignored', params: { why: 'reconnect-not-needed' } };
+  return ok(addHistory({ ...record, status: { kind: 'watching' } }, entry));
 }
 
 /** The UI operation failed: stop and tell the user. Retrying blindly could click the wrong thing again and again. */
 function restartFailed(record: NotebookRecord, event: Extract<RestartResult, { ok: false }>, now: number): Reduction {
   const failed = clipFailed(event.failed);
-  const next = addHistory(
-    { ...record, status: { kind: 'ui-problem', at: now, failed } },
-    { at: now, type: 'restart-failed', failed },
-  );
+  const entry: HistoryEntry = { at: now, type: 'restart-failed', failed };
+  const next = addHistory({ ...record, status: { kind: 'ui-problem', at: now, failed } }, entry);
   const action = record.status.kind === 'restarting' ? record.status.action : undefined;
-  const effect = { ...notify(next, 'ui-problem', failedStepText(failed)), step: { failed, action } };
+  const effect = { ...notify(next, 'ui-problem', entry), step: { failed, action } };
   return { record: next, effects: [effect], reply: { ok: true } };
 }
 
@@ -576,9 +585,9 @@ function countRestart(record: NotebookRecord, status: Restarting, restartedAt: n
   };
 }
 
-function restartDetail(record: NotebookRecord, status: Restarting, settings: Settings): string {
-  if (status.reason === 'marker') return 'Marker restart done';
-  return `Restart ${record.loopCount} of ${effectiveMaxRestarts(record, settings)} done`;
+function restartParams(record: NotebookRecord, status: Restarting, settings: Settings): HistoryParams {
+  if (status.reason === 'marker') return { why: 'marker' };
+  return { n: record.loopCount, max: effectiveMaxRestarts(record, settings) };
 }
 
 /**
@@ -586,10 +595,7 @@ function restartDetail(record: NotebookRecord, status: Restarting, settings: Set
  * happened is unknown, so it is never retried, and it counts as a restart so an interruption cannot dodge the limit.
  */
 function interruptRestart(record: NotebookRecord, status: Restarting, now: number): NotebookRecord {
-  const detail =
-    'The restart was interrupted (its tab closed, reloaded or stopped answering). ' +
-    'Its outcome is unknown, so it counts as done and is not retried.';
-  const entry: HistoryEntry = { at: now, type: 'interrupted', detail, action: status.action };
+  const entry: HistoryEntry = { at: now, type: 'interrupted', action: status.action };
   return addHistory(countRestart(record, status, status.startedAt), entry);
 }
 
@@ -611,10 +617,13 @@ function expireStale(record: NotebookRecord, event: PolicyEvent, ctx: PolicyCont
 
 /** Nothing restarts a notebook nobody had open: the countdown ends unperformed, with the failure it answered. */
 function skipCountdown(record: NotebookRecord, status: Pending, now: number): NotebookRecord {
-  const detail =
-    `Restart skipped: the notebook was not open when it was due ${minutesSince(status.restartAt, now)} min ago, ` +
-    'and a countdown nobody could see never restarts';
-  const entry: HistoryEntry = { at: now, type: 'skipped', detail, verdict: status.verdict, action: status.action };
+  const entry: HistoryEntry = {
+    at: now,
+    type: 'skipped',
+    params: { minutes: minutesSince(status.restartAt, now) },
+    verdict: status.verdict,
+    action: status.action,
+  };
   return addHistory({ ...record, status: { kind: 'watching' } }, entry);
 }
 
@@ -622,11 +631,13 @@ function skipCountdown(record: NotebookRecord, status: Pending, now: number): No
  * The countdown starts again, whole, in the page that carries it: `tabId` owns it with a new attempt and the base
  * delay, so its notice shows before anything restarts. A new attempt also makes any older claim void.
  */
+type Carry = { why: 'browser-restarted' | 'reloaded' | 'took-over' } | { why: 'late'; minutes: number };
+
 function carryCountdown(
   record: NotebookRecord,
   status: Pending,
   tabId: number,
-  why: string,
+  why: Carry,
   ctx: PolicyContext,
 ): NotebookRecord {
   const delay = ctx.settings.backoffBaseSec;
@@ -637,8 +648,8 @@ function carryCountdown(
     attempt: ctx.newAttemptId(),
     session: ctx.session,
   };
-  const detail = `${why}: restarting in ${delay} s unless cancelled`;
-  return addHistory({ ...record, status: carried }, { at: ctx.now, type: 'resumed', detail });
+  const params: HistoryParams = { ...why, tab: tabId, delaySec: delay };
+  return addHistory({ ...record, status: carried }, { at: ctx.now, type: 'resumed', params });
 }
 
 /**
@@ -653,12 +664,9 @@ function onAdopt(record: NotebookRecord, event: EventOf<'adopt'>, ctx: PolicyCon
     const reload = status.ownerTab === event.tabId;
     const liveOwner = !reload && event.ownerAlive && status.session === ctx.session;
     if (liveOwner) return reply(record, { owner: false });
-    const why =
-      status.session !== ctx.session
-        ? `The countdown dates from before the browser restarted; tab ${event.tabId} starts it again`
-        : reload
-          ? `The notebook was loaded again in tab ${event.tabId}`
-          : `The tab that owned the countdown is gone; tab ${event.tabId} takes it over`;
+    const why: Carry = {
+      why: status.session !== ctx.session ? 'browser-restarted' : reload ? 'reloaded' : 'took-over',
+    };
     return reply(carryCountdown(record, status, event.tabId, why, ctx), { owner: true });
   }
   // The owner reloading mid-restart also loses the result: its content script that would report it is gone.
@@ -687,16 +695,15 @@ function onCancel(record: NotebookRecord, ctx: PolicyContext): Reduction {
     return reply(record, { ok: false, message: 'The restart has already started and cannot be cancelled' });
   }
   if (status.kind !== 'pending') return ok(record);
-  const entry: HistoryEntry = { at: ctx.now, type: 'cancelled', detail: 'Restart cancelled by the user' };
+  const entry: HistoryEntry = { at: ctx.now, type: 'cancelled' };
   return ok(addHistory({ ...record, status: { kind: 'watching' } }, entry));
 }
 
 function onRearm(record: NotebookRecord, ctx: PolicyContext): Reduction {
   const { kind } = record.status;
   if (kind !== 'gave-up' && kind !== 'ui-problem') return ok(record);
-  const detail = 'Re-armed by the user: crash-loop counter reset';
   const rearmed: NotebookRecord = { ...record, status: { kind: 'watching' }, loopCount: 0 };
-  return ok(addHistory(rearmed, { at: ctx.now, type: 're-armed', detail }));
+  return ok(addHistory(rearmed, { at: ctx.now, type: 're-armed' }));
 }
 
 /** Resets the crash-loop counter (the "2 of 3"); the lifetime total stays, it is a statistic. Ends a give-up. */
@@ -704,8 +711,7 @@ function onResetCounter(record: NotebookRecord, ctx: PolicyContext): Reduction {
   const gaveUp = record.status.kind === 'gave-up';
   if (record.loopCount === 0 && !gaveUp) return ok(record);
   const next: NotebookRecord = { ...record, loopCount: 0, status: gaveUp ? { kind: 'watching' } : record.status };
-  const detail = `Counter reset by the user (lifetime restarts: ${record.totalRestarts})`;
-  return ok(addHistory(next, { at: ctx.now, type: 'counter-reset', detail }));
+  return ok(addHistory(next, { at: ctx.now, type: 'counter-reset', params: { total: record.totalRestarts } }));
 }
 
 /**
@@ -722,7 +728,7 @@ function onSetEnabled(record: NotebookRecord, enabled: boolean, ctx: PolicyConte
       status: cancelling ? { kind: 'watching' } : record.status,
     };
     const entry: HistoryEntry = { at: ctx.now, type: 'disabled' };
-    return ok(addHistory(next, cancelling ? { ...entry, detail: 'The pending restart was cancelled' } : entry));
+    return ok(addHistory(next, cancelling ? { ...entry, params: { cancelled: true } } : entry));
   }
   const { status } = record;
   const stopped = status.kind === 'gave-up' || status.kind === 'ui-problem';
@@ -769,6 +775,48 @@ function onSight(record: NotebookRecord, event: EventOf<'sight'>): Reduction {
   return ok({ ...record, blindSince: event.at });
 }
 
+// ---------------------------------------------------------------------------------------------------------------------
+// How runs end
+
+const RUN_TYPES = {
+  started: 'run-started',
+  finished: 'run-finished',
+  stopped: 'run-stopped',
+  interrupted: 'run-interrupted',
+} as const satisfies Record<RunEvent, HistoryEntry['type']>;
+
+/** Every tab on the notebook shows the same run end: one like it this recently is the same one. */
+const RUN_REPEAT_MS = 60_000;
+
+/**
+ * A run began or ended while the guard was on: the history tells the night whole, not its failures only. The run a
+ * restart starts is the restart's own (its status says restarting until it reports, and its claim dates it).
+ */
+function onRun(record: NotebookRecord, event: EventOf<'run'>, ctx: PolicyContext): Reduction {
+  if (!record.enabled) return ok(record);
+  const restartsRun =
+    record.status.kind === 'restarting' ||
+    (record.lastRestartAt !== undefined && ctx.now - record.lastRestartAt < RESTART_TIMEOUT_MS);
+  if (event.what === 'started' && restartsRun) return ok(record);
+  const entry = runEntry(event, ctx.now);
+  const repeated = record.history.some(
+    (old) => old.type === entry.type && sameParams(old.params, entry.params) && ctx.now - old.at < RUN_REPEAT_MS,
+  );
+  if (repeated) return ok(record);
+  const next = addHistory(record, entry);
+  if (event.what !== 'finished' && event.what !== 'stopped') return ok(next);
+  const effect = notify(next, event.what === 'finished' ? 'run-finished' : 'run-stopped', entry);
+  return { record: next, effects: [effect], reply: { ok: true } };
+}
+
+function runEntry(event: EventOf<'run'>, now: number): HistoryEntry {
+  const type = RUN_TYPES[event.what];
+  if (event.what !== 'stopped') return { at: now, type };
+  const params: HistoryParams = { saw: cut(event.line ?? '', TEXT_LIMITS.line) };
+  if (event.cell !== undefined) params.cell = event.cell;
+  return { at: now, type, params };
+}
+
 function withoutBlind(record: NotebookRecord): NotebookRecord {
   const { blindSince: _, ...rest } = record;
   return rest;
@@ -798,59 +846,6 @@ function ranHealthy(record: NotebookRecord, settings: Settings, now: number): bo
   return lastTrouble > -Infinity && now - lastTrouble >= settings.healthyMinutes * 60_000;
 }
 
-export type StatusState = 'off' | 'watching' | 'pending' | 'restarting' | 'gave-up' | 'ui-problem';
-
-export interface StatusView {
-  state: StatusState;
-  /** Crash-loop restarts used, and the limit. */
-  used: number;
-  max: number;
-  totalRestarts: number;
-  markersToday: number;
-  markerLimit: number;
-  /** pending: whole seconds until the restart. */
-  secondsLeft?: number;
-  reason?: RestartReason;
-  action?: RestartAction;
-  verdict?: Verdict;
-  /** gave-up / ui-problem: when it stopped. */
-  since?: number;
-  /** ui-problem: which UI step failed, and how. */
-  failed?: FailedStep;
-}
-
-export function describeStatus(record: NotebookRecord, settings: Settings, now: number): StatusView {
-  const base = {
-    used: loopCountAt(record, settings, now),
-    max: effectiveMaxRestarts(record, settings),
-    totalRestarts: record.totalRestarts,
-    markersToday: record.markerDay === localDay(now) ? Math.min(record.markerCount, settings.markerDailyLimit) : 0,
-    markerLimit: settings.markerDailyLimit,
-  };
-  const { status } = record;
-  // A restart already running finishes even when the guard was just switched off, so it is shown as such.
-  if (!record.enabled && status.kind !== 'restarting') return { ...base, state: 'off' };
-  switch (status.kind) {
-    case 'watching':
-      return { ...base, state: 'watching' };
-    case 'pending':
-      return {
-        ...base,
-        state: 'pending',
-        secondsLeft: secondsUntil(status.restartAt, now),
-        reason: status.reason,
-        action: status.action,
-        verdict: status.verdict,
-      };
-    case 'restarting':
-      return { ...base, state: 'restarting', reason: status.reason, action: status.action };
-    case 'gave-up':
-      return { ...base, state: 'gave-up', since: status.at };
-    case 'ui-problem':
-      return { ...base, state: 'ui-problem', since: status.at, failed: status.failed };
-  }
-}
-
 /** The local calendar day, YYYY-MM-DD: the marker limit resets at the user's midnight, not UTC's. */
 export function localDay(now: number): string {
   const d = new Date(now);
@@ -871,8 +866,8 @@ function addHistory(record: NotebookRecord, entry: HistoryEntry): NotebookRecord
   return { ...record, history: [...kept, entry].slice(-HISTORY_LIMIT) };
 }
 
-function notify(record: NotebookRecord, kind: NotifyEffect['kind'], detail: string): NotifyEffect {
-  return { type: 'notify', kind, key: record.key, title: record.title || record.key, detail };
+function notify(record: NotebookRecord, kind: NotifyEffect['kind'], entry: HistoryEntry): NotifyEffect {
+  return { type: 'notify', kind, key: record.key, title: record.title || record.key, entry };
 }
 
 function reply(record: NotebookRecord, answer: AnyReply): Reduction {

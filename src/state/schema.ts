@@ -8,6 +8,7 @@ import {
   PROBLEMS_LIMIT,
   TEXT_LIMITS,
 } from '../limits';
+import { DECLINE_REASONS } from './declined';
 import { type FailedStep, UI_STEPS } from './failed-step';
 import {
   CURRENT_VERSION,
@@ -191,28 +192,64 @@ export const HISTORY_TYPES = [
   'skipped',
   /** Colab or the notebook meant it (a disconnect not answered), or Colab asks what only a person may answer. */
   'left-to-person',
+  /** A run (content/run-watch.ts) began; it finished, an error that is not out of memory stopped it, or the person. */
+  'run-started',
+  'run-finished',
+  'run-stopped',
+  'run-interrupted',
 ] as const;
 
+export { DECLINE_REASONS, DECLINED, type DeclineReason } from './declined';
+
 /**
- * Why the guard left alone a failure it saw (an `ignored` entry's detail): one short phrase per reason, kept as it
- * is, so that the entries can be told apart by it.
+ * Why an entry happened, when its type alone does not say: a declined failure (DECLINED's reasons), a countdown
+ * started again, a give-up, a marker restart, a disconnect or dialog left to the person.
  */
-export const DECLINED = {
-  /** An error output the run went on after (a caught OOM shown with `showtraceback()`), or not what ended it. */
-  'earlier-error': 'an earlier error output, not the one that ended the run',
-  /** The execution ended in error, and its ending error output never arrived. */
-  'ending-missing': 'the error output that ended the run never arrived',
-  /** A program's death at the end of a cell's stream, in a cell whose code could never be read. */
-  'source-unreadable': "the cell's code could not be read, to tell whether it launched a program",
-  /** Colab's crash notice, with no execution seen queued or running in the page since its last restart. */
-  'crash-without-run': 'no run seen in this page since the last restart',
-} as const;
-export type DeclineReason = keyof typeof DECLINED;
-export const DECLINE_REASONS = Object.keys(DECLINED) as DeclineReason[];
+export const HISTORY_WHYS = [
+  ...DECLINE_REASONS,
+  'already-handled',
+  'marker-limit',
+  'reconnect-not-needed',
+  'marker',
+  'reconnect',
+  'browser-restarted',
+  'reloaded',
+  'took-over',
+  'late',
+  'failed-again',
+  'unable-to-connect',
+  'dialog',
+  'disconnect',
+] as const;
+export type HistoryWhy = (typeof HISTORY_WHYS)[number];
+
+/** What an entry says beyond its type, as data: the pages put it in words (ui/history-text.ts). */
+export const HistoryParamsSchema = v.object({
+  why: v.optional(v.picklist(HISTORY_WHYS)),
+  /** The restart (or reconnect) this is, of `max`; for a give-up, the restarts already made. */
+  n: v.optional(Count),
+  max: v.optional(Count),
+  delaySec: v.optional(Count),
+  minutes: v.optional(Count),
+  /** Lifetime restarts. */
+  total: v.optional(Count),
+  tab: v.optional(TabId),
+  /** What Colab said (a dialog left to the person), or the line that stopped a run. */
+  saw: v.optional(Text(TEXT_LIMITS.detail)),
+  /** The cell a run stopped at, as Colab numbers its executions ("[7]"). */
+  cell: v.optional(Count),
+  /** A dialog left to the person (its DialogKind). */
+  dialog: v.optional(Text(TEXT_LIMITS.uiStep)),
+  /** Switching off or a disconnect also cancelled a pending restart. */
+  cancelled: v.optional(v.boolean()),
+});
+export type HistoryParams = v.InferOutput<typeof HistoryParamsSchema>;
 
 export const HistoryEntrySchema = v.object({
   at: TimeSchema,
   type: v.picklist(HISTORY_TYPES),
+  params: v.optional(HistoryParamsSchema),
+  /** Only in entries written as sentences by earlier versions that could not be read back as data: shown as is. */
   detail: v.optional(Text(TEXT_LIMITS.detail)),
   verdict: v.optional(VerdictSchema),
   action: v.optional(Action),
@@ -220,6 +257,10 @@ export const HistoryEntrySchema = v.object({
   failed: v.optional(FailedStepSchema),
 });
 export type HistoryEntry = v.InferOutput<typeof HistoryEntrySchema>;
+
+/** What a page tells of a run: it began, finished, an error stopped it, or the person did. */
+export const RUN_EVENTS = ['started', 'finished', 'stopped', 'interrupted'] as const;
+export type RunEvent = (typeof RUN_EVENTS)[number];
 
 const NotebookEntries = {
   v: v.literal(CURRENT_VERSION),

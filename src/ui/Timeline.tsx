@@ -1,6 +1,7 @@
 import { type MessageKey, t } from '../lib/i18n';
-import { clockTime, NIGHT_HOURS, NIGHT_MS, type NightMark, nightLine, nightMark } from '../state/night';
+import { NIGHT_HOURS, NIGHT_MS, type NightMark, nightMark } from '../state/night';
 import type { HistoryEntry } from '../state/schema';
+import { clockTime, nightLine } from './night-text';
 import { eventText, formatTime } from './text';
 
 /** The night at a glance: failures, restarts, give-ups and UI problems of the last 12 hours on a time axis. */

@@ -1,14 +1,16 @@
 import { type MessageKey, t, tn } from '../lib/i18n';
 import { DAY_MS } from '../lib/units';
-import type { BadgeTip } from '../state/badge';
 import type { DialogKind } from '../state/dialogs';
 import { failedStepText, UNKNOWN_STEP } from '../state/failed-step';
 import { gaveUpUnableToConnect, lastAction } from '../state/last-action';
-import { clockTime, NIGHT_HOURS } from '../state/night';
-import type { StatusView } from '../state/policy';
+import { NIGHT_HOURS } from '../state/night';
 import type { HistoryEntry, NotebookRecord, RestartAction, Verdict } from '../state/schema';
+import type { BadgeTip } from './badge';
 import { clock, countdownText, foundText } from './countdown';
 import { personOnlyDialog } from './dialog-words';
+import { historyDetail } from './history-text';
+import { clockTime } from './night-text';
+import type { StatusView } from './status-view';
 import { stepWords } from './steps';
 import { verdictName } from './verdict-name';
 
@@ -91,6 +93,10 @@ const HISTORY_KEYS: Record<HistoryEntry['type'], MessageKey> = {
   resumed: 'eventResumed',
   skipped: 'eventSkipped',
   'left-to-person': 'eventLeftDisconnect',
+  'run-started': 'eventRunStarted',
+  'run-finished': 'eventRunFinished',
+  'run-stopped': 'eventRunStopped',
+  'run-interrupted': 'eventRunInterrupted',
 };
 
 export interface EventText {
@@ -103,7 +109,7 @@ export interface EventText {
 export function eventText(entry: HistoryEntry, earlier: readonly HistoryEntry[] = []): EventText {
   return {
     title: eventTitle(entry, earlier),
-    detail: entry.failed ? `${entry.failed.step}: ${failedStepText(entry.failed)}` : entry.detail,
+    detail: historyDetail(entry),
     verdict: entry.verdict ? verdictText(entry.verdict) : undefined,
   };
 }
@@ -121,7 +127,7 @@ function eventTitle(entry: HistoryEntry, earlier: readonly HistoryEntry[]): stri
       return t('eventRestartFailed', stepWords(failed, lastAction(earlier)));
     }
     case 'left-to-person': {
-      const words = waitsFor(entry.detail);
+      const words = waitsFor(entry.params?.dialog);
       return words ? t('eventLeftDialog', words) : t('eventLeftDisconnect');
     }
     default:
@@ -129,10 +135,9 @@ function eventTitle(entry: HistoryEntry, earlier: readonly HistoryEntry[]): stri
   }
 }
 
-/** The dialog a "left to you" entry names (`dialog-open: <kind>; saw: …`, state/policy.ts), in words, or null. */
-function waitsFor(detail = ''): string | null {
-  const kind = /^dialog-open: ([a-z-]+)/.exec(detail)?.[1] as DialogKind | undefined;
-  const words = kind ? personOnlyDialog(kind) : null;
+/** The dialog a "left to you" entry names, in words, or null. */
+function waitsFor(kind: string | undefined): string | null {
+  const words = kind ? personOnlyDialog(kind as DialogKind) : null;
   return words ? t(words) : null;
 }
 

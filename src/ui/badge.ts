@@ -1,8 +1,8 @@
-import { UNKNOWN_STEP } from './failed-step';
-import { lastAction } from './last-action';
-import { restartsTonight } from './night';
-import { describeStatus } from './policy';
-import type { FailedStep, NotebookRecord, RestartAction, Settings } from './schema';
+import { UNKNOWN_STEP } from '../state/failed-step';
+import { lastAction } from '../state/last-action';
+import { restartsTonight } from '../state/night';
+import type { FailedStep, NotebookRecord, RestartAction, Settings } from '../state/schema';
+import { describeStatus } from './status-view';
 
 /**
  * What the toolbar icon shows for a tab on a notebook: whether the guard is on and how many restarts happened in the

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { defaultNotebook, defaultSettings, type NotebookRecord } from '../state/schema';
 import { badgeFor } from './badge';
-import { defaultNotebook, defaultSettings, type NotebookRecord } from './schema';
 
 /** README: the popup and the badge tell "the last 12 hours". */
 const NIGHT_MS = 12 * 60 * 60_000;

@@ -1,0 +1,16 @@
+/**
+ * Why the guard left alone a failure it saw (an `ignored` entry's detail): one short phrase per reason, kept as it
+ * is, so that the entries can be told apart by it.
+ */
+export const DECLINED = {
+  /** An error output the run went on after (a caught OOM shown with `showtraceback()`), or not what ended it. */
+  'earlier-error': 'an earlier error output, not the one that ended the run',
+  /** The execution ended in error, and its ending error output never arrived. */
+  'ending-missing': 'the error output that ended the run never arrived',
+  /** A program's death at the end of a cell's stream, in a cell whose code could never be read. */
+  'source-unreadable': "the cell's code could not be read, to tell whether it launched a program",
+  /** Colab's crash notice, with no execution seen queued or running in the page since its last restart. */
+  'crash-without-run': 'no run seen in this page since the last restart',
+} as const;
+export type DeclineReason = keyof typeof DECLINED;
+export const DECLINE_REASONS = Object.keys(DECLINED) as DeclineReason[];

@@ -1,0 +1,63 @@
+import type { MessageKey } from '../lib/i18n';
+import { countNight, lastRunEnd, NIGHT_HOURS, NIGHT_MS, type NightMark, nightStart } from '../state/night';
+import type { HistoryEntry } from '../state/schema';
+
+/**
+ * The night in words ("Last 12 hours: 1 failure, 1 restart, last at 03:14"). The words come from the caller's
+ * translator, so the popup passes `t` and the tests read messages.json.
+ */
+
+export type Translate = (key: MessageKey, ...substitutions: (string | number)[]) => string;
+
+/** "03:14" or "3:14 AM", as the user's locale writes a clock time (`locale` for tests). */
+export function clockTime(at: number, locale?: string): string {
+  return new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit' }).format(at);
+}
+
+type Plural = { none: MessageKey; one: MessageKey; many: MessageKey };
+
+const FAILURES: Plural = { none: 'nightFailuresNone', one: 'nightFailuresOne', many: 'nightFailuresMany' };
+const RESTARTS: Plural = { none: 'nightRestartsNone', one: 'nightRestartsOne', many: 'nightRestartsMany' };
+const MARKERS: Plural = { none: 'nightMarkersNone', one: 'nightMarkersOne', many: 'nightMarkersMany' };
+const PROBLEMS: Plural = { none: 'nightProblemsNone', one: 'nightProblemsOne', many: 'nightProblemsMany' };
+
+/** English has one singular; a locale with more plural forms would add keys here (chrome.i18n has no plurals). */
+function plural(t: Translate, forms: Plural, count: number): string {
+  if (count === 0) return t(forms.none);
+  return count === 1 ? t(forms.one) : t(forms.many, count);
+}
+
+const LAST: Record<NightMark, MessageKey> = {
+  failure: 'nightLastAt',
+  marker: 'nightLastAt',
+  restart: 'nightLastAt',
+  'gave-up': 'nightGaveUpAt',
+  problem: 'nightProblemAt',
+};
+
+const RUN_END: Partial<Record<HistoryEntry['type'], MessageKey>> = {
+  'run-finished': 'nightRunFinishedAt',
+  'run-stopped': 'nightRunStoppedAt',
+  'run-interrupted': 'nightRunInterruptedAt',
+};
+
+/**
+ * "Since 22:04: 1 failure, 1 restart, last at 03:14, run finished at 06:12" (the night from its first Run all or the
+ * switch-on, state/night.ts nightStart; "Last 12 hours" when none); "…, gave up at 04:02" when the guard gave up;
+ * markers and UI problems only when there were some; how the newest run ended, when it did.
+ */
+export function nightLine(history: readonly HistoryEntry[], now: number, t: Translate, locale?: string): string {
+  const since = nightStart(history, now);
+  const counts = countNight(history, now, since);
+  const parts = [plural(t, FAILURES, counts.failures), plural(t, RESTARTS, counts.restarts)];
+  if (counts.markers > 0) parts.push(plural(t, MARKERS, counts.markers));
+  // One UI problem that is also the last event is said once, at the end ("Colab UI problem at 03:14").
+  const problemLast = counts.last?.mark === 'problem' && counts.problems === 1;
+  if (counts.problems > 0 && !problemLast) parts.push(plural(t, PROBLEMS, counts.problems));
+  if (counts.last) parts.push(t(LAST[counts.last.mark], clockTime(counts.last.at, locale)));
+  const ended = lastRunEnd(history, now, since);
+  const endKey = ended && RUN_END[ended.type];
+  if (ended && endKey) parts.push(t(endKey, clockTime(ended.at, locale)));
+  if (since === now - NIGHT_MS) return t('nightLine', NIGHT_HOURS, parts.join(', '));
+  return t('nightSince', clockTime(since, locale), parts.join(', '));
+}
