@@ -5,12 +5,14 @@ import { expect, historyOf, openNotebook, test } from './harness/test';
 /**
  * Firefox has no service worker: the background script is an event page, which Firefox unloads when it has been idle
  * for `extensions.background.idle.timeout` (30 s) and loads again for the next event it listens to. Here it unloads
- * after 1 s idle, so it is gone while the countdown runs, as it would be overnight with any real back-off.
+ * after 3 s idle, so it is gone while the countdown runs, as it would be overnight with any real back-off. Not less:
+ * a listener still at work postpones the unload only once, so a page's report that takes the background page more
+ * than two idle periods to handle (loaded again, then storage, on a loaded machine) is cut off and lost.
  */
-test.use({ firefoxPrefs: { 'extensions.background.idle.timeout': 1000 } });
+test.use({ firefoxPrefs: { 'extensions.background.idle.timeout': 3000 } });
 
 /** Long enough for the idle background page to unload during the countdown, even on a loaded machine. */
-const BACKOFF_S = 5;
+const BACKOFF_S = 12;
 
 test.beforeEach(async ({ firefox }) => firefox.resetStorage({ backoffBaseSec: BACKOFF_S }));
 
@@ -40,7 +42,7 @@ test('the tab owning a countdown closed while the background page is unloaded: a
   sim,
 }) => {
   // Room for a second tab to open, and the background page to unload again, within the countdown.
-  await firefox.resetStorage({ backoffBaseSec: 8 });
+  await firefox.resetStorage({ backoffBaseSec: 16 });
   const runs = { 1: { fail: 'cuda-oom' as const }, default: EPOCH_DONE };
   const { key, tabId } = await openNotebook({ firefox, colab, sim }, trainNotebook(runs));
   await runAll(colab);

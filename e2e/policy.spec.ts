@@ -54,6 +54,32 @@ async function carriedCountdown(serviceWorker: Worker, key: string, old: string)
   return (await record(serviceWorker, key))!;
 }
 
+/** A countdown as the guard stored it: its attempt, deadline, and when it was scheduled (worker clock). */
+type Countdown = { attempt: string; restartAt: number; scheduledAt: number };
+
+/**
+ * Notes, in the worker, each countdown the guard schedules for `key` as it is stored: its deadline and when the
+ * guard scheduled it (the `restart-scheduled` entry), both on the guard's own clock, so load cannot skew them.
+ */
+async function noteCountdowns(serviceWorker: Worker, key: string): Promise<void> {
+  await serviceWorker.evaluate((name) => {
+    type Stored = { status?: { kind?: string; attempt?: string; restartAt?: number }; history?: FullRecord['history'] };
+    const seen: Countdown[] = [];
+    (self as unknown as { countdowns: typeof seen }).countdowns = seen;
+    chrome.storage.onChanged.addListener((changes, area) => {
+      const rec = changes[name]?.newValue as Stored | undefined;
+      const status = rec?.status;
+      if (area !== 'local' || status?.kind !== 'pending' || seen.some((c) => c.attempt === status.attempt)) return;
+      const scheduled = rec?.history?.filter((e) => e.type === 'restart-scheduled').at(-1);
+      seen.push({ attempt: status.attempt!, restartAt: status.restartAt!, scheduledAt: scheduled?.at ?? Number.NaN });
+    });
+  }, `nb:${key}`);
+}
+
+function countdownsNoted(serviceWorker: Worker): Promise<Countdown[]> {
+  return serviceWorker.evaluate(() => (self as unknown as { countdowns: Countdown[] }).countdowns);
+}
+
 async function waitForSessionKeyGone(serviceWorker: Worker, name: string): Promise<void> {
   await expect
     .poll(() => serviceWorker.evaluate(async (name) => (await chrome.storage.session.get(name))[name], name))
@@ -66,6 +92,7 @@ test(
     test.setTimeout(90_000);
     const { sim, key, tabId } = await openNotebook({ context, page, serviceWorker }, trainNotebook(OOM_EVERY_RUN));
     expect(await badgeText(serviceWorker, tabId)).toBe('ON');
+    await noteCountdowns(serviceWorker, key);
     await runAll(page);
     // The badge counts tonight's restarts once the first one is done.
     await expect
@@ -91,11 +118,18 @@ test(
     expect(log.filter((e) => e.type === 'restart')).toHaveLength(3);
     expect(menuOpens).toHaveLength(3);
     expect(failedRunEnds).toHaveLength(4);
-    // Each restart waits out its back-off after the failure it answers (plus detection and timer latency).
+    // The promise is the back-off, doubling per restart: each countdown's deadline, set by the guard, is exactly its
+    // back-off after the guard scheduled it, and each restart waited out its back-off after the failure it answers
+    // (and was not claimed before its deadline). How much later it came is load, not back-off: no upper bound.
+    const countdowns = await countdownsNoted(serviceWorker);
+    expect(countdowns.map((c) => c.restartAt - c.scheduledAt)).toEqual([1000, 2000, 4000]);
+    const origin = await pageTimeOrigin(page);
     const gaps = menuOpens.map((open, i) => open.t - failedRunEnds[i]!.t);
     [1000, 2000, 4000].forEach((backoff, i) => {
       expect(gaps[i], `gap ${i + 1}: ${gaps.map(Math.round).join(', ')} ms`).toBeGreaterThanOrEqual(backoff - 50);
-      expect(gaps[i], `gap ${i + 1}: ${gaps.map(Math.round).join(', ')} ms`).toBeLessThan(backoff + 1500);
+      expect(origin + menuOpens[i]!.t, `restart ${i + 1} before its deadline`).toBeGreaterThanOrEqual(
+        countdowns[i]!.restartAt - 500,
+      );
     });
     // Left alone: the fourth failure scheduled nothing (a restart needs a pending countdown; gave-up waits for the
     // user).
