@@ -111,6 +111,19 @@ describe('notebook session: a restart under way', () => {
     await vi.waitFor(() => expect(page.log.at(-1)).toBe('sent page-failure'));
   });
 
+  it('sends a report once more when sending it failed, and not a third time', async () => {
+    finish({ ok: true, path: 'menu', via: 'command', dialog: 'confirmed', evidence: '' });
+    await vi.waitFor(() => expect(page.log).toContain('sent page-result'));
+    page.sendToWorker.mockImplementation(async (message: PageMessage) => {
+      page.log.push(`sent ${message.type}`);
+      throw new Error('Could not establish connection. Receiving end does not exist.');
+    });
+    page.reports!.failure(verdict, 'error-output', 1);
+    await vi.waitFor(() => expect(page.log.filter((entry) => entry === 'sent page-failure')).toHaveLength(2));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(page.log.filter((entry) => entry === 'sent page-failure')).toHaveLength(2);
+  });
+
   it("keeps the notice asking a person to answer Colab's dialog when the restart's result comes after it", async () => {
     const title = () =>
       document.querySelector('colab-oom-guard-notice')?.shadowRoot?.querySelector('.title')?.textContent;

@@ -32,6 +32,9 @@ export interface NotebookSession {
   watching(): Promise<boolean>;
 }
 
+/** A send that failed for another reason than the extension being gone (the worker did not take it). */
+const UNSENT = Symbol('unsent');
+
 /**
  * Everything the guard does for one notebook a tab shows, with one lifetime: the record watch, the
  * notice, the countdown and restart runner, reports held during a restart, the page watch and its observers, frame
@@ -65,19 +68,31 @@ export function startNotebookSession(
   /** The page watch runs while the guard is on for the notebook: a lifetime inside the session's. */
   let watching: { watch: FailureWatch; stop: AbortController } | null = null;
 
-  const send = async <M extends PageMessage>(message: M): Promise<ReplyTo<M> | null> => {
+  const attempt = async <M extends PageMessage>(message: M): Promise<ReplyTo<M> | null | typeof UNSENT> => {
     try {
       return (await sendToWorker(message)) ?? null;
     } catch (error) {
-      if (error instanceof OrphanedError) orphaned();
+      if (!(error instanceof OrphanedError)) return UNSENT;
+      orphaned();
       return null;
     }
+  };
+
+  const send = async <M extends PageMessage>(message: M): Promise<ReplyTo<M> | null> => {
+    const reply = await attempt(message);
+    return reply === UNSENT ? null : reply;
+  };
+
+  // Firefox may unload an idle background page while it handles a report, and the send then fails: a report is sent
+  // once more, not lost (the worker takes a failure it already took as already handled).
+  const deliver = async (message: PageMessage) => {
+    if ((await attempt(message)) === UNSENT && !signal.aborted) await send(message);
   };
 
   const report = (message: PageMessage) => {
     if (signal.aborted) return;
     if (runner.busy) held.push(message);
-    else void send(message);
+    else void deliver(message);
   };
 
   const cancel = () => void send({ type: 'page-command', key, command: { type: 'cancel' } });
@@ -101,7 +116,7 @@ export function startNotebookSession(
     beforeAction: () => watching?.watch.forgetExecutions(),
     afterAction: () => {
       const reports = held.splice(0);
-      if (!signal.aborted) for (const message of reports) void send(message);
+      if (!signal.aborted) for (const message of reports) void deliver(message);
     },
     unclaimed: (reason) => notice.show(unclaimedNotice(reason, cancel)),
   });
