@@ -1,7 +1,7 @@
-import { runAll, waitForRun } from './colab-sim';
+import { runAll, triggerCrash, waitForRun } from './colab-sim';
 import { expect, test } from './harness/extension';
 import { resetStorage, setSettings } from './harness/guard';
-import { EPOCH_DONE, historyOf, openNotebook, record, trainNotebook } from './harness/matrix';
+import { EPOCH_DONE, historyOf, logOf, openNotebook, record, switchOnInPopup, trainNotebook } from './harness/matrix';
 
 /**
  * What the randomized night (`npm run test:night`, e2e/night/) found, each pinned by the shortest sequence of events
@@ -38,5 +38,58 @@ test('switched off and on again in a crash loop, the guard starts fresh: the pop
   await expect(popup.getByText('Crash loop: 0 of 3 restarts used')).toBeVisible();
   expect((await record(serviceWorker, key))?.loopCount).toBe(0);
   await popup.close();
+  await sim.dispose();
+});
+
+test('switched off in the popup during a countdown (a MemoryError), nothing restarts, even past its deadline', async ({
+  context,
+  page,
+  serviceWorker,
+  openPopup,
+}) => {
+  // What the night reported as "one restart too many" after such a switch-off; its driver had never clicked the
+  // switch. Every countdown is as long as the first: the sentinel's ends after the cancelled one's deadline.
+  await setSettings(serviceWorker, { backoffBaseSec: 10, backoffMaxSec: 10 });
+  const { sim, key, tabId } = await openNotebook(
+    { context, page, serviceWorker },
+    trainNotebook({ 1: { fail: 'host-ram' }, default: EPOCH_DONE }),
+  );
+  await runAll(page);
+  expect(await waitForRun(page, 1)).toMatchObject({ ok: false });
+  await expect.poll(async () => (await record(serviceWorker, key))?.status.kind).toBe('pending');
+  const notice = page.locator('colab-oom-guard-notice');
+  await expect(notice.getByRole('button', { name: 'Cancel restart' })).toBeVisible();
+
+  const popup = await openPopup(tabId);
+  const toggle = popup.getByRole('switch', { name: 'Auto-restart this notebook' });
+  await toggle.click();
+  await expect(toggle).not.toBeChecked();
+  await popup.close();
+  await expect.poll(async () => (await record(serviceWorker, key))?.status.kind).toBe('watching');
+  await expect(notice.getByRole('button', { name: 'Cancel restart' })).toHaveCount(0);
+  const cancelled = (await record(serviceWorker, key))!;
+  expect(cancelled.enabled).toBe(false);
+  expect(historyOf(cancelled, 'disabled').map((e) => e.detail)).toEqual(['The pending restart was cancelled']);
+
+  // Switched on again, a healthy Run all (the sentinel needs a run the guard saw), then the sentinel: Colab's RAM
+  // crash, whose Run all comes one whole countdown after it.
+  await switchOnInPopup(openPopup, tabId);
+  await runAll(page);
+  expect(await waitForRun(page, 2)).toMatchObject({ ok: true });
+  const menuBefore = (await logOf(page, 'menu-item')).length;
+  await triggerCrash(page);
+  await expect
+    .poll(async () => (await logOf(page, 'menu-item')).slice(menuBefore).map((e) => `${e.command}@${e.via}`), {
+      timeout: 30_000,
+    })
+    .toEqual(['runall@runtime-menu']);
+  expect(await logOf(page, 'restart')).toEqual([]);
+  // Before the sentinel, only the person's Run alls (the toolbar's): nothing the guard chose.
+  const before = (await logOf(page, 'menu-item')).slice(0, menuBefore);
+  expect(before.map((e) => `${e.command}@${e.via}`)).toEqual(['runall@toolbar', 'runall@toolbar']);
+  // The sentinel's Run all is all the guard did.
+  await expect
+    .poll(async () => historyOf(await record(serviceWorker, key), 'restarted').map((e) => e.action))
+    .toEqual(['run-all']);
   await sim.dispose();
 });

@@ -52,9 +52,17 @@ export class NightModel {
 
   /** Whether the guard is expected to act on this event (a countdown, then a restart or a Run all). */
   acts(event: NightEvent): boolean {
+    if (event.kind === 'oom' && event.during === 'switch-off') return false;
+    return this.countsDown(event);
+  }
+
+  /**
+   * Whether the event starts a countdown: what an event meant to land inside one (`during`) needs, a switch-off
+   * included, though it cancels the countdown and the guard does not act.
+   */
+  countsDown(event: NightEvent): boolean {
     const s = this.#s;
     if (!QUALIFYING.has(event.kind) || !s.enabled || s.gaveUp) return false;
-    if (event.kind === 'oom' && event.during === 'switch-off') return false;
     return s.loop < s.limit;
   }
 
@@ -84,14 +92,15 @@ export class NightModel {
   #failure(event: NightEvent): void {
     const s = this.#s;
     if (!s.enabled || s.gaveUp) return;
+    if (s.loop >= s.limit) {
+      // No countdown to switch off in: the guard gives up and stays on.
+      s.gaveUp = true;
+      s.giveUps++;
+      return;
+    }
     if (event.kind === 'oom' && event.during === 'switch-off') {
       // Switched off during the countdown: cancelled.
       s.enabled = false;
-      return;
-    }
-    if (s.loop >= s.limit) {
-      s.gaveUp = true;
-      s.giveUps++;
       return;
     }
     s.loop++;

@@ -41,6 +41,12 @@ async function play(night: Night, colab: NightColab, events: NightEvent[]): Prom
     played++;
     if (played % 50 === 0) console.log(`  … ${played}/${events.length} events, ${night.checks} checks`);
   }
+  try {
+    await night.waitOutCancelled();
+  } catch (error) {
+    const signature = error instanceof InvariantBroken ? error.signature : 'error';
+    return { ok: false, played, checks: night.checks, failure: `cancelled: ${(error as Error).message}`, signature };
+  }
   // The sentinel (as in the e2e suite): a RAM crash whose Run all comes one countdown later proves that nothing the
   // last event set going is still to come.
   const sentinel: NightEvent = { kind: 'ram-crash' };

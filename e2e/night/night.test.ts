@@ -109,6 +109,25 @@ suite("the model of README's promises", () => {
     expect(model.expected()).toMatchObject({ enabled: false, restarts: 2, loop: 2 });
   });
 
+  it('a switch-off meant for a countdown has one to land in, though the guard does not act on it', () => {
+    // The night switches off only inside a countdown: without one, the switch-off was never played.
+    const model = new NightModel();
+    expect(model.countsDown({ ...oom, during: 'switch-off' })).toBe(true);
+    expect(model.countsDown({ ...oom, during: 'reload' })).toBe(true);
+    model.apply({ ...oom, during: 'switch-off' });
+    expect(model.countsDown(oom)).toBe(false);
+    expect(model.countsDown({ kind: 'run-ok' })).toBe(false);
+  });
+
+  it('at the limit an OOM meant to be switched off gives up: no countdown to cancel, the guard stays on', () => {
+    const model = new NightModel();
+    model.apply({ kind: 'limit', max: 1 });
+    model.apply(oom);
+    expect(model.countsDown({ ...oom, during: 'switch-off' })).toBe(false);
+    model.apply({ ...oom, during: 'switch-off' });
+    expect(model.expected()).toMatchObject({ enabled: true, gaveUp: true, giveUps: 1, restarts: 1 });
+  });
+
   it('an OOM shown in two tabs, one of them late, is one failure: one restart', () => {
     const model = new NightModel();
     model.apply({ kind: 'second-tab', late: true });

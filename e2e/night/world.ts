@@ -42,6 +42,8 @@ const CANCEL_WINDOW = { backoffBaseSec: 60, backoffMaxSec: 60 };
 /** README: "If 30 minutes pass after a restart without a failure…": a healthy stretch jumps one minute past that. */
 const HEALTHY_JUMP_MS = 31 * 60_000;
 const SETTLE_MS = 30_000;
+/** A page that missed the switch-off would claim at its deadline; a few seconds later its restart would show. */
+const CLAIM_LATE_MS = 5_000;
 /** Longer than any event can take (a settle, a 60 s countdown window): past it the night itself is stuck. */
 const EVENT_MS = 150_000;
 
@@ -91,6 +93,12 @@ function noticeWatcher() {
   }).observe(document, { childList: true, subtree: true });
 }
 
+/** The main world: the guard's notice shows a countdown (its Cancel button). */
+function countdownShown(): boolean {
+  const hosts = [...document.querySelectorAll('colab-oom-guard-notice')];
+  return hosts.some((host) => !!host.shadowRoot?.textContent?.includes('Cancel restart'));
+}
+
 export interface NightResult {
   events: number;
   checks: number;
@@ -108,6 +116,8 @@ export class Night {
   /** A second tab on the notebook, open for one event and its checks. */
   #second: Page | null = null;
   #phase = '';
+  /** The deadline of the last countdown the person cancelled by switching off (0: none). */
+  #cancelledDeadline = 0;
 
   private constructor(
     private readonly context: BrowserContext,
@@ -146,6 +156,7 @@ export class Night {
     this.#other = this.sim.notebook(`/drive/${name}other`, notebookScenario(colab));
     this.model = new NightModel();
     this.#past = emptyObserved();
+    this.#cancelledDeadline = 0;
     await this.#storage((s) => chrome.storage.local.clear().then(() => s), null);
     await this.#setSettings(FAST);
     await this.page.goto(this.#notebook);
@@ -171,9 +182,9 @@ export class Night {
   async #play(event: NightEvent): Promise<void> {
     this.#phase = 'closing the second tab';
     await this.#closeSecond();
-    const acts = this.model.acts(event);
+    const countdown = this.model.countsDown(event);
     this.#phase = 'performing';
-    await this.#perform(event, acts);
+    await this.#perform(event, countdown);
     this.model.apply(event);
     this.#phase = 'settling';
     await this.#settle(this.model.expected());
@@ -183,12 +194,12 @@ export class Night {
 
   // Events
 
-  async #perform(event: NightEvent, acts: boolean): Promise<void> {
+  async #perform(event: NightEvent, countdown: boolean): Promise<void> {
     switch (event.kind) {
       case 'run-ok':
         return this.#run();
       case 'oom':
-        return this.#oom(event, acts);
+        return this.#oom(event, countdown);
       case 'ram-crash':
         return this.#run({ crash: 'ram' });
       case 'unknown-crash':
@@ -235,8 +246,9 @@ export class Night {
     await waitForRun(this.page, n, SETTLE_MS);
   }
 
-  async #oom(event: Extract<NightEvent, { kind: 'oom' }>, acts: boolean): Promise<void> {
-    const during = acts ? event.during : undefined;
+  /** An OOM; an event meant for its countdown (`during`) lands inside it when the guard starts one. */
+  async #oom(event: Extract<NightEvent, { kind: 'oom' }>, countdown: boolean): Promise<void> {
+    const during = countdown ? event.during : undefined;
     if (during) await this.#setSettings(during === 'switch-off' ? CANCEL_WINDOW : SLOW);
     await this.#run({ fail: event.preset, place: event.place });
     if (!during) return;
@@ -247,7 +259,7 @@ export class Night {
       return status?.restartAt ?? 0;
     }, `nb:${this.#key}`);
     if (during === 'reload') await this.#reload();
-    else if (during === 'switch-off') await this.#switch(false);
+    else if (during === 'switch-off') await this.#switchOff(deadline);
     else if (during === 'worker-stop') await this.#stopWorker();
     else await this.#visitOther();
     // Landed after the countdown ran out, the event would meet a restart under way (which README lets finish): the
@@ -350,6 +362,31 @@ export class Night {
     await expect
       .poll(async () => (await simLog(this.page)).filter((e) => e.type === 'dialog-cancel').length)
       .toBeGreaterThan(before);
+  }
+
+  /**
+   * The person switches off during the countdown: the page drops its countdown, and the night remembers the
+   * deadline, which `waitOutCancelled` lets pass before the night's last check.
+   */
+  async #switchOff(deadline: number): Promise<void> {
+    await this.#switch(false);
+    this.#cancelledDeadline = Math.max(this.#cancelledDeadline, deadline);
+    await expect
+      .poll(() => this.page.evaluate(countdownShown), { timeout: SETTLE_MS, message: 'the page drops its countdown' })
+      .toBe(false);
+  }
+
+  /**
+   * A countdown the person cancelled must never restart, even past its deadline: checked again once the clock has
+   * passed the last cancelled deadline (a night shorter than the countdown would otherwise end before it).
+   */
+  async waitOutCancelled(): Promise<void> {
+    const until = this.#cancelledDeadline + CLAIM_LATE_MS;
+    if (Date.now() >= until) return;
+    await expect
+      .poll(() => Date.now() >= until, { timeout: CANCEL_WINDOW.backoffMaxSec * 1000 + SETTLE_MS })
+      .toBe(true);
+    await this.#check(this.model.expected());
   }
 
   /** The popup's switch, as the person uses it. */
@@ -469,6 +506,9 @@ export class Night {
     if (want.enabled) {
       check(rec?.status?.kind === (want.gaveUp ? 'gave-up' : 'watching'), 'stored status', `${rec?.status?.kind}`);
       await this.#checkPopup(want, check);
+    } else {
+      // Switching off cancels a countdown: none is left stored for a page to claim.
+      check(rec?.status?.kind !== 'pending', 'stored status', 'a countdown pending with the guard off');
     }
     await checkPromisesNotInTheCodeYet(check);
     if (broken.length) {
