@@ -537,6 +537,14 @@ describe('claims', () => {
     });
   });
 
+  it('are refused while the guard is off, even with a countdown still stored', () => {
+    const { record, status } = scheduled();
+    const off = { ...record, enabled: false };
+    const result = reduce(off, { type: 'claim', tabId: TAB, attempt: status.attempt }, ctx(status.restartAt));
+    expect(result.reply).toEqual({ granted: false, reason: 'The guard is off for this notebook' });
+    expect(result.record.status.kind).toBe('pending');
+  });
+
   it('tolerate a timer firing slightly early, but not more', () => {
     const { record, status } = scheduled();
     const claim = { type: 'claim', tabId: TAB, attempt: status.attempt } as const;

@@ -455,6 +455,8 @@ function onClaim(record: NotebookRecord, event: EventOf<'claim'>, ctx: PolicyCon
   const { status } = record;
   if (status.kind === 'restarting') return refuse(record, 'A restart is already in progress');
   if (status.kind !== 'pending') return refuse(record, 'No restart is pending');
+  // Switching off clears a countdown; a record that still holds one while off (an import, a lost write) acts no more.
+  if (!record.enabled) return refuse(record, 'The guard is off for this notebook');
   if (status.attempt !== event.attempt) return refuse(record, 'This restart was cancelled or replaced');
   if (status.ownerTab !== event.tabId) return refuse(record, 'Another tab owns this restart');
   if (status.session !== ctx.session) {
