@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { translate } from '../../test/support/messages';
+import { translate, translateCounted } from '../../test/support/messages';
 import { clockTime, nightLine } from '../ui/night-text';
 import { disconnectVerdict } from './disconnect';
 import { countNight, nightMark, nightStart, restartsTonight } from './night';
@@ -22,7 +22,8 @@ const at = (h: number, m: number, day = 14) => new Date(2026, 2, day, h, m).getT
 
 const failure = (time: number): HistoryEntry => ({ at: time, type: 'restart-scheduled', verdict: oom });
 const restart = (time: number): HistoryEntry => ({ at: time, type: 'restarted', action: 'restart-and-run-all' });
-const line = (history: HistoryEntry[], locale = 'en-GB') => nightLine(history, NOW, translate, locale);
+const line = (history: HistoryEntry[], locale = 'en-GB') =>
+  nightLine(history, NOW, { t: translate, tn: translateCounted }, locale);
 
 describe('the last 12 hours in words', () => {
   it('says "1 failure, 1 restart, last at 03:14", in the singular', () => {
