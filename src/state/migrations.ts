@@ -99,8 +99,9 @@ function sameShape(version: number): Migration {
 
 /**
  * v4 keeps history entries' details as parameters, not English sentences (history-sentences.ts reads them back), and a
- * failed step as data. v3 kept a failed step as text: a `ui-problem` status's `step` and `detail` (`<reason>[…]; saw: <what it saw>`, a
- * precheck's `dialog-open: <kind>; saw: …`), and a `restart-failed` entry's detail `<step>: <that detail>`. v4 keeps
+ * failed step as data. v3 kept a failed step as text: a `ui-problem` status's `step` and `detail`
+ * (`<reason>[…]; saw: <what it saw>`, a precheck's `dialog-open: <kind>; saw: …`), and a `restart-failed` entry's
+ * detail `<step>: <that detail>`. v4 keeps
  * it as data, `failed: { step, reason, saw }`. What the text held beyond the reason stays in `saw`: nothing is lost.
  */
 function notebookV3toV4(raw: RawRecord): RawRecord {
