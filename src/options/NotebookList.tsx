@@ -47,7 +47,7 @@ function NotebookRow(props: { record: NotebookRecord; name: string; settings: Se
         <p class="hint">
           {statusText(view, record).headline} · {tn('notebookUsed', view.max, view.used, view.max)}
         </p>
-        <p class="hint">{nightLine(record.history, props.now, t)}</p>
+        <p class="hint">{nightLine(record.history, props.now, { t, tn })}</p>
         {isScratchKey(record.key) && <p class="hint">{t('notebookScratch')}</p>}
         {error && (
           <p class="error" role="alert">

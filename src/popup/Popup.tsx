@@ -152,7 +152,7 @@ function NotebookPanel(props: {
       <h1 class="nb-title" title={notebookKey}>
         {title}
       </h1>
-      {record.enabled && <p class="night-line">{nightLine(record.history, now, t)}</p>}
+      {record.enabled && <p class="night-line">{nightLine(record.history, now, { t, tn })}</p>}
       {scratch && <p class="scratch-note">{t('popupScratch')}</p>}
       <LanguageNote language={language} />
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { translate } from '../../test/support/messages';
+import { localeWords, translate, translateCounted } from '../../test/support/messages';
 import { clockTime, nightLine } from '../ui/night-text';
 import { disconnectVerdict } from './disconnect';
 import { countNight, nightMark, nightStart, restartsTonight } from './night';
@@ -22,11 +22,23 @@ const at = (h: number, m: number, day = 14) => new Date(2026, 2, day, h, m).getT
 
 const failure = (time: number): HistoryEntry => ({ at: time, type: 'restart-scheduled', verdict: oom });
 const restart = (time: number): HistoryEntry => ({ at: time, type: 'restarted', action: 'restart-and-run-all' });
-const line = (history: HistoryEntry[], locale = 'en-GB') => nightLine(history, NOW, translate, locale);
+const line = (history: HistoryEntry[], locale = 'en-GB') =>
+  nightLine(history, NOW, { t: translate, tn: translateCounted }, locale);
 
 describe('the last 12 hours in words', () => {
   it('says "1 failure, 1 restart, last at 03:14", in the singular', () => {
     expect(line([failure(at(3, 13)), restart(at(3, 14))])).toBe('Last 12 hours: 1 failure, 1 restart, last at 03:14');
+  });
+
+  it("counts and joins the parts in the messages' own language", () => {
+    const history = [failure(at(1, 0)), restart(at(1, 1)), failure(at(2, 0)), restart(at(2, 1)), failure(at(4, 0))];
+    const said = (locale: string) => nightLine(history, NOW, localeWords(locale), 'en-GB');
+    expect(said('fr')).toBe('Dernières 12 heures : 3 échecs, 2 redémarrages, dernier à 04:00');
+    expect(said('ja')).toBe('過去 12 時間: 失敗 3 件、再起動 2 回、最後は 04:00');
+    expect(said('zh_CN')).toBe('过去 12 小时：3 次失败，2 次重启，最近一次在 04:00');
+    expect(nightLine(history.slice(0, 2), NOW, localeWords('es'), 'en-GB')).toBe(
+      'Últimas 12 horas: 1 fallo, 1 reinicio, el último a las 01:01',
+    );
   });
 
   it('counts in the plural, and says "no" for none', () => {

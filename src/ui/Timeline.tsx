@@ -1,4 +1,4 @@
-import { type MessageKey, t } from '../lib/i18n';
+import { type MessageKey, t, tn } from '../lib/i18n';
 import { NIGHT_HOURS, NIGHT_MS, type NightMark, nightMark } from '../state/night';
 import type { HistoryEntry } from '../state/schema';
 import { clockTime, nightLine } from './night-text';
@@ -44,7 +44,7 @@ export function Timeline({ history, now, id }: Props) {
         preserveAspectRatio="xMidYMid meet"
       >
         <title id={`${id}-title`}>{t('timelineTitle', NIGHT_HOURS)}</title>
-        <desc id={`${id}-desc`}>{nightLine(history, now, t)}</desc>
+        <desc id={`${id}-desc`}>{nightLine(history, now, { t, tn })}</desc>
         <line class="axis" x1={LEFT} x2={RIGHT} y1={AXIS_Y} y2={AXIS_Y} />
         {ticks.map((hour) => {
           const labelled = new Date(hour).getHours() % LABEL_EVERY_HOURS === 0;

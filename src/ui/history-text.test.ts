@@ -3,8 +3,8 @@ import { type HistoryEntry, parseNotebook } from '../state/schema';
 import { historyDetail } from './history-text';
 
 vi.mock('../lib/i18n', async () => {
-  const { translate } = await import('../../test/support/messages');
-  return { t: translate };
+  const { translate, translateCounted } = await import('../../test/support/messages');
+  return { t: translate, tn: translateCounted };
 });
 
 const disallowed = {

@@ -1,4 +1,4 @@
-import { type MessageKey, t } from '../lib/i18n';
+import { type MessageKey, t, tn } from '../lib/i18n';
 import type { NotifyEffect } from '../state/policy';
 import { DECLINED, type DeclineReason, failedStepText, type HistoryEntry, type HistoryParams } from '../state/schema';
 
@@ -65,10 +65,7 @@ function countdownWords(p: HistoryParams): string | undefined {
 function gaveUpWords(p: HistoryParams): string | undefined {
   const n = p.n ?? 0;
   const max = p.max ?? 0;
-  if (p.why === 'unable-to-connect') {
-    return n === 1 ? t('historyGaveUpOutageOne', max) : t('historyGaveUpOutageMany', n, max);
-  }
-  return n === 1 ? t('historyGaveUpOne', max) : t('historyGaveUpMany', n, max);
+  return tn(p.why === 'unable-to-connect' ? 'historyGaveUpOutage' : 'historyGaveUp', n, n, max);
 }
 
 function ignoredWords(p: HistoryParams): string | undefined {

@@ -8,24 +8,28 @@ import type { HistoryEntry } from '../state/schema';
  */
 
 export type Translate = (key: MessageKey, ...substitutions: (string | number)[]) => string;
+/** `tn` (lib/i18n.ts): the plural form of a counted message for `count`. */
+export type TranslateCounted = (key: MessageKey, count: number, ...substitutions: (string | number)[]) => string;
 
 /** "03:14" or "3:14 AM", as the user's locale writes a clock time (`locale` for tests). */
 export function clockTime(at: number, locale?: string): string {
   return new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit' }).format(at);
 }
 
-type Plural = { none: MessageKey; one: MessageKey; many: MessageKey };
+type Plural = { none: MessageKey; counted: MessageKey };
 
-const FAILURES: Plural = { none: 'nightFailuresNone', one: 'nightFailuresOne', many: 'nightFailuresMany' };
-const RESTARTS: Plural = { none: 'nightRestartsNone', one: 'nightRestartsOne', many: 'nightRestartsMany' };
-const MARKERS: Plural = { none: 'nightMarkersNone', one: 'nightMarkersOne', many: 'nightMarkersMany' };
-const PROBLEMS: Plural = { none: 'nightProblemsNone', one: 'nightProblemsOne', many: 'nightProblemsMany' };
+const FAILURES: Plural = { none: 'nightFailuresNone', counted: 'nightFailures' };
+const RESTARTS: Plural = { none: 'nightRestartsNone', counted: 'nightRestarts' };
+const MARKERS: Plural = { none: 'nightMarkersNone', counted: 'nightMarkers' };
+const PROBLEMS: Plural = { none: 'nightProblemsNone', counted: 'nightProblems' };
 
-/** English has one singular; a locale with more plural forms would add keys here (chrome.i18n has no plurals). */
-function plural(t: Translate, forms: Plural, count: number): string {
-  if (count === 0) return t(forms.none);
-  return count === 1 ? t(forms.one) : t(forms.many, count);
+/** "no failures" has words of its own in every language; other counts take their language's plural form. */
+function plural(words: NightWords, forms: Plural, count: number): string {
+  return count === 0 ? words.t(forms.none) : words.tn(forms.counted, count, count);
 }
+
+/** The translators the line is said with: the pages pass `t` and `tn`, the tests read messages.json. */
+export type NightWords = { t: Translate; tn: TranslateCounted };
 
 const LAST: Record<NightMark, MessageKey> = {
   failure: 'nightLastAt',
@@ -46,18 +50,21 @@ const RUN_END: Partial<Record<HistoryEntry['type'], MessageKey>> = {
  * switch-on, state/night.ts nightStart; "Last 12 hours" when none); "…, gave up at 04:02" when the guard gave up;
  * markers and UI problems only when there were some; how the newest run ended, when it did.
  */
-export function nightLine(history: readonly HistoryEntry[], now: number, t: Translate, locale?: string): string {
+export function nightLine(history: readonly HistoryEntry[], now: number, words: NightWords, locale?: string): string {
+  const { t } = words;
   const since = nightStart(history, now);
   const counts = countNight(history, now, since);
-  const parts = [plural(t, FAILURES, counts.failures), plural(t, RESTARTS, counts.restarts)];
-  if (counts.markers > 0) parts.push(plural(t, MARKERS, counts.markers));
+  const parts = [plural(words, FAILURES, counts.failures), plural(words, RESTARTS, counts.restarts)];
+  if (counts.markers > 0) parts.push(plural(words, MARKERS, counts.markers));
   // One UI problem that is also the last event is said once, at the end ("Colab UI problem at 03:14").
   const problemLast = counts.last?.mark === 'problem' && counts.problems === 1;
-  if (counts.problems > 0 && !problemLast) parts.push(plural(t, PROBLEMS, counts.problems));
+  if (counts.problems > 0 && !problemLast) parts.push(plural(words, PROBLEMS, counts.problems));
   if (counts.last) parts.push(t(LAST[counts.last.mark], clockTime(counts.last.at, locale)));
   const ended = lastRunEnd(history, now, since);
   const endKey = ended && RUN_END[ended.type];
   if (ended && endKey) parts.push(t(endKey, clockTime(ended.at, locale)));
-  if (since === now - NIGHT_MS) return t('nightLine', NIGHT_HOURS, parts.join(', '));
-  return t('nightSince', clockTime(since, locale), parts.join(', '));
+  // Each language joins the parts its own way ("、" in Japanese): a message that joins two, folded over the list.
+  const list = parts.reduce((joined, part) => t('nightJoin', joined, part));
+  if (since === now - NIGHT_MS) return t('nightLine', NIGHT_HOURS, list);
+  return t('nightSince', clockTime(since, locale), list);
 }

@@ -4,8 +4,8 @@ import { happenedText, nextText } from './status-lines';
 import type { StatusView } from './status-view';
 
 vi.mock('../lib/i18n', async () => {
-  const { translate } = await import('../../test/support/messages');
-  return { t: translate };
+  const { translate, translateCounted } = await import('../../test/support/messages');
+  return { t: translate, tn: translateCounted };
 });
 
 const NOW = new Date(2026, 2, 14, 7, 30).getTime();

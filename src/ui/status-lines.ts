@@ -1,4 +1,4 @@
-import { type MessageKey, t } from '../lib/i18n';
+import { type MessageKey, t, tn } from '../lib/i18n';
 import { nightStart } from '../state/night';
 import { backoffSeconds } from '../state/policy';
 import type { HistoryEntry, NotebookRecord, Settings } from '../state/schema';
@@ -29,7 +29,7 @@ export function happenedText(history: readonly HistoryEntry[], now: number): str
     case 'run-finished': {
       const restarts = history.filter((e) => e.at >= since && e.at <= end.at && isRestart(e)).length;
       if (restarts === 0) return t('happenedFinished', at);
-      return restarts === 1 ? t('happenedFinishedOne', at) : t('happenedFinishedMany', at, restarts);
+      return tn('happenedFinishedAfter', restarts, at, restarts);
     }
     case 'run-stopped':
       return end.params?.saw ? t('happenedStopped', at, end.params.saw) : t('happenedStoppedUnknown', at);
@@ -37,7 +37,7 @@ export function happenedText(history: readonly HistoryEntry[], now: number): str
       return t('happenedInterrupted', at);
     default: {
       const restarts = end.params?.n ?? 0;
-      return restarts === 1 ? t('happenedGaveUpOne', at) : t('happenedGaveUpMany', at, restarts);
+      return tn('happenedGaveUp', restarts, at, restarts);
     }
   }
 }

@@ -1,7 +1,9 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import messages from '../../public/_locales/en/messages.json';
 import { fillMessage } from '../../src/lib/fill-message';
 import { pluralForm } from '../../src/lib/plural';
-import type { Translate } from '../../src/ui/night-text';
+import type { NightWords, Translate } from '../../src/ui/night-text';
 
 /** Chrome's getMessage over our English messages ('' for an unknown key). */
 export function getMessage(key: string, substitutions: string | string[] = []): string {
@@ -16,4 +18,18 @@ export const translate: Translate = (key, ...substitutions) => getMessage(key, s
 /** `tn` as the pages have it in English: the plural form for `count` of a counted message. */
 export function translateCounted(key: string, count: number, ...substitutions: (string | number)[]): string {
   return pluralForm(getMessage(key, substitutions.map(String)), 'en', count);
+}
+
+/** `t` and `tn` as a page whose browser chose `locale`'s messages has them (`pt_BR`, as `_locales` names it). */
+export function localeWords(locale: string): NightWords {
+  const bundle: Record<string, { message: string } | undefined> = JSON.parse(
+    readFileSync(join(__dirname, '../../public/_locales', locale, 'messages.json'), 'utf8'),
+  );
+  const say = (key: string, substitutions: (string | number)[]) =>
+    fillMessage(bundle[key]?.message ?? key, substitutions.map(String));
+  const language = bundle.messagesLocale?.message ?? 'en';
+  return {
+    t: (key, ...substitutions) => say(key, substitutions),
+    tn: (key, count, ...substitutions) => pluralForm(say(key, substitutions), language, count),
+  };
 }
