@@ -103,6 +103,8 @@ export function createRouter(writer: NotebookWriter) {
         return apply(message.key, message.command);
       case 'page-sight':
         return apply(message.key, { type: 'sight', blind: message.blind, at: message.detectedAt });
+      case 'page-activity':
+        return apply(message.key, { type: 'activity', tabId, busy: message.busy });
       case 'page-run': {
         const { detectedAt, what, cell, line } = message;
         return apply(message.key, { type: 'run', tabId, detectedAt, what, cell, line });
@@ -278,6 +280,7 @@ function notShown(message: Exclude<PageMessage, { type: 'page-hello' }>): Report
     case 'page-sight':
     case 'page-declined':
     case 'page-run':
+    case 'page-activity':
       return { ok: false, message: reason };
   }
 }

@@ -106,6 +106,8 @@ const SettingsEntries = {
   notifications: v.optional(v.boolean(), false),
   /** Code in a notebook's output frames may read its own status (messaging/status-api.ts); off: no answer. */
   statusApi: v.optional(v.boolean(), true),
+  /** A guard that saw nothing run for IDLE_END_MS ends by itself (state/idle-end.ts); on: it stays on until switched off. */
+  guardNeverEnds: v.optional(v.boolean(), false),
 };
 
 export const SettingsSchema = v.pipe(
@@ -182,6 +184,8 @@ export const HISTORY_TYPES = [
   'run-finished',
   'run-stopped',
   'run-interrupted',
+  /** The guard ended by itself: nothing ran in any tab of the notebook for `params.minutes` (state/idle-end.ts). */
+  'guard-ended',
 ] as const;
 
 export { DECLINE_REASONS, DECLINED, type DeclineReason } from './declined';
@@ -205,6 +209,8 @@ export const HISTORY_WHYS = [
   'unable-to-connect',
   'dialog',
   'disconnect',
+  /** A failure reported after the guard ended by itself. */
+  'guard-ended',
 ] as const;
 export type HistoryWhy = (typeof HISTORY_WHYS)[number];
 
@@ -263,6 +269,17 @@ const NotebookEntries = {
   touchedAt: v.optional(TimeSchema),
   /** Since when a page reports that detection may be blind (issue 13.6); gone once it sees a cell run again. */
   blindSince: v.optional(TimeSchema),
+  /**
+   * When a cell was last seen starting or ending in a page on this notebook, and the tabs in which cells are under way
+   * now (in browser session `session`: tabs of another session are gone). Absent: nothing known, the guard stays on.
+   */
+  activity: v.optional(
+    v.object({
+      at: TimeSchema,
+      busyTabs: v.pipe(v.array(TabId), v.maxLength(100)),
+      session: v.optional(SessionId),
+    }),
+  ),
   history: v.optional(v.pipe(v.array(HistoryEntrySchema), v.maxLength(HISTORY_LIMIT)), () => []),
 };
 
