@@ -79,7 +79,10 @@ test('a cell running longer than 12 hours keeps the guard armed: its out-of-memo
   sim,
 }) => {
   const epoch = { type: 'stream' as const, text: 'epoch 1/300: loss=0.91\n' };
-  const scenario = trainNotebook({ 1: { steps: [{ output: epoch }, { pause: true }], fail: 'cuda-oom' }, default: EPOCH_DONE });
+  const scenario = trainNotebook({
+    1: { steps: [{ output: epoch }, { pause: true }], fail: 'cuda-oom' },
+    default: EPOCH_DONE,
+  });
   const { key, tabId } = await openNotebook({ context, page, serviceWorker, sim }, scenario);
   await runAll(page);
   await expect(page.locator('#cell-train colab-static-output-renderer')).toContainText('epoch 1/300');

@@ -62,9 +62,11 @@ export function forgetTab(record: NotebookRecord, tab: number, session: string, 
   return noteActivity(record, tab, false, session, now);
 }
 
-/** The guard ended by itself and was not switched on again since: a failure now is left alone, and the history says why. */
+/** The guard ended by itself and was not switched on since: a failure now is left alone; the history says why. */
 export function endedByItself(record: NotebookRecord): boolean {
   if (record.enabled) return false;
-  const last = record.history.findLast((e) => e.type === 'guard-ended' || e.type === 'enabled' || e.type === 'disabled');
+  const last = record.history.findLast(
+    (e) => e.type === 'guard-ended' || e.type === 'enabled' || e.type === 'disabled',
+  );
   return last?.type === 'guard-ended';
 }

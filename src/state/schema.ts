@@ -106,7 +106,7 @@ const SettingsEntries = {
   notifications: v.optional(v.boolean(), false),
   /** Code in a notebook's output frames may read its own status (messaging/status-api.ts); off: no answer. */
   statusApi: v.optional(v.boolean(), true),
-  /** A guard that saw nothing run for IDLE_END_MS ends by itself (state/idle-end.ts); on: it stays on until switched off. */
+  /** On: a guard stays on until switched off; off, one that saw nothing run for 12 hours ends (state/idle-end.ts). */
   guardNeverEnds: v.optional(v.boolean(), false),
 };
 
