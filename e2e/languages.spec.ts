@@ -49,6 +49,8 @@ for (const { hl, lang, name, restart } of LANGUAGES) {
     expect(await waitForRun(page, 1)).toMatchObject({ ok: false, failedCell: 1 });
     expect(await waitForRun(page, 2)).toMatchObject({ ok: true });
     await expect.poll(async () => historyOf(await record(serviceWorker, key), 'restarted').length).toBe(1);
+    // The popup's picture tells how the run ended: the page reports it after the run's last cell.
+    await expect.poll(async () => historyOf(await record(serviceWorker, key), 'run-finished').length).toBe(1);
     expect(await commandsChosen(page)).toEqual(['runall@toolbar', 'restart-and-run-all@runtime-menu']);
     expect((await logOf(page, 'menu-item')).at(-1)?.label).toBe(restart);
     expect((await logOf(page, 'dialog-confirm')).map((e) => e.kind)).toEqual(['restart-confirm']);

@@ -69,7 +69,7 @@ test('switched off in the popup during a countdown (a MemoryError), nothing rest
   await expect(notice.getByRole('button', { name: 'Cancel restart' })).toHaveCount(0);
   const cancelled = (await record(serviceWorker, key))!;
   expect(cancelled.enabled).toBe(false);
-  expect(historyOf(cancelled, 'disabled').map((e) => e.detail)).toEqual(['The pending restart was cancelled']);
+  expect(historyOf(cancelled, 'disabled').map((e) => e.params)).toEqual([{ cancelled: true }]);
 
   // Switched on again, a healthy Run all (the sentinel needs a run the guard saw), then the sentinel: Colab's RAM
   // crash, whose Run all comes one whole countdown after it.

@@ -97,6 +97,7 @@ export function createRouter(writer: NotebookWriter) {
       ),
     'page-command': (message) => apply(message.key, message.command),
     'page-sight': (message) => apply(message.key, { type: 'sight', blind: message.blind, at: message.detectedAt }),
+    'page-activity': ({ key, busy }, tabId) => apply(key, { type: 'activity', tabId, busy }),
     'page-run': ({ key, detectedAt, what, cell, line }, tabId) =>
       apply(key, { type: 'run', tabId, detectedAt, what, cell, line }),
   };
@@ -283,6 +284,7 @@ function notShown(message: Exclude<PageMessage, PageHello>): ReportReply | Claim
     case 'page-sight':
     case 'page-declined':
     case 'page-run':
+    case 'page-activity':
       return { ok: false, message: reason };
   }
 }

@@ -32,6 +32,8 @@ export const CommandSchema = v.variant('type', [
   v.object({ type: v.literal('rearm') }),
   v.object({ type: v.literal('reset-counter') }),
   v.object({ type: v.literal('set-max-restarts'), value: v.nullable(MaxRestartsSchema) }),
+  /** Nothing but a look: a guard idle past its stretch ends now (state/idle-end.ts). */
+  v.object({ type: v.literal('settle') }),
 ]);
 export type Command = v.InferOutput<typeof CommandSchema>;
 
@@ -88,6 +90,8 @@ export const PageMessageSchema = v.variant('type', [
     cell: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
     line: v.optional(Line),
   }),
+  /** Cells began to be under way in the page (`busy`), or none is any more: what keeps a guard armed. */
+  v.object({ type: v.literal('page-activity'), key: NotebookKey, busy: v.boolean() }),
   /** Colab shows a dialog only a person may answer. */
   v.object({
     type: v.literal('page-dialog'),
@@ -186,6 +190,7 @@ export interface WorkerProtocol {
   'page-result': CommandReply;
   'page-sight': CommandReply;
   'page-run': CommandReply;
+  'page-activity': CommandReply;
   'page-command': CommandReply;
   'frame-hello': FrameHelloReply;
   /** null: the user switched the status API off. */

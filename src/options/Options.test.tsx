@@ -115,6 +115,16 @@ describe('defaults', () => {
     expect(getByText(root, /restarts its own session on purpose/)).toBeTruthy();
   });
 
+  it('"never end": off by default, explained, and switched on through the service worker', async () => {
+    const root = await open();
+    const never = getByRole<HTMLInputElement>(root, 'checkbox', 'Keep a guard on until I switch it off');
+    expect(never.checked).toBe(false);
+    expect(getByText(root, /no cell has been queued or running in its notebook for 12 hours/)).toBeTruthy();
+    await click(never);
+    await vi.waitFor(async () => expect((await loadSettings()).guardNeverEnds).toBe(true));
+    expect(worker.sent).toEqual([{ type: 'ui-settings', patch: { guardNeverEnds: true } }]);
+  });
+
   it("the notebook's status API: on by default, explained, and switched off through the service worker", async () => {
     const root = await open();
     const api = getByRole<HTMLInputElement>(root, 'checkbox', 'Let the notebook read its restart count');

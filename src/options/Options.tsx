@@ -83,6 +83,13 @@ export function Options() {
           settings={current}
           save={save}
         />
+        <Toggle
+          id="guard-never-ends"
+          label={t('settingGuardNeverEnds')}
+          hint={t('settingGuardNeverEndsHint')}
+          checked={current.guardNeverEnds}
+          onToggle={(checked) => save({ guardNeverEnds: checked })}
+        />
       </Section>
 
       <Section id="detection" title="optionsDetection" intro="optionsDetectionIntro">

@@ -25,11 +25,13 @@ let lifetime: AbortController;
 let events: string[];
 let verdicts: Verdict[];
 let runs: string[];
+let activity: boolean[];
 
 function watch() {
   events = [];
   verdicts = [];
   runs = [];
+  activity = [];
   const reports: WatchReports = {
     failure(verdict, source, startedAt) {
       verdicts.push(verdict);
@@ -46,6 +48,7 @@ function watch() {
     run: {
       started: () => runs.push('started'),
       ended: (end) => runs.push(end.kind === 'stopped' ? `stopped [${end.cell}] ${end.line}` : end.kind),
+      busy: (underWay) => activity.push(underWay),
     },
   };
   return createFailureWatch(document, reports, lifetime.signal);
@@ -1036,6 +1039,31 @@ describe('failure watch: how a run ends', () => {
     await state('stale');
     await settled();
     expect(runs).toEqual([]);
+  });
+
+  it('tells when cells begin to be under way and when none is, once each however many cells', async () => {
+    await runBoth('stale');
+    await settled();
+    expect(activity).toEqual([true, false]);
+  });
+
+  it('one cell run by hand is under way too: a long cell keeps a guard armed', async () => {
+    watch();
+    await state('pending');
+    await state('running animating');
+    expect(activity).toEqual([true]);
+    await state('stale');
+    await settled();
+    expect(activity).toEqual([true, false]);
+  });
+
+  it('a restart forgetting what was under way tells that none is', async () => {
+    mountCellLike('second');
+    const fx = watch();
+    setRunState(cell(), 'pending');
+    await tick();
+    fx.forgetExecutions();
+    expect(activity).toEqual([true, false]);
   });
 
   it('a run the guard restarts (its executions forgotten) tells no end of its own', async () => {

@@ -146,6 +146,7 @@ export function startNotebookSession(
         run: {
           started: () => report({ type: 'page-run', key, detectedAt: Date.now(), what: 'started' }),
           ended: (end) => report({ type: 'page-run', key, detectedAt: Date.now(), what: end.kind, ...runDetail(end) }),
+          busy: (busy) => report({ type: 'page-activity', key, busy }),
         },
       },
       stop.signal,

@@ -15,6 +15,8 @@ export type RunEnd =
 export interface RunReports {
   started(): void;
   ended(end: RunEnd): void;
+  /** Cells began to be under way in this page (`true`), or none is any more: what keeps a guard armed. */
+  busy(underWay: boolean): void;
 }
 
 /**
@@ -72,9 +74,13 @@ export function createRunWatch(reports: RunReports): RunWatch {
     cellState(id, isUnderWay, ended) {
       if (ended) last = { id, ...ended };
       if (!isUnderWay) {
-        if (underWay.delete(id) && underWay.size === 0) close();
+        if (underWay.delete(id) && underWay.size === 0) {
+          reports.busy(false);
+          close();
+        }
         return;
       }
+      if (underWay.size === 0) reports.busy(true);
       judgements.delete(id);
       if (awaiting === id) awaiting = null;
       underWay.add(id);
@@ -95,6 +101,7 @@ export function createRunWatch(reports: RunReports): RunWatch {
       judgements.set(id, how);
     },
     forget() {
+      if (underWay.size > 0) reports.busy(false);
       underWay.clear();
       judgements.clear();
       cells = null;

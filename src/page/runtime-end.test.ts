@@ -26,7 +26,7 @@ function watch() {
     disconnect: (kind, text) => events.push(`disconnect ${kind}: ${text}`),
     dialog: (kind, text) => events.push(`dialog ${kind}: ${text}`),
     sight: () => undefined,
-    run: { started: () => undefined, ended: () => undefined },
+    run: { started: () => undefined, ended: () => undefined, busy: () => undefined },
   };
   return createFailureWatch(document, reports, lifetime.signal);
 }

@@ -120,6 +120,11 @@ function NotebookPanel(props: {
   useEffect(() => {
     if (record && wantEnabled === record.enabled) setWantEnabled(null);
   }, [record, wantEnabled]);
+  // A guard that saw nothing run for its whole stretch ends when it is looked at, not only at the next event.
+  const enabled = record?.enabled === true;
+  useEffect(() => {
+    if (enabled) void sendCommand(notebookKey, { type: 'settle' });
+  }, [notebookKey, enabled]);
 
   if (!record || !settings.value) return <p class="muted pad">{t('loading')}</p>;
 

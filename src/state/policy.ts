@@ -3,6 +3,7 @@ import { secondsUntil } from '../lib/units';
 import { cut, TEXT_LIMITS } from '../limits';
 import type { PersonOnlyKind } from './dialogs';
 import { answersDisconnect, type DisconnectKind, disconnectVerdict } from './disconnect';
+import { endedByItself, endIdleGuard, forgetTab, freshActivity, noteActivity } from './idle-end';
 import { RETENTION_MS } from './retention';
 import {
   type DeclineReason,
@@ -79,7 +80,11 @@ export type PolicyEvent =
   | { type: 'adopt'; tabId: number; ownerAlive: boolean }
   | { type: 'tab-closed'; tabId: number }
   | { type: 'sight'; blind: boolean; at: number }
-  | { type: 'run'; tabId: number; detectedAt: number; what: RunEvent; cell?: number; line?: string };
+  | { type: 'run'; tabId: number; detectedAt: number; what: RunEvent; cell?: number; line?: string }
+  /** Cells began to be under way in the tab (`busy`), or none is any more. */
+  | { type: 'activity'; tabId: number; busy: boolean }
+  /** Nothing but the guard's own time: a page showing the record (the popup) lets a guard idle too long end. */
+  | { type: 'settle' };
 
 /** The answer to a failure, marker or disconnect report. */
 export type ReportReply =
@@ -108,6 +113,8 @@ interface ReplyMap {
   'tab-closed': CommandReply;
   sight: CommandReply;
   run: CommandReply;
+  activity: CommandReply;
+  settle: CommandReply;
 }
 export type ReplyFor<E extends PolicyEvent> = ReplyMap[E['type']];
 type EventOf<T extends PolicyEvent['type']> = Extract<PolicyEvent, { type: T }>;
@@ -144,7 +151,7 @@ export function reduce<E extends PolicyEvent>(
   event: E,
   ctx: PolicyContext,
 ): Reduction<ReplyFor<E>> {
-  const current = expireStale(record, event, ctx);
+  const current = expireStale(endIdle(record, ctx), event, ctx);
   // The map ties each event type to its reply type; the handlers below each return the matching one.
   const result = dispatch(current, event, ctx) as Reduction<ReplyFor<E>>;
   // A new title is no activity: a notebook merely opened again must not keep an idle record alive.
@@ -196,7 +203,22 @@ function dispatch(record: NotebookRecord, event: PolicyEvent, ctx: PolicyContext
       return onSight(record, event);
     case 'run':
       return onRun(record, event, ctx);
+    case 'activity':
+      return onActivity(record, event, ctx);
+    case 'settle':
+      return ok(record);
   }
+}
+
+/** A guard that saw nothing run for a whole stretch ends before the event is read (state/idle-end.ts). */
+function endIdle(record: NotebookRecord, ctx: PolicyContext): NotebookRecord {
+  const ended = endIdleGuard(record, ctx.settings, ctx.session, ctx.now);
+  return ended ? addHistory(ended.record, ended.entry) : record;
+}
+
+function onActivity(record: NotebookRecord, event: EventOf<'activity'>, ctx: PolicyContext): Reduction {
+  if (!record.enabled) return ok(record);
+  return ok(noteActivity(record, event.tabId, event.busy, ctx.session, ctx.now));
 }
 
 // ---------------------------------------------------------------------------------------------------------------------
@@ -214,6 +236,7 @@ interface RestartRequest {
 
 function onFailure(record: NotebookRecord, event: EventOf<'failure'>, ctx: PolicyContext): Reduction {
   const { settings } = ctx;
+  if (endedByItself(record)) return leftAfterEnd(record, event.verdict, ctx);
   if (!record.enabled) return reportOff(record);
   const { category } = event.verdict;
   if (category !== 'custom' && !settings.categories[category]) {
@@ -440,6 +463,18 @@ function giveUp(record: NotebookRecord, request: RestartRequest, max: number, ct
   return { record: next, effects: [notify(next, 'gave-up', entry)], reply: { outcome: 'gave-up', reason } };
 }
 
+/** A failure after the guard ended by itself: not restarted, and the history says why (once per failure line). */
+function leftAfterEnd(record: NotebookRecord, reported: Verdict, ctx: PolicyContext): Reduction {
+  const verdict = clipVerdict(reported);
+  const reason = 'The guard ended by itself: nothing ran for hours before this run';
+  const repeated = record.history.some(
+    (e) => e.params?.why === 'guard-ended' && e.verdict?.line === verdict.line && ctx.now - e.at < DECLINED_REPEAT_MS,
+  );
+  if (repeated) return reply(record, { outcome: 'off', reason });
+  const entry: HistoryEntry = { at: ctx.now, type: 'ignored', params: { why: 'guard-ended' }, verdict };
+  return reply(addHistory(record, entry), { outcome: 'off', reason });
+}
+
 function reportOff(record: NotebookRecord): Reduction {
   return reply(record, { outcome: 'off', reason: 'The guard is off for this notebook' });
 }
@@ -660,7 +695,9 @@ function carryCountdown(
  * page only from the start (carryCountdown): a stored deadline would fire the moment the page loads, unseen. One that
  * ended long ago was skipped already (expireStale). A live owner in another tab keeps its countdown.
  */
-function onAdopt(record: NotebookRecord, event: EventOf<'adopt'>, ctx: PolicyContext): Reduction {
+function onAdopt(current: NotebookRecord, event: EventOf<'adopt'>, ctx: PolicyContext): Reduction {
+  // The page arriving reports again what it sees under way; what its tab had before is not watched any more.
+  const record = forgetTab(current, event.tabId, ctx.session, ctx.now);
   const { status } = record;
   if (status.kind === 'pending') {
     const reload = status.ownerTab === event.tabId;
@@ -682,7 +719,8 @@ function onAdopt(record: NotebookRecord, event: EventOf<'adopt'>, ctx: PolicyCon
  * The tab running a restart closed: nobody will report its result, so it ends as interrupted now rather than
  * showing "Restarting" until the next event. A countdown stays: another tab, or the notebook reopened, takes it over.
  */
-function onTabClosed(record: NotebookRecord, event: EventOf<'tab-closed'>, ctx: PolicyContext): Reduction {
+function onTabClosed(current: NotebookRecord, event: EventOf<'tab-closed'>, ctx: PolicyContext): Reduction {
+  const record = forgetTab(current, event.tabId, ctx.session, ctx.now);
   const { status } = record;
   if (status.kind !== 'restarting' || status.ownerTab !== event.tabId) return ok(record);
   return ok(interruptRestart(record, status, ctx.now));
@@ -734,10 +772,12 @@ function onSetEnabled(record: NotebookRecord, enabled: boolean, ctx: PolicyConte
   }
   const { status } = record;
   const stopped = status.kind === 'gave-up' || status.kind === 'ui-problem';
-  // A restart still under way when switched off and on again finishes and counts; otherwise the crash loop starts over.
+  // Switched on, the guard is armed for a stretch from now (state/idle-end.ts). A restart still under way when switched
+  // off and on again finishes and counts; otherwise the crash loop starts over.
+  const armed = { ...record, enabled, activity: freshActivity(ctx.now, ctx.session) };
   const next: NotebookRecord = stopped
-    ? { ...record, enabled, status: { kind: 'watching' }, loopCount: 0 }
-    : { ...record, enabled, loopCount: status.kind === 'restarting' ? record.loopCount : 0 };
+    ? { ...armed, status: { kind: 'watching' }, loopCount: 0 }
+    : { ...armed, loopCount: status.kind === 'restarting' ? record.loopCount : 0 };
   return ok(addHistory(next, { at: ctx.now, type: 'enabled' }));
 }
 

@@ -53,6 +53,7 @@ describe('defaults', () => {
       markerPatterns: [],
       notifications: false,
       statusApi: true,
+      guardNeverEnds: false,
     });
   });
 

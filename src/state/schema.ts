@@ -108,6 +108,8 @@ const SettingsEntries = {
   notifications: v.optional(v.boolean(), false),
   /** Code in a notebook's output frames may read its own status (messaging/status-api.ts); off: no answer. */
   statusApi: v.optional(v.boolean(), true),
+  /** On: a guard stays on until switched off; off, one that saw nothing run for 12 hours ends (state/idle-end.ts). */
+  guardNeverEnds: v.optional(v.boolean(), false),
 };
 
 export const SettingsSchema = v.pipe(
@@ -197,6 +199,8 @@ export const HISTORY_TYPES = [
   'run-finished',
   'run-stopped',
   'run-interrupted',
+  /** The guard ended by itself: nothing ran in any tab of the notebook for `params.minutes` (state/idle-end.ts). */
+  'guard-ended',
 ] as const;
 
 export { DECLINE_REASONS, DECLINED, type DeclineReason } from './declined';
@@ -220,6 +224,8 @@ export const HISTORY_WHYS = [
   'unable-to-connect',
   'dialog',
   'disconnect',
+  /** A failure reported after the guard ended by itself. */
+  'guard-ended',
 ] as const;
 export type HistoryWhy = (typeof HISTORY_WHYS)[number];
 
@@ -279,6 +285,17 @@ const NotebookEntries = {
   touchedAt: v.optional(TimeSchema),
   /** Since when a page reports that detection may be blind; gone once it sees a cell run again. */
   blindSince: v.optional(TimeSchema),
+  /**
+   * When a cell was last seen starting or ending in a page on this notebook, and the tabs in which cells are under way
+   * now (in browser session `session`: tabs of another session are gone). Absent: nothing known, the guard stays on.
+   */
+  activity: v.optional(
+    v.object({
+      at: TimeSchema,
+      busyTabs: v.pipe(v.array(TabId), v.maxLength(100)),
+      session: v.optional(SessionId),
+    }),
+  ),
   history: v.optional(v.pipe(v.array(HistoryEntrySchema), v.maxLength(HISTORY_LIMIT)), () => []),
 };
 

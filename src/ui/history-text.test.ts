@@ -118,6 +118,13 @@ describe('history entries written as sentences by version 3', () => {
 });
 
 describe('history words', () => {
+  it('a guard that ended by itself, and a failure after it, say why nothing restarts', () => {
+    const ended = historyDetail({ at: 0, type: 'guard-ended', params: { minutes: 720 } });
+    expect(ended).toMatch(/^No cell was queued or running in any tab of this notebook for 12 hours/);
+    const after = historyDetail({ at: 0, type: 'ignored', params: { why: 'guard-ended' } });
+    expect(after).toBe('Not restarted: the guard had ended by itself (nothing ran for 12 hours before this run)');
+  });
+
   it('count restarts and attempts in the singular and the plural', () => {
     const gaveUp = (params: HistoryEntry['params']) => historyDetail({ at: 0, type: 'gave-up', params });
     expect(gaveUp({ why: 'failed-again', n: 1, max: 1 })).toBe(

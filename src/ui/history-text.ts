@@ -41,6 +41,8 @@ export function historyDetail(entry: HistoryEntry): string | undefined {
       return leftWords(entry, p);
     case 'run-stopped':
       return stoppedWords(p);
+    case 'guard-ended':
+      return t('historyGuardEnded');
     case 'enabled':
     case 'run-started':
     case 'run-finished':
@@ -76,6 +78,8 @@ function ignoredWords(p: HistoryParams): string | undefined {
       return t('historyMarkerLimit', p.max ?? 0);
     case 'reconnect-not-needed':
       return t('historyReconnectNotNeeded');
+    case 'guard-ended':
+      return t('historyAfterGuardEnded');
     case undefined:
       return undefined;
     default:

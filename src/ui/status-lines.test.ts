@@ -39,6 +39,11 @@ describe('what happened, in one line', () => {
     expect(happenedText([begin, restarted(at(1, 0))], NOW)).toBeNull();
   });
 
+  it('a guard that ended by itself says when, and why', () => {
+    const ended: HistoryEntry = { at: at(7, 0), type: 'guard-ended', params: { minutes: 720 } };
+    expect(happenedText([begin, ended], NOW)).toBe(`Guard ended at ${clock(at(7, 0))}: nothing ran for 12 hours`);
+  });
+
   it('carries the day when it is not today', () => {
     const late = at(23, 40, 13);
     const text = happenedText([begin, { at: late, type: 'run-interrupted' }], NOW);

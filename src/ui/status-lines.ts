@@ -17,6 +17,7 @@ const ENDINGS: ReadonlySet<HistoryEntry['type']> = new Set([
   'run-stopped',
   'run-interrupted',
   'gave-up',
+  'guard-ended',
 ]);
 
 /** How the night's newest run ended (or the guard gave up on it), in words; null while nothing has ended. */
@@ -35,6 +36,8 @@ export function happenedText(history: readonly HistoryEntry[], now: number): str
       return end.params?.saw ? t('happenedStopped', at, end.params.saw) : t('happenedStoppedUnknown', at);
     case 'run-interrupted':
       return t('happenedInterrupted', at);
+    case 'guard-ended':
+      return t('happenedGuardEnded', at);
     default: {
       const restarts = end.params?.n ?? 0;
       return tn('happenedGaveUp', restarts, at, restarts);

@@ -97,6 +97,7 @@ const HISTORY_KEYS: Record<HistoryEntry['type'], MessageKey> = {
   'run-finished': 'eventRunFinished',
   'run-stopped': 'eventRunStopped',
   'run-interrupted': 'eventRunInterrupted',
+  'guard-ended': 'eventGuardEnded',
 };
 
 export interface EventText {
