@@ -415,8 +415,9 @@ test.describe('runs, restarts and outputs (§4, §5)', () => {
       { source: 'import torch', outputs: [{ type: 'stream', text: 'torch ready\n' }] },
       {
         source: 'train()  # may print "CUDA out of memory"',
+        // Held at its pause while the test sees the cells after it pending, however slow the machine.
         runs: {
-          1: { fail: 'cuda-oom', place: 'main' },
+          1: { pause: true, fail: 'cuda-oom', place: 'main' },
           default: { outputs: [{ type: 'stream', text: 'epoch 1 done\n' }] },
         },
       },
@@ -430,6 +431,7 @@ test.describe('runs, restarts and outputs (§4, §5)', () => {
     await expect(third.locator('colab-static-output-renderer')).toHaveText('old accuracy 0.91\n');
     await runAll(page);
     await expect(third).toHaveClass(/\bpending\b/);
+    await resume(page);
     expect(await waitForRun(page, 1)).toMatchObject({ ok: false, failedCell: 1, reason: 'error' });
 
     const second = page.locator('.notebook-cell-list > .cell').nth(1);
@@ -456,6 +458,7 @@ test.describe('runs, restarts and outputs (§4, §5)', () => {
     await runAll(page);
     await expect(third).toHaveClass(/\bpending\b/);
     await expect(third.locator('colab-static-output-renderer')).toHaveCount(0);
+    await resume(page);
     expect(await waitForRun(page, 1)).toMatchObject({ ok: false, failedCell: 1 });
     await expect(third.locator('colab-run-button .cell-execution')).toHaveClass('cell-execution stale');
     await expect(third.locator('colab-run-button .execution-count')).toHaveText('[7]');
