@@ -1,4 +1,5 @@
 import browser from 'webextension-polyfill';
+import { t } from '../lib/i18n';
 import { loadNotebook, loadSettings } from '../state/store';
 import { type BadgeView, badgeFor } from '../ui/badge';
 import { badgeTooltip } from '../ui/text';
@@ -16,7 +17,7 @@ const ICONS: Record<BadgeView['icon'], Record<string, string>> = {
 export async function refreshTabBadge(tabId: number): Promise<void> {
   const key = await notebookOfTab(tabId);
   const [record, settings] = await Promise.all([key ? loadNotebook(key) : null, loadSettings()]);
-  await applyBadge(tabId, badgeFor(record, settings, Date.now()));
+  await applyBadge(tabId, badgeFor(record, settings, Date.now(), t('badgeOn')));
 }
 
 export async function refreshNotebookBadges(key: string): Promise<void> {

@@ -1,6 +1,7 @@
 import { fakeBrowser } from '@webext-core/fake-browser';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { chromeChanges, pageHello } from '../../test/support/background';
+import { getMessage } from '../../test/support/messages';
 import { loadNotebook } from '../state/store';
 
 vi.mock('webextension-polyfill', async () => ({ default: (await import('@webext-core/fake-browser')).fakeBrowser }));
@@ -62,6 +63,8 @@ describe('service worker', () => {
   });
 
   beforeEach(async () => {
+    // The badge says "on" from _locales (t).
+    vi.spyOn(fakeBrowser.i18n, 'getMessage').mockImplementation(getMessage as typeof fakeBrowser.i18n.getMessage);
     await fakeBrowser.storage.session.clear();
     await fakeBrowser.storage.local.set({ [`nb:${KEY}`]: { v: 1, key: KEY, enabled: true } });
   });

@@ -4,6 +4,7 @@ import { refusedPattern } from '../detector/patterns';
 import { fallBackToEnglish } from '../lib/english-fallback';
 import { NOTEBOOK_PREFIX, SETTINGS_KEY } from '../state/schema';
 import { createNotebookWriter } from '../state/store';
+import { refusedPatternSaid } from '../ui/refusal-text';
 import { refreshNotebookBadges, refreshTabBadge } from './badge';
 import { forgetTab } from './frame-tokens';
 import { tellFramesAfter } from './frames';
@@ -18,7 +19,7 @@ fallBackToEnglish();
  * The service worker: the only writer of notebook state. It holds nothing in memory that must survive: it may be
  * stopped whenever it is idle, and everything it needs is in storage.
  */
-const writer = createNotebookWriter(refusedPattern);
+const writer = createNotebookWriter(refusedPatternSaid(refusedPattern));
 const { route, handOver } = createRouter(writer);
 
 browser.runtime.onMessage.addListener((message: unknown, sender: browser.Runtime.MessageSender) =>

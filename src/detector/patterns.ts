@@ -13,7 +13,42 @@ import type { CompiledPattern } from './markers';
  * newest MAX_USER_LINES lines cut to MAX_USER_LINE_CHARS (see text.ts), and see lines without colour codes.
  */
 
-export type PatternCheck = { ok: true } | { ok: false; message: string };
+/**
+ * Why a pattern is refused, as data: the `_locales` message key and its substitutions. The detector has no browser
+ * API, so the UI layer says it in the user's language (`t(key, ...subs)`).
+ */
+export interface Refusal {
+  key: RefusalKey;
+  subs: string[];
+}
+
+export type RefusalKey =
+  | 'patternEmpty'
+  | 'patternBadFlag'
+  | 'patternTooBig'
+  | 'patternMatchesEmpty'
+  | 'patternInvalid'
+  | 'patternLookahead'
+  | 'patternLookbehind'
+  | 'patternBackreference'
+  | 'patternUnicodeEscape'
+  | 'patternControlEscape'
+  | 'patternUnclosedGroup'
+  | 'patternUnopenedGroup'
+  | 'patternUnclosedClass'
+  | 'patternNothingToRepeat'
+  | 'patternNestedRepeat'
+  | 'patternRepeatCount'
+  | 'patternBadRange'
+  | 'patternTrailingBackslash'
+  | 'patternBadEscape'
+  | 'patternBadPerl'
+  | 'patternBadGroupName'
+  | 'patternDuplicateName';
+
+export type PatternCheck = { ok: true } | { ok: false; refusal: Refusal };
+
+const refuse = (key: RefusalKey, ...subs: (string | number)[]): Refusal => ({ key, subs: subs.map(String) });
 
 const LITERAL = /^\/(.+)\/([a-z]*)$/s;
 const FLAG_BITS: Readonly<Record<string, number>> = {
@@ -25,14 +60,14 @@ const FLAG_BITS: Readonly<Record<string, number>> = {
 
 export function validatePattern(source: string): PatternCheck {
   const compiled = compilePattern(source);
-  return typeof compiled === 'string' ? { ok: false, message: compiled } : { ok: true };
+  return compiled instanceof RE2JS ? { ok: true } : { ok: false, refusal: compiled };
 }
 
 /** Valid patterns only: invalid ones were refused at input, or are shown as not in use on the options page. */
 export function compilePatterns(sources: readonly string[]): CompiledPattern[] {
   return sources.flatMap((source) => {
     const re = compilePattern(source);
-    return typeof re === 'string' ? [] : [{ source, test: (line: string) => re.test(line) }];
+    return re instanceof RE2JS ? [{ source, test: (line: string) => re.test(line) }] : [];
   });
 }
 
@@ -40,26 +75,24 @@ export function compilePatterns(sources: readonly string[]): CompiledPattern[] {
 export function refusedPattern(settings: {
   failurePatterns: readonly string[];
   markerPatterns: readonly string[];
-}): { path: string; message: string } | null {
+}): { path: string; refusal: Refusal } | null {
   for (const list of ['failurePatterns', 'markerPatterns'] as const) {
     for (const [index, source] of settings[list].entries()) {
       const check = validatePattern(source);
-      if (!check.ok) return { path: `${list}.${index}`, message: check.message };
+      if (!check.ok) return { path: `${list}.${index}`, refusal: check.refusal };
     }
   }
   return null;
 }
 
-/** The compiled pattern, or a message saying in plain words why it is refused. */
-function compilePattern(source: string): RE2JS | string {
-  if (source.trim() === '') return 'The pattern is empty.';
+/** The compiled pattern, or why it is refused. */
+function compilePattern(source: string): RE2JS | Refusal {
+  if (source.trim() === '') return refuse('patternEmpty');
   const literal = LITERAL.exec(source);
   const body = literal ? (literal[1] ?? '') : source;
   const flags = literal ? (literal[2] ?? '') : '';
   const badFlag = [...flags].find((flag, i) => !(flag in FLAG_BITS) || flags.indexOf(flag) !== i);
-  if (badFlag !== undefined) {
-    return `The flag "${badFlag}" is not allowed: after the closing slash, use only i, m, s or u, each once.`;
-  }
+  if (badFlag !== undefined) return refuse('patternBadFlag', badFlag);
   let re: RE2JS;
   try {
     re = RE2JS.compile(
@@ -70,73 +103,59 @@ function compilePattern(source: string): RE2JS | string {
     return refusalOf(error);
   }
   const size = re.matcher('').programSize();
-  if (size > MAX_PATTERN_PROGRAM) {
-    return (
-      `The pattern is too big to run quickly on long output (${size} steps; at most ${MAX_PATTERN_PROGRAM}). ` +
-      'Large repeat counts like {300} or .{0,200} make it big: use smaller ones.'
-    );
-  }
-  if (re.test('')) {
-    return 'The pattern matches empty text, so it would match every line. Make it require at least one character.';
-  }
+  if (size > MAX_PATTERN_PROGRAM) return refuse('patternTooBig', size, MAX_PATTERN_PROGRAM);
+  if (re.test('')) return refuse('patternMatchesEmpty');
   return re;
 }
 
-function refusalOf(error: unknown): string {
+function refusalOf(error: unknown): Refusal {
   if (!(error instanceof RE2JSSyntaxException)) {
-    return `This is not a valid regular expression: ${error instanceof Error ? error.message : String(error)}.`;
+    return refuse('patternInvalid', error instanceof Error ? error.message : String(error));
   }
   const part = error.input ?? '';
-  const reason = unsupported(error.error, part);
-  return reason ?? `This is not a valid regular expression: ${syntaxReason(error.error, part)}.`;
+  return unsupported(error.error, part) ?? syntaxReason(error.error, part);
 }
 
-/** JavaScript syntax RE2 leaves out, each with what to write instead. */
-function unsupported(code: string, part: string): string | null {
-  const why = 'RE2 leaves it out to keep matching fast on any output';
-  if (code === 'invalid or unsupported Perl syntax' && /^\(\?[=!]/.test(part)) {
-    return `Lookahead like (?=…) or (?!…) is not supported: ${why}. Match the text itself instead.`;
-  }
-  if (code === 'invalid named capture' && /^\(\?<[=!]/.test(part)) {
-    return `Lookbehind like (?<=…) or (?<!…) is not supported: ${why}. Match the text itself instead.`;
-  }
+/** JavaScript syntax RE2 leaves out (to keep matching fast on any output), each with what to write instead. */
+function unsupported(code: string, part: string): Refusal | null {
+  if (code === 'invalid or unsupported Perl syntax' && /^\(\?[=!]/.test(part)) return refuse('patternLookahead');
+  if (code === 'invalid named capture' && /^\(\?<[=!]/.test(part)) return refuse('patternLookbehind');
   if (code !== 'invalid escape sequence') return null;
-  if (/^\\[1-9k]/.test(part)) {
-    return `Backreferences like \\1 or \\k<name> are not supported: ${why}. Write the repeated text out instead.`;
-  }
-  if (part.startsWith('\\u')) return 'Write a Unicode character as \\x{00e9}, not \\u00e9 or \\u{e9}.';
-  if (part.startsWith('\\c')) return 'Write a control character as \\x{01}, not \\cA.';
+  if (/^\\[1-9k]/.test(part)) return refuse('patternBackreference');
+  if (part.startsWith('\\u')) return refuse('patternUnicodeEscape');
+  if (part.startsWith('\\c')) return refuse('patternControlEscape');
   return null;
 }
 
 /** RE2's parse errors (Go's wording) in plain words; `part` is the piece of the pattern RE2 stopped at. */
-function syntaxReason(code: string, part: string): string {
+function syntaxReason(code: string, part: string): Refusal {
   switch (code) {
     case 'missing closing )':
-      return 'a ( has no matching )';
+      return refuse('patternUnclosedGroup');
     case 'unexpected )':
-      return 'a ) has no matching (';
+      return refuse('patternUnopenedGroup');
     case 'missing closing ]':
-      return 'a [ has no matching ] (to match any character including line breaks, write (?s:.))';
+      return refuse('patternUnclosedClass');
     case 'missing argument to repetition operator':
-      return `${part} has nothing before it to repeat`;
+      return refuse('patternNothingToRepeat', part);
     case 'invalid nested repetition operator':
-      return `${part} repeats a repeat (write a+, not a++ or a**)`;
+      return refuse('patternNestedRepeat', part);
     case 'invalid repeat count':
-      return `${part}: a repeat count is at most 1000, counts inside counts multiplied`;
+      return refuse('patternRepeatCount', part);
     case 'invalid character class range':
-      return `${part} is not a range from a lower to a higher character`;
+      return refuse('patternBadRange', part);
     case 'trailing backslash at end of expression':
-      return 'it ends with a lone \\';
+      return refuse('patternTrailingBackslash');
     case 'invalid escape sequence':
-      return `${part} is not an escape RE2 knows (escape punctuation like \\. or \\(, or write \\x{41})`;
+      return refuse('patternBadEscape', part);
     case 'invalid or unsupported Perl syntax':
-      return `${part} is not RE2 syntax (inline flags are written like (?i) or (?s:…))`;
+      return refuse('patternBadPerl', part);
     case 'invalid named capture':
-      return 'a group name is letters, digits and _, as in (?P<name>…) or (?<name>…)';
+      return refuse('patternBadGroupName');
     case 'duplicate capture group name':
-      return `the group name ${part} is used twice`;
+      return refuse('patternDuplicateName', part);
     default:
-      return part ? `${code}: ${part}` : code;
+      // RE2's own words: rare errors this list does not know.
+      return refuse('patternInvalid', part ? `${code}: ${part}` : code);
   }
 }

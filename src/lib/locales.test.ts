@@ -69,6 +69,11 @@ describe('_locales', () => {
     expect(bad).toEqual([]);
   });
 
+  it.each(['en', ...locales])('%s says "on" on the badge in at most 4 characters (Chrome cuts the rest)', (locale) => {
+    expect([...(read(locale).badgeOn?.message ?? '')].length).toBeGreaterThan(0);
+    expect([...(read(locale).badgeOn?.message ?? '')].length).toBeLessThanOrEqual(4);
+  });
+
   it('leaves the product name as it is', () => {
     for (const locale of locales) expect(read(locale).extName?.message).toBe('Colab OOM Guard');
   });

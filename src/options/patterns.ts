@@ -1,6 +1,7 @@
 import { validatePattern } from '../detector/patterns';
 import { t } from '../lib/i18n';
 import { MAX_PATTERN_CHARS, MAX_PATTERNS } from '../limits';
+import { sayRefusal } from '../ui/refusal-text';
 
 export interface LineProblem {
   /** 1-based, counting blank lines too, so it matches what the user sees in the box. */
@@ -26,7 +27,7 @@ export function checkPatterns(text: string): PatternsCheck {
     }
     const check = validatePattern(raw);
     if (check.ok) patterns.push(raw);
-    else problems.push({ line, message: check.message });
+    else problems.push({ line, message: sayRefusal(check.refusal) });
   });
   if (patterns.length + problems.length > MAX_PATTERNS) {
     problems.push({ line: 0, message: t('patternsTooMany', MAX_PATTERNS) });

@@ -1,5 +1,4 @@
 import * as v from 'valibot';
-import type { refusedPattern } from '../detector/patterns';
 import { IMPORT_MAX_NOTEBOOKS } from '../limits';
 import { CURRENT_VERSION, isObject, type RecordKind } from './migrations';
 import { migrateAndParse, type NotebookRecord, NotebookRecordSchema, type Settings, SettingsSchema } from './schema';
@@ -33,8 +32,14 @@ export type ImportResult =
   | { ok: true; settings: Settings; notebooks: NotebookRecord[] }
   | { ok: false; message: string };
 
-/** The pattern engine's check of the user's patterns (`refusedPattern` in detector/patterns.ts). */
-export type PatternCheck = typeof refusedPattern;
+/**
+ * The pattern engine's check of the user's patterns (`refusedPattern` in detector/patterns.ts, its reason said in
+ * words by ui/refusal-text.ts): the first refused pattern's path in the settings and why, or null.
+ */
+export type PatternCheck = (settings: {
+  failurePatterns: readonly string[];
+  markerPatterns: readonly string[];
+}) => { path: string; message: string } | null;
 
 /**
  * Strict, unlike reads from storage: a file with any invalid field is refused as a whole, so a bad import changes

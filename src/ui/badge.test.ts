@@ -7,6 +7,8 @@ const NIGHT_MS = 12 * 60 * 60_000;
 
 const NOW = Date.UTC(2026, 10, 23, 6);
 const settings = defaultSettings();
+/** English's badgeOn. */
+const ON = 'ON';
 
 function record(extra: Partial<NotebookRecord>): NotebookRecord {
   return { ...defaultNotebook('drive:abc'), enabled: true, ...extra };
@@ -15,13 +17,18 @@ function record(extra: Partial<NotebookRecord>): NotebookRecord {
 const VERDICT = { category: 'gpu-oom' as const, rule: 'r', description: 'd', line: 'l' };
 
 describe('badge', () => {
+  it("says the guard is on in the user's language, the counts and symbols staying as they are", () => {
+    expect(badgeFor(record({}), settings, NOW, 'AN').text).toBe('AN');
+    expect(badgeFor(record({ enabled: false }), settings, NOW, 'AN').text).toBe('');
+  });
+
   it('is empty off Colab notebooks and greyed with the off icon when the guard is off', () => {
-    expect(badgeFor(null, settings, NOW)).toMatchObject({ text: '', tip: { kind: 'no-notebook' } });
-    expect(badgeFor(record({ enabled: false }), settings, NOW)).toMatchObject({ text: '', icon: 'off' });
+    expect(badgeFor(null, settings, NOW, ON)).toMatchObject({ text: '', tip: { kind: 'no-notebook' } });
+    expect(badgeFor(record({ enabled: false }), settings, NOW, ON)).toMatchObject({ text: '', icon: 'off' });
   });
 
   it('says ON while watching, then the number of restarts in the last 12 hours', () => {
-    expect(badgeFor(record({}), settings, NOW)).toMatchObject({
+    expect(badgeFor(record({}), settings, NOW, ON)).toMatchObject({
       text: 'ON',
       icon: 'on',
       tip: { kind: 'watching', restarts: 0 },
@@ -32,7 +39,7 @@ describe('badge', () => {
       { at: NOW - 30_000, type: 'restarted' as const },
       { at: NOW - 20_000, type: 'cancelled' as const },
     ];
-    expect(badgeFor(record({ history }), settings, NOW)).toMatchObject({
+    expect(badgeFor(record({ history }), settings, NOW, ON)).toMatchObject({
       text: '2',
       icon: 'on',
       tip: { kind: 'watching', restarts: 2 },
@@ -44,16 +51,16 @@ describe('badge', () => {
       { at: NOW - 60_000, type: 'restarted' as const },
       { at: NOW - 30_000, type: 'interrupted' as const },
     ];
-    expect(badgeFor(record({ history }), settings, NOW)).toMatchObject({ text: '2' });
+    expect(badgeFor(record({ history }), settings, NOW, ON)).toMatchObject({ text: '2' });
   });
 
   it('has a look of its own while detection may be blind, as long as nothing else needs saying', () => {
-    const blind = badgeFor(record({ blindSince: NOW - 1000 }), settings, NOW);
+    const blind = badgeFor(record({ blindSince: NOW - 1000 }), settings, NOW, ON);
     expect(blind).toMatchObject({ text: '?', tip: { kind: 'blind' } });
-    expect(blind.color).not.toBe(badgeFor(record({}), settings, NOW).color);
-    expect(badgeFor(record({ blindSince: NOW, enabled: false }), settings, NOW)).toMatchObject({ text: '' });
+    expect(blind.color).not.toBe(badgeFor(record({}), settings, NOW, ON).color);
+    expect(badgeFor(record({ blindSince: NOW, enabled: false }), settings, NOW, ON)).toMatchObject({ text: '' });
     const gaveUp = record({ blindSince: NOW, status: { kind: 'gave-up', at: NOW, restarts: 3 } });
-    expect(badgeFor(gaveUp, settings, NOW)).toMatchObject({ text: '!' });
+    expect(badgeFor(gaveUp, settings, NOW, ON)).toMatchObject({ text: '!' });
   });
 
   it('turns amber during the countdown', () => {
@@ -67,9 +74,9 @@ describe('badge', () => {
       detectedAt: NOW,
       verdict: { category: 'gpu-oom' as const, rule: 'r', description: 'd', line: 'l' },
     };
-    const badge = badgeFor(record({ status }), settings, NOW);
+    const badge = badgeFor(record({ status }), settings, NOW, ON);
     expect(badge.tip).toEqual({ kind: 'countdown' });
-    expect(badge.color).not.toBe(badgeFor(record({}), settings, NOW).color);
+    expect(badge.color).not.toBe(badgeFor(record({}), settings, NOW, ON).color);
   });
 
   it('stays amber with the count while the restart is under way, and with ON before any restart tonight', () => {
@@ -87,26 +94,37 @@ describe('badge', () => {
       }),
       settings,
       NOW,
+      ON,
     );
-    expect(badgeFor(record({ status }), settings, NOW)).toEqual({
+    expect(badgeFor(record({ status }), settings, NOW, ON)).toEqual({
       text: 'ON',
       color: countdown.color,
       icon: 'on',
       tip: { kind: 'restarting' },
     });
     const restarted = [{ at: NOW - 60_000, type: 'restarted' as const }];
-    expect(badgeFor(record({ status, history: restarted }), settings, NOW).text).toBe('1');
+    expect(badgeFor(record({ status, history: restarted }), settings, NOW, ON).text).toBe('1');
   });
 
   it('a give-up counts the restarts it gave up after, from the record', () => {
-    const gaveUp = badgeFor(record({ status: { kind: 'gave-up', at: NOW, restarts: 5 }, loopCount: 2 }), settings, NOW);
+    const gaveUp = badgeFor(
+      record({ status: { kind: 'gave-up', at: NOW, restarts: 5 }, loopCount: 2 }),
+      settings,
+      NOW,
+      ON,
+    );
     expect(gaveUp).toEqual({ text: '!', color: gaveUp.color, icon: 'gave-up', tip: { kind: 'gave-up', restarts: 5 } });
-    expect(badgeFor(record({ enabled: false }), settings, NOW)).toMatchObject({ text: '', icon: 'off' });
-    expect(badgeFor(record({ enabled: false }), settings, NOW).tip).toEqual({ kind: 'off' });
+    expect(badgeFor(record({ enabled: false }), settings, NOW, ON)).toMatchObject({ text: '', icon: 'off' });
+    expect(badgeFor(record({ enabled: false }), settings, NOW, ON).tip).toEqual({ kind: 'off' });
   });
 
   it('gave up and Colab UI problem each have a badge, colour and icon of their own', () => {
-    const gaveUp = badgeFor(record({ status: { kind: 'gave-up', at: NOW, restarts: 3 }, loopCount: 3 }), settings, NOW);
+    const gaveUp = badgeFor(
+      record({ status: { kind: 'gave-up', at: NOW, restarts: 3 }, loopCount: 3 }),
+      settings,
+      NOW,
+      ON,
+    );
     expect(gaveUp).toMatchObject({ text: '!', icon: 'gave-up', tip: { kind: 'gave-up', restarts: 3 } });
     const problem = badgeFor(
       record({
@@ -115,6 +133,7 @@ describe('badge', () => {
       }),
       settings,
       NOW,
+      ON,
     );
     expect(problem).toMatchObject({
       text: 'UI',

@@ -30,11 +30,12 @@ const ORANGE = '#a04100';
 const GREY = '#5f6368';
 const PURPLE = '#8430ce';
 
-export function badgeFor(record: NotebookRecord | null, settings: Settings, now: number): BadgeView {
+/** `onWord`: the badge's "on" in the user's language (`_locales` badgeOn, at most 4 characters). */
+export function badgeFor(record: NotebookRecord | null, settings: Settings, now: number, onWord: string): BadgeView {
   if (!record) return { text: '', color: GREY, icon: 'on', tip: { kind: 'no-notebook' } };
   const view = describeStatus(record, settings, now);
   const tonight = restartsTonight(record.history, now);
-  const count = tonight > 0 ? String(tonight) : 'ON';
+  const count = tonight > 0 ? String(tonight) : onWord;
   switch (view.state) {
     case 'off':
       return { text: '', color: GREY, icon: 'off', tip: { kind: 'off' } };
