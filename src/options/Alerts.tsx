@@ -79,7 +79,7 @@ function AlertUrl({ config }: { config: AlertsConfig }) {
   }
 
   return (
-    <div class="setting alert-url">
+    <div class="alert-url">
       <label for="alert-url">{t('alertsUrlLabel')}</label>
       <input
         id="alert-url"
