@@ -5,7 +5,7 @@ import { ALERT_LOG_KEY, type AlertLog } from '../state/alert-delivery';
 import { ALERTS_KEY } from '../state/alerts';
 import type { NotifyEffect } from '../state/policy';
 import { defaultNotebook, defaultSettings } from '../state/schema';
-import { alertEffects, deliverDue, sendTestAlert, updateAlerts } from './alerts';
+import { alertEffects, clearAlerts, deliverDue, sendTestAlert, updateAlerts } from './alerts';
 
 vi.mock('webextension-polyfill', async () => ({ default: (await import('@webext-core/fake-browser')).fakeBrowser }));
 
@@ -148,6 +148,14 @@ describe('alert settings, as the worker saves them', () => {
     await updateAlerts({ url: NTFY });
     await updateAlerts({ url: 'https://ntfy.sh/another-topic' });
     expect(fakeBrowser.permissions.remove).not.toHaveBeenCalled();
+  });
+
+  it('go with Clear all data, the permission given back', async () => {
+    granted.add('https://ntfy.sh/*');
+    await updateAlerts({ url: NTFY });
+    await clearAlerts();
+    expect(await fakeBrowser.storage.local.get(null)).toEqual({});
+    expect(fakeBrowser.permissions.remove).toHaveBeenCalledWith({ origins: ['https://ntfy.sh/*'] });
   });
 
   it('change which events alert without touching the URL', async () => {

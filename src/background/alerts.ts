@@ -197,6 +197,13 @@ export async function updateAlerts(patch: AlertsPatch): Promise<CommandReply> {
   return { ok: true };
 }
 
+/** "Clear all data": the alert settings and their log go too, and the URL's permission is given back. */
+export async function clearAlerts(): Promise<void> {
+  const receiver = configuredReceiver(await loadAlertsConfig());
+  await writes.run(ALERT_LOG_KEY, () => browser.storage.local.remove([ALERTS_KEY, ALERT_LOG_KEY]));
+  if (receiver) await giveBack(receiver.permission);
+}
+
 /** A host the extension needs anyway (Colab's) is never given back: removing it fails, and nothing is lost. */
 async function giveBack(permission: string): Promise<void> {
   await browser.permissions.remove({ origins: [permission] }).catch(() => undefined);

@@ -20,7 +20,7 @@ import type { ClaimReply, CommandReply, PolicyEvent, Reduction, ReplyFor, Report
 import { isScratchKey } from '../state/scratch';
 import { loadNotebook, loadSettings, type NotebookWriter, StorageWriteError } from '../state/store';
 import { verdictName } from '../ui/verdict-name';
-import { alertEffects, sendTestAlert, updateAlerts } from './alerts';
+import { alertEffects, clearAlerts, sendTestAlert, updateAlerts } from './alerts';
 import { refreshTabBadge } from './badge';
 import { newTokenForTab, tokenOfTab } from './frame-tokens';
 import { frameHello, frameStatus, tellFrames } from './frames';
@@ -183,7 +183,7 @@ export function createRouter(writer: NotebookWriter) {
     'ui-settings': (message) => writer.updateSettings(message.patch),
     'ui-import': (message) => writer.importData(message.text),
     'ui-clear': async () => {
-      await Promise.all([writer.clearAll(), clearStorageErrors()]);
+      await Promise.all([writer.clearAll(), clearStorageErrors(), clearAlerts()]);
       return { ok: true };
     },
     'ui-clear-storage-errors': async () => {
