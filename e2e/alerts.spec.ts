@@ -133,7 +133,8 @@ const SHAPES = [
 ] as const;
 
 for (const shape of SHAPES) {
-  test(`a run stopped by another error: one POST in ${shape.kind === 'auto' ? 'generic JSON' : shape.kind}'s shape`, async ({
+  const name = shape.kind === 'auto' ? 'generic JSON' : shape.kind;
+  test(`a run stopped by another error: one POST in ${name}'s shape`, async ({
     context,
     page,
     serviceWorker,
@@ -171,8 +172,9 @@ test('a failing receiver: the options page lists the failure, the alert is sent 
   await openNotebook({ context, page, serviceWorker, sim }, STOPS);
   await runAll(page);
   const failure = options.locator('.alert-failures li');
+  const stopped = 'A run stopped on another error \\(not out of memory\\)';
   await expect(failure).toHaveText(
-    /^\d{1,2}:\d\d.* · A run stopped on another error \(not out of memory\): the receiver answered HTTP 500 \(will try again\)$/,
+    new RegExp(`^\\d{1,2}:\\d\\d.* · ${stopped}: the receiver answered HTTP 500 \\(will try again\\)$`),
   );
   await expect(options.getByText('1 alert waits for its next try.')).toBeVisible();
   receiver.answer(200);

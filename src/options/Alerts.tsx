@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import browser from 'webextension-polyfill';
 import { t, tn } from '../lib/i18n';
 import type { AlertsPatch } from '../messaging/protocol';
@@ -47,7 +47,11 @@ function AlertUrl({ config }: { config: AlertsConfig }) {
   const [draft, setDraft] = useState(config.url ?? '');
   const [kind, setKind] = useState<KindChoice>(config.kind);
   const [message, setMessage] = useState<{ error: boolean; text: string } | null>(null);
+  // A URL saved or removed (here or in another window) shows as saved; typing is left alone until then.
+  const shown = useRef({ url: config.url, kind: config.kind });
   useEffect(() => {
+    if (shown.current.url === config.url && shown.current.kind === config.kind) return;
+    shown.current = { url: config.url, kind: config.kind };
     setDraft(config.url ?? '');
     setKind(config.kind);
   }, [config.url, config.kind]);

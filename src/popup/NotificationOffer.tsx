@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import browser from 'webextension-polyfill';
 import { t } from '../lib/i18n';
 import { useAlertsConfig } from '../ui/alert-hooks';
@@ -10,16 +10,18 @@ import { errorText, sendUi } from '../ui/send';
  */
 export function NotificationOffer({ notificationsOn }: { notificationsOn: boolean }) {
   const config = useAlertsConfig();
-  const [shown, setShown] = useState(false);
+  const [closed, setClosed] = useState(false);
   const [answer, setAnswer] = useState<{ error: boolean; text: string } | null>(null);
+  // Decided once, when the alert settings are first read: noting the offer must not take it away again.
+  const offer = useRef<boolean | null>(null);
+  if (config && offer.current === null) offer.current = !config.notificationsOffered && !notificationsOn;
+  const offering = offer.current === true;
 
   useEffect(() => {
-    if (!config || config.notificationsOffered || notificationsOn || shown) return;
-    setShown(true);
-    void sendUi({ type: 'ui-alerts', patch: { notificationsOffered: true } });
-  }, [config, notificationsOn, shown]);
+    if (offering) void sendUi({ type: 'ui-alerts', patch: { notificationsOffered: true } });
+  }, [offering]);
 
-  if (!shown) return null;
+  if (!offering || closed) return null;
   if (answer) {
     return (
       <p class={answer.error ? 'error offer' : 'success offer'} role={answer.error ? 'alert' : 'status'}>
@@ -47,7 +49,7 @@ export function NotificationOffer({ notificationsOn }: { notificationsOn: boolea
         <button type="button" class="primary" onClick={accept}>
           {t('offerAccept')}
         </button>
-        <button type="button" onClick={() => setShown(false)}>
+        <button type="button" onClick={() => setClosed(true)}>
           {t('offerDecline')}
         </button>
       </div>
