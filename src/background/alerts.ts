@@ -65,6 +65,8 @@ function updateLog(change: (log: AlertLog) => AlertLog): Promise<AlertLog> {
 
 /** The policy's effects that the person chose to be alerted of, queued and sent. Never throws. */
 export async function alertEffects(effects: Effect[], record: NotebookRecord, settings: Settings): Promise<void> {
+  // Most events have no effect: their settings are not even read.
+  if (effects.length === 0) return;
   try {
     const config = await loadAlertsConfig();
     const receiver = configuredReceiver(config);
