@@ -158,6 +158,14 @@ describe('alert settings, as the worker saves them', () => {
     expect(fakeBrowser.permissions.remove).toHaveBeenCalledWith({ origins: ['https://ntfy.sh/*'] });
   });
 
+  it('save other changes even when the saved URL’s permission went missing', async () => {
+    granted.add('https://ntfy.sh/*');
+    await updateAlerts({ url: NTFY });
+    granted.clear();
+    expect(await updateAlerts({ notificationsOffered: true, events: { restarted: true } })).toEqual({ ok: true });
+    expect(await updateAlerts({ url: 'https://ntfy.sh/new-topic' })).toMatchObject({ ok: false });
+  });
+
   it('change which events alert without touching the URL', async () => {
     granted.add('https://ntfy.sh/*');
     await updateAlerts({ url: NTFY });

@@ -188,7 +188,9 @@ export async function updateAlerts(patch: AlertsPatch): Promise<CommandReply> {
   };
   const receiver = next.url === null ? null : checkAlertUrl(next.url, next.kind);
   if (receiver && !receiver.ok) return { ok: false, message: t('alertsUrlRefused') };
-  if (receiver && !(await browser.permissions.contains({ origins: [receiver.permission] }))) {
+  // Checked for a new URL only: a lost permission must not also keep the events or the offer from being saved.
+  const newUrl = patch.url !== undefined && patch.url !== current.url;
+  if (receiver && newUrl && !(await browser.permissions.contains({ origins: [receiver.permission] }))) {
     return { ok: false, message: t('alertsPermissionMissing') };
   }
   const stored: AlertsConfig = receiver ? { ...next, url: receiver.url } : next;
