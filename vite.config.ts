@@ -49,8 +49,9 @@ function firefoxManifest(source: typeof manifest) {
       gecko: {
         id: GECKO_ID,
         strict_min_version: `${FIREFOX_MIN_VERSION}.0`,
-        // The extension sends nothing off the device (notebook state stays in browser storage).
-        // Revisit this declaration if that ever changes.
+        // The extension sends nothing to its developer or to anyone it chooses (notebook state stays in browser
+        // storage). Alerts go only to the one address the person typed and granted, at their direction
+        // (docs/alerts.md, store/privacy.md). Revisit this declaration if that ever changes.
         data_collection_permissions: { required: ['none' as const] },
       },
       // Firefox for Android gained `data_collection_permissions` in 142.

@@ -5,7 +5,11 @@
 declare class URL {
   constructor(url: string, base?: string);
   readonly hash: string;
+  readonly href: string;
   readonly hostname: string;
   readonly pathname: string;
   readonly protocol: string;
+  readonly host: string;
+  readonly username: string;
+  readonly password: string;
 }

@@ -59,6 +59,8 @@ describe('service worker', () => {
   // The listeners are registered once, at import, as in the browser.
   beforeAll(async () => {
     await fakeBrowser.windows.create({ focused: true });
+    // The fake has no permission events; nothing here grants a permission.
+    vi.spyOn(fakeBrowser.permissions.onAdded, 'addListener').mockImplementation(() => undefined);
     await import('./index');
   });
 

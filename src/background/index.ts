@@ -5,9 +5,11 @@ import { fallBackToEnglish } from '../lib/english-fallback';
 import { NOTEBOOK_PREFIX, SETTINGS_KEY } from '../state/schema';
 import { createNotebookWriter } from '../state/store';
 import { refusedPatternSaid } from '../ui/refusal-text';
+import { deliverDue, isRetryAlarm } from './alerts';
 import { refreshNotebookBadges, refreshTabBadge } from './badge';
 import { forgetTab } from './frame-tokens';
 import { tellFramesAfter } from './frames';
+import { focusNotebookOf } from './notification-click';
 import { injectIntoOpenTabs } from './reinject';
 import { createRouter } from './router';
 import { notebookOfTab, setTabNotebook, tabShowsNotebook } from './tab-registry';
@@ -70,4 +72,28 @@ browser.storage.onChanged.addListener(async (changes, area) => {
 // Output frames post only while the guard is on, and send all their text only with marker patterns: they ask again.
 browser.storage.onChanged.addListener((changes, area) => {
   if (area === 'local') void tellFramesAfter(changes).catch(() => undefined);
+});
+
+// Alerts that failed wait in storage for their next try: a worker started again (or woken by the alarm) sends them.
+browser.alarms.onAlarm.addListener((alarm) => {
+  if (isRetryAlarm(alarm)) void deliverDue().catch(() => undefined);
+});
+void deliverDue().catch(() => undefined);
+
+/**
+ * Listened to at the top level: a click may be what starts the worker. Without the optional permission there is no
+ * notifications API; once it is granted, the listener is added then.
+ */
+function listenToNotificationClicks(): void {
+  if (!browser.notifications || browser.notifications.onClicked.hasListener(onNotificationClick)) return;
+  browser.notifications.onClicked.addListener(onNotificationClick);
+}
+function onNotificationClick(id: string): void {
+  void focusNotebookOf(id).catch(() => undefined);
+}
+listenToNotificationClicks();
+// Granted from the popup's offer, whose page may close while the browser asks: the worker turns them on.
+browser.permissions.onAdded.addListener(async (added) => {
+  listenToNotificationClicks();
+  if (added.permissions?.includes('notifications')) await writer.updateSettings({ notifications: true });
 });

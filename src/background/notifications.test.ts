@@ -90,7 +90,7 @@ describe('notifications', () => {
     expect(create).not.toHaveBeenCalled();
 
     await notify([effect({ title: 'evil\u202Egnp.ipynb' })], { ...defaultSettings(), notifications: true });
-    expect(create).toHaveBeenCalledWith(expect.stringMatching(/^restarted:drive:abc:\d+$/), {
+    expect(create).toHaveBeenCalledWith(expect.stringMatching(/^restarted:\d+:drive:abc$/), {
       type: 'basic',
       iconUrl: fakeBrowser.runtime.getURL('icons/icon-128.png'),
       title: 'Restarted: evilgnp.ipynb',

@@ -13,7 +13,7 @@ export async function notify(effects: Effect[], settings: Settings): Promise<voi
   if (!(await browser.permissions.contains({ permissions: ['notifications'] }))) return;
   for (const effect of effects) {
     const { title, message } = notificationText(effect);
-    await browser.notifications.create(`${effect.kind}:${effect.key}:${Date.now()}`, {
+    await browser.notifications.create(notificationId(effect, Date.now()), {
       type: 'basic',
       iconUrl: browser.runtime.getURL('icons/icon-128.png'),
       // The name and what a failed step saw come from the page: nothing in them may reorder what is shown.
@@ -21,6 +21,15 @@ export async function notify(effects: Effect[], settings: Settings): Promise<voi
       message: withoutUnsafeText(message),
     });
   }
+}
+
+/** Unique per notification, and naming its notebook last (a key may hold colons): a click finds its tab. */
+export function notificationId(effect: NotifyEffect, now: number): string {
+  return `${effect.kind}:${now}:${effect.key}`;
+}
+
+export function notebookOfNotification(id: string): string | null {
+  return /^[a-z-]+:\d+:(.+)$/.exec(id)?.[1] ?? null;
 }
 
 /** "Restarted: train.ipynb"; a UI problem says the step in words first, its ids in the details. */

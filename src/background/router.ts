@@ -20,6 +20,7 @@ import type { ClaimReply, CommandReply, PolicyEvent, Reduction, ReplyFor, Report
 import { isScratchKey } from '../state/scratch';
 import { loadNotebook, loadSettings, type NotebookWriter, StorageWriteError } from '../state/store';
 import { verdictName } from '../ui/verdict-name';
+import { alertEffects, clearAlerts, sendTestAlert, updateAlerts } from './alerts';
 import { refreshTabBadge } from './badge';
 import { newTokenForTab, tokenOfTab } from './frame-tokens';
 import { frameHello, frameStatus, tellFrames } from './frames';
@@ -46,6 +47,8 @@ export function createRouter(writer: NotebookWriter) {
       throw error;
     }
     await notify(result.effects, settings);
+    // Not awaited: a receiver that is slow or down never holds up what the page waits for (a claim, a restart).
+    void alertEffects(result.effects, result.record, settings);
     return result.reply;
   }
 
@@ -180,13 +183,15 @@ export function createRouter(writer: NotebookWriter) {
     'ui-settings': (message) => writer.updateSettings(message.patch),
     'ui-import': (message) => writer.importData(message.text),
     'ui-clear': async () => {
-      await Promise.all([writer.clearAll(), clearStorageErrors()]);
+      await Promise.all([writer.clearAll(), clearStorageErrors(), clearAlerts()]);
       return { ok: true };
     },
     'ui-clear-storage-errors': async () => {
       await clearStorageErrors();
       return { ok: true };
     },
+    'ui-alerts': (message) => updateAlerts(message.patch),
+    'ui-alert-test': () => sendTestAlert(),
   };
 
   const tabQueue = createQueue<number>();

@@ -1,5 +1,7 @@
 import * as v from 'valibot';
 import { IMPORT_MAX_CHARS, MAX_SHELL_TAIL_CHARS, MAX_TEXT_CHARS, MAX_URL_CHARS, TEXT_LIMITS } from '../limits';
+import type { DeliveryError } from '../state/alert-delivery';
+import { ALERT_EVENTS, type AlertEvent, KIND_CHOICES, MAX_ALERT_URL_CHARS } from '../state/alerts';
 import { PERSON_ONLY_KINDS } from '../state/dialogs';
 import { DISCONNECT_KINDS } from '../state/disconnect';
 import type { ClaimReply, CommandReply, ReportReply } from '../state/policy';
@@ -131,6 +133,21 @@ export const FrameMessageSchema = v.variant('type', [
 ]);
 export type FrameMessage = v.InferOutput<typeof FrameMessageSchema>;
 
+const AlertsPatchSchema = v.object({
+  url: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(MAX_ALERT_URL_CHARS)))),
+  kind: v.optional(v.picklist(KIND_CHOICES)),
+  events: v.optional(
+    v.partial(v.object(Object.fromEntries(ALERT_EVENTS.map((e) => [e, v.boolean()])) as AlertEventFlags)),
+  ),
+  includeTitle: v.optional(v.boolean()),
+  notificationsOffered: v.optional(v.boolean()),
+});
+type AlertEventFlags = Record<AlertEvent, v.BooleanSchema<undefined>>;
+export type AlertsPatch = v.InferOutput<typeof AlertsPatchSchema>;
+
+/** What a test alert got: delivered (with the receiver's status), or why not. */
+export type AlertTestReply = { ok: true; result: { kind: 'sent'; status: number } | DeliveryError };
+
 /** Sent by the popup and the options page. */
 export const UiMessageSchema = v.variant('type', [
   v.object({ type: v.literal('ui-command'), key: NotebookKey, command: CommandSchema }),
@@ -139,6 +156,10 @@ export const UiMessageSchema = v.variant('type', [
   v.object({ type: v.literal('ui-clear') }),
   /** The user dismissed the list of failed storage writes. */
   v.object({ type: v.literal('ui-clear-storage-errors') }),
+  /** A change to the alert settings (state/alerts.ts); a new URL only once its host permission is granted. */
+  v.object({ type: v.literal('ui-alerts'), patch: AlertsPatchSchema }),
+  /** "Send a test alert" to the saved URL, once, now. */
+  v.object({ type: v.literal('ui-alert-test') }),
 ]);
 export type UiMessage = v.InferOutput<typeof UiMessageSchema>;
 
@@ -200,6 +221,8 @@ export interface WorkerProtocol {
   'ui-import': ImportOutcome;
   'ui-clear': CommandReply;
   'ui-clear-storage-errors': CommandReply;
+  'ui-alerts': CommandReply;
+  'ui-alert-test': AlertTestReply | { ok: false; message: string };
 }
 
 /** What the popup asks a Colab tab (tab-request.ts), and the reply. */

@@ -6,6 +6,7 @@ import { useSettings } from '../ui/hooks';
 import { StorageErrors } from '../ui/StorageErrors';
 import { sendUi } from '../ui/send';
 import { About } from './About';
+import { Alerts } from './Alerts';
 import { NumberSetting, Section, Toggle } from './controls';
 import { DataTools } from './DataTools';
 import { categoryHint, categoryLabel } from './labels';
@@ -160,6 +161,10 @@ export function Options() {
 
       <Section id="notifications" title="optionsNotifications" intro="optionsNotificationsIntro">
         <Notifications on={current.notifications} save={save} />
+      </Section>
+
+      <Section id="alerts" title="optionsAlerts" intro="optionsAlertsIntro">
+        <Alerts />
       </Section>
 
       <Section id="data" title="optionsData" intro="optionsDataIntro">

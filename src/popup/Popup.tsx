@@ -20,6 +20,7 @@ import { describeStatus } from '../ui/status-view';
 import { stepWords } from '../ui/steps';
 import { Timeline } from '../ui/Timeline';
 import { eventText, formatTime, languageList, languageName, statusText } from '../ui/text';
+import { NotificationOffer } from './NotificationOffer';
 import { askTab, useColabLanguage, usePageWatched, useTabNotebook, useTargetTab } from './tab';
 
 /** How many events the popup lists, above its controls (the full history is in the export). */
@@ -114,6 +115,7 @@ function NotebookPanel(props: {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [wantEnabled, setWantEnabled] = useState<boolean | null>(null);
+  const [switchedOn, setSwitchedOn] = useState(false);
 
   const record = notebook.value;
   const watched = usePageWatched(tabId, notebookKey, record?.enabled === true);
@@ -144,7 +146,9 @@ function NotebookPanel(props: {
 
   async function toggle(enabled: boolean) {
     setWantEnabled(enabled);
-    if (!(await run({ type: 'set-enabled', enabled }))) setWantEnabled(null);
+    const done = await run({ type: 'set-enabled', enabled });
+    if (!done) setWantEnabled(null);
+    setSwitchedOn(done && enabled);
   }
 
   const checked = wantEnabled ?? record.enabled;
@@ -172,6 +176,7 @@ function NotebookPanel(props: {
         />
         <span>{t('popupSwitch')}</span>
       </label>
+      {switchedOn && <NotificationOffer notificationsOn={settings.value.notifications} />}
 
       <section class={`status status-${view.state}`} aria-labelledby="status-headline">
         <p id="status-headline" class="headline">

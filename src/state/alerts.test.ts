@@ -1,0 +1,109 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  ALERTS_VERSION,
+  checkAlertUrl,
+  configuredReceiver,
+  defaultAlertsConfig,
+  parseAlertsConfig,
+  shouldAlert,
+} from './alerts';
+
+describe('alert URLs', () => {
+  it('read the receiver from the host: Slack, Discord (both domains), ntfy.sh, anything else JSON', () => {
+    const kind = (url: string) => {
+      const checked = checkAlertUrl(url, 'auto');
+      return checked.ok ? checked.kind : checked.problem;
+    };
+    expect(kind('https://hooks.slack.com/services/T000/B000/XXXX')).toBe('slack');
+    expect(kind('https://discord.com/api/webhooks/123456/abc-DEF_ghi')).toBe('discord');
+    expect(kind('https://discordapp.com/api/webhooks/123456/abc')).toBe('discord');
+    expect(kind('https://ntfy.sh/my-training-alerts')).toBe('ntfy');
+    expect(kind('https://example.org/hook')).toBe('json');
+    // A Discord page that is not a webhook is no Discord receiver.
+    expect(kind('https://discord.com/channels/1/2')).toBe('json');
+  });
+
+  it('take the chosen kind over the host: a self-hosted ntfy', () => {
+    expect(checkAlertUrl('https://push.example.org/alerts', 'ntfy')).toMatchObject({ ok: true, kind: 'ntfy' });
+    expect(checkAlertUrl('https://ntfy.sh/topic', 'json')).toMatchObject({ ok: true, kind: 'json' });
+  });
+
+  it('refuse what cannot receive alerts, each with its reason', () => {
+    const problem = (url: string, kind: Parameters<typeof checkAlertUrl>[1] = 'auto') => {
+      const checked = checkAlertUrl(url, kind);
+      return checked.ok ? 'ok' : checked.problem;
+    };
+    expect(problem('   ')).toBe('empty');
+    expect(problem('ntfy.sh/topic')).toBe('not-a-url');
+    expect(problem('http://ntfy.sh/topic')).toBe('not-https');
+    expect(problem('ftp://example.org/x')).toBe('not-https');
+    expect(problem('http://192.168.1.2/topic')).toBe('not-https');
+    expect(problem('https://user:secret@ntfy.example.org/topic', 'ntfy')).toBe('credentials');
+    expect(problem('https://hooks.slack.com/')).toBe('slack-path');
+    expect(problem('https://example.org/api/webhooks/x', 'discord')).toBe('discord-path');
+    expect(problem('https://ntfy.sh/')).toBe('ntfy-topic');
+    expect(problem(`https://example.org/${'a'.repeat(2100)}`)).toBe('too-long');
+  });
+
+  it('allow plain http to this computer only, asking for that host on every port', () => {
+    expect(checkAlertUrl('http://127.0.0.1:8123/hook', 'auto')).toEqual({
+      ok: true,
+      url: 'http://127.0.0.1:8123/hook',
+      kind: 'json',
+      permission: 'http://127.0.0.1/*',
+    });
+    expect(checkAlertUrl('http://localhost:2586/topic', 'ntfy')).toMatchObject({
+      ok: true,
+      permission: 'http://localhost/*',
+    });
+  });
+
+  it('ask for exactly the host of an https URL, whatever its path and query', () => {
+    fc.assert(
+      fc.property(fc.webUrl({ validSchemes: ['https'], withQueryParameters: true }), (url) => {
+        const checked = checkAlertUrl(url, 'json');
+        if (!checked.ok) return checked.problem === 'credentials' || checked.problem === 'too-long';
+        const host = new URL(url).hostname;
+        return checked.permission === `https://${host}/*`;
+      }),
+    );
+  });
+});
+
+describe('alert settings', () => {
+  it('start with no URL, gave up and stopped chosen, the name kept in the browser, nothing offered yet', () => {
+    const config = defaultAlertsConfig();
+    expect(config).toMatchObject({ url: null, kind: 'auto', includeTitle: false, notificationsOffered: false });
+    expect(
+      Object.entries(config.events)
+        .filter(([, on]) => on)
+        .map(([event]) => event),
+    ).toEqual(['gave-up', 'run-stopped']);
+  });
+
+  it('alert only with a URL, and only for the chosen events', () => {
+    const none = defaultAlertsConfig();
+    expect(shouldAlert(none, 'gave-up')).toBe(false);
+    const set = { ...none, url: 'https://ntfy.sh/x' };
+    expect(shouldAlert(set, 'gave-up')).toBe(true);
+    expect(shouldAlert(set, 'run-stopped')).toBe(true);
+    expect(shouldAlert(set, 'run-finished')).toBe(false);
+    expect(shouldAlert({ ...set, events: { ...set.events, 'run-finished': true } }, 'run-finished')).toBe(true);
+  });
+
+  it('read a corrupt or newer stored value as no alerts', () => {
+    expect(parseAlertsConfig({ v: ALERTS_VERSION + 1, url: 'https://ntfy.sh/x' }).url).toBeNull();
+    expect(parseAlertsConfig('junk').url).toBeNull();
+    expect(parseAlertsConfig({ v: ALERTS_VERSION, url: 'https://ntfy.sh/x' })).toMatchObject({
+      url: 'https://ntfy.sh/x',
+      events: { 'gave-up': true, restarted: false },
+    });
+  });
+
+  it('send nowhere when the stored URL no longer checks', () => {
+    const config = { ...defaultAlertsConfig(), url: 'http://example.org/x' };
+    expect(configuredReceiver(config)).toBeNull();
+    expect(configuredReceiver({ ...config, url: 'https://example.org/x' })).toMatchObject({ kind: 'json' });
+  });
+});

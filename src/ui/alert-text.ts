@@ -1,0 +1,58 @@
+import { type MessageKey, t } from '../lib/i18n';
+import type { AlertKind, DeliveryError } from '../state/alert-delivery';
+import type { ReceiverKind, UrlProblem } from '../state/alerts';
+
+/** The words of the alert settings and their results, shared by the options page and the popup. */
+
+const EVENT_LABELS: Record<AlertKind, MessageKey> = {
+  'gave-up': 'alertEventGaveUp',
+  'run-stopped': 'alertEventRunStopped',
+  'ui-problem': 'alertEventUiProblem',
+  'left-to-person': 'alertEventLeft',
+  restarted: 'alertEventRestarted',
+  'run-finished': 'alertEventRunFinished',
+  test: 'alertEventTest',
+};
+
+export function alertEventLabel(event: AlertKind): string {
+  return t(EVENT_LABELS[event]);
+}
+
+const RECEIVER_NAMES: Record<ReceiverKind, MessageKey> = {
+  ntfy: 'alertKindNtfy',
+  slack: 'alertKindSlack',
+  discord: 'alertKindDiscord',
+  json: 'alertKindJson',
+};
+
+export function receiverName(kind: ReceiverKind): string {
+  return t(RECEIVER_NAMES[kind]);
+}
+
+const URL_PROBLEMS: Record<UrlProblem, MessageKey> = {
+  empty: 'alertUrlEmpty',
+  'not-a-url': 'alertUrlInvalid',
+  'too-long': 'alertUrlTooLong',
+  'not-https': 'alertUrlHttps',
+  credentials: 'alertUrlCredentials',
+  'slack-path': 'alertUrlSlack',
+  'discord-path': 'alertUrlDiscord',
+  'ntfy-topic': 'alertUrlNtfy',
+};
+
+export function urlProblemText(problem: UrlProblem): string {
+  return t(URL_PROBLEMS[problem]);
+}
+
+export function deliveryErrorText(error: DeliveryError): string {
+  switch (error.kind) {
+    case 'http':
+      return t('alertErrorHttp', error.status);
+    case 'network':
+      return t('alertErrorNetwork', error.message);
+    case 'timeout':
+      return t('alertErrorTimeout');
+    case 'permission':
+      return t('alertErrorPermission');
+  }
+}
