@@ -90,6 +90,13 @@ export function Options() {
           checked={current.guardNeverEnds}
           onToggle={(checked) => save({ guardNeverEnds: checked })}
         />
+        <Toggle
+          id="ask-at-keyboard"
+          label={t('settingAskAtKeyboard')}
+          hint={t('settingAskAtKeyboardHint')}
+          checked={current.askAtKeyboard}
+          onToggle={(checked) => save({ askAtKeyboard: checked })}
+        />
       </Section>
 
       <Section id="detection" title="optionsDetection" intro="optionsDetectionIntro">

@@ -189,7 +189,7 @@ function NotebookPanel(props: {
         <p class="sr-only" role="status">
           {text.announcement}
         </p>
-        {view.state === 'pending' && (
+        {(view.state === 'pending' || view.state === 'asking') && (
           <button type="button" class="primary" disabled={busy} onClick={() => void run({ type: 'cancel' })}>
             {t('popupCancel')}
           </button>

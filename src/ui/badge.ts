@@ -19,7 +19,7 @@ export interface BadgeView {
 export type BadgeIcon = 'on' | 'off' | 'gave-up' | 'ui-problem';
 
 export type BadgeTip =
-  | { kind: 'no-notebook' | 'off' | 'blind' | 'countdown' | 'restarting' }
+  | { kind: 'no-notebook' | 'off' | 'blind' | 'countdown' | 'asking' | 'restarting' }
   | { kind: 'watching' | 'gave-up'; restarts: number }
   | { kind: 'ui-problem'; failed: FailedStep; action?: RestartAction };
 
@@ -45,6 +45,8 @@ export function badgeFor(record: NotebookRecord | null, settings: Settings, now:
       return { text: count, color: GREEN, icon: 'on', tip: { kind: 'watching', restarts: tonight } };
     case 'pending':
       return { text: count, color: AMBER, icon: 'on', tip: { kind: 'countdown' } };
+    case 'asking':
+      return { text: count, color: AMBER, icon: 'on', tip: { kind: 'asking' } };
     case 'restarting':
       return { text: count, color: AMBER, icon: 'on', tip: { kind: 'restarting' } };
     case 'gave-up': {

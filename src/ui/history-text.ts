@@ -43,10 +43,28 @@ export function historyDetail(entry: HistoryEntry): string | undefined {
       return stoppedWords(p);
     case 'guard-ended':
       return t('historyGuardEnded');
+    case 'asked':
+      return askedWords(p);
     case 'enabled':
     case 'run-started':
     case 'run-finished':
     case 'run-interrupted':
+      return undefined;
+  }
+}
+
+/** How the question to the person at the keyboard ended. */
+function askedWords(p: HistoryParams): string | undefined {
+  switch (p.choice) {
+    case 'restart':
+      return t('historyAskedRestart');
+    case 'not-now':
+      return t('historyAskedNotNow');
+    case 'away':
+      return t('historyAskedAway', p.delaySec ?? 0);
+    case 'closed':
+      return t('historyAskedClosed');
+    case undefined:
       return undefined;
   }
 }

@@ -42,6 +42,8 @@ export function statusText(view: StatusView, record: NotebookRecord): StatusText
         details: view.verdict ? verdictText(view.verdict) : undefined,
       };
     }
+    case 'asking':
+      return same(t('stateAsking'), t('stateAskingDetail', foundText(view.reason ?? 'failure', view.verdict)));
     case 'restarting':
       return same(t('stateRestarting'), view.action ? actionText(view.action) : undefined);
     case 'gave-up': {
@@ -98,6 +100,7 @@ const HISTORY_KEYS: Record<HistoryEntry['type'], MessageKey> = {
   'run-stopped': 'eventRunStopped',
   'run-interrupted': 'eventRunInterrupted',
   'guard-ended': 'eventGuardEnded',
+  asked: 'eventAsked',
 };
 
 export interface EventText {
@@ -166,6 +169,8 @@ function tipWords(tip: BadgeTip): string {
       return t('badgeBlind');
     case 'countdown':
       return t('badgeCountdown');
+    case 'asking':
+      return t('badgeAsking');
     case 'restarting':
       return t('badgeRestarting');
     case 'watching': {
