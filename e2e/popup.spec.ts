@@ -101,7 +101,8 @@ test('the countdown says what was found and what will happen, in m:ss, in the po
   await expect(headline(popup)).toHaveText('Watching');
   await runAll(page);
   await expect(headline(popup)).toHaveText(/^PyTorch CUDA out of memory: restart and run all in 1:[23]\d$/);
-  await expect(popup.locator('.status .details')).toContainText('(rule torch-cuda-oom)');
+  await expect(popup.locator('.status .details')).toContainText('PyTorch CUDA out of memory: torch.OutOfMemoryError');
+  await expect(popup.locator('body')).not.toContainText('torch-cuda-oom');
   await expect(page.locator('colab-oom-guard-notice .countdown')).toHaveText(
     /^PyTorch CUDA out of memory: restart and run all in 1:[23]\d$/,
   );

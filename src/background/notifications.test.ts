@@ -46,7 +46,9 @@ describe('notifications', () => {
     });
     expect(notificationText(problem)).toEqual({
       title: 'Colab UI problem: train.ipynb',
-      message: 'Could not find Runtime → Restart session and run all. Details: item-missing; saw: items: Run all',
+      message:
+        'Could not find Runtime → Restart session and run all. ' +
+        "Details: What the guard saw in Colab's page: items: Run all",
     });
     const said = 'Runtime disconnected: disallowed code. Colab said: "Runtime disconnected Your runtime has been…"';
     const verdict = {

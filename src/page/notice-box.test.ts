@@ -109,7 +109,7 @@ describe('in-page notice', () => {
     expect(content?.body.split('\n')).toEqual([
       'Could not find Runtime → Restart session and run all.',
       'Nothing else was clicked, and the guard stopped for this notebook until you re-arm it in the popup.',
-      'Details: item-missing; saw: items: Run all',
+      "What the guard saw in Colab's page: items: Run all",
     ]);
     expect(`${content?.title} ${content?.body}`).not.toContain('find-item');
   });

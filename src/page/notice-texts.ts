@@ -1,12 +1,11 @@
 import { type MessageKey, t, tn } from '../lib/i18n';
 import type { DialogKind } from '../state/dialogs';
 import type { DisconnectKind } from '../state/disconnect';
-import { failedStepText } from '../state/failed-step';
 import { gaveUpUnableToConnect, lastAction } from '../state/last-action';
 import type { AskChoice, NotebookRecord } from '../state/schema';
 import { clock, countdownText, foundText } from '../ui/countdown';
 import { personOnlyDialog } from '../ui/dialog-words';
-import { stepSentence } from '../ui/steps';
+import { seenText, stepSentence } from '../ui/steps';
 import type { NoticeContent } from './notice-box';
 
 /**
@@ -54,9 +53,9 @@ export function noticeFor(
     }
     case 'ui-problem': {
       const action = lastAction(record.history);
-      const details = failedStepText(status.failed);
+      const seen = seenText(status.failed);
       const lines = [stepSentence(status.failed, action), t('noticeProblemStopped')];
-      if (details) lines.push(t('details', details));
+      if (seen) lines.push(seen);
       return { tone: 'error', title: t('noticeProblemTitle'), body: lines.join('\n'), actions: [] };
     }
     case 'watching':

@@ -5,7 +5,6 @@ import { isColabUrl } from '../colab/origins';
 import { t, tn } from '../lib/i18n';
 import { BLIND_AFTER_MS } from '../limits';
 import type { CheckUiReply, Command } from '../messaging/protocol';
-import { failedStepText } from '../state/failed-step';
 import { notebookKeyFromUrl } from '../state/notebook-key';
 import { notebookTitleFromDocumentTitle } from '../state/notebook-title';
 import { type HistoryEntry, SETTING_BOUNDS } from '../state/schema';
@@ -17,7 +16,7 @@ import { StorageErrors } from '../ui/StorageErrors';
 import { sendCommand } from '../ui/send';
 import { statusLines } from '../ui/status-lines';
 import { describeStatus } from '../ui/status-view';
-import { stepWords } from '../ui/steps';
+import { seenText, stepWords } from '../ui/steps';
 import { Timeline } from '../ui/Timeline';
 import { eventText, formatTime, languageList, languageName, statusText } from '../ui/text';
 import { askTab, useColabLanguage, usePageWatched, useTabNotebook, useTargetTab } from './tab';
@@ -318,7 +317,7 @@ function CheckUi({ tabId }: { tabId: number }) {
       setState({ kind: 'done', ok: true, text: t('checkReady', reply.detail), language });
     } else {
       const words = stepWords(reply.failed);
-      const details = failedStepText(reply.failed);
+      const details = seenText(reply.failed);
       setState({ kind: 'done', ok: false, text: t('checkProblem', words), details, language });
     }
   }

@@ -1,7 +1,7 @@
 import { type MessageKey, t, tn } from '../lib/i18n';
 import { DAY_MS } from '../lib/units';
 import type { DialogKind } from '../state/dialogs';
-import { failedStepText, UNKNOWN_STEP } from '../state/failed-step';
+import { UNKNOWN_STEP } from '../state/failed-step';
 import { gaveUpUnableToConnect, lastAction } from '../state/last-action';
 import { NIGHT_HOURS } from '../state/night';
 import type { HistoryEntry, NotebookRecord, RestartAction, Verdict } from '../state/schema';
@@ -11,7 +11,7 @@ import { personOnlyDialog } from './dialog-words';
 import { historyDetail } from './history-text';
 import { clockTime } from './night-text';
 import type { StatusView } from './status-view';
-import { stepWords } from './steps';
+import { seenText, stepWords } from './steps';
 import { verdictName } from './verdict-name';
 
 /** Human text for the states, events and verdicts the pages and the in-page notice show. */
@@ -22,7 +22,7 @@ export interface StatusText {
   /** The same without numbers that change every second (for the live region). */
   announcement: string;
   detail?: string;
-  /** Internal ids and what a failed step saw: for the curious and for bug reports, never the headline. */
+  /** The failure's line, or what a failed step saw: for the curious, never the headline (ids: Copy diagnostics). */
   details?: string;
 }
 
@@ -56,7 +56,7 @@ export function statusText(view: StatusView, record: NotebookRecord): StatusText
     case 'ui-problem': {
       const failed = view.failed ?? UNKNOWN_STEP;
       const headline = t('stateUiProblem', stepWords(failed, lastAction(record.history)));
-      return { headline, announcement: headline, detail: t('stateUiProblemDetail'), details: failedStepText(failed) };
+      return { headline, announcement: headline, detail: t('stateUiProblemDetail'), details: seenText(failed) };
     }
   }
 }
@@ -74,9 +74,9 @@ export function actionText(action: RestartAction): string {
   return t(keys[action]);
 }
 
-/** "PyTorch CUDA out of memory (rule torch-cuda-oom): torch.OutOfMemoryError: CUDA out of memory…" */
+/** "PyTorch CUDA out of memory: torch.OutOfMemoryError: CUDA out of memory…"; the rule's id is for diagnostics. */
 export function verdictText(verdict: Verdict): string {
-  return t('verdictLine', verdictName(verdict), verdict.rule, verdict.line);
+  return t('verdictWords', verdictName(verdict), verdict.line);
 }
 
 const HISTORY_KEYS: Record<HistoryEntry['type'], MessageKey> = {
