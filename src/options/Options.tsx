@@ -2,6 +2,8 @@ import { useState } from 'preact/hooks';
 import { CATEGORIES, type Category } from '../detector';
 import { t } from '../lib/i18n';
 import { MAX_PATTERN_PROGRAM } from '../limits';
+import { loadAllNotebooks } from '../state/store';
+import { CopyButton, gatherDiagnostics } from '../ui/CopyButton';
 import { useSettings } from '../ui/hooks';
 import { StorageErrors } from '../ui/StorageErrors';
 import { sendUi } from '../ui/send';
@@ -176,6 +178,12 @@ export function Options() {
             setMarkerDraft(null);
             await settings.reload();
           }}
+        />
+        <CopyButton
+          id="copy-diagnostics"
+          label={t('copyDiagnostics')}
+          hint={t('copyDiagnosticsHint')}
+          make={async () => gatherDiagnostics(await loadAllNotebooks())}
         />
       </Section>
 

@@ -9,8 +9,10 @@ import { notebookKeyFromUrl } from '../state/notebook-key';
 import { notebookTitleFromDocumentTitle } from '../state/notebook-title';
 import { type HistoryEntry, SETTING_BOUNDS } from '../state/schema';
 import { isScratchKey, isScratchUrl } from '../state/scratch';
+import { CopyButton, gatherDiagnostics } from '../ui/CopyButton';
 import { parseWholeNumber, useDraft } from '../ui/fields';
 import { useNotebook, useNow, useSettings } from '../ui/hooks';
+import { nightLogText } from '../ui/night-log';
 import { nightLine } from '../ui/night-text';
 import { StorageErrors } from '../ui/StorageErrors';
 import { sendCommand } from '../ui/send';
@@ -213,6 +215,19 @@ function NotebookPanel(props: {
 
       <Timeline id="timeline" history={record.history} now={now} />
 
+      <div class="share">
+        <CopyButton
+          id="copy-log"
+          label={t('popupCopyLog')}
+          make={async () => nightLogText(record, title, Date.now(), text.headline)}
+        />
+        <CopyButton
+          id="copy-diagnostics"
+          label={t('copyDiagnostics')}
+          make={async () => gatherDiagnostics([record], (await askCheck(tabId)) ?? 'no-answer')}
+        />
+      </div>
+
       <section class="controls" aria-labelledby="controls-heading">
         <h2 id="controls-heading">{t('popupControls')}</h2>
         <div class="counts">
@@ -302,13 +317,8 @@ function CheckUi({ tabId }: { tabId: number }) {
 
   async function check() {
     setState({ kind: 'checking' });
-    let reply: CheckUiReply | undefined;
-    try {
-      reply = await askTab(tabId, { type: 'check-ui' });
-    } catch {
-      reply = undefined;
-    }
-    if (!reply || typeof reply !== 'object' || typeof reply.ready !== 'boolean' || !(reply.ready || reply.failed)) {
+    const reply = await askCheck(tabId);
+    if (!reply) {
       setState({ kind: 'done', ok: false, text: t('checkReload') });
       return;
     }
@@ -335,6 +345,20 @@ function CheckUi({ tabId }: { tabId: number }) {
       </div>
     </div>
   );
+}
+
+/** The tab's UI check (the dry run), or undefined when its page gave no answer it can read. */
+async function askCheck(tabId: number): Promise<CheckUiReply | undefined> {
+  let reply: CheckUiReply | undefined;
+  try {
+    reply = await askTab(tabId, { type: 'check-ui' });
+  } catch {
+    return undefined;
+  }
+  if (!reply || typeof reply !== 'object' || typeof reply.ready !== 'boolean' || !(reply.ready || reply.failed)) {
+    return undefined;
+  }
+  return reply;
 }
 
 function EventList({ history, now }: { history: readonly HistoryEntry[]; now: number }) {
