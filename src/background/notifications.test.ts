@@ -104,4 +104,14 @@ describe('notifications', () => {
     await notify([effect({})], { ...defaultSettings(), notifications: true });
     expect(create).not.toHaveBeenCalled();
   });
+
+  it('say a guard ended by itself after 12 hours with nothing run, and what to do', () => {
+    const ended = effect({ kind: 'guard-ended', entry: { at: 0, type: 'guard-ended', params: { minutes: 720 } } });
+    expect(notificationText(ended)).toEqual({
+      title: 'Guard ended: train.ipynb',
+      message:
+        'No cell was queued or running in any tab of this notebook for 12 hours, so the guard switched itself ' +
+        'off. Switch it on again to guard the next run.',
+    });
+  });
 });

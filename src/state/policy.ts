@@ -129,7 +129,7 @@ type AnyReply = ReplyMap[keyof ReplyMap];
 
 export interface NotifyEffect {
   type: 'notify';
-  kind: 'restarted' | 'gave-up' | 'ui-problem' | 'left-to-person' | 'run-finished' | 'run-stopped';
+  kind: 'restarted' | 'gave-up' | 'ui-problem' | 'left-to-person' | 'run-finished' | 'run-stopped' | 'guard-ended';
   key: string;
   title: string;
   /** The history entry that tells what happened: the notification says it in the history's words. */
@@ -158,9 +158,11 @@ export function reduce<E extends PolicyEvent>(
   event: E,
   ctx: PolicyContext,
 ): Reduction<ReplyFor<E>> {
-  const current = expireStale(endIdle(record, ctx), event, ctx);
+  const idle = endIdle(record, ctx);
+  const current = expireStale(idle.record, event, ctx);
   // The map ties each event type to its reply type; the handlers below each return the matching one.
-  const result = dispatch(current, event, ctx) as Reduction<ReplyFor<E>>;
+  const dispatched = dispatch(current, event, ctx) as Reduction<ReplyFor<E>>;
+  const result = idle.effect ? { ...dispatched, effects: [idle.effect, ...dispatched.effects] } : dispatched;
   // A new title is no activity: a notebook merely opened again must not keep an idle record alive.
   if (result.record === record || event.type === 'set-title') return result;
   return { ...result, record: { ...result.record, touchedAt: ctx.now } };
@@ -221,10 +223,15 @@ function dispatch(record: NotebookRecord, event: PolicyEvent, ctx: PolicyContext
   }
 }
 
-/** A guard that saw nothing run for a whole stretch ends before the event is read (state/idle-end.ts). */
-function endIdle(record: NotebookRecord, ctx: PolicyContext): NotebookRecord {
+/**
+ * A guard that saw nothing run for a whole stretch ends before the event is read (state/idle-end.ts), and says so: a
+ * person who comes back expecting it on learns it is off.
+ */
+function endIdle(record: NotebookRecord, ctx: PolicyContext): { record: NotebookRecord; effect?: NotifyEffect } {
   const ended = endIdleGuard(record, ctx.settings, ctx.session, ctx.now);
-  return ended ? addHistory(ended.record, ended.entry) : record;
+  if (!ended) return { record };
+  const next = addHistory(ended.record, ended.entry);
+  return { record: next, effect: notify(next, 'guard-ended', ended.entry) };
 }
 
 function onActivity(record: NotebookRecord, event: EventOf<'activity'>, ctx: PolicyContext): Reduction {
