@@ -3,9 +3,7 @@ import { DAY_MS } from '../lib/units';
 import type { DialogKind } from '../state/dialogs';
 import { UNKNOWN_STEP } from '../state/failed-step';
 import { gaveUpUnableToConnect, lastAction } from '../state/last-action';
-import { NIGHT_HOURS } from '../state/night';
 import type { HistoryEntry, NotebookRecord, RestartAction, Verdict } from '../state/schema';
-import type { BadgeTip } from './badge';
 import { clock, countdownText, foundText } from './countdown';
 import { personOnlyDialog } from './dialog-words';
 import { historyDetail } from './history-text';
@@ -152,36 +150,6 @@ export function formatTime(at: number, now: number): string {
   if (new Date(now).toDateString() === date.toDateString()) return time;
   if (now - at < 6 * DAY_MS) return `${date.toLocaleDateString(undefined, { weekday: 'short' })} ${time}`;
   return `${date.toLocaleDateString(undefined, { month: 'short', day: 'numeric' })} ${time}`;
-}
-
-/** The toolbar icon's tooltip: "Colab OOM Guard: watching · 2 restarts in the last 12 hours". */
-export function badgeTooltip(tip: BadgeTip): string {
-  return t('badgeTooltip', tipWords(tip));
-}
-
-function tipWords(tip: BadgeTip): string {
-  switch (tip.kind) {
-    case 'no-notebook':
-      return t('badgeNoNotebook');
-    case 'off':
-      return t('badgeOff');
-    case 'blind':
-      return t('badgeBlind');
-    case 'countdown':
-      return t('badgeCountdown');
-    case 'asking':
-      return t('badgeAsking');
-    case 'restarting':
-      return t('badgeRestarting');
-    case 'watching': {
-      if (tip.restarts === 0) return t('badgeWatching');
-      return t('badgeWatchingRestarts', tn('countRestarts', tip.restarts, tip.restarts), NIGHT_HOURS);
-    }
-    case 'gave-up':
-      return tn('badgeGaveUp', tip.restarts, tip.restarts);
-    case 'ui-problem':
-      return t('badgeUiProblem', stepWords(tip.failed, tip.action));
-  }
 }
 
 /** A language's name in the browser's language ("Portuguese (Brazil)" for "pt-BR"); the tag itself if it has none. */
