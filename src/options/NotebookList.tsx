@@ -59,9 +59,11 @@ function NotebookRow(props: { record: NotebookRecord; name: string; settings: Se
             {error}
           </p>
         )}
-        <p class="success" role="status">
-          {saved ?? ''}
-        </p>
+        {saved && (
+          <p class="success" role="status">
+            {saved}
+          </p>
+        )}
       </div>
       <input
         type="checkbox"
