@@ -61,7 +61,10 @@ test('the switch turns the guard on for the notebook, and the page follows: an O
   await expect(headline(popup)).toHaveText('Watching');
   await expect.poll(async () => (await readRecord(serviceWorker, key))?.enabled).toBe(true);
   await expect.poll(() => badgeText(serviceWorker, tabId)).toBe('ON');
-  expect(await badgeTitle(serviceWorker, tabId)).toBe('Colab OOM Guard: watching');
+  // The tooltip says what the status box says.
+  await expect
+    .poll(() => badgeTitle(serviceWorker, tabId))
+    .toBe('Colab OOM Guard: Watching\n3 of 3 restarts left; next wait 2 s');
   await screenshot(popup, 'popup-watching');
 
   await runAll(page);
@@ -82,7 +85,9 @@ test('the switch turns the guard on for the notebook, and the page follows: an O
   await expect(popup.locator('.timeline [data-kind=failure]')).toHaveCount(1);
   await expect.poll(async () => (await readRecord(serviceWorker, key))?.totalRestarts).toBe(1);
   await expect.poll(() => badgeText(serviceWorker, tabId)).toBe('1');
-  expect(await badgeTitle(serviceWorker, tabId)).toBe('Colab OOM Guard: watching · 1 restart in the last 12 hours');
+  await expect
+    .poll(() => badgeTitle(serviceWorker, tabId))
+    .toMatch(/^Colab OOM Guard: Watching\nRun finished at .+ after 1 restart\n2 of 3 restarts left; next wait 4 s$/);
   await screenshot(popup, 'popup-notebook');
   await popup.close();
 });
@@ -101,13 +106,16 @@ test('the countdown says what was found and what will happen, in m:ss, in the po
   await expect(headline(popup)).toHaveText('Watching');
   await runAll(page);
   await expect(headline(popup)).toHaveText(/^PyTorch CUDA out of memory: restart and run all in 1:[23]\d$/);
-  await expect(popup.locator('.status .details')).toContainText('(rule torch-cuda-oom)');
+  await expect(popup.locator('.status .details')).toContainText(
+    'PyTorch CUDA out of memory: OutOfMemoryError: CUDA out of memory.',
+  );
+  await expect(popup.locator('body')).not.toContainText('torch-cuda-oom');
   await expect(page.locator('colab-oom-guard-notice .countdown')).toHaveText(
     /^PyTorch CUDA out of memory: restart and run all in 1:[23]\d$/,
   );
-  expect(await badgeTitle(serviceWorker, tabId)).toBe(
-    'Colab OOM Guard: countdown to a restart (open the popup to cancel it)',
-  );
+  await expect
+    .poll(() => badgeTitle(serviceWorker, tabId))
+    .toBe('Colab OOM Guard: PyTorch CUDA out of memory: countdown to the restart started');
   await screenshot(popup, 'popup-countdown');
   await screenshot(page.locator('colab-oom-guard-notice .box'), 'notice-countdown');
 
@@ -133,7 +141,7 @@ test('Restarting…, while Colab restarts the session, then Watching again', asy
   await runAll(page);
   await expect(headline(popup)).toHaveText('Restarting…');
   await expect(popup.locator('.status .detail')).toHaveText('Restart session and run all');
-  expect(await badgeTitle(serviceWorker, tabId)).toBe('Colab OOM Guard: restarting');
+  await expect.poll(() => badgeTitle(serviceWorker, tabId)).toBe('Colab OOM Guard: Restarting…');
   await screenshot(popup, 'popup-restarting');
   expect(await waitForRun(page, 2)).toMatchObject({ ok: true });
   await expect(headline(popup)).toHaveText('Watching');
@@ -155,9 +163,11 @@ test('gave up: a badge and icon of its own, the night line says when, Re-arm sta
   await runAll(page);
   await expect.poll(async () => (await record(serviceWorker, key))?.status.kind, { timeout: 20_000 }).toBe('gave-up');
   await expect.poll(() => badgeText(serviceWorker, tabId)).toBe('!');
-  expect(await badgeTitle(serviceWorker, tabId)).toBe(
-    'Colab OOM Guard: gave up after 1 restart: re-arm it in the popup',
-  );
+  await expect
+    .poll(() => badgeTitle(serviceWorker, tabId))
+    .toMatch(
+      /^Colab OOM Guard: Gave up after 1 restart\nGave up at .+ after 1 restart\nNothing restarts until you re-arm it$/,
+    );
 
   const popup = await openPopupAt(openPopup, tabId);
   await expect(headline(popup)).toHaveText('Gave up after 1 restart');
@@ -172,7 +182,7 @@ test('gave up: a badge and icon of its own, the night line says when, Re-arm sta
   await popup.close();
 });
 
-test('Colab UI problem: the step in words, its ids only as details; a badge and icon of their own', async ({
+test('Colab UI problem: the step in words, what it saw as details, no ids; a badge and icon of their own', async ({
   context,
   page,
   serviceWorker,
@@ -188,13 +198,17 @@ test('Colab UI problem: the step in words, its ids only as details; a badge and 
   await page.keyboard.press('Control+F9'); // Run all, as a user does without the toolbar
   await expect.poll(async () => (await record(serviceWorker, key))?.status.kind).toBe('ui-problem');
   await expect.poll(() => badgeText(serviceWorker, tabId)).toBe('UI');
-  expect(await badgeTitle(serviceWorker, tabId)).toBe(
-    'Colab OOM Guard: Colab UI problem: could not find Runtime → Restart session and run all',
-  );
+  await expect
+    .poll(() => badgeTitle(serviceWorker, tabId))
+    .toBe(
+      'Colab OOM Guard: Colab UI problem: could not find Runtime → Restart session and run all\n' +
+        'Nothing restarts until you re-arm it',
+    );
 
   const popup = await openPopupAt(openPopup, tabId);
   await expect(headline(popup)).toHaveText('Colab UI problem: could not find Runtime → Restart session and run all');
-  await expect(popup.locator('.status .details')).toContainText('item-missing');
+  await expect(popup.locator('.status .details')).toContainText("What the guard saw in Colab's page");
+  await expect(popup.locator('.status')).not.toContainText('item-missing');
   await expect(popup.locator('.status')).not.toContainText('find-item');
   await expect(popup.getByRole('button', { name: 'Re-arm' })).toBeVisible();
   await screenshot(popup, 'popup-ui-problem');

@@ -149,11 +149,15 @@ export class Firefox {
 
   // Test set-up and state, through the extension's storage.
 
+  /** Puppeteer's clicks are a person at the keyboard: the guard's own acting is tested with its question off. */
   async resetStorage(settings: Record<string, unknown> = {}): Promise<void> {
-    await this.evaluate(async (settings) => {
-      await browser.storage.local.clear();
-      await browser.storage.local.set({ settings: { v: 1, ...settings } });
-    }, settings);
+    await this.evaluate(
+      async (settings) => {
+        await browser.storage.local.clear();
+        await browser.storage.local.set({ settings: { v: 1, ...settings } });
+      },
+      { askAtKeyboard: false, ...settings },
+    );
   }
 
   /** Switches the guard on for `key`, with `extra` fields in its record (e.g. `blindSince`). */

@@ -112,7 +112,8 @@ export class Night {
   #key = '';
   #other = '';
   #tabId = -1;
-  #settings: Record<string, unknown> = {};
+  /** The night's person types in cells just before failures: its model is the guard acting by itself (no question). */
+  #settings: Record<string, unknown> = { askAtKeyboard: false };
   /** A second tab on the notebook, open for one event and its checks. */
   #second: Page | null = null;
   #phase = '';

@@ -21,6 +21,7 @@ import {
 import { type AlertWords, alertRequest } from '../state/alert-payload';
 import {
   ALERTS_KEY,
+  type AlertEvent,
   type AlertsConfig,
   checkAlertUrl,
   configuredReceiver,
@@ -63,6 +64,8 @@ function updateLog(change: (log: AlertLog) => AlertLog): Promise<AlertLog> {
   });
 }
 
+type AlertableEffect = Effect & { kind: AlertEvent };
+
 /** The policy's effects that the person chose to be alerted of, queued and sent. Never throws. */
 export async function alertEffects(effects: Effect[], record: NotebookRecord, settings: Settings): Promise<void> {
   // Most events have no effect: their settings are not even read.
@@ -70,7 +73,7 @@ export async function alertEffects(effects: Effect[], record: NotebookRecord, se
   try {
     const config = await loadAlertsConfig();
     const receiver = configuredReceiver(config);
-    const chosen = effects.filter((effect) => shouldAlert(config, effect.kind));
+    const chosen = effects.filter((effect): effect is AlertableEffect => shouldAlert(config, effect.kind));
     if (!receiver || chosen.length === 0) return;
     const now = Date.now();
     const restarts = { used: record.loopCount, limit: effectiveMaxRestarts(record, settings) };
@@ -88,7 +91,12 @@ export async function alertEffects(effects: Effect[], record: NotebookRecord, se
 }
 
 /** The notification's words; the notebook's name only if the person allowed it to leave the browser. */
-function effectWords(effect: Effect, config: AlertsConfig, restarts: AlertWords['restarts'], at: number): AlertWords {
+function effectWords(
+  effect: AlertableEffect,
+  config: AlertsConfig,
+  restarts: AlertWords['restarts'],
+  at: number,
+): AlertWords {
   const notebook = config.includeTitle ? effect.title : null;
   const { title, message } = notificationText({ ...effect, title: notebook ?? t('alertSomeNotebook') });
   return { event: effect.kind, at, title, message, notebook, restarts };

@@ -2,7 +2,7 @@ import browser from 'webextension-polyfill';
 import { t } from '../lib/i18n';
 import { loadNotebook, loadSettings } from '../state/store';
 import { type BadgeView, badgeFor } from '../ui/badge';
-import { badgeTooltip } from '../ui/text';
+import { badgeTooltip } from '../ui/badge-tooltip';
 import { notebookOfTab, tabsOfNotebook } from './tab-registry';
 
 /** The toolbar icon per tab: on/off, restarts in the last 12 hours, and a look of its own when the guard stopped. */
@@ -17,19 +17,20 @@ const ICONS: Record<BadgeView['icon'], Record<string, string>> = {
 export async function refreshTabBadge(tabId: number): Promise<void> {
   const key = await notebookOfTab(tabId);
   const [record, settings] = await Promise.all([key ? loadNotebook(key) : null, loadSettings()]);
-  await applyBadge(tabId, badgeFor(record, settings, Date.now(), t('badgeOn')));
+  const now = Date.now();
+  await applyBadge(tabId, badgeFor(record, settings, now, t('badgeOn')), badgeTooltip(record, settings, now));
 }
 
 export async function refreshNotebookBadges(key: string): Promise<void> {
   await Promise.all((await tabsOfNotebook(key)).map(refreshTabBadge));
 }
 
-async function applyBadge(tabId: number, view: BadgeView): Promise<void> {
+async function applyBadge(tabId: number, view: BadgeView, title: string): Promise<void> {
   try {
     await Promise.all([
       browser.action.setBadgeText({ tabId, text: view.text }),
       browser.action.setBadgeBackgroundColor({ tabId, color: view.color }),
-      browser.action.setTitle({ tabId, title: badgeTooltip(view.tip) }),
+      browser.action.setTitle({ tabId, title }),
       browser.action.setIcon({ tabId, path: ICONS[view.icon] }),
     ]);
   } catch {

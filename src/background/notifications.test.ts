@@ -46,7 +46,9 @@ describe('notifications', () => {
     });
     expect(notificationText(problem)).toEqual({
       title: 'Colab UI problem: train.ipynb',
-      message: 'Could not find Runtime → Restart session and run all. Details: item-missing; saw: items: Run all',
+      message:
+        'Could not find Runtime → Restart session and run all. ' +
+        "Details: What the guard saw in Colab's page: items: Run all",
     });
     const said = 'Runtime disconnected: disallowed code. Colab said: "Runtime disconnected Your runtime has been…"';
     const verdict = {
@@ -101,5 +103,15 @@ describe('notifications', () => {
     contains.mockResolvedValue(false);
     await notify([effect({})], { ...defaultSettings(), notifications: true });
     expect(create).not.toHaveBeenCalled();
+  });
+
+  it('say a guard ended by itself after 12 hours with nothing run, and what to do', () => {
+    const ended = effect({ kind: 'guard-ended', entry: { at: 0, type: 'guard-ended', params: { minutes: 720 } } });
+    expect(notificationText(ended)).toEqual({
+      title: 'Guard ended: train.ipynb',
+      message:
+        'No cell was queued or running in any tab of this notebook for 12 hours, so the guard switched itself ' +
+        'off. Switch it on again to guard the next run.',
+    });
   });
 });

@@ -46,6 +46,8 @@ export function notificationText(effect: NotifyEffect): { title: string; message
       return { title: t('notifyRunFinished', effect.title), message: t('eventRunFinished') };
     case 'run-stopped':
       return { title: t('notifyRunStopped', effect.title), message: t('notifyRunStoppedBody', detail) };
+    case 'guard-ended':
+      return { title: t('notifyGuardEnded', effect.title), message: detail };
     case 'ui-problem': {
       const failed = effect.step?.failed ?? UNKNOWN_STEP;
       const words = stepSentence(failed, effect.step?.action);

@@ -84,6 +84,8 @@ export function createRouter(writer: NotebookWriter) {
     'page-dialog': ({ key, detectedAt, kind, text }, tabId) =>
       apply(key, { type: 'dialog', tabId, detectedAt, kind, text }),
     'page-claim': (message, tabId) => apply(message.key, { type: 'claim', tabId, attempt: message.attempt }),
+    'page-ask': ({ key, attempt }, tabId) => apply(key, { type: 'ask', tabId, attempt }),
+    'page-answer': ({ key, attempt, choice }, tabId) => apply(key, { type: 'answer', tabId, attempt, choice }),
     'page-result': (message, tabId) =>
       apply(
         message.key,
@@ -251,6 +253,7 @@ function lostBy(event: PolicyEvent, key: string): string {
     case 'disconnect':
       return t('lostFailure', key, event.type === 'marker' ? event.pattern : event.line);
     case 'claim':
+    case 'answer':
     case 'restart-result':
     case 'adopt':
     case 'tab-closed':
@@ -283,8 +286,10 @@ function notShown(message: Exclude<PageMessage, PageHello>): ReportReply | Claim
     case 'page-dialog':
       return { outcome: 'ignored', reason };
     case 'page-claim':
+    case 'page-answer':
       return { granted: false, reason };
     case 'page-result':
+    case 'page-ask':
     case 'page-command':
     case 'page-sight':
     case 'page-declined':

@@ -6,6 +6,7 @@ import { PERSON_ONLY_KINDS } from '../state/dialogs';
 import { DISCONNECT_KINDS } from '../state/disconnect';
 import type { ClaimReply, CommandReply, ReportReply } from '../state/policy';
 import {
+  ASK_CHOICES,
   DECLINE_REASONS,
   FAILURE_SOURCES,
   type FailedStep,
@@ -103,6 +104,15 @@ export const PageMessageSchema = v.variant('type', [
     text: v.pipe(v.string(), v.maxLength(TEXT_LIMITS.dialog)),
   }),
   v.object({ type: v.literal('page-claim'), key: NotebookKey, attempt: v.string() }),
+  /** A person works in the tab that owns the countdown: ask them instead of acting (policy.ts onAsk). */
+  v.object({ type: v.literal('page-ask'), key: NotebookKey, attempt: v.string() }),
+  /** The person's answer to the in-page question, or `away`: no input for minutes. */
+  v.object({
+    type: v.literal('page-answer'),
+    key: NotebookKey,
+    attempt: v.string(),
+    choice: v.picklist(ASK_CHOICES),
+  }),
   v.object({
     type: v.literal('page-result'),
     key: NotebookKey,
@@ -208,6 +218,8 @@ export interface WorkerProtocol {
   'page-disconnect': ReportReply;
   'page-dialog': ReportReply;
   'page-claim': ClaimReply;
+  'page-ask': CommandReply;
+  'page-answer': ClaimReply;
   'page-result': CommandReply;
   'page-sight': CommandReply;
   'page-run': CommandReply;

@@ -6,6 +6,7 @@ import { defaultSettings } from '../state/schema';
 import { loadAllNotebooks, loadSettings } from '../state/store';
 import { exportData } from '../state/transfer';
 import { errorText, sendUi } from '../ui/send';
+import { downloadJson } from './download';
 
 type Outcome = { ok: boolean; message: string } | null;
 
@@ -18,15 +19,7 @@ export function DataTools({ afterChange }: { afterChange: () => Promise<void> })
   async function doExport() {
     try {
       const file = exportData(await loadSettings(), await loadAllNotebooks());
-      const blob = new Blob([JSON.stringify(file, null, 2)], { type: 'application/json' });
-      const url = URL.createObjectURL(blob);
-      const link = document.createElement('a');
-      link.href = url;
-      link.download = `colab-oom-guard-${file.exportedAt.slice(0, 10)}.json`;
-      document.body.append(link);
-      link.click();
-      link.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 60_000);
+      downloadJson(file, `colab-oom-guard-${file.exportedAt.slice(0, 10)}.json`);
       setExported({ ok: true, message: tn('exportDone', file.notebooks.length, file.notebooks.length) });
     } catch (error) {
       setExported({ ok: false, message: t('exportFailed', errorText(error)) });

@@ -3,11 +3,14 @@ import { t, tn } from '../lib/i18n';
 import type { Command } from '../messaging/protocol';
 import type { NotebookRecord, Settings } from '../state/schema';
 import { isScratchKey } from '../state/scratch';
+import { loadSettings } from '../state/store';
+import { exportFileName, exportNotebook } from '../state/transfer';
 import { useAllNotebooks, useNow } from '../ui/hooks';
 import { nightLine } from '../ui/night-text';
-import { sendCommand } from '../ui/send';
+import { errorText, sendCommand } from '../ui/send';
 import { describeStatus } from '../ui/status-view';
 import { statusText } from '../ui/text';
+import { downloadJson } from './download';
 
 /** The notebooks with a record (switched on, or given their own Max restarts), by name: switch one off, reset it. */
 export function NotebookList({ settings }: { settings: Settings }) {
@@ -29,10 +32,12 @@ export function NotebookList({ settings }: { settings: Settings }) {
 function NotebookRow(props: { record: NotebookRecord; name: string; settings: Settings; now: number }) {
   const { record, name } = props;
   const [error, setError] = useState<string | null>(null);
+  const [saved, setSaved] = useState<string | null>(null);
   const view = describeStatus(record, props.settings, props.now);
 
   async function run(command: Command): Promise<boolean> {
     setError(null);
+    setSaved(null);
     const reply = await sendCommand(record.key, command);
     if (!reply.ok) setError(reply.message);
     return reply.ok;
@@ -52,6 +57,11 @@ function NotebookRow(props: { record: NotebookRecord; name: string; settings: Se
         {error && (
           <p class="error" role="alert">
             {error}
+          </p>
+        )}
+        {saved && (
+          <p class="success" role="status">
+            {saved}
           </p>
         )}
       </div>
@@ -76,6 +86,28 @@ function NotebookRow(props: { record: NotebookRecord; name: string; settings: Se
       >
         {t('notebookReset')}
       </button>
+      {!isScratchKey(record.key) && (
+        <button
+          type="button"
+          aria-label={t('notebookExportLabel', name)}
+          onClick={() => {
+            void downloadNotebook(record, name).then(
+              (file) => setSaved(t('notebookExportDone', file)),
+              (failure) => setError(t('exportFailed', errorText(failure))),
+            );
+          }}
+        >
+          {t('notebookExport')}
+        </button>
+      )}
     </li>
   );
+}
+
+/** Downloads one notebook's export; resolves to the file's name. */
+async function downloadNotebook(record: NotebookRecord, name: string): Promise<string> {
+  const file = exportNotebook(await loadSettings(), record);
+  const fileName = exportFileName(name, file.exportedAt);
+  downloadJson(file, fileName);
+  return fileName;
 }

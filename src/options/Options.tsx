@@ -2,6 +2,8 @@ import { useState } from 'preact/hooks';
 import { CATEGORIES, type Category } from '../detector';
 import { t } from '../lib/i18n';
 import { MAX_PATTERN_PROGRAM } from '../limits';
+import { loadAllNotebooks } from '../state/store';
+import { CopyButton, gatherDiagnostics } from '../ui/CopyButton';
 import { useSettings } from '../ui/hooks';
 import { StorageErrors } from '../ui/StorageErrors';
 import { sendUi } from '../ui/send';
@@ -91,6 +93,13 @@ export function Options() {
           checked={current.guardNeverEnds}
           onToggle={(checked) => save({ guardNeverEnds: checked })}
         />
+        <Toggle
+          id="ask-at-keyboard"
+          label={t('settingAskAtKeyboard')}
+          hint={t('settingAskAtKeyboardHint')}
+          checked={current.askAtKeyboard}
+          onToggle={(checked) => save({ askAtKeyboard: checked })}
+        />
       </Section>
 
       <Section id="detection" title="optionsDetection" intro="optionsDetectionIntro">
@@ -174,6 +183,12 @@ export function Options() {
             setMarkerDraft(null);
             await settings.reload();
           }}
+        />
+        <CopyButton
+          id="copy-diagnostics"
+          label={t('copyDiagnostics')}
+          hint={t('copyDiagnosticsHint')}
+          make={async () => gatherDiagnostics(await loadAllNotebooks())}
         />
       </Section>
 

@@ -10,6 +10,8 @@ import { createFailureWatch, type FailureWatch } from './failure-watch';
 import { childLifetime } from './lifetime';
 import { createNotice, type NoticeContent } from './notice-box';
 import { leftToPersonNotice, needsPersonNotice, noticeFor, unclaimedNotice } from './notice-texts';
+import { watchPresence } from './presence';
+import { createQuestion } from './question';
 import { listenToOutputFrames } from './receive-frame-reports';
 import { createRestartRunner, type Outcome } from './restart-runner';
 import type { RunEnd } from './run-watch';
@@ -119,6 +121,19 @@ export function startNotebookSession(
       if (!signal.aborted) for (const message of reports) void deliver(message);
     },
     unclaimed: (reason) => notice.show(unclaimedNotice(reason, cancel)),
+    askFirst: (attemptKey, attempt) => question.askFirst(attemptKey, attempt),
+  });
+
+  const question = createQuestion({
+    tabId,
+    signal,
+    presence: watchPresence(doc.defaultView ?? window, signal, () => question.arrived()),
+    enabled: () => settings?.askAtKeyboard === true,
+    ask: async (attemptKey, attempt) => (await send({ type: 'page-ask', key: attemptKey, attempt }))?.ok === true,
+    answer: (attemptKey, attempt, choice) => send({ type: 'page-answer', key: attemptKey, attempt, choice }),
+    perform: (attemptKey, attempt, action) => {
+      if (urlShowsNotebook(doc.location.href, attemptKey)) runner.perform(attemptKey, attempt, action);
+    },
   });
 
   const startWatch = () => {
@@ -164,7 +179,8 @@ export function startNotebookSession(
   };
 
   const showNotice = (record: NotebookRecord) => {
-    const content = record.enabled || record.status.kind === 'restarting' ? noticeFor(record, cancel) : null;
+    const content =
+      record.enabled || record.status.kind === 'restarting' ? noticeFor(record, cancel, question.choose) : null;
     const signature = content ? JSON.stringify(record.status) : '';
     if (signature === shown) return;
     shown = signature;
@@ -177,6 +193,7 @@ export function startNotebookSession(
     if (signal.aborted) return;
     setWatching(record.enabled);
     runner.follow(record);
+    question.follow(record);
     showNotice(record);
   };
 

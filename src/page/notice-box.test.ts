@@ -4,6 +4,9 @@ import { defaultNotebook, type NotebookRecord } from '../state/schema';
 import { createNotice } from './notice-box';
 import { noticeFor } from './notice-texts';
 
+/** The question's buttons, which these notices do not show. */
+const noChoice = () => {};
+
 vi.mock('../lib/i18n', async () => {
   const { getMessage, translateCounted } = await import('../../test/support/messages');
   return { t: (key: string, ...subs: (string | number)[]) => getMessage(key, subs.map(String)), tn: translateCounted };
@@ -40,7 +43,7 @@ describe('in-page notice', () => {
   });
 
   it('says what was found and what will happen, counting down in m:ss in its own line', () => {
-    const content = noticeFor(pendingWithLine('print("{s} left") $1'), () => {});
+    const content = noticeFor(pendingWithLine('print("{s} left") $1'), () => {}, noChoice);
     if (!content) throw new Error('a pending restart has a notice');
     createNotice(document, () => 'Dismiss', new AbortController().signal).show(content);
     const body = document.querySelector('colab-oom-guard-notice')?.shadowRoot?.querySelector('.body');
@@ -58,7 +61,7 @@ describe('in-page notice', () => {
     const record = pendingWithLine('Your session crashed after using all available RAM.');
     if (record.status.kind !== 'pending') throw new Error('pending');
     record.status = { ...record.status, reason: 'crash', action: 'run-all', restartAt: T0 + 5000 };
-    const content = noticeFor(record, () => {});
+    const content = noticeFor(record, () => {}, noChoice);
     expect(content?.countdown?.line(5)).toBe('Run all in 0:05');
     expect(content?.body).toBe('Your session crashed after using all available RAM.');
   });
@@ -82,8 +85,12 @@ describe('in-page notice', () => {
       enabled: true,
       status: { kind: 'gave-up', at: T0, restarts },
     });
-    expect(noticeFor(gaveUp(1), () => {})?.body).toMatch(/^The crash loop used its 1 restart and failed again/);
-    expect(noticeFor(gaveUp(3), () => {})?.body).toMatch(/^The crash loop used all 3 restarts and failed again/);
+    expect(noticeFor(gaveUp(1), () => {}, noChoice)?.body).toMatch(
+      /^The crash loop used its 1 restart and failed again/,
+    );
+    expect(noticeFor(gaveUp(3), () => {}, noChoice)?.body).toMatch(
+      /^The crash loop used all 3 restarts and failed again/,
+    );
   });
 
   it('a UI problem names the step in words and keeps the ids to the details line', () => {
@@ -97,12 +104,12 @@ describe('in-page notice', () => {
       },
       history: [{ at: T0 - 6000, type: 'restart-scheduled', action: 'restart-and-run-all' }],
     };
-    const content = noticeFor(record, () => {});
+    const content = noticeFor(record, () => {}, noChoice);
     expect(content?.tone).toBe('error');
     expect(content?.body.split('\n')).toEqual([
       'Could not find Runtime → Restart session and run all.',
       'Nothing else was clicked, and the guard stopped for this notebook until you re-arm it in the popup.',
-      'Details: item-missing; saw: items: Run all',
+      "What the guard saw in Colab's page: items: Run all",
     ]);
     expect(`${content?.title} ${content?.body}`).not.toContain('find-item');
   });
@@ -116,7 +123,7 @@ describe('in-page notice', () => {
 
   it("acts on a person's click only: a page script's .click() on Cancel leaves the countdown alone", () => {
     const cancel = vi.fn();
-    const content = noticeFor(pendingWithLine('OutOfMemoryError'), cancel);
+    const content = noticeFor(pendingWithLine('OutOfMemoryError'), cancel, noChoice);
     if (!content) throw new Error('a pending restart has a notice');
     createNotice(document, () => 'Dismiss', new AbortController().signal).show(content);
     const root = document.querySelector('colab-oom-guard-notice')?.shadowRoot;
@@ -134,7 +141,7 @@ describe('in-page notice', () => {
 
   it("goes away with its notebook's session, countdown included", () => {
     const session = new AbortController();
-    const content = noticeFor(pendingWithLine('OutOfMemoryError'), () => {});
+    const content = noticeFor(pendingWithLine('OutOfMemoryError'), () => {}, noChoice);
     if (!content) throw new Error('a pending restart has a notice');
     const notice = createNotice(document, () => 'Dismiss', session.signal);
     notice.show(content);
@@ -146,7 +153,7 @@ describe('in-page notice', () => {
   });
 
   it('reads its dismiss label when it shows, not before (the first i18n read costs a synchronous fetch)', () => {
-    const content = noticeFor(pendingWithLine('OutOfMemoryError'), () => {});
+    const content = noticeFor(pendingWithLine('OutOfMemoryError'), () => {}, noChoice);
     if (!content) throw new Error('a pending restart has a notice');
     const label = vi.fn(() => 'Dismiss');
     const notice = createNotice(document, label, new AbortController().signal);

@@ -1,23 +1,37 @@
 import { type MessageKey, t, tn } from '../lib/i18n';
 import type { DialogKind } from '../state/dialogs';
 import type { DisconnectKind } from '../state/disconnect';
-import { failedStepText } from '../state/failed-step';
 import { gaveUpUnableToConnect, lastAction } from '../state/last-action';
-import type { NotebookRecord } from '../state/schema';
+import type { AskChoice, NotebookRecord } from '../state/schema';
 import { clock, countdownText, foundText } from '../ui/countdown';
 import { personOnlyDialog } from '../ui/dialog-words';
-import { stepSentence } from '../ui/steps';
+import { seenText, stepSentence } from '../ui/steps';
 import type { NoticeContent } from './notice-box';
 
 /**
  * What the in-page notice says about the notebook's state; null when there is nothing to say. The words are the
  * popup's (ui/text.ts, ui/steps.ts): "PyTorch CUDA out of memory: restart and run all in 0:05".
  */
-export function noticeFor(record: NotebookRecord, cancel: () => void): NoticeContent | null {
+export function noticeFor(
+  record: NotebookRecord,
+  cancel: () => void,
+  choose: (choice: Extract<AskChoice, 'restart' | 'not-now'>) => void,
+): NoticeContent | null {
   const { status } = record;
   switch (status.kind) {
     case 'pending': {
       const what = foundText(status.reason, status.verdict);
+      if (status.askedAt !== undefined) {
+        return {
+          tone: 'warning',
+          title: t('noticeAskTitle'),
+          body: [status.verdict.line, t('noticeAskBody', what)].filter(Boolean).join('\n'),
+          actions: [
+            { label: t('noticeRestartNow'), onClick: () => choose('restart') },
+            { label: t('noticeNotNow'), onClick: () => choose('not-now') },
+          ],
+        };
+      }
       return {
         tone: 'warning',
         title: t('noticeBrand'),
@@ -39,9 +53,9 @@ export function noticeFor(record: NotebookRecord, cancel: () => void): NoticeCon
     }
     case 'ui-problem': {
       const action = lastAction(record.history);
-      const details = failedStepText(status.failed);
+      const seen = seenText(status.failed);
       const lines = [stepSentence(status.failed, action), t('noticeProblemStopped')];
-      if (details) lines.push(t('details', details));
+      if (seen) lines.push(seen);
       return { tone: 'error', title: t('noticeProblemTitle'), body: lines.join('\n'), actions: [] };
     }
     case 'watching':

@@ -48,6 +48,7 @@ function deps(overrides: Partial<RunnerDeps> = {}) {
     beforeAction: () => calls.push('before'),
     afterAction: () => calls.push('after'),
     unclaimed: (reason) => calls.push(`unclaimed ${reason}`),
+    askFirst: async () => false,
     ...overrides,
   };
   return { d, calls };
@@ -301,5 +302,26 @@ describe('restart runner', () => {
     await vi.advanceTimersByTimeAsync(0);
     expect(colab.runAll).toHaveBeenCalledTimes(1);
     expect(calls.at(-2)).toBe('result a1 ok');
+  });
+
+  it('at the deadline asks the person at the keyboard instead of claiming; a question schedules no claim', async () => {
+    const { d, calls } = deps({
+      askFirst: vi.fn(async (_key: string, attempt: string) => {
+        calls.push(`ask ${attempt}`);
+        return true;
+      }),
+    });
+    const runner = createRestartRunner(d);
+    runner.follow(pending());
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(calls).toEqual(['ask a1']);
+    const asked = pending();
+    if (asked.status.kind === 'pending') asked.status.askedAt = T0 + 5000;
+    runner.follow(asked);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(calls).toEqual(['ask a1']);
+    runner.perform('drive:x', 'a1', 'restart-and-run-all');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(calls).toEqual(['ask a1', 'before', 'result a1 ok', 'after']);
   });
 });

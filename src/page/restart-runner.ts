@@ -25,10 +25,14 @@ export interface RunnerDeps {
   afterAction(): void;
   /** Every claim was refused though the countdown is still this tab's: nothing restarts unless the user acts. */
   unclaimed(reason: string): void;
+  /** At the deadline, a person at the keyboard is asked instead (page/question.ts): true when the question stands. */
+  askFirst(key: string, attempt: string): Promise<boolean>;
 }
 
 export interface RestartRunner {
   follow(record: NotebookRecord): void;
+  /** A restart granted otherwise than by a claim (the person's Restart now). */
+  perform(key: string, attempt: string, action: RestartAction): void;
   readonly busy: boolean;
 }
 
@@ -72,6 +76,7 @@ export function createRestartRunner(deps: RunnerDeps): RestartRunner {
   async function fire(key: string, attempt: string, retriesLeft: number) {
     scheduled = null;
     fired.add(attempt);
+    if (await deps.askFirst(key, attempt)) return;
     const reply = await deps.claim(key, attempt);
     if (reply.granted) return act(key, attempt, reply.action);
     const countdown = ownCountdown(current, deps.tabId);
@@ -101,9 +106,15 @@ export function createRestartRunner(deps: RunnerDeps): RestartRunner {
       if (deps.signal.aborted) return;
       current = record;
       const countdown = ownCountdown(record, deps.tabId);
-      if (!countdown) return clear();
+      // A question waits for the person's answer, not for a deadline.
+      if (!countdown || countdown.askedAt !== undefined) return clear();
       if (scheduled === countdown.attempt || fired.has(countdown.attempt)) return;
       claimAt(record.key, countdown.attempt, countdown.restartAt, CLAIM_RETRIES);
+    },
+    perform(key, attempt, action) {
+      if (busy || deps.signal.aborted) return;
+      fired.add(attempt);
+      void act(key, attempt, action);
     },
     get busy() {
       return busy;

@@ -141,8 +141,11 @@ describe('popup over a Colab notebook', () => {
     const root = await open();
     const headline = () => root.querySelector('.headline')?.textContent;
     await waitFor(() => expect(headline()).toBe('PyTorch CUDA out of memory: restart and run all in 0:20'));
-    // The rule id only in the details line.
-    expect(root.querySelector('.status .details p')?.textContent).toMatch(/\(rule torch-cuda-oom\)/);
+    // The failure's line in the details; the rule's id in none of it (Copy diagnostics has it).
+    expect(root.querySelector('.status .details p')?.textContent).toBe(
+      'PyTorch CUDA out of memory: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB',
+    );
+    expect(root.textContent).not.toContain('torch-cuda-oom');
     expect(root.querySelector('.status .details summary')?.textContent).toBe('Details');
     expect(headline()).not.toContain('torch-cuda-oom');
     expect(root.querySelector('.status [role=status]')?.textContent).toBe(
@@ -256,7 +259,7 @@ describe('popup over a Colab notebook', () => {
     ],
     ['unknown', '', 'what it saw', 'restart-and-run-all', "a step in Colab's page failed"],
   ] as const)(
-    'Colab UI problem at %s (%s, %s, %s): the step in words, the ids only in the details, with Re-arm',
+    'Colab UI problem at %s (%s, %s, %s): the step in words, what it saw in the details, no ids, with Re-arm',
     async (step, reason, saw, action, words) => {
       const at = Date.now();
       const failed = { step, reason, saw };
@@ -267,9 +270,11 @@ describe('popup over a Colab notebook', () => {
       await storeNotebook(KEY, { enabled: true, status: { kind: 'ui-problem', at, failed }, history });
       const root = await open();
       await waitFor(() => expect(root.querySelector('.headline')?.textContent).toBe(`Colab UI problem: ${words}`));
-      const details = step === 'precheck' ? `dialog-open: ${reason}` : reason;
-      expect(root.querySelector('.status .details p')?.textContent).toBe(saw ? `${details}; saw: ${saw}` : details);
+      // What the step saw, folded away; its id and machine reason only in Copy diagnostics.
+      const details = root.querySelector('.status .details p')?.textContent;
+      expect(details).toBe(saw ? `What the guard saw in Colab's page: ${saw}` : undefined);
       expect(root.querySelector('.status')?.textContent).not.toContain(`${step}:`);
+      expect(root.textContent).not.toContain(`${reason};`);
       expect(root.querySelector('.events li .event-title')?.textContent).toBe(`Colab UI problem: ${words}`);
       expect(getByRole(root, 'button', 'Re-arm')).toBeTruthy();
     },
@@ -359,12 +364,12 @@ describe('popup over a Colab notebook', () => {
       'Gave up',
     ]);
     expect(items[1]?.querySelector('.verdict')?.textContent).toBe(
-      'PyTorch CUDA out of memory (rule torch-cuda-oom): torch.OutOfMemoryError: CUDA out of memory. Tried to ' +
-        'allocate 2.00 GiB',
+      'PyTorch CUDA out of memory: torch.OutOfMemoryError: CUDA out of memory. Tried to ' + 'allocate 2.00 GiB',
     );
     expect(items[0]?.querySelector('time')?.getAttribute('datetime')).toBe(new Date(history[3]!.at).toISOString());
 
-    const svg = getByRole(root, 'img', /Failures and restarts in the last 12 hours/);
+    // The night began with the switch-on 3 hours ago: the axis starts there, as the line above counts.
+    const svg = getByRole(root, 'img', /^Failures and restarts since /);
     expect(svg.tagName.toLowerCase()).toBe('svg');
     expect([...svg.querySelectorAll('[data-kind]')].map((g) => g.getAttribute('data-kind'))).toEqual([
       'failure',
@@ -546,7 +551,7 @@ describe('popup over a Colab notebook', () => {
     });
     await click(button);
     await waitFor(() => expect(result()).toBe('Not ready: could not find Runtime → Restart session and run all'));
-    expect(details()).toBe('item-missing; saw: items: Run all');
+    expect(details()).toBe("What the guard saw in Colab's page: items: Run all");
 
     send.mockResolvedValueOnce({
       ready: false,

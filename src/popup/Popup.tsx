@@ -5,19 +5,20 @@ import { isColabUrl } from '../colab/origins';
 import { t, tn } from '../lib/i18n';
 import { BLIND_AFTER_MS } from '../limits';
 import type { CheckUiReply, Command } from '../messaging/protocol';
-import { failedStepText } from '../state/failed-step';
 import { notebookKeyFromUrl } from '../state/notebook-key';
 import { notebookTitleFromDocumentTitle } from '../state/notebook-title';
 import { type HistoryEntry, SETTING_BOUNDS } from '../state/schema';
 import { isScratchKey, isScratchUrl } from '../state/scratch';
+import { CopyButton, gatherDiagnostics } from '../ui/CopyButton';
 import { parseWholeNumber, useDraft } from '../ui/fields';
 import { useNotebook, useNow, useSettings } from '../ui/hooks';
+import { nightLogText } from '../ui/night-log';
 import { nightLine } from '../ui/night-text';
 import { StorageErrors } from '../ui/StorageErrors';
 import { sendCommand } from '../ui/send';
 import { statusLines } from '../ui/status-lines';
 import { describeStatus } from '../ui/status-view';
-import { stepWords } from '../ui/steps';
+import { seenText, stepWords } from '../ui/steps';
 import { Timeline } from '../ui/Timeline';
 import { eventText, formatTime, languageList, languageName, statusText } from '../ui/text';
 import { NotificationOffer } from './NotificationOffer';
@@ -194,7 +195,7 @@ function NotebookPanel(props: {
         <p class="sr-only" role="status">
           {text.announcement}
         </p>
-        {view.state === 'pending' && (
+        {(view.state === 'pending' || view.state === 'asking') && (
           <button type="button" class="primary" disabled={busy} onClick={() => void run({ type: 'cancel' })}>
             {t('popupCancel')}
           </button>
@@ -218,6 +219,19 @@ function NotebookPanel(props: {
       </section>
 
       <Timeline id="timeline" history={record.history} now={now} />
+
+      <div class="share">
+        <CopyButton
+          id="copy-log"
+          label={t('popupCopyLog')}
+          make={async () => nightLogText(record, title, Date.now(), text.headline)}
+        />
+        <CopyButton
+          id="copy-diagnostics"
+          label={t('copyDiagnostics')}
+          make={async () => gatherDiagnostics([record], (await askCheck(tabId)) ?? 'no-answer')}
+        />
+      </div>
 
       <section class="controls" aria-labelledby="controls-heading">
         <h2 id="controls-heading">{t('popupControls')}</h2>
@@ -308,13 +322,8 @@ function CheckUi({ tabId }: { tabId: number }) {
 
   async function check() {
     setState({ kind: 'checking' });
-    let reply: CheckUiReply | undefined;
-    try {
-      reply = await askTab(tabId, { type: 'check-ui' });
-    } catch {
-      reply = undefined;
-    }
-    if (!reply || typeof reply !== 'object' || typeof reply.ready !== 'boolean' || !(reply.ready || reply.failed)) {
+    const reply = await askCheck(tabId);
+    if (!reply) {
       setState({ kind: 'done', ok: false, text: t('checkReload') });
       return;
     }
@@ -323,7 +332,7 @@ function CheckUi({ tabId }: { tabId: number }) {
       setState({ kind: 'done', ok: true, text: t('checkReady', reply.detail), language });
     } else {
       const words = stepWords(reply.failed);
-      const details = failedStepText(reply.failed);
+      const details = seenText(reply.failed);
       setState({ kind: 'done', ok: false, text: t('checkProblem', words), details, language });
     }
   }
@@ -341,6 +350,20 @@ function CheckUi({ tabId }: { tabId: number }) {
       </div>
     </div>
   );
+}
+
+/** The tab's UI check (the dry run), or undefined when its page gave no answer it can read. */
+async function askCheck(tabId: number): Promise<CheckUiReply | undefined> {
+  let reply: CheckUiReply | undefined;
+  try {
+    reply = await askTab(tabId, { type: 'check-ui' });
+  } catch {
+    return undefined;
+  }
+  if (!reply || typeof reply !== 'object' || typeof reply.ready !== 'boolean' || !(reply.ready || reply.failed)) {
+    return undefined;
+  }
+  return reply;
 }
 
 function EventList({ history, now }: { history: readonly HistoryEntry[]; now: number }) {

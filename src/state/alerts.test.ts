@@ -92,6 +92,11 @@ describe('alert settings', () => {
     expect(shouldAlert({ ...set, events: { ...set.events, 'run-finished': true } }, 'run-finished')).toBe(true);
   });
 
+  it("never alert the guard's own end after 12 hours: the person is told when they come back", () => {
+    const set = { ...defaultAlertsConfig(), url: 'https://ntfy.sh/x' };
+    expect(shouldAlert(set, 'guard-ended')).toBe(false);
+  });
+
   it('read a corrupt or newer stored value as no alerts', () => {
     expect(parseAlertsConfig({ v: ALERTS_VERSION + 1, url: 'https://ntfy.sh/x' }).url).toBeNull();
     expect(parseAlertsConfig('junk').url).toBeNull();

@@ -68,9 +68,13 @@ export function parseAlertsConfig(raw: unknown): AlertsConfig {
   return parsed.success ? parsed.output : defaultAlertsConfig();
 }
 
-/** Whether this event alerts: only with a URL, and only the events the person chose. */
-export function shouldAlert(config: AlertsConfig, kind: NotifyEffect['kind']): boolean {
-  return config.url !== null && config.events[kind];
+/** Whether this event alerts: only with a URL, and only the events the person chose (the guard's own end never). */
+export function shouldAlert(config: AlertsConfig, kind: NotifyEffect['kind']): kind is AlertEvent {
+  return config.url !== null && isAlertEvent(kind) && config.events[kind];
+}
+
+function isAlertEvent(kind: NotifyEffect['kind']): kind is AlertEvent {
+  return (ALERT_EVENTS as readonly string[]).includes(kind);
 }
 
 // ---------------------------------------------------------------------------------------------------------------------

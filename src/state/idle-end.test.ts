@@ -51,6 +51,22 @@ describe('a guard armed for a stretch', () => {
     expect(record.history.at(-1)).toEqual({ at: T0 + STRETCH, type: 'guard-ended', params: { minutes: 720 } });
   });
 
+  it('notifies once when it ends, with the entry that says why, whatever event found it idle', () => {
+    const on = { ...switchedOnAt(T0), title: 'train.ipynb' };
+    expect(apply(on, { type: 'settle' }, T0 + STRETCH - 1).effects).toEqual([]);
+    const ended = apply(on, failure(T0 + STRETCH), T0 + STRETCH);
+    expect(ended.effects).toEqual([
+      {
+        type: 'notify',
+        kind: 'guard-ended',
+        key: KEY,
+        title: 'train.ipynb',
+        entry: { at: T0 + STRETCH, type: 'guard-ended', params: { minutes: 720 } },
+      },
+    ]);
+    expect(apply(ended.record, { type: 'settle' }, T0 + STRETCH + HOUR).effects).toEqual([]);
+  });
+
   it('counts the 12 hours from the moment the last cell stopped being under way', () => {
     let record = switchedOnAt(T0);
     record = apply(record, busy(), T0 + HOUR).record;

@@ -6,6 +6,7 @@ import { answersDisconnect, type DisconnectKind, disconnectVerdict } from './dis
 import { endedByItself, endIdleGuard, forgetTab, freshActivity, noteActivity } from './idle-end';
 import { RETENTION_MS } from './retention';
 import {
+  type AskChoice,
   type DeclineReason,
   type FailedStep,
   type FailureSource,
@@ -61,6 +62,10 @@ export type PolicyEvent =
   /** Colab shows a dialog only a person may answer, saying `text`. */
   | { type: 'dialog'; tabId: number; detectedAt: number; kind: PersonOnlyKind; text: string }
   | { type: 'claim'; tabId: number; attempt: string }
+  /** The owner tab has a person at its keyboard: its countdown waits for their answer instead of acting. */
+  | { type: 'ask'; tabId: number; attempt: string }
+  /** The person's answer to the question, or `away`: no input for minutes, so the countdown acts after all. */
+  | { type: 'answer'; tabId: number; attempt: string; choice: AskChoice }
   | { type: 'restart-result'; tabId: number; attempt: string; ok: true }
   | {
       type: 'restart-result';
@@ -102,6 +107,8 @@ interface ReplyMap {
   disconnect: ReportReply;
   dialog: ReportReply;
   claim: ClaimReply;
+  ask: CommandReply;
+  answer: ClaimReply;
   'restart-result': CommandReply;
   cancel: CommandReply;
   rearm: CommandReply;
@@ -122,7 +129,7 @@ type AnyReply = ReplyMap[keyof ReplyMap];
 
 export interface NotifyEffect {
   type: 'notify';
-  kind: 'restarted' | 'gave-up' | 'ui-problem' | 'left-to-person' | 'run-finished' | 'run-stopped';
+  kind: 'restarted' | 'gave-up' | 'ui-problem' | 'left-to-person' | 'run-finished' | 'run-stopped' | 'guard-ended';
   key: string;
   title: string;
   /** The history entry that tells what happened: the notification says it in the history's words. */
@@ -151,9 +158,11 @@ export function reduce<E extends PolicyEvent>(
   event: E,
   ctx: PolicyContext,
 ): Reduction<ReplyFor<E>> {
-  const current = expireStale(endIdle(record, ctx), event, ctx);
+  const idle = endIdle(record, ctx);
+  const current = expireStale(idle.record, event, ctx);
   // The map ties each event type to its reply type; the handlers below each return the matching one.
-  const result = dispatch(current, event, ctx) as Reduction<ReplyFor<E>>;
+  const dispatched = dispatch(current, event, ctx) as Reduction<ReplyFor<E>>;
+  const result = idle.effect ? { ...dispatched, effects: [idle.effect, ...dispatched.effects] } : dispatched;
   // A new title is no activity: a notebook merely opened again must not keep an idle record alive.
   if (result.record === record || event.type === 'set-title') return result;
   return { ...result, record: { ...result.record, touchedAt: ctx.now } };
@@ -181,6 +190,10 @@ function dispatch(record: NotebookRecord, event: PolicyEvent, ctx: PolicyContext
       return onDialog(record, event, ctx);
     case 'claim':
       return onClaim(record, event, ctx);
+    case 'ask':
+      return onAsk(record, event, ctx);
+    case 'answer':
+      return onAnswer(record, event, ctx);
     case 'restart-result':
       return onRestartResult(record, event, ctx);
     case 'cancel':
@@ -210,10 +223,15 @@ function dispatch(record: NotebookRecord, event: PolicyEvent, ctx: PolicyContext
   }
 }
 
-/** A guard that saw nothing run for a whole stretch ends before the event is read (state/idle-end.ts). */
-function endIdle(record: NotebookRecord, ctx: PolicyContext): NotebookRecord {
+/**
+ * A guard that saw nothing run for a whole stretch ends before the event is read (state/idle-end.ts), and says so: a
+ * person who comes back expecting it on learns it is off.
+ */
+function endIdle(record: NotebookRecord, ctx: PolicyContext): { record: NotebookRecord; effect?: NotifyEffect } {
   const ended = endIdleGuard(record, ctx.settings, ctx.session, ctx.now);
-  return ended ? addHistory(ended.record, ended.entry) : record;
+  if (!ended) return { record };
+  const next = addHistory(ended.record, ended.entry);
+  return { record: next, effect: notify(next, 'guard-ended', ended.entry) };
 }
 
 function onActivity(record: NotebookRecord, event: EventOf<'activity'>, ctx: PolicyContext): Reduction {
@@ -497,6 +515,7 @@ function onClaim(record: NotebookRecord, event: EventOf<'claim'>, ctx: PolicyCon
   if (status.session !== ctx.session) {
     return refuseAndCarry(record, status, event.tabId, { why: 'browser-restarted' }, ctx);
   }
+  if (status.askedAt !== undefined) return refuse(record, 'Waiting for the person at the keyboard to answer');
   if (ctx.now < status.restartAt - CLAIM_TOLERANCE_MS) {
     return refuse(record, `Too early: ${secondsUntil(status.restartAt, ctx.now)} s left`);
   }
@@ -505,15 +524,78 @@ function onClaim(record: NotebookRecord, event: EventOf<'claim'>, ctx: PolicyCon
     const minutes = minutesSince(status.restartAt, ctx.now);
     return refuseAndCarry(record, status, event.tabId, { why: 'late', minutes }, ctx);
   }
-  const restarting: Status = {
+  return reply({ ...record, status: restartingFrom(status, ctx.now) }, { granted: true, action: status.action });
+}
+
+function restartingFrom(status: Pending, now: number): Restarting {
+  return {
     kind: 'restarting',
     reason: status.reason,
     action: status.action,
     attempt: status.attempt,
     ownerTab: status.ownerTab,
-    startedAt: ctx.now,
+    startedAt: now,
   };
-  return reply({ ...record, status: restarting }, { granted: true, action: status.action });
+}
+
+/** The countdown of the tab's own page, in this browser session: the only one its page may ask about or answer. */
+function ownPending(record: NotebookRecord, tabId: number, attempt: string, ctx: PolicyContext): Pending | null {
+  const { status } = record;
+  if (!record.enabled || status.kind !== 'pending') return null;
+  const own = status.attempt === attempt && status.ownerTab === tabId && status.session === ctx.session;
+  return own ? status : null;
+}
+
+/**
+ * A person is working in the owner tab (keys or pointer within minutes, the tab focused): a restart now would throw
+ * away what they are doing, so the countdown becomes a question ("Restart session and run all?") and waits.
+ */
+function onAsk(record: NotebookRecord, event: EventOf<'ask'>, ctx: PolicyContext): Reduction {
+  const status = ownPending(record, event.tabId, event.attempt, ctx);
+  if (!status) return reply(record, { ok: false, message: 'No countdown of this tab to ask about' });
+  if (!ctx.settings.askAtKeyboard) return reply(record, { ok: false, message: 'Asking first is switched off' });
+  if (status.askedAt !== undefined) return ok(record);
+  return ok({ ...record, status: { ...status, askedAt: ctx.now } });
+}
+
+/**
+ * The question's end. Restart now is the claim, granted at once; Not now leaves the failure to the person for good
+ * (it counted as a failure toward the crash loop when it was scheduled, as a cancelled countdown does); `away` (no
+ * input for minutes) is the countdown again, shown from at least the first back-off, since nobody is there to be
+ * surprised.
+ */
+function onAnswer(record: NotebookRecord, event: EventOf<'answer'>, ctx: PolicyContext): Reduction {
+  const status = ownPending(record, event.tabId, event.attempt, ctx);
+  if (status?.askedAt === undefined) return refuse(record, 'No question is waiting in this tab');
+  const { now } = ctx;
+  switch (event.choice) {
+    case 'restart': {
+      const next = addHistory({ ...record, status: restartingFrom(status, now) }, askedEntry(status, 'restart', now));
+      return reply(next, { granted: true, action: status.action });
+    }
+    case 'not-now':
+      return refuse(
+        addHistory({ ...record, status: { kind: 'watching' } }, askedEntry(status, 'not-now', now)),
+        'Left to the person',
+      );
+    case 'away': {
+      const restartAt = Math.max(status.restartAt, now + ctx.settings.backoffBaseSec * 1000);
+      const again: Pending = { ...counting(status), restartAt, attempt: ctx.newAttemptId() };
+      const entry = askedEntry(status, 'away', now);
+      entry.params = { ...entry.params, delaySec: secondsUntil(restartAt, now) };
+      return refuse(addHistory({ ...record, status: again }, entry), 'Nobody answered: the countdown goes on');
+    }
+  }
+}
+
+function askedEntry(status: Pending, choice: HistoryParams['choice'], now: number): HistoryEntry {
+  return { at: now, type: 'asked', params: { choice }, verdict: status.verdict, action: status.action };
+}
+
+/** The countdown without its question. */
+function counting(status: Pending): Pending {
+  const { askedAt: _, ...rest } = status;
+  return rest;
 }
 
 function refuse(record: NotebookRecord, reason: string): Reduction {
@@ -643,6 +725,8 @@ function expireStale(record: NotebookRecord, event: PolicyEvent, ctx: PolicyCont
     return interruptRestart(record, status, ctx.now);
   }
   if (status.kind !== 'pending' || ctx.now - status.restartAt <= COUNTDOWN_GRACE_MS) return record;
+  // A question waits for its answer however long the person takes; its page ends it when they leave (onAnswer).
+  if (status.askedAt !== undefined && status.session === ctx.session) return record;
   // Its own page claiming late is alive after all: onClaim shows the countdown again instead.
   const ownClaim =
     event.type === 'claim' &&
@@ -679,7 +763,7 @@ function carryCountdown(
 ): NotebookRecord {
   const delay = ctx.settings.backoffBaseSec;
   const carried: Pending = {
-    ...status,
+    ...counting(status),
     ownerTab: tabId,
     restartAt: ctx.now + delay * 1000,
     attempt: ctx.newAttemptId(),
@@ -722,6 +806,10 @@ function onAdopt(current: NotebookRecord, event: EventOf<'adopt'>, ctx: PolicyCo
 function onTabClosed(current: NotebookRecord, event: EventOf<'tab-closed'>, ctx: PolicyContext): Reduction {
   const record = forgetTab(current, event.tabId, ctx.session, ctx.now);
   const { status } = record;
+  // The person closed the tab that asked them: their answer, in effect, is no.
+  if (status.kind === 'pending' && status.askedAt !== undefined && status.ownerTab === event.tabId) {
+    return ok(addHistory({ ...record, status: { kind: 'watching' } }, askedEntry(status, 'closed', ctx.now)));
+  }
   if (status.kind !== 'restarting' || status.ownerTab !== event.tabId) return ok(record);
   return ok(interruptRestart(record, status, ctx.now));
 }

@@ -54,6 +54,7 @@ describe('defaults', () => {
       notifications: false,
       statusApi: true,
       guardNeverEnds: false,
+      askAtKeyboard: true,
     });
   });
 

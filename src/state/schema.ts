@@ -110,6 +110,8 @@ const SettingsEntries = {
   statusApi: v.optional(v.boolean(), true),
   /** On: a guard stays on until switched off; off, one that saw nothing run for 12 hours ends (state/idle-end.ts). */
   guardNeverEnds: v.optional(v.boolean(), false),
+  /** On: a countdown in a Colab tab where a person is working asks before it acts (page/question.ts). */
+  askAtKeyboard: v.optional(v.boolean(), true),
 };
 
 export const SettingsSchema = v.pipe(
@@ -159,6 +161,8 @@ export const StatusSchema = v.variant('kind', [
     verdict: VerdictSchema,
     /** Absent in records from before sessions were kept: such a countdown belongs to no live page. */
     session: v.optional(SessionId),
+    /** Since when the owner tab asks the person at its keyboard instead of counting down (policy.ts onAsk). */
+    askedAt: v.optional(TimeSchema),
   }),
   v.object({
     kind: v.literal('restarting'),
@@ -201,6 +205,8 @@ export const HISTORY_TYPES = [
   'run-interrupted',
   /** The guard ended by itself: nothing ran in any tab of the notebook for `params.minutes` (state/idle-end.ts). */
   'guard-ended',
+  /** A person at the keyboard was asked before a restart; `params.choice` says what came of it. */
+  'asked',
 ] as const;
 
 export { DECLINE_REASONS, DECLINED, type DeclineReason } from './declined';
@@ -229,6 +235,14 @@ export const HISTORY_WHYS = [
 ] as const;
 export type HistoryWhy = (typeof HISTORY_WHYS)[number];
 
+/**
+ * How a question to the person at the keyboard ended: Restart now, Not now, no input for minutes (the person went
+ * away: the countdown acts), or the tab asking was closed.
+ */
+export const ASK_CHOICES = ['restart', 'not-now', 'away'] as const;
+export const ASK_ENDS = [...ASK_CHOICES, 'closed'] as const;
+export type AskChoice = (typeof ASK_CHOICES)[number];
+
 /** What an entry says beyond its type, as data: the pages put it in words (ui/history-text.ts). */
 export const HistoryParamsSchema = v.object({
   why: v.optional(v.picklist(HISTORY_WHYS)),
@@ -248,6 +262,8 @@ export const HistoryParamsSchema = v.object({
   dialog: v.optional(Text(TEXT_LIMITS.uiStep)),
   /** Switching off or a disconnect also cancelled a pending restart. */
   cancelled: v.optional(v.boolean()),
+  /** An `asked` entry: what the person chose, or how the question ended without a choice. */
+  choice: v.optional(v.picklist(ASK_ENDS)),
 });
 export type HistoryParams = v.InferOutput<typeof HistoryParamsSchema>;
 

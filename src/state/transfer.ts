@@ -139,3 +139,26 @@ function uncheckable(settings: Parameters<PatternCheck>[0]): ReturnType<PatternC
 function fail(message: string): { ok: false; message: string } {
   return { ok: false, message };
 }
+
+/**
+ * One notebook's export, to keep or share its history: the whole export's shape with that notebook alone (and the
+ * settings it ran under), so the same import reads it back.
+ */
+export function exportNotebook(settings: Settings, record: NotebookRecord, now: number = Date.now()): ExportFile {
+  return exportData(settings, [record], now);
+}
+
+/** "colab-oom-guard-train-resnet-2026-11-28.json": the notebook's name as a file name can hold it, then the day. */
+export function exportFileName(name: string, exportedAt: string): string {
+  const slug = name
+    .normalize('NFKD')
+    // Accents split off by NFKD go: "Übung" is "ubung", not "u-bung".
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/\.ipynb$/, '')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60)
+    .replace(/-+$/, '');
+  return `colab-oom-guard-${slug || 'notebook'}-${exportedAt.slice(0, 10)}.json`;
+}

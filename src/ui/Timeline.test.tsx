@@ -75,6 +75,36 @@ describe('Timeline', () => {
     expect(container.querySelectorAll('[data-kind]')).toHaveLength(0);
   });
 
+  it("spans the night the line above counts: from the evening's first Run all, or a long run's start", async () => {
+    const evening: HistoryEntry[] = [
+      { at: NOW - 11 * HOUR, type: 'restart-scheduled', verdict: oom },
+      { at: NOW - 10 * HOUR, type: 'run-finished' },
+      { at: NOW - 6 * HOUR, type: 'run-started' },
+      { at: NOW - 3 * HOUR, type: 'restart-scheduled', verdict: oom },
+    ];
+    const { container } = await mount(<Timeline id="n" history={evening} now={NOW} />);
+    expect(container.querySelector('title')?.textContent).toBe(
+      `Failures and restarts since ${formatTime(NOW - 6 * HOUR, NOW)}`,
+    );
+    // The afternoon's failure belongs to no night the line counts; the night's failure sits half-way along.
+    const marks = [...container.querySelectorAll('[data-kind] circle')];
+    expect(marks).toHaveLength(1);
+    expect(Number(marks[0]?.getAttribute('cx'))).toBeCloseTo(180, 0);
+    // Six hours: six ticks, labelled every fourth hour as on a 12-hour axis.
+    expect(container.querySelectorAll('.tick')).toHaveLength(6);
+
+    // A run under way for 20 hours: the axis reaches back to its start, labelled every eighth hour.
+    const long = await mount(<Timeline id="l" history={[{ at: NOW - 20 * HOUR, type: 'run-started' }]} now={NOW} />);
+    expect(long.container.querySelectorAll('.tick')).toHaveLength(20);
+    const labelled = [...long.container.querySelectorAll('.tick text')];
+    expect(labelled.length).toBeLessThanOrEqual(3);
+
+    // Switched on minutes ago: an hour at least, each hour labelled.
+    const fresh = await mount(<Timeline id="f" history={[{ at: NOW - 5 * 60_000, type: 'enabled' }]} now={NOW} />);
+    expect(fresh.container.querySelectorAll('.tick')).toHaveLength(1);
+    expect(fresh.container.querySelectorAll('.tick text')).toHaveLength(1);
+  });
+
   it('grows hour labels at the ends of the axis inwards so they are not cut off', async () => {
     const now = new Date(2026, 2, 14, 12, 5).getTime(); // a labelled hour (12:00) right at the right end
     const { container } = await mount(<Timeline id="e" history={[]} now={now} />);

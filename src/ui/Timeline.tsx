@@ -1,10 +1,13 @@
 import { type MessageKey, t, tn } from '../lib/i18n';
-import { NIGHT_HOURS, NIGHT_MS, type NightMark, nightMark } from '../state/night';
+import { NIGHT_HOURS, NIGHT_MS, type NightMark, nightMark, nightStart } from '../state/night';
 import type { HistoryEntry } from '../state/schema';
 import { clockTime, nightLine } from './night-text';
 import { eventText, formatTime } from './text';
 
-/** The night at a glance: failures, restarts, give-ups and UI problems of the last 12 hours on a time axis. */
+/**
+ * The night at a glance: failures, restarts, give-ups and UI problems on a time axis that spans the night the summary
+ * line counts (state/night.ts nightStart: from the evening's first Run all or the switch-on, else 12 hours).
+ */
 
 const WIDTH = 360;
 const HEIGHT = 62;
@@ -13,8 +16,8 @@ const RIGHT = WIDTH - 10;
 const AXIS_Y = 40;
 /** Half the width of the longest hour label ("12:00 PM", at 12.5 units: theme.css) in viewBox units. */
 const EDGE_LABEL_ROOM = 32;
-/** Every fourth hour is labelled: at 12 px, labels three hours apart touch when one at an end grows inwards. */
-const LABEL_EVERY_HOURS = 4;
+/** The shortest axis: a night begun minutes ago still shows an hour, with its marks apart. */
+const MIN_SPAN_MS = 60 * 60_000;
 /** Failures on the upper row, what the guard did about them on the lower one: a restart seconds after its failure
  * stays visible instead of covering it. */
 const ROW_Y: Record<NightMark, number> = { failure: 12, marker: 12, restart: 27, 'gave-up': 27, problem: 27 };
@@ -27,13 +30,14 @@ interface Props {
 }
 
 export function Timeline({ history, now, id }: Props) {
-  const start = now - NIGHT_MS;
+  const start = Math.min(nightStart(history, now), now - MIN_SPAN_MS);
   const x = (at: number) => LEFT + ((at - start) / (now - start)) * (RIGHT - LEFT);
   const marks = history.flatMap((entry, index) => {
     const kind = nightMark(entry);
     return kind && entry.at >= start && entry.at <= now ? [{ entry, kind, index }] : [];
   });
   const ticks = localHours(start, now);
+  const every = labelEvery(now - start);
 
   return (
     <figure class="timeline">
@@ -43,11 +47,13 @@ export function Timeline({ history, now, id }: Props) {
         aria-labelledby={`${id}-title ${id}-desc`}
         preserveAspectRatio="xMidYMid meet"
       >
-        <title id={`${id}-title`}>{t('timelineTitle', NIGHT_HOURS)}</title>
+        <title id={`${id}-title`}>
+          {start === now - NIGHT_MS ? t('timelineTitle', NIGHT_HOURS) : t('timelineTitleSince', formatTime(start, now))}
+        </title>
         <desc id={`${id}-desc`}>{nightLine(history, now, { t, tn })}</desc>
         <line class="axis" x1={LEFT} x2={RIGHT} y1={AXIS_Y} y2={AXIS_Y} />
         {ticks.map((hour) => {
-          const labelled = new Date(hour).getHours() % LABEL_EVERY_HOURS === 0;
+          const labelled = new Date(hour).getHours() % every === 0;
           return (
             <g key={hour} class="tick">
               <line x1={x(hour)} x2={x(hour)} y1={AXIS_Y - (labelled ? 4 : 2)} y2={AXIS_Y + (labelled ? 4 : 2)} />
@@ -80,6 +86,16 @@ export function Timeline({ history, now, id }: Props) {
       </figcaption>
     </figure>
   );
+}
+
+/**
+ * Which hours are labelled, for an axis `span` long: at 12 px, labels three hours apart on a 12-hour axis touch when
+ * one at an end grows inwards, so every fourth hour there, every hour on a short night, every eighth on a long one.
+ */
+function labelEvery(span: number): number {
+  const hours = span / (60 * 60_000);
+  if (hours <= 4) return 1;
+  return hours <= NIGHT_HOURS + 1 ? 4 : 8;
 }
 
 /** Hour labels near either end of the axis grow inwards, so "12:00 PM" at the right edge is not cut off. */

@@ -1,6 +1,7 @@
 import { type MessageKey, t, tn } from '../lib/i18n';
 import type { NotifyEffect } from '../state/policy';
-import { DECLINED, type DeclineReason, failedStepText, type HistoryEntry, type HistoryParams } from '../state/schema';
+import { DECLINED, type DeclineReason, type HistoryEntry, type HistoryParams } from '../state/schema';
+import { seenText } from './steps';
 
 /**
  * A history entry's details in words: the record keeps what happened as data (a type and parameters), and the pages,
@@ -16,7 +17,7 @@ export function historyDetail(entry: HistoryEntry): string | undefined {
     case 'restarted':
       return p.why === 'marker' ? t('historyMarkerRestartDone') : t('historyRestartDone', p.n ?? 0, p.max ?? 0);
     case 'restart-failed':
-      return entry.failed ? t('historyStepFailed', entry.failed.step, failedStepText(entry.failed)) : undefined;
+      return entry.failed ? seenText(entry.failed) : undefined;
     case 'interrupted':
       return t('historyInterrupted');
     case 'cancelled':
@@ -43,10 +44,28 @@ export function historyDetail(entry: HistoryEntry): string | undefined {
       return stoppedWords(p);
     case 'guard-ended':
       return t('historyGuardEnded');
+    case 'asked':
+      return askedWords(p);
     case 'enabled':
     case 'run-started':
     case 'run-finished':
     case 'run-interrupted':
+      return undefined;
+  }
+}
+
+/** How the question to the person at the keyboard ended. */
+function askedWords(p: HistoryParams): string | undefined {
+  switch (p.choice) {
+    case 'restart':
+      return t('historyAskedRestart');
+    case 'not-now':
+      return t('historyAskedNotNow');
+    case 'away':
+      return t('historyAskedAway', p.delaySec ?? 0);
+    case 'closed':
+      return t('historyAskedClosed');
+    case undefined:
       return undefined;
   }
 }
@@ -118,6 +137,6 @@ export function notificationDetail(effect: NotifyEffect): string {
     if (p.why === 'dialog') return t('notifyLeftDialog', p.saw ?? '');
     if (entry.verdict) return t('notifyLeftDisconnect', entry.verdict.description, entry.verdict.line);
   }
-  if (effect.kind === 'ui-problem') return entry.failed ? failedStepText(entry.failed) : (entry.detail ?? '');
+  if (effect.kind === 'ui-problem') return (entry.failed ? seenText(entry.failed) : entry.detail) ?? '';
   return historyDetail(entry) ?? '';
 }

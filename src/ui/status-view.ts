@@ -7,7 +7,7 @@ import type { FailedStep, NotebookRecord, RestartAction, RestartReason, Settings
  * (the crash-loop counter as the next failure will see it, the seconds left of a countdown).
  */
 
-export type StatusState = 'off' | 'watching' | 'pending' | 'restarting' | 'gave-up' | 'ui-problem';
+export type StatusState = 'off' | 'watching' | 'pending' | 'asking' | 'restarting' | 'gave-up' | 'ui-problem';
 
 export interface StatusView {
   state: StatusState;
@@ -22,7 +22,7 @@ export interface StatusView {
   reason?: RestartReason;
   action?: RestartAction;
   verdict?: Verdict;
-  /** gave-up / ui-problem: when it stopped. */
+  /** gave-up / ui-problem: when it stopped; asking: since when the Colab tab asks its person. */
   since?: number;
   /** ui-problem: which UI step failed, and how. */
   failed?: FailedStep;
@@ -43,6 +43,10 @@ export function describeStatus(record: NotebookRecord, settings: Settings, now: 
     case 'watching':
       return { ...base, state: 'watching' };
     case 'pending':
+      if (status.askedAt !== undefined) {
+        const { reason, action, verdict } = status;
+        return { ...base, state: 'asking', reason, action, verdict, since: status.askedAt };
+      }
       return {
         ...base,
         state: 'pending',

@@ -6,8 +6,8 @@ import { personOnlyDialog } from './dialog-words';
 /**
  * The one place that turns a failed step (src/colab/actions.ts, restart-runner.ts, detection-check.ts) into words for
  * people: "could not find Runtime → Restart session and run all", never `find-item`. The popup, the in-page notice,
- * the badge's tooltip and the notifications all say it this way; the step id and its machine-readable reason stay in
- * the details line.
+ * the badge's tooltip and the notifications all say it this way; the step id and its machine-readable reason go only
+ * into Copy diagnostics.
  */
 
 type Words = (reason: string, action: RestartAction | undefined) => string;
@@ -56,6 +56,11 @@ function precheckWords(kind: string): string {
 export function stepWords(failed: FailedStep, action?: RestartAction): string {
   const words = Object.hasOwn(STEPS, failed.step) ? STEPS[failed.step] : STEPS.unknown;
   return words(failed.reason, action);
+}
+
+/** What the failed step saw in Colab's page ("items: Run all, Interrupt…"), for the curious; undefined if nothing. */
+export function seenText(failed: FailedStep): string | undefined {
+  return failed.saw ? t('detailsSaw', failed.saw) : undefined;
 }
 
 /** The same as a sentence of its own, for a notification or a notice body. */

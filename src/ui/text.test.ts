@@ -2,7 +2,6 @@ import { describe, expect, it, vi } from 'vitest';
 import { UI_STEPS, type UiStep } from '../state/failed-step';
 import { clock, countdownText } from './countdown';
 import { stepSentence, stepWords } from './steps';
-import { badgeTooltip } from './text';
 
 vi.mock('../lib/i18n', async () => {
   const { translate, translateCounted } = await import('../../test/support/messages');
@@ -75,29 +74,5 @@ describe('failed steps in words', () => {
     expect(stepSentence(failed('confirm', 'other-dialog', 'usage-limit'))).toBe(
       'The dialog Colab showed was not the restart confirmation.',
     );
-  });
-});
-
-describe('badge tooltips', () => {
-  it('come from _locales, with the extension name first', () => {
-    expect(badgeTooltip({ kind: 'watching', restarts: 0 })).toBe('Colab OOM Guard: watching');
-    expect(badgeTooltip({ kind: 'watching', restarts: 1 })).toBe(
-      'Colab OOM Guard: watching · 1 restart in the last 12 hours',
-    );
-    expect(badgeTooltip({ kind: 'watching', restarts: 2 })).toBe(
-      'Colab OOM Guard: watching · 2 restarts in the last 12 hours',
-    );
-    expect(badgeTooltip({ kind: 'gave-up', restarts: 3 })).toBe(
-      'Colab OOM Guard: gave up after 3 restarts: re-arm it in the popup',
-    );
-    expect(badgeTooltip({ kind: 'gave-up', restarts: 1 })).toBe(
-      'Colab OOM Guard: gave up after 1 restart: re-arm it in the popup',
-    );
-    expect(badgeTooltip({ kind: 'ui-problem', failed: failed('find-item', 'item-missing') })).toBe(
-      'Colab OOM Guard: Colab UI problem: could not find Runtime → Restart session and run all',
-    );
-    for (const kind of ['no-notebook', 'off', 'blind', 'countdown', 'restarting'] as const) {
-      expect(badgeTooltip({ kind })).toMatch(/^Colab OOM Guard: [a-z]/);
-    }
   });
 });

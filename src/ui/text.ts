@@ -1,17 +1,15 @@
 import { type MessageKey, t, tn } from '../lib/i18n';
 import { DAY_MS } from '../lib/units';
 import type { DialogKind } from '../state/dialogs';
-import { failedStepText, UNKNOWN_STEP } from '../state/failed-step';
+import { UNKNOWN_STEP } from '../state/failed-step';
 import { gaveUpUnableToConnect, lastAction } from '../state/last-action';
-import { NIGHT_HOURS } from '../state/night';
 import type { HistoryEntry, NotebookRecord, RestartAction, Verdict } from '../state/schema';
-import type { BadgeTip } from './badge';
 import { clock, countdownText, foundText } from './countdown';
 import { personOnlyDialog } from './dialog-words';
 import { historyDetail } from './history-text';
 import { clockTime } from './night-text';
 import type { StatusView } from './status-view';
-import { stepWords } from './steps';
+import { seenText, stepWords } from './steps';
 import { verdictName } from './verdict-name';
 
 /** Human text for the states, events and verdicts the pages and the in-page notice show. */
@@ -22,7 +20,7 @@ export interface StatusText {
   /** The same without numbers that change every second (for the live region). */
   announcement: string;
   detail?: string;
-  /** Internal ids and what a failed step saw: for the curious and for bug reports, never the headline. */
+  /** The failure's line, or what a failed step saw: for the curious, never the headline (ids: Copy diagnostics). */
   details?: string;
 }
 
@@ -42,6 +40,8 @@ export function statusText(view: StatusView, record: NotebookRecord): StatusText
         details: view.verdict ? verdictText(view.verdict) : undefined,
       };
     }
+    case 'asking':
+      return same(t('stateAsking'), t('stateAskingDetail', foundText(view.reason ?? 'failure', view.verdict)));
     case 'restarting':
       return same(t('stateRestarting'), view.action ? actionText(view.action) : undefined);
     case 'gave-up': {
@@ -54,7 +54,7 @@ export function statusText(view: StatusView, record: NotebookRecord): StatusText
     case 'ui-problem': {
       const failed = view.failed ?? UNKNOWN_STEP;
       const headline = t('stateUiProblem', stepWords(failed, lastAction(record.history)));
-      return { headline, announcement: headline, detail: t('stateUiProblemDetail'), details: failedStepText(failed) };
+      return { headline, announcement: headline, detail: t('stateUiProblemDetail'), details: seenText(failed) };
     }
   }
 }
@@ -72,9 +72,9 @@ export function actionText(action: RestartAction): string {
   return t(keys[action]);
 }
 
-/** "PyTorch CUDA out of memory (rule torch-cuda-oom): torch.OutOfMemoryError: CUDA out of memory…" */
+/** "PyTorch CUDA out of memory: torch.OutOfMemoryError: CUDA out of memory…"; the rule's id is for diagnostics. */
 export function verdictText(verdict: Verdict): string {
-  return t('verdictLine', verdictName(verdict), verdict.rule, verdict.line);
+  return t('verdictWords', verdictName(verdict), verdict.line);
 }
 
 const HISTORY_KEYS: Record<HistoryEntry['type'], MessageKey> = {
@@ -98,6 +98,7 @@ const HISTORY_KEYS: Record<HistoryEntry['type'], MessageKey> = {
   'run-stopped': 'eventRunStopped',
   'run-interrupted': 'eventRunInterrupted',
   'guard-ended': 'eventGuardEnded',
+  asked: 'eventAsked',
 };
 
 export interface EventText {
@@ -149,34 +150,6 @@ export function formatTime(at: number, now: number): string {
   if (new Date(now).toDateString() === date.toDateString()) return time;
   if (now - at < 6 * DAY_MS) return `${date.toLocaleDateString(undefined, { weekday: 'short' })} ${time}`;
   return `${date.toLocaleDateString(undefined, { month: 'short', day: 'numeric' })} ${time}`;
-}
-
-/** The toolbar icon's tooltip: "Colab OOM Guard: watching · 2 restarts in the last 12 hours". */
-export function badgeTooltip(tip: BadgeTip): string {
-  return t('badgeTooltip', tipWords(tip));
-}
-
-function tipWords(tip: BadgeTip): string {
-  switch (tip.kind) {
-    case 'no-notebook':
-      return t('badgeNoNotebook');
-    case 'off':
-      return t('badgeOff');
-    case 'blind':
-      return t('badgeBlind');
-    case 'countdown':
-      return t('badgeCountdown');
-    case 'restarting':
-      return t('badgeRestarting');
-    case 'watching': {
-      if (tip.restarts === 0) return t('badgeWatching');
-      return t('badgeWatchingRestarts', tn('countRestarts', tip.restarts, tip.restarts), NIGHT_HOURS);
-    }
-    case 'gave-up':
-      return tn('badgeGaveUp', tip.restarts, tip.restarts);
-    case 'ui-problem':
-      return t('badgeUiProblem', stepWords(tip.failed, tip.action));
-  }
 }
 
 /** A language's name in the browser's language ("Portuguese (Brazil)" for "pt-BR"); the tag itself if it has none. */
