@@ -27,6 +27,13 @@ export type NightEvent =
   | { kind: 'old-log' }
   /** More time than the healthy window passes with nothing failing (the guard's clock jumps). */
   | { kind: 'healthy-stretch' }
+  /**
+   * The computer sleeps this many hours, nothing running: past the healthy window (2), or past the 12 hours after
+   * which a guard that saw nothing run ends by itself (13). Both clocks jump: the simulator's has no timers pending.
+   */
+  | { kind: 'asleep'; hours: 2 | 13 }
+  /** Colab ends the runtime and says "Runtime disconnected", for this reason (settings.md, "Reconnect and run all"). */
+  | { kind: 'disconnect'; reason: 'idle' | 'disallowed-code' | 'zero-units' }
   | { kind: 'reload' }
   /** The tab opens a notebook never guarded, which fails of OOM, then comes back. */
   | { kind: 'other-notebook' }
@@ -63,6 +70,8 @@ const WEIGHTS: Array<[number, (r: Random) => NightEvent]> = [
   [5, () => ({ kind: 'shell-oom' })],
   [3, () => ({ kind: 'old-log' })],
   [6, () => ({ kind: 'healthy-stretch' })],
+  [3, (r) => ({ kind: 'asleep', hours: r.pick([2, 13] as const) })],
+  [4, (r) => ({ kind: 'disconnect', reason: r.pick(['idle', 'idle', 'disallowed-code', 'zero-units'] as const) })],
   [4, () => ({ kind: 'reload' })],
   [2, () => ({ kind: 'other-notebook' })],
   [3, () => ({ kind: 'worker-stop' })],
@@ -80,6 +89,8 @@ export interface NightColab {
   renderDelayMs: number;
   /** A Stop's KeyboardInterrupt shown this long after the cell's state says error. */
   interruptErrorDelayMs: number;
+  /** The person's "Reconnect and run all after Runtime disconnected" for the night (settings.md). */
+  reconnectOnDisconnect: boolean;
 }
 
 export function nightColab(seed: number): NightColab {
@@ -88,6 +99,7 @@ export function nightColab(seed: number): NightColab {
     dialog: random.pick(['mwc', 'mwc-legacy', 'md', 'paper'] as const),
     renderDelayMs: random.pick([0, 0, 120]),
     interruptErrorDelayMs: random.pick([0, 300]),
+    reconnectOnDisconnect: random.chance(0.5),
   };
 }
 

@@ -14,6 +14,11 @@ import type { NightEvent } from './events';
  * - "Switching off cancels a countdown. Switching on again starts fresh: a give-up … is cleared along with the
  *   crash loop." A countdown carried into a reloaded or returning tab, or past a stopped worker, still gives one
  *   restart.
+ * - "Once no cell has been queued or running in any tab of its notebook for 12 hours, it switches itself off … a
+ *   failure reported after the end is noted but not restarted."
+ * - "Reconnect and run all after 'Runtime disconnected'" (off by default) answers the idle time-out only: the dialog's
+ *   Reconnect, then Run all; "each reconnect counts toward the crash loop like a restart". Every other disconnect is
+ *   the person's: never reconnected, whatever the setting.
  */
 export interface Expected {
   enabled: boolean;
@@ -23,8 +28,10 @@ export interface Expected {
   limit: number;
   /** Restarts the guard has performed (Runtime → Restart session and run all) since the night began. */
   restarts: number;
-  /** Run alls the guard has chosen after Colab's RAM crash. */
+  /** Run alls the guard has chosen after Colab's RAM crash or its own reconnect. */
   crashRunAlls: number;
+  /** The guard's Reconnects in a "Runtime disconnected" dialog. */
+  reconnects: number;
   /** Times it gave up ("every give-up recorded"). */
   giveUps: number;
 }
@@ -34,6 +41,14 @@ const QUALIFYING = new Set<NightEvent['kind']>(['oom', 'shell-oom', 'ram-crash',
 
 /** README's defaults: the night starts from them. */
 export const README_DEFAULT_LIMIT = 3;
+/** settings.md: "Healthy run (minutes) … 30 min"; "nothing ran for 12 hours". */
+const HEALTHY_HOURS = 0.5;
+const IDLE_END_HOURS = 12;
+
+/** The person's settings the night plays with. */
+export interface NightSettings {
+  reconnectOnDisconnect: boolean;
+}
 
 export class NightModel {
   #s: Expected = {
@@ -43,8 +58,11 @@ export class NightModel {
     limit: README_DEFAULT_LIMIT,
     restarts: 0,
     crashRunAlls: 0,
+    reconnects: 0,
     giveUps: 0,
   };
+
+  constructor(private readonly settings: NightSettings = { reconnectOnDisconnect: false }) {}
 
   expected(): Expected {
     return { ...this.#s };
@@ -62,8 +80,13 @@ export class NightModel {
    */
   countsDown(event: NightEvent): boolean {
     const s = this.#s;
-    if (!QUALIFYING.has(event.kind) || !s.enabled || s.gaveUp) return false;
+    if (!this.#qualifies(event) || !s.enabled || s.gaveUp) return false;
     return s.loop < s.limit;
+  }
+
+  #qualifies(event: NightEvent): boolean {
+    if (event.kind === 'disconnect') return event.reason === 'idle' && this.settings.reconnectOnDisconnect;
+    return QUALIFYING.has(event.kind);
   }
 
   apply(event: NightEvent): void {
@@ -75,8 +98,15 @@ export class NightModel {
       case 'second-tab':
         this.#failure(event);
         break;
+      case 'disconnect':
+        if (this.#qualifies(event)) this.#failure(event);
+        break;
       case 'healthy-stretch':
         if (s.enabled && !s.gaveUp) s.loop = 0;
+        break;
+      case 'asleep':
+        if (event.hours >= HEALTHY_HOURS && s.enabled && !s.gaveUp) s.loop = 0;
+        if (event.hours >= IDLE_END_HOURS) s.enabled = false;
         break;
       case 'switch':
         if (event.on === s.enabled) break;
@@ -104,7 +134,8 @@ export class NightModel {
       return;
     }
     s.loop++;
-    if (event.kind === 'ram-crash') s.crashRunAlls++;
+    if (event.kind === 'disconnect') s.reconnects++;
+    if (event.kind === 'ram-crash' || event.kind === 'disconnect') s.crashRunAlls++;
     else s.restarts++;
   }
 }

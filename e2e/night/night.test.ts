@@ -12,8 +12,10 @@ suite('the night generator', () => {
     const kinds = new Set(generateNight(1, 2000).map((e) => e.kind));
     expect([...kinds].sort()).toEqual(
       [
+        'asleep',
         'caught-oom',
         'dialog',
+        'disconnect',
         'healthy-stretch',
         'limit',
         'old-log',

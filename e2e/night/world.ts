@@ -13,6 +13,7 @@ import {
   type Scenario,
   shellRun,
   showDialog,
+  showDisconnect,
   shownOom,
   simLog,
   simState,
@@ -60,6 +61,8 @@ export class InvariantBroken extends Error {
 interface Observed {
   restarts: Array<{ at: number }>;
   guardRunAlls: Array<{ at: number }>;
+  /** The Reconnects clicked in "Runtime disconnected" dialogs: the night's person never clicks them. */
+  reconnects: Array<{ at: number }>;
   countdownsShown: number[];
   dangerous: string[];
   foreignCommands: string[];
@@ -91,6 +94,12 @@ function noticeWatcher() {
       for (const node of r.addedNodes)
         if (node instanceof Element && node.localName === 'colab-oom-guard-notice') watchHost(node);
   }).observe(document, { childList: true, subtree: true });
+}
+
+/** The main world: the guard's notice says `words`. */
+function noticeSays(words: string): boolean {
+  const hosts = [...document.querySelectorAll('colab-oom-guard-notice')];
+  return hosts.some((host) => !!host.shadowRoot?.textContent?.includes(words));
 }
 
 /** The main world: the guard's notice shows a countdown (its Cancel button). */
@@ -154,11 +163,12 @@ export class Night {
     this.#notebook = this.sim.notebook(`/drive/${name}`, notebookScenario(colab));
     this.#key = `drive:${name}`;
     this.#other = this.sim.notebook(`/drive/${name}other`, notebookScenario(colab));
-    this.model = new NightModel();
+    this.model = new NightModel({ reconnectOnDisconnect: colab.reconnectOnDisconnect });
     this.#past = emptyObserved();
     this.#cancelledDeadline = 0;
     await this.#storage((s) => chrome.storage.local.clear().then(() => s), null);
-    await this.#setSettings(FAST);
+    this.#settings = {};
+    await this.#setSettings({ ...FAST, reconnectOnDisconnect: colab.reconnectOnDisconnect });
     await this.page.goto(this.#notebook);
     await this.#loaded();
     this.#tabId = await this.#tabIdOf(this.#notebook);
@@ -216,6 +226,10 @@ export class Night {
         return this.#run(shellRun('old-log'), 'log');
       case 'healthy-stretch':
         return this.#healthyStretch();
+      case 'asleep':
+        return this.#clockJump(event.hours * 60 * 60_000);
+      case 'disconnect':
+        return this.#disconnect(event);
       case 'reload':
         return this.#reload();
       case 'other-notebook':
@@ -305,19 +319,63 @@ export class Night {
     await waitForRun(this.page, n, SETTLE_MS);
   }
 
-  /** Time passes past the healthy window: the stored times of the last failure and restart move back. */
+  /** Time passes past the healthy window. */
   async #healthyStretch(): Promise<void> {
+    await this.#clockJump(HEALTHY_JUMP_MS);
+  }
+
+  /**
+   * The guard's clock jumps `ms` ahead: it computes from stored times when an event arrives (no timer runs that long),
+   * so every time stored about the notebook moves back. Nothing is under way (the last event settled), so the
+   * simulator has no timer to jump.
+   */
+  async #clockJump(ms: number): Promise<void> {
     await this.#storage(
       async ({ name, jump }) => {
         const rec = (await chrome.storage.local.get(name))[name] as Record<string, unknown> | undefined;
         if (!rec) return;
         const back = (at: unknown) => (typeof at === 'number' ? at - jump : at);
+        const activity = rec.activity as { at?: number } | undefined;
         await chrome.storage.local.set({
-          [name]: { ...rec, lastRestartAt: back(rec.lastRestartAt), lastFailureAt: back(rec.lastFailureAt) },
+          [name]: {
+            ...rec,
+            lastRestartAt: back(rec.lastRestartAt),
+            lastFailureAt: back(rec.lastFailureAt),
+            touchedAt: back(rec.touchedAt),
+            ...(activity ? { activity: { ...activity, at: back(activity.at) } } : {}),
+          },
         });
       },
-      { name: `nb:${this.#key}`, jump: HEALTHY_JUMP_MS },
+      { name: `nb:${this.#key}`, jump: ms },
     );
+  }
+
+  /**
+   * Colab ends the runtime with "Runtime disconnected". Where the model says the guard reconnects, the settle waits
+   * for its Reconnect and Run all; otherwise the person, once the guard has had its say, closes the dialog and
+   * connects again from the toolbar (never the dialog's Reconnect, so that every Reconnect seen is the guard's).
+   */
+  async #disconnect(event: Extract<NightEvent, { kind: 'disconnect' }>): Promise<void> {
+    const acts = this.model.acts(event);
+    await showDisconnect(this.page, event.reason);
+    await waitForKernel(this.page, 'disconnected', SETTLE_MS);
+    if (acts) return;
+    const want = this.model.expected();
+    if (event.reason !== 'idle' && want.enabled && !want.gaveUp) {
+      // settings.md: "the notice in the page says why"; the guard has decided once it shows.
+      await expect.poll(() => this.page.evaluate(noticeSays, 'does not reconnect'), { timeout: SETTLE_MS }).toBe(true);
+    }
+    await this.page
+      .locator(
+        [
+          'mwc-dialog[open] [dialogaction=cancel]',
+          'md-dialog[open] [value=cancel]',
+          'paper-dialog[opened] [dialog-dismiss]',
+        ].join(', '),
+      )
+      .click();
+    await this.page.locator('colab-connect-button colab-toolbar-button.split-button').click();
+    await waitForKernel(this.page, 'idle', SETTLE_MS);
   }
 
   async #reload(): Promise<void> {
@@ -440,8 +498,9 @@ export class Night {
         const state = await simState(this.page);
         throw new InvariantBroken(
           `not settled (${what})`,
-          `${seen.restarts.length} restarts and ${seen.guardRunAlls.length} crash Run alls ` +
-            `seen, ${want.restarts} and ${want.crashRunAlls} expected; kernel ${state.kernel}, ` +
+          `${seen.restarts.length} restarts, ${seen.guardRunAlls.length} guard's Run alls and ` +
+            `${seen.reconnects.length} reconnects seen, ${want.restarts}, ${want.crashRunAlls} and ` +
+            `${want.reconnects} expected; kernel ${state.kernel}, ` +
             `cells ${state.cells.map((c) => c.state).join('/')}; status ${await this.#status()}`,
         );
       }
@@ -451,11 +510,11 @@ export class Night {
         .poll(
           async () => {
             const seen = await this.#observed();
-            return [seen.restarts.length, seen.guardRunAlls.length];
+            return [seen.restarts.length, seen.guardRunAlls.length, seen.reconnects.length];
           },
           { timeout: SETTLE_MS },
         )
-        .toEqual([want.restarts, want.crashRunAlls]),
+        .toEqual([want.restarts, want.crashRunAlls, want.reconnects]),
     );
     await step('kernel idle', () => waitForKernel(this.page, 'idle', SETTLE_MS));
     await step('cells done', () =>
@@ -483,9 +542,15 @@ export class Night {
       'crash Run alls',
       `${seen.guardRunAlls.length} seen, ${want.crashRunAlls} expected`,
     );
+    check(
+      seen.reconnects.length === want.reconnects,
+      'reconnects',
+      `${seen.reconnects.length} seen, ${want.reconnects} idle disconnects under the limit with the setting on`,
+    );
     check(seen.dangerous.length === 0, 'dangerous', seen.dangerous.join(', '));
     check(seen.foreignCommands.length === 0, 'menu items not the guard’s', seen.foreignCommands.join(', '));
     check(seen.foreignConfirms.length === 0, 'dialogs confirmed not the restart’s', seen.foreignConfirms.join(', '));
+    // A reconnect and its Run all are one action, announced by one countdown.
     const actions = [...seen.restarts, ...seen.guardRunAlls].map((a) => a.at).sort((a, b) => a - b);
     const unannounced = actions.filter((at, i) => seen.countdownsShown.filter((c) => c <= at).length < i + 1);
     check(unannounced.length === 0, 'countdown notice', `${unannounced.length} action(s) with none shown before`);
@@ -543,6 +608,7 @@ export class Night {
     for (const o of [this.#past, ...now]) {
       all.restarts.push(...o.restarts);
       all.guardRunAlls.push(...o.guardRunAlls);
+      all.reconnects.push(...o.reconnects);
       all.countdownsShown.push(...o.countdownsShown);
       all.dangerous.push(...o.dangerous);
       all.foreignCommands.push(...o.foreignCommands);
@@ -565,13 +631,15 @@ export class Night {
     return {
       restarts: log.filter((e) => e.type === 'restart').map(at),
       guardRunAlls: runAlls.filter((e) => e.via !== 'toolbar').map(at),
+      reconnects: log.filter((e) => e.type === 'dangerous' && e.what === 'reconnect').map(at),
       countdownsShown: countdowns,
-      dangerous: log.flatMap((e) => (e.type === 'dangerous' ? [e.what] : [])),
+      dangerous: log.flatMap((e) => (e.type === 'dangerous' && e.what !== 'reconnect' ? [e.what] : [])),
       foreignCommands: items.flatMap((e) =>
         e.command === 'runall' || e.command === 'restart-and-run-all' ? [] : [`${e.command}@${e.via}`],
       ),
       foreignConfirms: log.flatMap((e) =>
-        e.type === 'dialog-confirm' && e.kind !== 'restart-confirm' ? [e.kind] : [],
+        // The idle "Runtime disconnected" dialog's Reconnect is counted (and checked) as a reconnect.
+        e.type === 'dialog-confirm' && e.kind !== 'restart-confirm' && e.kind !== 'disconnected' ? [e.kind] : [],
       ),
     };
   }
@@ -581,6 +649,7 @@ export class Night {
     const o = await this.#observe(page);
     this.#past.restarts.push(...o.restarts);
     this.#past.guardRunAlls.push(...o.guardRunAlls);
+    this.#past.reconnects.push(...o.reconnects);
     this.#past.countdownsShown.push(...o.countdownsShown);
     this.#past.dangerous.push(...o.dangerous);
     this.#past.foreignCommands.push(...o.foreignCommands);
@@ -661,6 +730,7 @@ function emptyObserved(): Observed {
   return {
     restarts: [],
     guardRunAlls: [],
+    reconnects: [],
     countdownsShown: [],
     dangerous: [],
     foreignCommands: [],
@@ -674,7 +744,11 @@ function notebookScenario(colab: NightColab): Scenario {
     title: 'night.ipynb',
     // One runtime for every tab of the notebook, as Colab has: a second tab follows the first.
     sharedKernel: true,
-    ui: colab,
+    ui: {
+      dialog: colab.dialog,
+      renderDelayMs: colab.renderDelayMs,
+      interruptErrorDelayMs: colab.interruptErrorDelayMs,
+    },
     cells: [
       { id: 'setup', source: 'import torch' },
       { id: 'train', source: 'train()', outputs: [{ type: 'stream', text: 'epoch 1 done\n' }] },
