@@ -135,4 +135,37 @@ suite("the model of README's promises", () => {
     model.apply({ kind: 'second-tab', late: true });
     expect(model.expected()).toMatchObject({ restarts: 1, loop: 1 });
   });
+
+  it('reconnects only the idle disconnect, only with the setting on, counted in the crash loop', () => {
+    const off = new NightModel();
+    for (const reason of ['idle', 'disallowed-code', 'zero-units'] as const) {
+      expect(off.acts({ kind: 'disconnect', reason })).toBe(false);
+      off.apply({ kind: 'disconnect', reason });
+    }
+    expect(off.expected()).toMatchObject({ reconnects: 0, loop: 0, crashRunAlls: 0 });
+    const on = new NightModel({ reconnectOnDisconnect: true });
+    for (const reason of ['disallowed-code', 'zero-units'] as const) {
+      expect(on.acts({ kind: 'disconnect', reason })).toBe(false);
+      on.apply({ kind: 'disconnect', reason });
+    }
+    on.apply({ kind: 'limit', max: 1 });
+    expect(on.acts({ kind: 'disconnect', reason: 'idle' })).toBe(true);
+    on.apply({ kind: 'disconnect', reason: 'idle' });
+    expect(on.expected()).toMatchObject({ reconnects: 1, crashRunAlls: 1, restarts: 0, loop: 1 });
+    on.apply({ kind: 'disconnect', reason: 'idle' });
+    expect(on.expected()).toMatchObject({ reconnects: 1, gaveUp: true, giveUps: 1 });
+  });
+
+  it('asleep past the healthy window resets the loop; past 12 hours the guard has ended', () => {
+    const model = new NightModel();
+    model.apply(oom);
+    model.apply({ kind: 'asleep', hours: 2 });
+    expect(model.expected()).toMatchObject({ enabled: true, loop: 0 });
+    model.apply({ kind: 'asleep', hours: 13 });
+    expect(model.acts(oom)).toBe(false);
+    model.apply(oom);
+    expect(model.expected()).toMatchObject({ enabled: false, restarts: 1 });
+    model.apply({ kind: 'switch', on: true });
+    expect(model.acts(oom)).toBe(true);
+  });
 });
