@@ -38,6 +38,8 @@ export type NightEvent =
   /** The tab opens a notebook never guarded, which fails of OOM, then comes back. */
   | { kind: 'other-notebook' }
   | { kind: 'worker-stop' }
+  /** A new version of the extension is loaded in place, the notebook's tab open. */
+  | { kind: 'update' }
   /** Colab shows one of the person's dialogs; nobody answers it for a while; the person closes it. */
   | { kind: 'dialog'; dialog: 'drive-permission' | 'usage-limit' | 'gpu-unavailable' }
   | { kind: 'switch'; on: boolean }
@@ -75,6 +77,7 @@ const WEIGHTS: Array<[number, (r: Random) => NightEvent]> = [
   [4, () => ({ kind: 'reload' })],
   [2, () => ({ kind: 'other-notebook' })],
   [3, () => ({ kind: 'worker-stop' })],
+  [2, () => ({ kind: 'update' })],
   [2, (r) => ({ kind: 'dialog', dialog: r.pick(['drive-permission', 'usage-limit', 'gpu-unavailable'] as const) })],
   [4, (r) => ({ kind: 'switch', on: r.chance(0.5) })],
   [3, (r) => ({ kind: 'limit', max: r.int(0, 4) })],

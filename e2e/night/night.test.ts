@@ -31,6 +31,7 @@ suite('the night generator', () => {
         'switch',
         'typing',
         'unknown-crash',
+        'update',
         'worker-stop',
       ].sort(),
     );

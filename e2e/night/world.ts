@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, type CDPSession, expect, type Page } from '@playwright/test';
@@ -127,13 +127,15 @@ export class Night {
   #phase = '';
   /** The deadline of the last countdown the person cancelled by switching off (0: none). */
   #cancelledDeadline = 0;
+  /** Versions of the extension loaded over the first one. */
+  #updates = 0;
 
   private constructor(
     private readonly context: BrowserContext,
     private readonly close: () => Promise<void>,
     private readonly sim: ColabSim,
-    private readonly probe: Page,
-    private readonly cdp: CDPSession,
+    private probe: Page,
+    private cdp: CDPSession,
     readonly page: Page,
     private readonly extensionId: string,
   ) {}
@@ -145,9 +147,7 @@ export class Night {
     const extensionId = new URL(worker.url()).host;
     await context.addInitScript(noticeWatcher);
     const sim = await installColabSim(context);
-    const probe = await context.newPage();
-    await probe.goto(`chrome-extension://${extensionId}/src/options/index.html`);
-    const cdp = await context.newCDPSession(probe);
+    const { probe, cdp } = await openProbe(context, extensionId);
     const page = await context.newPage();
     return new Night(context, close, sim, probe, cdp, page, extensionId);
   }
@@ -236,6 +236,8 @@ export class Night {
         return this.#visitOther();
       case 'worker-stop':
         return this.#stopWorker();
+      case 'update':
+        return this.#update();
       case 'dialog':
         return this.#dialog(event.dialog);
       case 'switch':
@@ -405,6 +407,38 @@ export class Night {
     const version = versions.find((v) => v.scriptURL.startsWith(`chrome-extension://${this.extensionId}/`));
     if (version) await this.cdp.send('ServiceWorker.stopWorker', { versionId: version.versionId });
     await this.cdp.send('ServiceWorker.disable');
+  }
+
+  /**
+   * A new version of the extension, loaded in place as Chrome updates one (CDP Extensions.loadUnpacked of another
+   * folder with the same manifest key: the same id, storage kept), the Colab tab left open: the new version must find
+   * the open notebook and guard it. The extension's own pages close with the old version; the probe opens again.
+   */
+  async #update(): Promise<void> {
+    const manifest = JSON.parse(readFileSync(join(DIST, 'manifest.json'), 'utf8')) as { version: string };
+    const parts = manifest.version.split('.').slice(0, 3);
+    while (parts.length < 3) parts.push('0');
+    const dir = mkdtempSync(join(tmpdir(), 'oom-guard-night-update-'));
+    cpSync(DIST_COPY.get(this.context)!, dir, { recursive: true });
+    writeFileSync(
+      join(dir, 'manifest.json'),
+      JSON.stringify({ ...manifest, version: [...parts, ++this.#updates].join('.') }),
+    );
+    UPDATES.get(this.context)!.push(dir);
+    const browser = await this.context.browser()!.newBrowserCDPSession();
+    const started = this.context.waitForEvent('serviceworker', {
+      predicate: (w) => w.url().startsWith(`chrome-extension://${this.extensionId}/`),
+    });
+    const loaded = (await browser.send('Extensions.loadUnpacked' as 'Browser.getVersion', { path: dir } as never)) as {
+      id?: string;
+    };
+    await browser.detach();
+    if (loaded.id !== this.extensionId) throw new Error(`the update loaded as ${loaded.id}, not ${this.extensionId}`);
+    await started;
+    await this.cdp.detach().catch(() => undefined);
+    if (!this.probe.isClosed()) await this.probe.close();
+    ({ probe: this.probe, cdp: this.cdp } = await openProbe(this.context, this.extensionId));
+    if (this.model.expected().enabled) await this.#waitWatching();
   }
 
   /** One of the person's dialogs; the person closes it (Close / No, thanks). */
@@ -709,21 +743,37 @@ export class Night {
   }
 }
 
+/** The folder each browser's extension was loaded from, and the folders of its updates (removed on close). */
+const DIST_COPY = new WeakMap<BrowserContext, string>();
+const UPDATES = new WeakMap<BrowserContext, string[]>();
+
 /**
  * Chromium with a copy of dist/: a long night must not see the extension's files change under it when the build runs
- * again meanwhile (the suite builds, and names its chunks by content).
+ * again meanwhile (the suite builds, and names its chunks by content). CDP may load an update in place.
  */
 async function launchWithCopy(): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
   const copy = mkdtempSync(join(tmpdir(), 'oom-guard-night-'));
   cpSync(DIST, copy, { recursive: true });
-  const { context, close } = await launchWithExtension({ extension: copy });
+  const { context, close } = await launchWithExtension({
+    extension: copy,
+    args: ['--enable-unsafe-extension-debugging'],
+  });
+  DIST_COPY.set(context, copy);
+  UPDATES.set(context, []);
   return {
     context,
     close: async () => {
       await close();
-      rmSync(copy, { recursive: true, force: true });
+      for (const dir of [copy, ...(UPDATES.get(context) ?? [])]) rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** An extension page (the options page) to read storage and tabs through, and its CDP session. */
+async function openProbe(context: BrowserContext, extensionId: string): Promise<{ probe: Page; cdp: CDPSession }> {
+  const probe = await context.newPage();
+  await probe.goto(`chrome-extension://${extensionId}/src/options/index.html`);
+  return { probe, cdp: await context.newCDPSession(probe) };
 }
 
 function emptyObserved(): Observed {
