@@ -34,6 +34,11 @@ export type NightEvent =
   | { kind: 'asleep'; hours: 2 | 13 }
   /** Colab ends the runtime and says "Runtime disconnected", for this reason (settings.md, "Reconnect and run all"). */
   | { kind: 'disconnect'; reason: 'idle' | 'disallowed-code' | 'zero-units' }
+  /**
+   * Colab loses the runtime and cannot connect ("Unable to connect to the runtime"), until the person, having seen one
+   * reconnect of the guard's fail (or none coming), sees Colab back.
+   */
+  | { kind: 'outage' }
   | { kind: 'reload' }
   /** The tab opens a notebook never guarded, which fails of OOM, then comes back. */
   | { kind: 'other-notebook' }
@@ -74,6 +79,7 @@ const WEIGHTS: Array<[number, (r: Random) => NightEvent]> = [
   [6, () => ({ kind: 'healthy-stretch' })],
   [3, (r) => ({ kind: 'asleep', hours: r.pick([2, 13] as const) })],
   [4, (r) => ({ kind: 'disconnect', reason: r.pick(['idle', 'idle', 'disallowed-code', 'zero-units'] as const) })],
+  [2, () => ({ kind: 'outage' })],
   [4, () => ({ kind: 'reload' })],
   [2, () => ({ kind: 'other-notebook' })],
   [3, () => ({ kind: 'worker-stop' })],

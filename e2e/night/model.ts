@@ -18,7 +18,10 @@ import type { NightEvent } from './events';
  *   failure reported after the end is noted but not restarted."
  * - "Reconnect and run all after 'Runtime disconnected'" (off by default) answers the idle time-out only: the dialog's
  *   Reconnect, then Run all; "each reconnect counts toward the crash loop like a restart". Every other disconnect is
- *   the person's: never reconnected, whatever the setting.
+ *   the person's: never reconnected, whatever the setting. "Unable to connect to the runtime": "one reconnect per
+ *   crash-loop restart, each after its countdown; when the restarts are used up it gives up and says so", in a page
+ *   that has seen a cell run since it opened and since the runtime last ended (src/ comments: "a page that never saw a
+ *   cell run is someone connecting by hand"; settings.md is silent on it).
  */
 export interface Expected {
   enabled: boolean;
@@ -35,6 +38,20 @@ export interface Expected {
   /** Times it gave up ("every give-up recorded"). */
   giveUps: number;
 }
+
+/** The events that run cells in the notebook's page. */
+const RUNS = new Set<NightEvent['kind']>([
+  'run-ok',
+  'oom',
+  'ram-crash',
+  'unknown-crash',
+  'other-error',
+  'caught-oom',
+  'stop',
+  'shell-oom',
+  'old-log',
+  'second-tab',
+]);
 
 /** The failures that qualify, by event kind. */
 const QUALIFYING = new Set<NightEvent['kind']>(['oom', 'shell-oom', 'ram-crash', 'second-tab']);
@@ -62,6 +79,12 @@ export class NightModel {
     giveUps: 0,
   };
 
+  /**
+   * Whether the notebook's page has seen a cell run since it (or the guard's script in it) was loaded, and since the
+   * runtime last ended: an outage then has a run to bring back.
+   */
+  #pageRan = false;
+
   constructor(private readonly settings: NightSettings = { reconnectOnDisconnect: false }) {}
 
   expected(): Expected {
@@ -84,12 +107,43 @@ export class NightModel {
     return s.loop < s.limit;
   }
 
+  /** Whether an outage now ends in a give-up: the guard's first reconnect (or none) uses the loop's last restart. */
+  outageGivesUp(): boolean {
+    const s = this.#s;
+    return this.#qualifies({ kind: 'outage' }) && s.enabled && !s.gaveUp && s.loop + 1 >= s.limit;
+  }
+
   #qualifies(event: NightEvent): boolean {
+    if (event.kind === 'outage') return this.settings.reconnectOnDisconnect && this.#pageRan;
     if (event.kind === 'disconnect') return event.reason === 'idle' && this.settings.reconnectOnDisconnect;
     return QUALIFYING.has(event.kind);
   }
 
   apply(event: NightEvent): void {
+    this.#applyToGuard(event);
+    this.#pageRan = this.#ranAfter(event);
+  }
+
+  /** Every Run all is seen by the page (a countdown carried into a reloaded page runs all there); a new page has not. */
+  #ranAfter(event: NightEvent): boolean {
+    if (RUNS.has(event.kind)) return true;
+    if (event.kind === 'reload' || event.kind === 'other-notebook' || event.kind === 'update') return false;
+    // A runtime ended: only the guard's reconnect and Run all bring a run back; the person's reconnect runs nothing.
+    if (event.kind === 'disconnect' || event.kind === 'outage') return this.#acted;
+    return this.#pageRan;
+  }
+
+  #applyToGuard(event: NightEvent): void {
+    const s = this.#s;
+    const before = s.crashRunAlls;
+    this.#apply(event);
+    this.#acted = s.crashRunAlls > before;
+  }
+
+  /** Whether the last event made the guard run all. */
+  #acted = false;
+
+  #apply(event: NightEvent): void {
     const s = this.#s;
     switch (event.kind) {
       case 'oom':
@@ -100,6 +154,12 @@ export class NightModel {
         break;
       case 'disconnect':
         if (this.#qualifies(event)) this.#failure(event);
+        break;
+      case 'outage':
+        // The person sees Colab back after the guard's first reconnect failed: it counted, and the next one works.
+        if (!this.#qualifies(event)) break;
+        if (this.countsDown(event)) s.loop++;
+        this.#failure(event);
         break;
       case 'healthy-stretch':
         if (s.enabled && !s.gaveUp) s.loop = 0;
@@ -135,7 +195,7 @@ export class NightModel {
     }
     s.loop++;
     if (event.kind === 'disconnect') s.reconnects++;
-    if (event.kind === 'ram-crash' || event.kind === 'disconnect') s.crashRunAlls++;
+    if (event.kind === 'ram-crash' || event.kind === 'disconnect' || event.kind === 'outage') s.crashRunAlls++;
     else s.restarts++;
   }
 }

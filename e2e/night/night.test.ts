@@ -22,6 +22,7 @@ suite('the night generator', () => {
         'oom',
         'other-error',
         'other-notebook',
+        'outage',
         'ram-crash',
         'reload',
         'run-ok',
@@ -168,5 +169,27 @@ suite("the model of README's promises", () => {
     expect(model.expected()).toMatchObject({ enabled: false, restarts: 1 });
     model.apply({ kind: 'switch', on: true });
     expect(model.acts(oom)).toBe(true);
+  });
+
+  it('an outage: one failing reconnect, then one that runs all; each counted; at the limit a give-up', () => {
+    const off = new NightModel();
+    off.apply({ kind: 'outage' });
+    expect(off.expected()).toMatchObject({ loop: 0, crashRunAlls: 0, gaveUp: false });
+    const on = new NightModel({ reconnectOnDisconnect: true });
+    // A page that never saw a cell run is someone connecting by hand.
+    expect(on.acts({ kind: 'outage' })).toBe(false);
+    on.apply({ kind: 'run-ok' });
+    expect(on.acts({ kind: 'outage' })).toBe(true);
+    on.apply({ kind: 'outage' });
+    expect(on.expected()).toMatchObject({ loop: 2, crashRunAlls: 1, reconnects: 0, gaveUp: false });
+    expect(on.outageGivesUp()).toBe(true);
+    on.apply({ kind: 'reload' });
+    expect(on.outageGivesUp()).toBe(false);
+    on.apply({ kind: 'other-error' });
+    on.apply({ kind: 'disconnect', reason: 'zero-units' });
+    expect(on.outageGivesUp()).toBe(false);
+    on.apply({ kind: 'run-ok' });
+    on.apply({ kind: 'outage' });
+    expect(on.expected()).toMatchObject({ loop: 3, crashRunAlls: 1, gaveUp: true, giveUps: 1 });
   });
 });

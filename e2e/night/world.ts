@@ -11,6 +11,7 @@ import {
   releaseMirror,
   runAll,
   type Scenario,
+  setOutage,
   shellRun,
   showDialog,
   showDisconnect,
@@ -230,6 +231,8 @@ export class Night {
         return this.#clockJump(event.hours * 60 * 60_000);
       case 'disconnect':
         return this.#disconnect(event);
+      case 'outage':
+        return this.#outage();
       case 'reload':
         return this.#reload();
       case 'other-notebook':
@@ -439,6 +442,36 @@ export class Night {
     if (!this.probe.isClosed()) await this.probe.close();
     ({ probe: this.probe, cdp: this.cdp } = await openProbe(this.context, this.extensionId));
     if (this.model.expected().enabled) await this.#waitWatching();
+  }
+
+  /**
+   * Colab cannot connect. Where the guard reconnects, the person waits for its first attempt to fail (a countdown long
+   * enough for the person to act in before the second), and then for its give-up or, Colab back, leaves the second
+   * attempt to it; otherwise the person sees Colab back and connects from the toolbar.
+   */
+  async #outage(): Promise<void> {
+    const event = { kind: 'outage' } as const;
+    const attempts = this.model.countsDown(event);
+    const givesUp = this.model.outageGivesUp();
+    const failed = async () => (await simLog(this.page)).filter((e) => e.type === 'connect-failed').length;
+    const before = await failed();
+    // A toast left open shows the next outage's words in place, without the opening MDC animates (the simulator does
+    // not play it): the person has closed the last one.
+    const close = this.page.locator('colab-snackbar md-icon-button.close[slot=dismiss]');
+    for (const button of await close.all()) if (await button.isVisible()) await button.click();
+    if (attempts) await this.#setSettings(SLOW);
+    await setOutage(this.page, true);
+    await waitForKernel(this.page, 'disconnected', SETTLE_MS);
+    if (attempts) {
+      const waitMs = SLOW.backoffMaxSec * 1000 + SETTLE_MS;
+      await expect.poll(failed, { timeout: waitMs, message: "the guard's reconnect fails" }).toBeGreaterThan(before);
+    }
+    if (givesUp) await this.#waitStatus('gave-up');
+    await setOutage(this.page, false);
+    await this.#setSettings(FAST);
+    if (attempts && !givesUp) return;
+    await this.page.locator('colab-connect-button colab-toolbar-button.split-button').click();
+    await waitForKernel(this.page, 'idle', SETTLE_MS);
   }
 
   /** One of the person's dialogs; the person closes it (Close / No, thanks). */
