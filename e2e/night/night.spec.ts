@@ -217,7 +217,16 @@ test('a night of randomized events, every invariant after every event', async ()
     const played = summary.reduce((sum, n) => sum + n.events, 0);
     const failures = summary.filter((n) => n.failure).length;
     const seconds = Math.round((Date.now() - started) / 1000);
-    save('summary.json', { count, seeds, played, checks: world.checks, failures, seconds, nights: summary });
+    // Named by its seeds: nights run side by side (one per core) keep their own.
+    save(`summary-${seeds.join(',')}.json`, {
+      count,
+      seeds,
+      played,
+      checks: world.checks,
+      failures,
+      seconds,
+      nights: summary,
+    });
     progress(
       `the run: ${played} events played and passed, ${failures} failing, ${world.checks} invariant checks, ` +
         `seeds ${summary.map((n) => n.seed).join(',')}, ${seconds} s` +
