@@ -20,8 +20,7 @@ import type { NightEvent } from './events';
  *   Reconnect, then Run all; "each reconnect counts toward the crash loop like a restart". Every other disconnect is
  *   the person's: never reconnected, whatever the setting. "Unable to connect to the runtime": "one reconnect per
  *   crash-loop restart, each after its countdown; when the restarts are used up it gives up and says so", in a page
- *   that has seen a cell run since it opened and since the runtime last ended (src/ comments: "a page that never saw a
- *   cell run is someone connecting by hand"; settings.md is silent on it).
+ *   whose guard has seen a cell run since it started watching there (settings.md now says so).
  */
 export interface Expected {
   enabled: boolean;
@@ -79,10 +78,7 @@ export class NightModel {
     giveUps: 0,
   };
 
-  /**
-   * Whether the notebook's page has seen a cell run since it (or the guard's script in it) was loaded, and since the
-   * runtime last ended: an outage then has a run to bring back.
-   */
+  /** Whether the guard's watch in the notebook's page has seen a cell run: an outage then has a run to bring back. */
   #pageRan = false;
 
   constructor(private readonly settings: NightSettings = { reconnectOnDisconnect: false }) {}
@@ -120,17 +116,22 @@ export class NightModel {
   }
 
   apply(event: NightEvent): void {
+    const wasEnabled = this.#s.enabled;
     this.#applyToGuard(event);
-    this.#pageRan = this.#ranAfter(event);
+    this.#pageRan = this.#ranAfter(event, wasEnabled);
   }
 
-  /** Every Run all is seen by the page (a countdown carried into a reloaded page runs all there); a new page has not. */
-  #ranAfter(event: NightEvent): boolean {
-    if (RUNS.has(event.kind)) return true;
+  /**
+   * The guard's watch in the page starts afresh with each page load, update and switch-on, and sees nothing while the
+   * guard is off; once it has seen a Run all (a countdown carried into a reloaded page runs all there), it has a run.
+   */
+  #ranAfter(event: NightEvent, wasEnabled: boolean): boolean {
+    if (!this.#s.enabled) return false;
+    if (!wasEnabled) return false;
     if (event.kind === 'reload' || event.kind === 'other-notebook' || event.kind === 'update') return false;
-    // A runtime ended: only the guard's reconnect and Run all bring a run back; the person's reconnect runs nothing.
-    if (event.kind === 'disconnect' || event.kind === 'outage') return this.#acted;
-    return this.#pageRan;
+    if (RUNS.has(event.kind)) return true;
+    // The guard's reconnect runs all.
+    return this.#pageRan || this.#acted;
   }
 
   #applyToGuard(event: NightEvent): void {

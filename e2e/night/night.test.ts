@@ -187,9 +187,18 @@ suite("the model of README's promises", () => {
     expect(on.outageGivesUp()).toBe(false);
     on.apply({ kind: 'other-error' });
     on.apply({ kind: 'disconnect', reason: 'zero-units' });
-    expect(on.outageGivesUp()).toBe(false);
+    expect(on.outageGivesUp()).toBe(true);
+    // Switched off and on, the guard's watch starts afresh: no run of its own to bring back.
+    on.apply({ kind: 'switch', on: false });
+    on.apply({ kind: 'run-ok' });
+    on.apply({ kind: 'switch', on: true });
+    expect(on.acts({ kind: 'outage' })).toBe(false);
+    on.apply({ kind: 'limit', max: 3 });
     on.apply({ kind: 'run-ok' });
     on.apply({ kind: 'outage' });
-    expect(on.expected()).toMatchObject({ loop: 3, crashRunAlls: 1, gaveUp: true, giveUps: 1 });
+    expect(on.expected()).toMatchObject({ loop: 2, crashRunAlls: 2, gaveUp: false });
+    expect(on.outageGivesUp()).toBe(true);
+    on.apply({ kind: 'outage' });
+    expect(on.expected()).toMatchObject({ loop: 3, crashRunAlls: 2, gaveUp: true, giveUps: 1 });
   });
 });

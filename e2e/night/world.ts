@@ -660,7 +660,9 @@ export class Night {
     const text = (await popup.locator('body').innerText()).replace(/\s+/g, ' ');
     await popup.close();
     if (want.gaveUp) {
-      check(/Gave up after \d+ restarts?/.test(text), 'popup words', `no "Gave up": ${text.slice(0, 200)}`);
+      // An outage's give-up counts attempts to connect: "Gave up: Colab could not connect to a runtime (2 attempts)".
+      const gaveUp = /Gave up after \d+ restarts?|Gave up: Colab could not connect to a runtime \(\d+ attempts?\)/;
+      check(gaveUp.test(text), 'popup words', `no "Gave up": ${text.slice(0, 200)}`);
       return;
     }
     const loopWords = `Crash loop: ${want.loop} of ${want.limit} restart${want.limit === 1 ? '' : 's'} used`;
