@@ -4,7 +4,7 @@
  */
 
 /** Where the guard is, when an event lands in the middle of a countdown (the interleavings bugs came from). */
-export type During = 'reload' | 'switch-off' | 'worker-stop' | 'other-notebook';
+export type During = 'reload' | 'switch-off' | 'worker-stop' | 'other-notebook' | 'update';
 
 export type NightEvent =
   /** The person's Run all; every cell succeeds. */
@@ -66,7 +66,9 @@ const WEIGHTS: Array<[number, (r: Random) => NightEvent]> = [
       kind: 'oom',
       preset: r.pick(['cuda-oom', 'cuda-oom', 'tf-oom', 'jax-oom', 'host-ram'] as const),
       place: r.pick(['frame', 'main'] as const),
-      ...(r.chance(0.3) ? { during: r.pick(['reload', 'switch-off', 'worker-stop', 'other-notebook'] as const) } : {}),
+      ...(r.chance(0.3)
+        ? { during: r.pick(['reload', 'switch-off', 'worker-stop', 'other-notebook', 'update'] as const) }
+        : {}),
     }),
   ],
   [6, () => ({ kind: 'ram-crash' })],

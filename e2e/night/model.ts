@@ -13,7 +13,7 @@ import type { NightEvent } from './events';
  * - "If 30 minutes pass after a restart without a failure, the crash loop's restarts used go back to zero."
  * - "Switching off cancels a countdown. Switching on again starts fresh: a give-up … is cleared along with the
  *   crash loop." A countdown carried into a reloaded or returning tab, or past a stopped worker, still gives one
- *   restart.
+ *   restart; so does one met by an update ("Open Colab tabs get the new version's script at once").
  * - "Once no cell has been queued or running in any tab of its notebook for 12 hours, it switches itself off … a
  *   failure reported after the end is noted but not restarted."
  * - "Reconnect and run all after 'Runtime disconnected'" (off by default) answers the idle time-out only: the dialog's

@@ -107,10 +107,12 @@ suite("the model of README's promises", () => {
   it('switching off during a countdown cancels it; other interruptions still give one restart', () => {
     const model = new NightModel();
     model.apply({ ...oom, during: 'reload' });
+    model.apply({ kind: 'limit', max: 4 });
     model.apply({ ...oom, during: 'worker-stop' });
+    model.apply({ ...oom, during: 'update' });
     expect(model.acts({ ...oom, during: 'switch-off' })).toBe(false);
     model.apply({ ...oom, during: 'switch-off' });
-    expect(model.expected()).toMatchObject({ enabled: false, restarts: 2, loop: 2 });
+    expect(model.expected()).toMatchObject({ enabled: false, restarts: 3, loop: 3 });
   });
 
   it('a switch-off meant for a countdown has one to land in, though the guard does not act on it', () => {

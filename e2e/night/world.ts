@@ -37,8 +37,11 @@ import { checkPromisesNotInTheCodeYet } from './promises';
 
 /** Countdowns short enough for hundreds of failures a night: every countdown 1 s (the shortest settings allow). */
 const FAST = { backoffBaseSec: 1, backoffMaxSec: 1 };
-/** A countdown long enough for an event to land inside it on a loaded machine (a reload, a navigation). */
-const SLOW = { backoffBaseSec: 8, backoffMaxSec: 8 };
+/**
+ * A countdown long enough for an event to land inside it on a loaded machine (a reload, a navigation, an update): a
+ * visit to another notebook took more than 8 s with three nights and three other builds on two cores.
+ */
+const SLOW = { backoffBaseSec: 15, backoffMaxSec: 15 };
 /** Switching off cancels the countdown at once, so a long one costs nothing and leaves the popup all the time. */
 const CANCEL_WINDOW = { backoffBaseSec: 60, backoffMaxSec: 60 };
 /** README: "If 30 minutes pass after a restart without a failure…": a healthy stretch jumps one minute past that. */
@@ -280,6 +283,7 @@ export class Night {
     if (during === 'reload') await this.#reload();
     else if (during === 'switch-off') await this.#switchOff(deadline);
     else if (during === 'worker-stop') await this.#stopWorker();
+    else if (during === 'update') await this.#update();
     else await this.#visitOther();
     // Landed after the countdown ran out, the event would meet a restart under way (which README lets finish): the
     // night's own timing failed, not the guard.
@@ -455,10 +459,6 @@ export class Night {
     const givesUp = this.model.outageGivesUp();
     const failed = async () => (await simLog(this.page)).filter((e) => e.type === 'connect-failed').length;
     const before = await failed();
-    // A toast left open shows the next outage's words in place, without the opening MDC animates (the simulator does
-    // not play it): the person has closed the last one.
-    const close = this.page.locator('colab-snackbar md-icon-button.close[slot=dismiss]');
-    for (const button of await close.all()) if (await button.isVisible()) await button.click();
     if (attempts) await this.#setSettings(SLOW);
     await setOutage(this.page, true);
     await waitForKernel(this.page, 'disconnected', SETTLE_MS);
