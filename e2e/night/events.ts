@@ -163,10 +163,13 @@ export function describe(event: NightEvent): string {
 }
 
 /**
- * Candidate smaller nights, largest cut first (delta debugging's chunks, then one event at a time): the shrinker
- * keeps the first candidate that still fails, and asks again.
+ * Candidate smaller nights: first the night's last 1, 2, 4… events alone (a failure usually needs only the events just
+ * before it, and a long night's halves take longer to replay than a shrink has), then the largest cut first (delta
+ * debugging's chunks, then one event at a time): the shrinker keeps the first candidate that still fails, and asks
+ * again.
  */
 export function* smallerNights(events: NightEvent[]): Generator<NightEvent[]> {
+  for (let tail = 1; tail * 2 <= events.length; tail *= 2) yield events.slice(-tail);
   for (let chunk = Math.floor(events.length / 2); chunk >= 1; chunk = Math.floor(chunk / 2)) {
     for (let start = 0; start + chunk <= events.length; start += chunk) {
       yield [...events.slice(0, start), ...events.slice(start + chunk)];

@@ -48,12 +48,14 @@ suite('the night generator', () => {
     }
   });
 
-  it('offers smaller nights, halves first, then single events, each one without some events', () => {
+  it('offers smaller nights: its last events alone, then halves, then single events, each one without some', () => {
     const night = generateNight(2, 4);
     const candidates = [...smallerNights(night)];
-    expect(candidates.map((c) => c.length)).toEqual([2, 2, 3, 3, 3, 3]);
-    expect(candidates[0]).toEqual(night.slice(2));
-    expect(candidates[5]).toEqual(night.slice(0, 3));
+    expect(candidates.map((c) => c.length)).toEqual([1, 2, 2, 2, 3, 3, 3, 3]);
+    expect(candidates[0]).toEqual(night.slice(3));
+    expect(candidates[1]).toEqual(night.slice(2));
+    expect(candidates[2]).toEqual(night.slice(2));
+    expect(candidates[7]).toEqual(night.slice(0, 3));
   });
 
   it('describes an event with its parameters', () => {
