@@ -32,16 +32,25 @@ export interface ExtensionTestFixtures {
 export async function launchWithExtension({
   extension = DIST,
   lang,
+  args = [],
 }: {
   extension?: string;
   lang?: string;
+  /** More Chromium flags. */
+  args?: string[];
 } = {}): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
   const profile = mkdtempSync(join(tmpdir(), 'oom-guard-profile-'));
   const language = lang ? [`--lang=${lang}`] : [];
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: findChromium(),
     headless: true,
-    args: [`--disable-extensions-except=${extension}`, `--load-extension=${extension}`, ...CHROMIUM_FLAGS, ...language],
+    args: [
+      `--disable-extensions-except=${extension}`,
+      `--load-extension=${extension}`,
+      ...CHROMIUM_FLAGS,
+      ...language,
+      ...args,
+    ],
     ...(lang && { env: { ...process.env, LANGUAGE: lang.replace('-', '_') }, locale: lang }),
   });
   return {

@@ -4,7 +4,7 @@
  */
 
 /** Where the guard is, when an event lands in the middle of a countdown (the interleavings bugs came from). */
-export type During = 'reload' | 'switch-off' | 'worker-stop' | 'other-notebook';
+export type During = 'reload' | 'switch-off' | 'worker-stop' | 'other-notebook' | 'update';
 
 export type NightEvent =
   /** The person's Run all; every cell succeeds. */
@@ -27,10 +27,24 @@ export type NightEvent =
   | { kind: 'old-log' }
   /** More time than the healthy window passes with nothing failing (the guard's clock jumps). */
   | { kind: 'healthy-stretch' }
+  /**
+   * The computer sleeps this many hours, nothing running: past the healthy window (2), or past the 12 hours after
+   * which a guard that saw nothing run ends by itself (13). Both clocks jump: the simulator's has no timers pending.
+   */
+  | { kind: 'asleep'; hours: 2 | 13 }
+  /** Colab ends the runtime and says "Runtime disconnected", for this reason (settings.md, "Reconnect and run all"). */
+  | { kind: 'disconnect'; reason: 'idle' | 'disallowed-code' | 'zero-units' }
+  /**
+   * Colab loses the runtime and cannot connect ("Unable to connect to the runtime"), until the person, having seen one
+   * reconnect of the guard's fail (or none coming), sees Colab back.
+   */
+  | { kind: 'outage' }
   | { kind: 'reload' }
   /** The tab opens a notebook never guarded, which fails of OOM, then comes back. */
   | { kind: 'other-notebook' }
   | { kind: 'worker-stop' }
+  /** A new version of the extension is loaded in place, the notebook's tab open. */
+  | { kind: 'update' }
   /** Colab shows one of the person's dialogs; nobody answers it for a while; the person closes it. */
   | { kind: 'dialog'; dialog: 'drive-permission' | 'usage-limit' | 'gpu-unavailable' }
   | { kind: 'switch'; on: boolean }
@@ -52,7 +66,9 @@ const WEIGHTS: Array<[number, (r: Random) => NightEvent]> = [
       kind: 'oom',
       preset: r.pick(['cuda-oom', 'cuda-oom', 'tf-oom', 'jax-oom', 'host-ram'] as const),
       place: r.pick(['frame', 'main'] as const),
-      ...(r.chance(0.3) ? { during: r.pick(['reload', 'switch-off', 'worker-stop', 'other-notebook'] as const) } : {}),
+      ...(r.chance(0.3)
+        ? { during: r.pick(['reload', 'switch-off', 'worker-stop', 'other-notebook', 'update'] as const) }
+        : {}),
     }),
   ],
   [6, () => ({ kind: 'ram-crash' })],
@@ -63,9 +79,13 @@ const WEIGHTS: Array<[number, (r: Random) => NightEvent]> = [
   [5, () => ({ kind: 'shell-oom' })],
   [3, () => ({ kind: 'old-log' })],
   [6, () => ({ kind: 'healthy-stretch' })],
+  [3, (r) => ({ kind: 'asleep', hours: r.pick([2, 13] as const) })],
+  [4, (r) => ({ kind: 'disconnect', reason: r.pick(['idle', 'idle', 'disallowed-code', 'zero-units'] as const) })],
+  [2, () => ({ kind: 'outage' })],
   [4, () => ({ kind: 'reload' })],
   [2, () => ({ kind: 'other-notebook' })],
   [3, () => ({ kind: 'worker-stop' })],
+  [2, () => ({ kind: 'update' })],
   [2, (r) => ({ kind: 'dialog', dialog: r.pick(['drive-permission', 'usage-limit', 'gpu-unavailable'] as const) })],
   [4, (r) => ({ kind: 'switch', on: r.chance(0.5) })],
   [3, (r) => ({ kind: 'limit', max: r.int(0, 4) })],
@@ -80,6 +100,8 @@ export interface NightColab {
   renderDelayMs: number;
   /** A Stop's KeyboardInterrupt shown this long after the cell's state says error. */
   interruptErrorDelayMs: number;
+  /** The person's "Reconnect and run all after Runtime disconnected" for the night (settings.md). */
+  reconnectOnDisconnect: boolean;
 }
 
 export function nightColab(seed: number): NightColab {
@@ -88,6 +110,7 @@ export function nightColab(seed: number): NightColab {
     dialog: random.pick(['mwc', 'mwc-legacy', 'md', 'paper'] as const),
     renderDelayMs: random.pick([0, 0, 120]),
     interruptErrorDelayMs: random.pick([0, 300]),
+    reconnectOnDisconnect: random.chance(0.5),
   };
 }
 
@@ -140,10 +163,13 @@ export function describe(event: NightEvent): string {
 }
 
 /**
- * Candidate smaller nights, largest cut first (delta debugging's chunks, then one event at a time): the shrinker
- * keeps the first candidate that still fails, and asks again.
+ * Candidate smaller nights: first the night's last 1, 2, 4… events alone (a failure usually needs only the events just
+ * before it, and a long night's halves take longer to replay than a shrink has), then the largest cut first (delta
+ * debugging's chunks, then one event at a time): the shrinker keeps the first candidate that still fails, and asks
+ * again.
  */
 export function* smallerNights(events: NightEvent[]): Generator<NightEvent[]> {
+  for (let tail = 1; tail * 2 <= events.length; tail *= 2) yield events.slice(-tail);
   for (let chunk = Math.floor(events.length / 2); chunk >= 1; chunk = Math.floor(chunk / 2)) {
     for (let start = 0; start + chunk <= events.length; start += chunk) {
       yield [...events.slice(0, start), ...events.slice(start + chunk)];

@@ -13,7 +13,14 @@ import type { NightEvent } from './events';
  * - "If 30 minutes pass after a restart without a failure, the crash loop's restarts used go back to zero."
  * - "Switching off cancels a countdown. Switching on again starts fresh: a give-up … is cleared along with the
  *   crash loop." A countdown carried into a reloaded or returning tab, or past a stopped worker, still gives one
- *   restart.
+ *   restart; so does one met by an update ("Open Colab tabs get the new version's script at once").
+ * - "Once no cell has been queued or running in any tab of its notebook for 12 hours, it switches itself off … a
+ *   failure reported after the end is noted but not restarted."
+ * - "Reconnect and run all after 'Runtime disconnected'" (off by default) answers the idle time-out only: the dialog's
+ *   Reconnect, then Run all; "each reconnect counts toward the crash loop like a restart". Every other disconnect is
+ *   the person's: never reconnected, whatever the setting. "Unable to connect to the runtime": "one reconnect per
+ *   crash-loop restart, each after its countdown; when the restarts are used up it gives up and says so", in a page
+ *   whose guard has seen a cell run since it started watching there (settings.md now says so).
  */
 export interface Expected {
   enabled: boolean;
@@ -23,17 +30,41 @@ export interface Expected {
   limit: number;
   /** Restarts the guard has performed (Runtime → Restart session and run all) since the night began. */
   restarts: number;
-  /** Run alls the guard has chosen after Colab's RAM crash. */
+  /** Run alls the guard has chosen after Colab's RAM crash or its own reconnect. */
   crashRunAlls: number;
+  /** The guard's Reconnects in a "Runtime disconnected" dialog. */
+  reconnects: number;
   /** Times it gave up ("every give-up recorded"). */
   giveUps: number;
 }
+
+/** The events that run cells in the notebook's page. */
+const RUNS = new Set<NightEvent['kind']>([
+  'run-ok',
+  'oom',
+  'ram-crash',
+  'unknown-crash',
+  'other-error',
+  'caught-oom',
+  'stop',
+  'shell-oom',
+  'old-log',
+  'second-tab',
+]);
 
 /** The failures that qualify, by event kind. */
 const QUALIFYING = new Set<NightEvent['kind']>(['oom', 'shell-oom', 'ram-crash', 'second-tab']);
 
 /** README's defaults: the night starts from them. */
 export const README_DEFAULT_LIMIT = 3;
+/** settings.md: "Healthy run (minutes) … 30 min"; "nothing ran for 12 hours". */
+const HEALTHY_HOURS = 0.5;
+const IDLE_END_HOURS = 12;
+
+/** The person's settings the night plays with. */
+export interface NightSettings {
+  reconnectOnDisconnect: boolean;
+}
 
 export class NightModel {
   #s: Expected = {
@@ -43,8 +74,14 @@ export class NightModel {
     limit: README_DEFAULT_LIMIT,
     restarts: 0,
     crashRunAlls: 0,
+    reconnects: 0,
     giveUps: 0,
   };
+
+  /** Whether the guard's watch in the notebook's page has seen a cell run: an outage then has a run to bring back. */
+  #pageRan = false;
+
+  constructor(private readonly settings: NightSettings = { reconnectOnDisconnect: false }) {}
 
   expected(): Expected {
     return { ...this.#s };
@@ -62,11 +99,52 @@ export class NightModel {
    */
   countsDown(event: NightEvent): boolean {
     const s = this.#s;
-    if (!QUALIFYING.has(event.kind) || !s.enabled || s.gaveUp) return false;
+    if (!this.#qualifies(event) || !s.enabled || s.gaveUp) return false;
     return s.loop < s.limit;
   }
 
+  /** Whether an outage now ends in a give-up: the guard's first reconnect (or none) uses the loop's last restart. */
+  outageGivesUp(): boolean {
+    const s = this.#s;
+    return this.#qualifies({ kind: 'outage' }) && s.enabled && !s.gaveUp && s.loop + 1 >= s.limit;
+  }
+
+  #qualifies(event: NightEvent): boolean {
+    if (event.kind === 'outage') return this.settings.reconnectOnDisconnect && this.#pageRan;
+    if (event.kind === 'disconnect') return event.reason === 'idle' && this.settings.reconnectOnDisconnect;
+    return QUALIFYING.has(event.kind);
+  }
+
   apply(event: NightEvent): void {
+    const wasEnabled = this.#s.enabled;
+    this.#applyToGuard(event);
+    this.#pageRan = this.#ranAfter(event, wasEnabled);
+  }
+
+  /**
+   * The guard's watch in the page starts afresh with each page load, update and switch-on, and sees nothing while the
+   * guard is off; once it has seen a Run all (a countdown carried into a reloaded page runs all there), it has a run.
+   */
+  #ranAfter(event: NightEvent, wasEnabled: boolean): boolean {
+    if (!this.#s.enabled) return false;
+    if (!wasEnabled) return false;
+    if (event.kind === 'reload' || event.kind === 'other-notebook' || event.kind === 'update') return false;
+    if (RUNS.has(event.kind)) return true;
+    // The guard's reconnect runs all.
+    return this.#pageRan || this.#acted;
+  }
+
+  #applyToGuard(event: NightEvent): void {
+    const s = this.#s;
+    const before = s.crashRunAlls;
+    this.#apply(event);
+    this.#acted = s.crashRunAlls > before;
+  }
+
+  /** Whether the last event made the guard run all. */
+  #acted = false;
+
+  #apply(event: NightEvent): void {
     const s = this.#s;
     switch (event.kind) {
       case 'oom':
@@ -75,8 +153,21 @@ export class NightModel {
       case 'second-tab':
         this.#failure(event);
         break;
+      case 'disconnect':
+        if (this.#qualifies(event)) this.#failure(event);
+        break;
+      case 'outage':
+        // The person sees Colab back after the guard's first reconnect failed: it counted, and the next one works.
+        if (!this.#qualifies(event)) break;
+        if (this.countsDown(event)) s.loop++;
+        this.#failure(event);
+        break;
       case 'healthy-stretch':
         if (s.enabled && !s.gaveUp) s.loop = 0;
+        break;
+      case 'asleep':
+        if (event.hours >= HEALTHY_HOURS && s.enabled && !s.gaveUp) s.loop = 0;
+        if (event.hours >= IDLE_END_HOURS) s.enabled = false;
         break;
       case 'switch':
         if (event.on === s.enabled) break;
@@ -104,7 +195,8 @@ export class NightModel {
       return;
     }
     s.loop++;
-    if (event.kind === 'ram-crash') s.crashRunAlls++;
+    if (event.kind === 'disconnect') s.reconnects++;
+    if (event.kind === 'ram-crash' || event.kind === 'disconnect' || event.kind === 'outage') s.crashRunAlls++;
     else s.restarts++;
   }
 }

@@ -14,7 +14,9 @@ const OUT = resolve(import.meta.dirname, '../../reports/night');
 const seeds = (process.env.NIGHT_SEEDS ?? '1').split(',').map(Number);
 const count = Number(process.env.NIGHT_EVENTS ?? 300);
 const replayFile = process.env.NIGHT_REPLAY;
-const shrinkBudgetMs = Number(process.env.NIGHT_SHRINK_MINUTES ?? 10) * 60_000;
+const shrinkBudgetMs = Number(process.env.NIGHT_SHRINK_MINUTES ?? 3) * 60_000;
+/** The whole run's wall-clock budget (0: none): past it no event starts, and the summary says how far it got. */
+const wallBudgetMs = Number(process.env.NIGHT_MINUTES ?? 0) * 60_000;
 
 interface Outcome {
   ok: boolean;
@@ -27,10 +29,11 @@ interface Outcome {
 
 let nights = 0;
 
-async function play(night: Night, colab: NightColab, events: NightEvent[]): Promise<Outcome> {
+async function play(night: Night, colab: NightColab, events: NightEvent[], until = Infinity): Promise<Outcome> {
   await night.begin(`night${Date.now().toString(36)}${++nights}`, colab);
   let played = 0;
   for (const event of events) {
+    if (Date.now() >= until) break;
     try {
       await night.play(event);
     } catch (error) {
@@ -39,7 +42,7 @@ async function play(night: Night, colab: NightColab, events: NightEvent[]): Prom
       return { ok: false, played, checks: night.checks, failure, signature };
     }
     played++;
-    if (played % 50 === 0) console.log(`  … ${played}/${events.length} events, ${night.checks} checks`);
+    if (played % 50 === 0) progress(`${played}/${events.length} events of this seed, ${night.checks} checks`);
   }
   try {
     await night.waitOutCancelled();
@@ -61,30 +64,84 @@ async function play(night: Night, colab: NightColab, events: NightEvent[]): Prom
   return { ok: true, played, checks: night.checks };
 }
 
-/** The smallest night found within the budget that still breaks the same invariant. */
+const started = Date.now();
+
+/** A progress line with the run's elapsed time, so that a long night shows where it is. */
+function progress(line: string): void {
+  const seconds = Math.round((Date.now() - started) / 1000);
+  console.log(`  [${Math.floor(seconds / 60)}m${String(seconds % 60).padStart(2, '0')}s] ${line}`);
+}
+
+/**
+ * The browser and its night. After a failure the browser is started again: a hung event may still be running in it,
+ * and the next night must start from a world nothing is left over in.
+ */
+class World {
+  night!: Night;
+  /** Invariant checks made by browsers already closed. */
+  #closedChecks = 0;
+  async open(): Promise<void> {
+    this.night = await Night.open();
+  }
+  async fresh(): Promise<void> {
+    this.#closedChecks += this.night.checks;
+    await this.night.dispose().catch(() => undefined);
+    await this.open();
+  }
+  get checks(): number {
+    return this.#closedChecks + this.night.checks;
+  }
+  async dispose(): Promise<void> {
+    this.#closedChecks += this.night.checks;
+    await this.night.dispose();
+  }
+}
+
+/** Plays a night; a night that failed leaves a fresh browser behind it. */
+async function playFresh(world: World, colab: NightColab, events: NightEvent[], until?: number): Promise<Outcome> {
+  const outcome = await play(world.night, colab, events, until).catch(
+    (error: Error): Outcome => ({
+      ok: false,
+      played: 0,
+      checks: 0,
+      failure: `begin: ${error.message}`,
+      signature: 'error',
+    }),
+  );
+  if (!outcome.ok) await world.fresh();
+  return outcome;
+}
+
+/**
+ * The smallest night found within the budget that still breaks the same invariant; the best so far when the budget
+ * runs out (a long night goes on after it).
+ */
 async function shrink(
-  night: Night,
+  world: World,
   colab: NightColab,
   events: NightEvent[],
   signature: string,
-): Promise<{ events: NightEvent[]; failure: string }> {
+): Promise<{ events: NightEvent[]; failure: string; tries: number }> {
   const deadline = Date.now() + shrinkBudgetMs;
   let best = events;
   let failure = '';
-  let progress = true;
-  while (progress && Date.now() < deadline) {
-    progress = false;
+  let tries = 0;
+  let found = true;
+  while (found && Date.now() < deadline) {
+    found = false;
     for (const candidate of smallerNights(best)) {
       if (Date.now() >= deadline) break;
-      const outcome = await play(night, colab, candidate);
+      tries++;
+      const outcome = await playFresh(world, colab, candidate, deadline);
       if (outcome.ok || outcome.signature !== signature) continue;
       best = candidate.slice(0, outcome.played + 1);
       failure = outcome.failure!;
-      progress = true;
+      found = true;
+      progress(`shrinking: ${best.length} events still fail (${tries} tries)`);
       break;
     }
   }
-  return { events: best, failure };
+  return { events: best, failure, tries };
 }
 
 function save(name: string, content: object): string {
@@ -94,45 +151,91 @@ function save(name: string, content: object): string {
   return file;
 }
 
+interface NightSummary {
+  seed: number;
+  /** Events played that passed every check (the failing one not counted). */
+  events: number;
+  checks: number;
+  seconds: number;
+  failure?: string;
+  shrunkTo?: number;
+  replay?: string;
+}
+
 test('a night of randomized events, every invariant after every event', async () => {
-  const night = await Night.open();
-  const summary: Array<{ seed: number; events: number; checks: number; failure?: string; replay?: string }> = [];
+  const world = new World();
+  await world.open();
+  const until = wallBudgetMs ? started + wallBudgetMs : Infinity;
+  const summary: NightSummary[] = [];
+  // A failure does not end the run: the rest of its events go to a fresh world with the next seed.
+  const queue = seeds.map((seed) => ({ seed, events: count }));
+  let unplayed = 0;
   try {
-    for (const seed of seeds) {
+    while (queue.length && Date.now() < until) {
+      const { seed, events: length } = queue.shift()!;
       const events: NightEvent[] = replayFile
         ? JSON.parse(readFileSync(replayFile, 'utf8')).events
-        : generateNight(seed, count);
+        : generateNight(seed, length);
       const colab = nightColab(seed);
-      const checksBefore = night.checks;
-      const started = Date.now();
-      const outcome = await play(night, colab, events);
-      const seconds = Math.round((Date.now() - started) / 1000);
+      const checksBefore = world.checks;
+      const nightStarted = Date.now();
+      const outcome = await playFresh(world, colab, events, until);
+      const entry: NightSummary = {
+        seed,
+        events: outcome.played,
+        checks: world.checks - checksBefore,
+        seconds: Math.round((Date.now() - nightStarted) / 1000),
+      };
+      summary.push(entry);
       const verdict = outcome.ok ? '' : `, FAILED: ${outcome.failure}`;
-      console.log(
+      progress(
         `night seed=${seed} (${JSON.stringify(colab)}): ${outcome.played}/${events.length} events, ` +
-          `${night.checks - checksBefore} invariant checks, ${seconds} s${verdict}`,
+          `${entry.checks} invariant checks, ${entry.seconds} s${verdict}`,
       );
       if (outcome.ok) {
-        summary.push({ seed, events: outcome.played, checks: night.checks - checksBefore });
+        unplayed += events.length - outcome.played;
         continue;
       }
       const failing = events.slice(0, outcome.played + 1);
       save(`seed-${seed}-unshrunk.json`, { seed, colab, failure: outcome.failure, events: failing });
       const shrunk = replayFile
-        ? { events: failing, failure: outcome.failure! }
-        : await shrink(night, colab, failing, outcome.signature!);
-      const failure = shrunk.failure || outcome.failure!;
-      const file = save(`seed-${seed}.json`, { seed, colab, failure, events: shrunk.events });
-      console.log(
-        `night seed=${seed} shrunk to ${shrunk.events.length} events (${failure}):\n` +
+        ? { events: failing, failure: outcome.failure!, tries: 0 }
+        : await shrink(world, colab, failing, outcome.signature!);
+      entry.failure = shrunk.failure || outcome.failure!;
+      entry.shrunkTo = shrunk.events.length;
+      entry.replay = save(`seed-${seed}.json`, { seed, colab, failure: entry.failure, events: shrunk.events });
+      progress(
+        `night seed=${seed} shrunk to ${shrunk.events.length} events in ${shrunk.tries} tries (${entry.failure}):\n` +
           shrunk.events.map((e, i) => `  ${i + 1}. ${describe(e)}`).join('\n') +
-          `\nreplay: npm run test:night -- --seed ${seed} --replay ${file}`,
+          `\nreplay: npm run test:night -- --seed ${seed} --replay ${entry.replay}`,
       );
-      summary.push({ seed, events: outcome.played, checks: night.checks - checksBefore, failure, replay: file });
+      const left = length - outcome.played - 1;
+      // Seed S goes on as seed S·100+1: not a seed of this run or of one beside it (seed 42 after 43 did: the same
+      // events twice).
+      if (!replayFile && left > 0) queue.unshift({ seed: seed * 100 + 1, events: left });
     }
   } finally {
-    save('summary.json', { count, seeds, nights: summary });
-    await night.dispose();
+    const played = summary.reduce((sum, n) => sum + n.events, 0);
+    const failures = summary.filter((n) => n.failure).length;
+    const seconds = Math.round((Date.now() - started) / 1000);
+    // Named by its seeds: nights run side by side (one per core) keep their own.
+    save(`summary-${seeds.join(',')}.json`, {
+      count,
+      seeds,
+      played,
+      checks: world.checks,
+      failures,
+      seconds,
+      nights: summary,
+    });
+    progress(
+      `the run: ${played} events played and passed, ${failures} failing, ${world.checks} invariant checks, ` +
+        `seeds ${summary.map((n) => n.seed).join(',')}, ${seconds} s` +
+        (queue.length || unplayed
+          ? `; out of time with ${unplayed + queue.reduce((sum, n) => sum + n.events, 0)} events unplayed`
+          : ''),
+    );
+    await world.dispose();
   }
   expect(summary.filter((n) => n.failure)).toEqual([]);
 });

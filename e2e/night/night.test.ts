@@ -12,14 +12,17 @@ suite('the night generator', () => {
     const kinds = new Set(generateNight(1, 2000).map((e) => e.kind));
     expect([...kinds].sort()).toEqual(
       [
+        'asleep',
         'caught-oom',
         'dialog',
+        'disconnect',
         'healthy-stretch',
         'limit',
         'old-log',
         'oom',
         'other-error',
         'other-notebook',
+        'outage',
         'ram-crash',
         'reload',
         'run-ok',
@@ -29,6 +32,7 @@ suite('the night generator', () => {
         'switch',
         'typing',
         'unknown-crash',
+        'update',
         'worker-stop',
       ].sort(),
     );
@@ -44,12 +48,14 @@ suite('the night generator', () => {
     }
   });
 
-  it('offers smaller nights, halves first, then single events, each one without some events', () => {
+  it('offers smaller nights: its last events alone, then halves, then single events, each one without some', () => {
     const night = generateNight(2, 4);
     const candidates = [...smallerNights(night)];
-    expect(candidates.map((c) => c.length)).toEqual([2, 2, 3, 3, 3, 3]);
-    expect(candidates[0]).toEqual(night.slice(2));
-    expect(candidates[5]).toEqual(night.slice(0, 3));
+    expect(candidates.map((c) => c.length)).toEqual([1, 2, 2, 2, 3, 3, 3, 3]);
+    expect(candidates[0]).toEqual(night.slice(3));
+    expect(candidates[1]).toEqual(night.slice(2));
+    expect(candidates[2]).toEqual(night.slice(2));
+    expect(candidates[7]).toEqual(night.slice(0, 3));
   });
 
   it('describes an event with its parameters', () => {
@@ -103,10 +109,12 @@ suite("the model of README's promises", () => {
   it('switching off during a countdown cancels it; other interruptions still give one restart', () => {
     const model = new NightModel();
     model.apply({ ...oom, during: 'reload' });
+    model.apply({ kind: 'limit', max: 4 });
     model.apply({ ...oom, during: 'worker-stop' });
+    model.apply({ ...oom, during: 'update' });
     expect(model.acts({ ...oom, during: 'switch-off' })).toBe(false);
     model.apply({ ...oom, during: 'switch-off' });
-    expect(model.expected()).toMatchObject({ enabled: false, restarts: 2, loop: 2 });
+    expect(model.expected()).toMatchObject({ enabled: false, restarts: 3, loop: 3 });
   });
 
   it('a switch-off meant for a countdown has one to land in, though the guard does not act on it', () => {
@@ -132,5 +140,69 @@ suite("the model of README's promises", () => {
     const model = new NightModel();
     model.apply({ kind: 'second-tab', late: true });
     expect(model.expected()).toMatchObject({ restarts: 1, loop: 1 });
+  });
+
+  it('reconnects only the idle disconnect, only with the setting on, counted in the crash loop', () => {
+    const off = new NightModel();
+    for (const reason of ['idle', 'disallowed-code', 'zero-units'] as const) {
+      expect(off.acts({ kind: 'disconnect', reason })).toBe(false);
+      off.apply({ kind: 'disconnect', reason });
+    }
+    expect(off.expected()).toMatchObject({ reconnects: 0, loop: 0, crashRunAlls: 0 });
+    const on = new NightModel({ reconnectOnDisconnect: true });
+    for (const reason of ['disallowed-code', 'zero-units'] as const) {
+      expect(on.acts({ kind: 'disconnect', reason })).toBe(false);
+      on.apply({ kind: 'disconnect', reason });
+    }
+    on.apply({ kind: 'limit', max: 1 });
+    expect(on.acts({ kind: 'disconnect', reason: 'idle' })).toBe(true);
+    on.apply({ kind: 'disconnect', reason: 'idle' });
+    expect(on.expected()).toMatchObject({ reconnects: 1, crashRunAlls: 1, restarts: 0, loop: 1 });
+    on.apply({ kind: 'disconnect', reason: 'idle' });
+    expect(on.expected()).toMatchObject({ reconnects: 1, gaveUp: true, giveUps: 1 });
+  });
+
+  it('asleep past the healthy window resets the loop; past 12 hours the guard has ended', () => {
+    const model = new NightModel();
+    model.apply(oom);
+    model.apply({ kind: 'asleep', hours: 2 });
+    expect(model.expected()).toMatchObject({ enabled: true, loop: 0 });
+    model.apply({ kind: 'asleep', hours: 13 });
+    expect(model.acts(oom)).toBe(false);
+    model.apply(oom);
+    expect(model.expected()).toMatchObject({ enabled: false, restarts: 1 });
+    model.apply({ kind: 'switch', on: true });
+    expect(model.acts(oom)).toBe(true);
+  });
+
+  it('an outage: one failing reconnect, then one that runs all; each counted; at the limit a give-up', () => {
+    const off = new NightModel();
+    off.apply({ kind: 'outage' });
+    expect(off.expected()).toMatchObject({ loop: 0, crashRunAlls: 0, gaveUp: false });
+    const on = new NightModel({ reconnectOnDisconnect: true });
+    // A page that never saw a cell run is someone connecting by hand.
+    expect(on.acts({ kind: 'outage' })).toBe(false);
+    on.apply({ kind: 'run-ok' });
+    expect(on.acts({ kind: 'outage' })).toBe(true);
+    on.apply({ kind: 'outage' });
+    expect(on.expected()).toMatchObject({ loop: 2, crashRunAlls: 1, reconnects: 0, gaveUp: false });
+    expect(on.outageGivesUp()).toBe(true);
+    on.apply({ kind: 'reload' });
+    expect(on.outageGivesUp()).toBe(false);
+    on.apply({ kind: 'other-error' });
+    on.apply({ kind: 'disconnect', reason: 'zero-units' });
+    expect(on.outageGivesUp()).toBe(true);
+    // Switched off and on, the guard's watch starts afresh: no run of its own to bring back.
+    on.apply({ kind: 'switch', on: false });
+    on.apply({ kind: 'run-ok' });
+    on.apply({ kind: 'switch', on: true });
+    expect(on.acts({ kind: 'outage' })).toBe(false);
+    on.apply({ kind: 'limit', max: 3 });
+    on.apply({ kind: 'run-ok' });
+    on.apply({ kind: 'outage' });
+    expect(on.expected()).toMatchObject({ loop: 2, crashRunAlls: 2, gaveUp: false });
+    expect(on.outageGivesUp()).toBe(true);
+    on.apply({ kind: 'outage' });
+    expect(on.expected()).toMatchObject({ loop: 3, crashRunAlls: 2, gaveUp: true, giveUps: 1 });
   });
 });

@@ -1,7 +1,7 @@
 /**
  * Promises announced for the guard that the code does not keep yet: the question to a person at the keyboard before
- * a restart, alerts on a give-up, and the guard switching itself off after 12 hours. Each has its place here, off by
- * default; `NIGHT_PROMISES=at-keyboard,alerts,expiry` turns them on. Turned on before its check is written, a promise
+ * a restart, and alerts on a give-up. Each has its place here, off by default; `NIGHT_PROMISES=at-keyboard,alerts`
+ * turns them on. Turned on before its check is written, a promise
  * fails every check with "not modelled yet": the night never passes for a promise it does not check.
  */
 
@@ -10,8 +10,6 @@ export const PROMISES_NOT_IN_THE_CODE_YET = {
   'at-keyboard': 'the at-keyboard question before a restart',
   /** Every give-up alerted when alerts are set (an alert the night can observe: a notification, a sound, a title). */
   alerts: 'a give-up alerted when alerts are set',
-  /** A guard switched on more than 12 hours ago without a failure is off again (a new event: a 12-hour clock jump). */
-  expiry: 'the guard expiring after 12 hours',
 } as const;
 
 type Announced = keyof typeof PROMISES_NOT_IN_THE_CODE_YET;

@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, type CDPSession, expect, type Page } from '@playwright/test';
@@ -11,8 +11,10 @@ import {
   releaseMirror,
   runAll,
   type Scenario,
+  setOutage,
   shellRun,
   showDialog,
+  showDisconnect,
   shownOom,
   simLog,
   simState,
@@ -35,8 +37,11 @@ import { checkPromisesNotInTheCodeYet } from './promises';
 
 /** Countdowns short enough for hundreds of failures a night: every countdown 1 s (the shortest settings allow). */
 const FAST = { backoffBaseSec: 1, backoffMaxSec: 1 };
-/** A countdown long enough for an event to land inside it on a loaded machine (a reload, a navigation). */
-const SLOW = { backoffBaseSec: 8, backoffMaxSec: 8 };
+/**
+ * A countdown long enough for an event to land inside it on a loaded machine (a reload, a navigation, an update): a
+ * visit to another notebook took more than 8 s with three nights and three other builds on two cores.
+ */
+const SLOW = { backoffBaseSec: 15, backoffMaxSec: 15 };
 /** Switching off cancels the countdown at once, so a long one costs nothing and leaves the popup all the time. */
 const CANCEL_WINDOW = { backoffBaseSec: 60, backoffMaxSec: 60 };
 /** README: "If 30 minutes pass after a restart without a failure…": a healthy stretch jumps one minute past that. */
@@ -60,6 +65,8 @@ export class InvariantBroken extends Error {
 interface Observed {
   restarts: Array<{ at: number }>;
   guardRunAlls: Array<{ at: number }>;
+  /** The Reconnects clicked in "Runtime disconnected" dialogs: the night's person never clicks them. */
+  reconnects: Array<{ at: number }>;
   countdownsShown: number[];
   dangerous: string[];
   foreignCommands: string[];
@@ -93,6 +100,12 @@ function noticeWatcher() {
   }).observe(document, { childList: true, subtree: true });
 }
 
+/** The main world: the guard's notice says `words`. */
+function noticeSays(words: string): boolean {
+  const hosts = [...document.querySelectorAll('colab-oom-guard-notice')];
+  return hosts.some((host) => !!host.shadowRoot?.textContent?.includes(words));
+}
+
 /** The main world: the guard's notice shows a countdown (its Cancel button). */
 function countdownShown(): boolean {
   const hosts = [...document.querySelectorAll('colab-oom-guard-notice')];
@@ -119,13 +132,15 @@ export class Night {
   #phase = '';
   /** The deadline of the last countdown the person cancelled by switching off (0: none). */
   #cancelledDeadline = 0;
+  /** Versions of the extension loaded over the first one. */
+  #updates = 0;
 
   private constructor(
     private readonly context: BrowserContext,
     private readonly close: () => Promise<void>,
     private readonly sim: ColabSim,
-    private readonly probe: Page,
-    private readonly cdp: CDPSession,
+    private probe: Page,
+    private cdp: CDPSession,
     readonly page: Page,
     private readonly extensionId: string,
   ) {}
@@ -137,9 +152,7 @@ export class Night {
     const extensionId = new URL(worker.url()).host;
     await context.addInitScript(noticeWatcher);
     const sim = await installColabSim(context);
-    const probe = await context.newPage();
-    await probe.goto(`chrome-extension://${extensionId}/src/options/index.html`);
-    const cdp = await context.newCDPSession(probe);
+    const { probe, cdp } = await openProbe(context, extensionId);
     const page = await context.newPage();
     return new Night(context, close, sim, probe, cdp, page, extensionId);
   }
@@ -155,11 +168,12 @@ export class Night {
     this.#notebook = this.sim.notebook(`/drive/${name}`, notebookScenario(colab));
     this.#key = `drive:${name}`;
     this.#other = this.sim.notebook(`/drive/${name}other`, notebookScenario(colab));
-    this.model = new NightModel();
+    this.model = new NightModel({ reconnectOnDisconnect: colab.reconnectOnDisconnect });
     this.#past = emptyObserved();
     this.#cancelledDeadline = 0;
     await this.#storage((s) => chrome.storage.local.clear().then(() => s), null);
-    await this.#setSettings(FAST);
+    this.#settings = {};
+    await this.#setSettings({ ...FAST, reconnectOnDisconnect: colab.reconnectOnDisconnect });
     await this.page.goto(this.#notebook);
     await this.#loaded();
     this.#tabId = await this.#tabIdOf(this.#notebook);
@@ -217,12 +231,20 @@ export class Night {
         return this.#run(shellRun('old-log'), 'log');
       case 'healthy-stretch':
         return this.#healthyStretch();
+      case 'asleep':
+        return this.#clockJump(event.hours * 60 * 60_000);
+      case 'disconnect':
+        return this.#disconnect(event);
+      case 'outage':
+        return this.#outage();
       case 'reload':
         return this.#reload();
       case 'other-notebook':
         return this.#visitOther();
       case 'worker-stop':
         return this.#stopWorker();
+      case 'update':
+        return this.#update();
       case 'dialog':
         return this.#dialog(event.dialog);
       case 'switch':
@@ -262,6 +284,7 @@ export class Night {
     if (during === 'reload') await this.#reload();
     else if (during === 'switch-off') await this.#switchOff(deadline);
     else if (during === 'worker-stop') await this.#stopWorker();
+    else if (during === 'update') await this.#update();
     else await this.#visitOther();
     // Landed after the countdown ran out, the event would meet a restart under way (which README lets finish): the
     // night's own timing failed, not the guard.
@@ -306,19 +329,63 @@ export class Night {
     await waitForRun(this.page, n, SETTLE_MS);
   }
 
-  /** Time passes past the healthy window: the stored times of the last failure and restart move back. */
+  /** Time passes past the healthy window. */
   async #healthyStretch(): Promise<void> {
+    await this.#clockJump(HEALTHY_JUMP_MS);
+  }
+
+  /**
+   * The guard's clock jumps `ms` ahead: it computes from stored times when an event arrives (no timer runs that long),
+   * so every time stored about the notebook moves back. Nothing is under way (the last event settled), so the
+   * simulator has no timer to jump.
+   */
+  async #clockJump(ms: number): Promise<void> {
     await this.#storage(
       async ({ name, jump }) => {
         const rec = (await chrome.storage.local.get(name))[name] as Record<string, unknown> | undefined;
         if (!rec) return;
         const back = (at: unknown) => (typeof at === 'number' ? at - jump : at);
+        const activity = rec.activity as { at?: number } | undefined;
         await chrome.storage.local.set({
-          [name]: { ...rec, lastRestartAt: back(rec.lastRestartAt), lastFailureAt: back(rec.lastFailureAt) },
+          [name]: {
+            ...rec,
+            lastRestartAt: back(rec.lastRestartAt),
+            lastFailureAt: back(rec.lastFailureAt),
+            touchedAt: back(rec.touchedAt),
+            ...(activity ? { activity: { ...activity, at: back(activity.at) } } : {}),
+          },
         });
       },
-      { name: `nb:${this.#key}`, jump: HEALTHY_JUMP_MS },
+      { name: `nb:${this.#key}`, jump: ms },
     );
+  }
+
+  /**
+   * Colab ends the runtime with "Runtime disconnected". Where the model says the guard reconnects, the settle waits
+   * for its Reconnect and Run all; otherwise the person, once the guard has had its say, closes the dialog and
+   * connects again from the toolbar (never the dialog's Reconnect, so that every Reconnect seen is the guard's).
+   */
+  async #disconnect(event: Extract<NightEvent, { kind: 'disconnect' }>): Promise<void> {
+    const acts = this.model.acts(event);
+    await showDisconnect(this.page, event.reason);
+    await waitForKernel(this.page, 'disconnected', SETTLE_MS);
+    if (acts) return;
+    const want = this.model.expected();
+    if (event.reason !== 'idle' && want.enabled && !want.gaveUp) {
+      // settings.md: "the notice in the page says why"; the guard has decided once it shows.
+      await expect.poll(() => this.page.evaluate(noticeSays, 'does not reconnect'), { timeout: SETTLE_MS }).toBe(true);
+    }
+    await this.page
+      .locator(
+        [
+          'mwc-dialog[open] [dialogaction=cancel]',
+          'md-dialog[open] [value=cancel]',
+          'paper-dialog[opened] [dialog-dismiss]',
+        ].join(', '),
+      )
+      .click();
+    await this.page.locator('colab-connect-button colab-toolbar-button.split-button').click();
+    await waitForKernel(this.page, 'idle', SETTLE_MS);
   }
 
   async #reload(): Promise<void> {
@@ -348,6 +415,64 @@ export class Night {
     const version = versions.find((v) => v.scriptURL.startsWith(`chrome-extension://${this.extensionId}/`));
     if (version) await this.cdp.send('ServiceWorker.stopWorker', { versionId: version.versionId });
     await this.cdp.send('ServiceWorker.disable');
+  }
+
+  /**
+   * A new version of the extension, loaded in place as Chrome updates one (CDP Extensions.loadUnpacked of another
+   * folder with the same manifest key: the same id, storage kept), the Colab tab left open: the new version must find
+   * the open notebook and guard it. The extension's own pages close with the old version; the probe opens again.
+   */
+  async #update(): Promise<void> {
+    const manifest = JSON.parse(readFileSync(join(DIST, 'manifest.json'), 'utf8')) as { version: string };
+    const parts = manifest.version.split('.').slice(0, 3);
+    while (parts.length < 3) parts.push('0');
+    const dir = mkdtempSync(join(tmpdir(), 'oom-guard-night-update-'));
+    cpSync(DIST_COPY.get(this.context)!, dir, { recursive: true });
+    writeFileSync(
+      join(dir, 'manifest.json'),
+      JSON.stringify({ ...manifest, version: [...parts, ++this.#updates].join('.') }),
+    );
+    UPDATES.get(this.context)!.push(dir);
+    const browser = await this.context.browser()!.newBrowserCDPSession();
+    const started = this.context.waitForEvent('serviceworker', {
+      predicate: (w) => w.url().startsWith(`chrome-extension://${this.extensionId}/`),
+    });
+    const loaded = (await browser.send('Extensions.loadUnpacked' as 'Browser.getVersion', { path: dir } as never)) as {
+      id?: string;
+    };
+    await browser.detach();
+    if (loaded.id !== this.extensionId) throw new Error(`the update loaded as ${loaded.id}, not ${this.extensionId}`);
+    await started;
+    await this.cdp.detach().catch(() => undefined);
+    if (!this.probe.isClosed()) await this.probe.close();
+    ({ probe: this.probe, cdp: this.cdp } = await openProbe(this.context, this.extensionId));
+    if (this.model.expected().enabled) await this.#waitWatching();
+  }
+
+  /**
+   * Colab cannot connect. Where the guard reconnects, the person waits for its first attempt to fail (a countdown long
+   * enough for the person to act in before the second), and then for its give-up or, Colab back, leaves the second
+   * attempt to it; otherwise the person sees Colab back and connects from the toolbar.
+   */
+  async #outage(): Promise<void> {
+    const event = { kind: 'outage' } as const;
+    const attempts = this.model.countsDown(event);
+    const givesUp = this.model.outageGivesUp();
+    const failed = async () => (await simLog(this.page)).filter((e) => e.type === 'connect-failed').length;
+    const before = await failed();
+    if (attempts) await this.#setSettings(SLOW);
+    await setOutage(this.page, true);
+    await waitForKernel(this.page, 'disconnected', SETTLE_MS);
+    if (attempts) {
+      const waitMs = SLOW.backoffMaxSec * 1000 + SETTLE_MS;
+      await expect.poll(failed, { timeout: waitMs, message: "the guard's reconnect fails" }).toBeGreaterThan(before);
+    }
+    if (givesUp) await this.#waitStatus('gave-up');
+    await setOutage(this.page, false);
+    await this.#setSettings(FAST);
+    if (attempts && !givesUp) return;
+    await this.page.locator('colab-connect-button colab-toolbar-button.split-button').click();
+    await waitForKernel(this.page, 'idle', SETTLE_MS);
   }
 
   /** One of the person's dialogs; the person closes it (Close / No, thanks). */
@@ -441,8 +566,9 @@ export class Night {
         const state = await simState(this.page);
         throw new InvariantBroken(
           `not settled (${what})`,
-          `${seen.restarts.length} restarts and ${seen.guardRunAlls.length} crash Run alls ` +
-            `seen, ${want.restarts} and ${want.crashRunAlls} expected; kernel ${state.kernel}, ` +
+          `${seen.restarts.length} restarts, ${seen.guardRunAlls.length} guard's Run alls and ` +
+            `${seen.reconnects.length} reconnects seen, ${want.restarts}, ${want.crashRunAlls} and ` +
+            `${want.reconnects} expected; kernel ${state.kernel}, ` +
             `cells ${state.cells.map((c) => c.state).join('/')}; status ${await this.#status()}`,
         );
       }
@@ -452,11 +578,11 @@ export class Night {
         .poll(
           async () => {
             const seen = await this.#observed();
-            return [seen.restarts.length, seen.guardRunAlls.length];
+            return [seen.restarts.length, seen.guardRunAlls.length, seen.reconnects.length];
           },
           { timeout: SETTLE_MS },
         )
-        .toEqual([want.restarts, want.crashRunAlls]),
+        .toEqual([want.restarts, want.crashRunAlls, want.reconnects]),
     );
     await step('kernel idle', () => waitForKernel(this.page, 'idle', SETTLE_MS));
     await step('cells done', () =>
@@ -484,9 +610,15 @@ export class Night {
       'crash Run alls',
       `${seen.guardRunAlls.length} seen, ${want.crashRunAlls} expected`,
     );
+    check(
+      seen.reconnects.length === want.reconnects,
+      'reconnects',
+      `${seen.reconnects.length} seen, ${want.reconnects} idle disconnects under the limit with the setting on`,
+    );
     check(seen.dangerous.length === 0, 'dangerous', seen.dangerous.join(', '));
     check(seen.foreignCommands.length === 0, 'menu items not the guard’s', seen.foreignCommands.join(', '));
     check(seen.foreignConfirms.length === 0, 'dialogs confirmed not the restart’s', seen.foreignConfirms.join(', '));
+    // A reconnect and its Run all are one action, announced by one countdown.
     const actions = [...seen.restarts, ...seen.guardRunAlls].map((a) => a.at).sort((a, b) => a - b);
     const unannounced = actions.filter((at, i) => seen.countdownsShown.filter((c) => c <= at).length < i + 1);
     check(unannounced.length === 0, 'countdown notice', `${unannounced.length} action(s) with none shown before`);
@@ -523,15 +655,18 @@ export class Night {
   /** The popup's status words agree with the model. */
   async #checkPopup(want: Expected, check: (ok: boolean, signature: string, detail?: string) => void): Promise<void> {
     const popup = await this.#popup();
-    const used = popup.getByText(/^Crash loop: \d+ of \d+ restarts used/);
+    // English plurals follow the limit: "1 of 1 restart used".
+    const used = popup.getByText(/^Crash loop: \d+ of \d+ restarts? used/);
     await used.waitFor();
     const text = (await popup.locator('body').innerText()).replace(/\s+/g, ' ');
     await popup.close();
     if (want.gaveUp) {
-      check(/Gave up after \d+ restarts?/.test(text), 'popup words', `no "Gave up": ${text.slice(0, 200)}`);
+      // An outage's give-up counts attempts to connect: "Gave up: Colab could not connect to a runtime (2 attempts)".
+      const gaveUp = /Gave up after \d+ restarts?|Gave up: Colab could not connect to a runtime \(\d+ attempts?\)/;
+      check(gaveUp.test(text), 'popup words', `no "Gave up": ${text.slice(0, 200)}`);
       return;
     }
-    const loopWords = `Crash loop: ${want.loop} of ${want.limit} restarts used`;
+    const loopWords = `Crash loop: ${want.loop} of ${want.limit} restart${want.limit === 1 ? '' : 's'} used`;
     check(text.includes(loopWords), 'popup words', `expected "${loopWords}" in ${text.slice(0, 300)}`);
     check(text.includes('Watching'), 'popup words', `no "Watching": ${text.slice(0, 200)}`);
   }
@@ -543,6 +678,7 @@ export class Night {
     for (const o of [this.#past, ...now]) {
       all.restarts.push(...o.restarts);
       all.guardRunAlls.push(...o.guardRunAlls);
+      all.reconnects.push(...o.reconnects);
       all.countdownsShown.push(...o.countdownsShown);
       all.dangerous.push(...o.dangerous);
       all.foreignCommands.push(...o.foreignCommands);
@@ -565,13 +701,15 @@ export class Night {
     return {
       restarts: log.filter((e) => e.type === 'restart').map(at),
       guardRunAlls: runAlls.filter((e) => e.via !== 'toolbar').map(at),
+      reconnects: log.filter((e) => e.type === 'dangerous' && e.what === 'reconnect').map(at),
       countdownsShown: countdowns,
-      dangerous: log.flatMap((e) => (e.type === 'dangerous' ? [e.what] : [])),
+      dangerous: log.flatMap((e) => (e.type === 'dangerous' && e.what !== 'reconnect' ? [e.what] : [])),
       foreignCommands: items.flatMap((e) =>
         e.command === 'runall' || e.command === 'restart-and-run-all' ? [] : [`${e.command}@${e.via}`],
       ),
       foreignConfirms: log.flatMap((e) =>
-        e.type === 'dialog-confirm' && e.kind !== 'restart-confirm' ? [e.kind] : [],
+        // The idle "Runtime disconnected" dialog's Reconnect is counted (and checked) as a reconnect.
+        e.type === 'dialog-confirm' && e.kind !== 'restart-confirm' && e.kind !== 'disconnected' ? [e.kind] : [],
       ),
     };
   }
@@ -581,6 +719,7 @@ export class Night {
     const o = await this.#observe(page);
     this.#past.restarts.push(...o.restarts);
     this.#past.guardRunAlls.push(...o.guardRunAlls);
+    this.#past.reconnects.push(...o.reconnects);
     this.#past.countdownsShown.push(...o.countdownsShown);
     this.#past.dangerous.push(...o.dangerous);
     this.#past.foreignCommands.push(...o.foreignCommands);
@@ -640,27 +779,44 @@ export class Night {
   }
 }
 
+/** The folder each browser's extension was loaded from, and the folders of its updates (removed on close). */
+const DIST_COPY = new WeakMap<BrowserContext, string>();
+const UPDATES = new WeakMap<BrowserContext, string[]>();
+
 /**
  * Chromium with a copy of dist/: a long night must not see the extension's files change under it when the build runs
- * again meanwhile (the suite builds, and names its chunks by content).
+ * again meanwhile (the suite builds, and names its chunks by content). CDP may load an update in place.
  */
 async function launchWithCopy(): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
   const copy = mkdtempSync(join(tmpdir(), 'oom-guard-night-'));
   cpSync(DIST, copy, { recursive: true });
-  const { context, close } = await launchWithExtension({ extension: copy });
+  const { context, close } = await launchWithExtension({
+    extension: copy,
+    args: ['--enable-unsafe-extension-debugging'],
+  });
+  DIST_COPY.set(context, copy);
+  UPDATES.set(context, []);
   return {
     context,
     close: async () => {
       await close();
-      rmSync(copy, { recursive: true, force: true });
+      for (const dir of [copy, ...(UPDATES.get(context) ?? [])]) rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** An extension page (the options page) to read storage and tabs through, and its CDP session. */
+async function openProbe(context: BrowserContext, extensionId: string): Promise<{ probe: Page; cdp: CDPSession }> {
+  const probe = await context.newPage();
+  await probe.goto(`chrome-extension://${extensionId}/src/options/index.html`);
+  return { probe, cdp: await context.newCDPSession(probe) };
 }
 
 function emptyObserved(): Observed {
   return {
     restarts: [],
     guardRunAlls: [],
+    reconnects: [],
     countdownsShown: [],
     dangerous: [],
     foreignCommands: [],
@@ -674,7 +830,11 @@ function notebookScenario(colab: NightColab): Scenario {
     title: 'night.ipynb',
     // One runtime for every tab of the notebook, as Colab has: a second tab follows the first.
     sharedKernel: true,
-    ui: colab,
+    ui: {
+      dialog: colab.dialog,
+      renderDelayMs: colab.renderDelayMs,
+      interruptErrorDelayMs: colab.interruptErrorDelayMs,
+    },
     cells: [
       { id: 'setup', source: 'import torch' },
       { id: 'train', source: 'train()', outputs: [{ type: 'stream', text: 'epoch 1 done\n' }] },
