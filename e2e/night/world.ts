@@ -37,6 +37,8 @@ import { checkPromisesNotInTheCodeYet } from './promises';
 
 /** Countdowns short enough for hundreds of failures a night: every countdown 1 s (the shortest settings allow). */
 const FAST = { backoffBaseSec: 1, backoffMaxSec: 1 };
+/** The night's person types in cells just before failures: its model is the guard acting by itself (no question). */
+const NO_QUESTION = { askAtKeyboard: false };
 /**
  * A countdown long enough for an event to land inside it on a loaded machine (a reload, a navigation, an update): a
  * visit to another notebook took more than 8 s with three nights and three other builds on two cores.
@@ -125,8 +127,7 @@ export class Night {
   #key = '';
   #other = '';
   #tabId = -1;
-  /** The night's person types in cells just before failures: its model is the guard acting by itself (no question). */
-  #settings: Record<string, unknown> = { askAtKeyboard: false };
+  #settings: Record<string, unknown> = { ...NO_QUESTION };
   /** A second tab on the notebook, open for one event and its checks. */
   #second: Page | null = null;
   #phase = '';
@@ -172,7 +173,7 @@ export class Night {
     this.#past = emptyObserved();
     this.#cancelledDeadline = 0;
     await this.#storage((s) => chrome.storage.local.clear().then(() => s), null);
-    this.#settings = {};
+    this.#settings = { ...NO_QUESTION };
     await this.#setSettings({ ...FAST, reconnectOnDisconnect: colab.reconnectOnDisconnect });
     await this.page.goto(this.#notebook);
     await this.#loaded();
