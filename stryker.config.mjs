@@ -4,7 +4,8 @@
 export default {
   testRunner: 'vitest',
   plugins: ['@stryker-mutator/vitest-runner'],
-  vitest: { configFile: 'vitest.config.ts', related: true },
+  // `related` names the mutated module to vitest.stryker.config.ts, which runs that module's own tests first.
+  vitest: { configFile: 'vitest.stryker.config.ts', related: true },
   mutate: [
     'src/detector/**/*.ts',
     'src/state/**/*.ts',
