@@ -11,7 +11,9 @@ class OwnTestsFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const fastestFirst = (await super.sort(files)).reverse();
     const root = this.ctx.config.root;
-    const own = new Set((this.ctx.config.related ?? []).map((file) => resolve(root, file).replace(/\.ts$/, '.test.ts')));
+    const own = new Set(
+      (this.ctx.config.related ?? []).map((file) => resolve(root, file).replace(/\.ts$/, '.test.ts')),
+    );
     const isOwn = (spec: TestSpecification) => own.has(resolve(root, spec.moduleId));
     return [...fastestFirst.filter(isOwn), ...fastestFirst.filter((spec) => !isOwn(spec))];
   }

@@ -246,7 +246,8 @@ describe('dom helpers in a document without a window, and boxes with one side em
   it('presses an element of a document without a window, with or without pointer events', () => {
     const el = viewless();
     const seen: string[] = [];
-    for (const type of ['pointerdown', 'mousedown', 'mouseup', 'keydown']) el.addEventListener(type, () => seen.push(type));
+    for (const type of ['pointerdown', 'mousedown', 'mouseup', 'keydown'])
+      el.addEventListener(type, () => seen.push(type));
     dispatchMouseSequence(el, 'press');
     pressEscape(el);
     expect(seen).toEqual(['pointerdown', 'mousedown', 'mouseup', 'keydown']);
