@@ -657,7 +657,7 @@ it('disconnect stops all reporting', async () => {
 });
 
 describe('a page observer asked for only some events', () => {
-  it('runs without the handlers it was not given: cells, outputs, text, frames, toasts, dialogs, the kernel', async () => {
+  it('runs without the handlers it was not given: cells, outputs, text, frames, toasts, dialogs, kernel', async () => {
     mount(snippet('code-cell-with-static-output-2026-03.html'));
     mount(snippet('snackbar-message-area-idle-2026-03.html'));
     mount(snippet('connect-button-connected-2026-03.html'));
@@ -719,5 +719,49 @@ describe('attributes that say a state', () => {
     mdc!.classList.add('mdc-dialog--open');
     await tick();
     expect(events).toEqual(['dialog disconnected', 'dialog disconnected']);
+  });
+});
+
+describe('the observer at its edges', () => {
+  it('reports neither a toast nor a dialog already open when it starts: they are not new', async () => {
+    mount(snippet('snackbar-message-area-idle-2026-03.html'));
+    const toast = document.getElementById('message-area')!;
+    toast.setAttribute('labeltext', 'Your session crashed after using all available RAM.');
+    toast.shadowRoot!.querySelector('.mdc-snackbar')!.classList.add('mdc-snackbar--open');
+    mount('<mwc-dialog open heading="Runtime disconnected"></mwc-dialog>');
+    const { events } = watch();
+    await tick();
+    expect(events).toEqual([]);
+  });
+
+  it('a dialog taken out of the page and put back is watched again', async () => {
+    const [dialog] = mount('<mwc-dialog heading="Runtime disconnected"></mwc-dialog>');
+    const { events } = watch();
+    dialog!.setAttribute('open', '');
+    dialog!.remove();
+    await tick();
+    dialog!.removeAttribute('open');
+    document.body.append(dialog!);
+    await tick();
+    dialog!.setAttribute('open', '');
+    await tick();
+    expect(events).toEqual(['dialog disconnected']);
+  });
+
+  it("a menu that opens (the toolbar's md-menu) is no dialog", async () => {
+    const [menu] = mount('<md-menu><md-menu-item command="restart">Restart session</md-menu-item></md-menu>');
+    const { events } = watch();
+    menu!.setAttribute('open', '');
+    await tick();
+    expect(events).toEqual([]);
+  });
+
+  it('keeps the changes made just before all text is asked for', async () => {
+    mount(snippet('code-cell-with-static-output-2026-03.html'));
+    const { events } = watch();
+    mount('<div class="error output-id-8"><pre>MemoryError</pre></div>', renderer());
+    observer!.setWantAllText(true);
+    await tick();
+    expect(events).toEqual([`output ${CELL} error`]);
   });
 });

@@ -57,6 +57,9 @@ describe('the output watcher', () => {
     const outputs = outputsWanting(true);
     const [stray] = mount(ERROR);
     outputs.report(stray!);
+    // An output renderer of its own, outside any cell (a copy of an output elsewhere on the page).
+    const [copy] = mount(`<colab-static-output-renderer><div>${ERROR}</div></colab-static-output-renderer>`);
+    outputs.report(copy!.querySelector('.error')!);
     expect(ctx.log).toEqual([]);
   });
 
