@@ -498,4 +498,30 @@ export const equivalentMutants = [
     replacement: 'pending.length >= 0',
     why: 'an empty batch reads nothing',
   },
+  {
+    file: 'src/colab/observer.ts',
+    mutator: 'ConditionalExpression',
+    code: 'if (root === doc || toasts.owns(root) || cells.owns(root)) rootOfTarget.set(target, root);',
+    replacement: 'false',
+    why: 'a cache: a root not remembered is found again by getRootNode, the same',
+  },
+  {
+    file: 'src/colab/observer.ts',
+    mutator: 'LogicalOperator',
+    code: 'if (root === doc || toasts.owns(root) || cells.owns(root)) rootOfTarget.set(target, root);',
+    why: 'remembering fewer roots: each is found again by getRootNode, the same (cost only)',
+  },
+  {
+    file: 'src/colab/observer.ts',
+    mutator: 'ConditionalExpression',
+    code: 'else if (el.matches(DIALOG.mdc)) dialogs.check(el);',
+    replacement: 'true',
+    why: 'the class is watched only on cells and MDC dialogs: whatever is no cell here is an MDC dialog',
+  },
+  {
+    file: 'src/colab/observer.ts',
+    mutator: 'LogicalOperator',
+    code: "} else if (name === 'title' && el.localName === CELL.runButton) {",
+    why: 'another attribute on a run button, or a title elsewhere, reads a cell again: the same state, nothing said',
+  },
 ];

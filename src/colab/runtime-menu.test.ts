@@ -383,7 +383,7 @@ describe('closeMenu, step by step', () => {
   });
 
   it('gives Escape up to half a second by default', async () => {
-    expect(await closeMenu(document, menuClosingOnEscape(50))).toBe(true);
+    expect(await closeMenu(document, menuClosingOnEscape(10))).toBe(true);
   });
 
   it('with Escape ignored and no button to press, says the menu is still open', async () => {
@@ -404,7 +404,7 @@ describe('closeMenu, step by step', () => {
     const button = document.getElementById('runtime-menu-button')!;
     button.addEventListener('mousedown', () => {
       menu().setAttribute('style', 'visibility: visible;');
-      setTimeout(() => menu().setAttribute('style', 'display: none;'), 50);
+      setTimeout(() => menu().setAttribute('style', 'display: none;'), 10);
     });
     expect(await closeMenu(document, menu(), { timeoutMs: undefined })).toBe(true);
   });
