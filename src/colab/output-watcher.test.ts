@@ -103,6 +103,16 @@ describe('the output watcher', () => {
     expect(ctx.log).toEqual([]);
   });
 
+  it('says no text of an output that is no stream (an error growing, a display updated)', () => {
+    const outputs = outputsWanting(true);
+    const error = add(ERROR);
+    outputs.flush();
+    const pre = error.querySelector('pre')!;
+    pre.append('Traceback line\n');
+    outputs.streamRecord(error, childListRecord(pre, 'Traceback line\n'));
+    expect(ctx.log).toEqual([]);
+  });
+
   it('says an output frame added once the page is shown, not at the first look', () => {
     ctx = testContext(true);
     const outputs = outputsWanting(false);
