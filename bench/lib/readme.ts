@@ -120,7 +120,8 @@ function rows(r: BenchResults): string[][] | null {
         ],
         [
           'The same, each later Run all in that page (as overnight, after each restart)',
-          scaleShare(s.againSharePct, s.againOwnMs, s.againCpuSharePct),
+          // The pages without the extension run all once: there is no later Run all to subtract.
+          `${scaleShare(s.againSharePct, s.againOwnMs, s.againCpuSharePct)}; with − without: not measured`,
           '–',
         ],
       ];

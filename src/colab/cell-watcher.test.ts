@@ -152,3 +152,41 @@ describe('the cell watcher', () => {
     expect(ctx.log).toEqual([`state ${ID} idle->running at 1000`]);
   });
 });
+
+describe('the cell watcher where a cell or button is not the usual', () => {
+  it('a text cell (no run button), a run button in no cell, a cell never seen: nothing read, nothing thrown', () => {
+    const [text] = mount('<div class="cell text" id="cell-TEXT"><div class="markdown">Notes</div></div>');
+    const [loose] = mount('<colab-run-button></colab-run-button>');
+    cells.hookListed(text!);
+    cells.cellChanged(text!);
+    cells.hookButton(loose!);
+    cells.buttonChanged(loose!);
+    cells.hurry(document.body);
+    cells.flush();
+    cells.settle();
+    expect(ctx.log.filter((line) => line.startsWith('state'))).toEqual([]);
+  });
+
+  it('reads the new run button when Colab renders the cell its button anew', () => {
+    mount(snippet('code-cell-with-static-output-2026-03.html'));
+    cells.hookListed(cell());
+    cells.flush();
+    const old = cell().querySelector('colab-run-button')!;
+    const fresh = old.cloneNode(false) as Element;
+    fresh.attachShadow({ mode: 'open' }).innerHTML = '<div class="cell-execution running"></div>';
+    old.replaceWith(fresh);
+    cells.hookButton(fresh);
+    cells.flush();
+    expect(ctx.log.at(-1)).toBe(`state ${ID} idle->running at 1000`);
+  });
+
+  it("reads a cell at once once it showed an error output, before the watcher hooked its button's records", () => {
+    mount(snippet('code-cell-with-static-output-2026-03.html'));
+    setRunState(cell(), 'running');
+    cells.errorShown(cell());
+    cells.hookListed(cell());
+    cells.flush();
+    batchOf(() => setRunState(cell(), 'error'));
+    expect(ctx.log.at(-1)).toBe(`state ${ID} running->error at 1000`);
+  });
+});

@@ -68,3 +68,26 @@ describe('the connect-button watcher', () => {
     expect(ctx.log).toEqual([]);
   });
 });
+
+describe('the connect-button watcher at its edges', () => {
+  it('takes a button not rendered yet (no shadow root), and a stop before any watch, without a fault', () => {
+    connect.watch(false);
+    connect.watch(true);
+    const [bare] = mount('<colab-connect-button></colab-connect-button>');
+    connect.hook(bare!);
+    expect(connect.busy()).toBe(false);
+  });
+
+  it("sees the icon's text edited in place, and nothing once stopped", async () => {
+    mount(snippet('connect-button-connected-2026-03.html'));
+    connect.hook(host());
+    connect.watch(true);
+    (icon().firstChild as Text).data = 'more_horiz';
+    await tick();
+    expect(ctx.log).toEqual(['kernel changed']);
+    connect.stop();
+    (icon().firstChild as Text).data = 'done';
+    await tick();
+    expect(ctx.log).toEqual(['kernel changed']);
+  });
+});

@@ -655,3 +655,113 @@ it('disconnect stops all reporting', async () => {
   await tick();
   expect(events).toEqual([]);
 });
+
+describe('a page observer asked for only some events', () => {
+  it('runs without the handlers it was not given: cells, outputs, text, frames, toasts, dialogs, kernel', async () => {
+    mount(snippet('code-cell-with-static-output-2026-03.html'));
+    mount(snippet('snackbar-message-area-idle-2026-03.html'));
+    mount(snippet('connect-button-connected-2026-03.html'));
+    const errors: unknown[] = [];
+    const onError = (event: ErrorEvent) => errors.push(event.error);
+    window.addEventListener('error', onError);
+    observer = observeColabPage(document, {}, { wantAllText: true });
+    observer.watchKernel(true);
+    const cell = document.getElementById(`cell-${CELL}`)!;
+    setRunState(cell, 'running animating');
+    await seen();
+    mount('<div class="stream output-id-9"><pre>epoch 1</pre></div>', renderer());
+    await tick();
+    renderer().querySelector('.output-id-9 pre')!.append(' epoch 2');
+    await tick();
+    mount('<iframe class="output-iframe"></iframe>', renderer().parentElement!.parentElement!);
+    const toast = document.getElementById('message-area')!;
+    toast.setAttribute('labeltext', 'Your session crashed after using all available RAM.');
+    toast.shadowRoot!.querySelector('.mdc-snackbar')!.classList.add('mdc-snackbar--open');
+    mount('<mwc-dialog open heading="Cannot connect to GPU backend"></mwc-dialog>');
+    document.querySelector('colab-connect-button')!.shadowRoot!.querySelector('#connect-icon md-icon')!.textContent =
+      'more_horiz';
+    await tick();
+    mount('<div id="later"></div>');
+    document.getElementById('later')!.append(document.createElement('colab-connect-button'));
+    await tick();
+    setRunState(cell, 'error');
+    await seen();
+    window.removeEventListener('error', onError);
+    expect(errors).toEqual([]);
+  });
+});
+
+describe('attributes that say a state', () => {
+  it("an older run button's title alone says its cell's state", async () => {
+    mount(snippet('code-cell-with-static-output-2026-03.html'));
+    const cell = document.getElementById(`cell-${CELL}`)!;
+    const button = cell.querySelector('colab-run-button')!;
+    // An older run button: no state element in its shadow root, its title says the state.
+    button.shadowRoot!.replaceChildren();
+    button.shadowRoot!.append(document.createElement('span'));
+    const { events } = watch();
+    button.setAttribute('title', 'Interrupt execution (currently executing)');
+    await seen();
+    expect(events).toEqual([`state ${CELL} idle->running`]);
+  });
+
+  it('a dialog that opens by its `opened` attribute, or an MDC dialog by its class, is reported', async () => {
+    const [paper] = mount('<colab-dialog><paper-dialog><h2>Runtime disconnected</h2></paper-dialog></colab-dialog>');
+    const [mdc] = mount(
+      '<div class="mdc-dialog" role="dialog"><div class="mdc-dialog__surface"><h2 class="mdc-dialog__title">' +
+        'Runtime disconnected' +
+        '</h2></div></div>',
+    );
+    const { events } = watch();
+    paper!.querySelector('paper-dialog')!.setAttribute('opened', '');
+    await tick();
+    expect(events).toEqual(['dialog disconnected']);
+    mdc!.classList.add('mdc-dialog--open');
+    await tick();
+    expect(events).toEqual(['dialog disconnected', 'dialog disconnected']);
+  });
+});
+
+describe('the observer at its edges', () => {
+  it('reports neither a toast nor a dialog already open when it starts: they are not new', async () => {
+    mount(snippet('snackbar-message-area-idle-2026-03.html'));
+    const toast = document.getElementById('message-area')!;
+    toast.setAttribute('labeltext', 'Your session crashed after using all available RAM.');
+    toast.shadowRoot!.querySelector('.mdc-snackbar')!.classList.add('mdc-snackbar--open');
+    mount('<mwc-dialog open heading="Runtime disconnected"></mwc-dialog>');
+    const { events } = watch();
+    await tick();
+    expect(events).toEqual([]);
+  });
+
+  it('a dialog taken out of the page and put back is watched again', async () => {
+    const [dialog] = mount('<mwc-dialog heading="Runtime disconnected"></mwc-dialog>');
+    const { events } = watch();
+    dialog!.setAttribute('open', '');
+    dialog!.remove();
+    await tick();
+    dialog!.removeAttribute('open');
+    document.body.append(dialog!);
+    await tick();
+    dialog!.setAttribute('open', '');
+    await tick();
+    expect(events).toEqual(['dialog disconnected']);
+  });
+
+  it("a menu that opens (the toolbar's md-menu) is no dialog", async () => {
+    const [menu] = mount('<md-menu><md-menu-item command="restart">Restart session</md-menu-item></md-menu>');
+    const { events } = watch();
+    menu!.setAttribute('open', '');
+    await tick();
+    expect(events).toEqual([]);
+  });
+
+  it('keeps the changes made just before all text is asked for', async () => {
+    mount(snippet('code-cell-with-static-output-2026-03.html'));
+    const { events } = watch();
+    mount('<div class="error output-id-8"><pre>MemoryError</pre></div>', renderer());
+    observer!.setWantAllText(true);
+    await tick();
+    expect(events).toEqual([`output ${CELL} error`]);
+  });
+});

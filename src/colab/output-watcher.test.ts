@@ -57,6 +57,9 @@ describe('the output watcher', () => {
     const outputs = outputsWanting(true);
     const [stray] = mount(ERROR);
     outputs.report(stray!);
+    // An output renderer of its own, outside any cell (a copy of an output elsewhere on the page).
+    const [copy] = mount(`<colab-static-output-renderer><div>${ERROR}</div></colab-static-output-renderer>`);
+    outputs.report(copy!.querySelector('.error')!);
     expect(ctx.log).toEqual([]);
   });
 
@@ -97,6 +100,16 @@ describe('the output watcher', () => {
     outputs.flush();
     outputs.setWantAll(false);
     appended();
+    expect(ctx.log).toEqual([]);
+  });
+
+  it('says no text of an output that is no stream (an error growing, a display updated)', () => {
+    const outputs = outputsWanting(true);
+    const error = add(ERROR);
+    outputs.flush();
+    const pre = error.querySelector('pre')!;
+    pre.append('Traceback line\n');
+    outputs.streamRecord(error, childListRecord(pre, 'Traceback line\n'));
     expect(ctx.log).toEqual([]);
   });
 

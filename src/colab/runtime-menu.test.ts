@@ -255,3 +255,157 @@ describe('activateMenuItem and closeMenu', () => {
     expect(keys).toEqual([]);
   });
 });
+
+describe('finding the Runtime button and menu where Colab differs', () => {
+  it('takes the button by its id whatever its caption says (a language Colab was never seen in)', () => {
+    const button = document.getElementById('runtime-menu-button')!;
+    button.querySelector('.goog-menu-button-caption')!.textContent = 'Среда выполнения';
+    expect(findRuntimeButton(document)).toBe(button);
+  });
+
+  it('reads the caption of a menubar button without a caption element', () => {
+    const button = document.getElementById('runtime-menu-button')!;
+    button.removeAttribute('id');
+    button.innerHTML = ' Runtime ';
+    expect(findRuntimeButton(document)).toBe(button);
+  });
+
+  it('finds no menu, and throws nothing, on a page without a menu bar', () => {
+    document.body.innerHTML = '';
+    expect(findRuntimeButton(document)).toBeNull();
+    expect(findRuntimeMenu(document)).toBeNull();
+  });
+
+  it('follows an ARIA link written with spaces around the id (an ID reference list)', () => {
+    menu().id = ':2k';
+    document.getElementById('runtime-menu-button')!.setAttribute('aria-controls', ' :2k ');
+    expect(findRuntimeMenu(document)?.id).toBe(':2k');
+  });
+});
+
+describe('openRuntimeMenu when the menu is slow or cannot be told', () => {
+  it('waits up to 3 s by default for a menu that shows late', async () => {
+    const button = document.getElementById('runtime-menu-button')!;
+    button.addEventListener('mousedown', () => {
+      button.setAttribute('aria-expanded', 'true');
+      setTimeout(() => menu().setAttribute('style', 'visibility: visible;'), 50);
+    });
+    expect(await openRuntimeMenu(document)).toMatchObject({ ok: true, openedByUs: true });
+  });
+
+  it('presses again to close what its own press expanded, and says it saw no menu', async () => {
+    menu().remove();
+    const button = document.getElementById('runtime-menu-button')!;
+    const presses: string[] = [];
+    button.addEventListener('mousedown', () => {
+      presses.push('press');
+      button.setAttribute('aria-expanded', String(button.getAttribute('aria-expanded') !== 'true'));
+    });
+    const opened = await openRuntimeMenu(document, { timeoutMs: 30 });
+    expect(opened).toMatchObject({ ok: false, reason: 'menu-did-not-open', saw: 'aria-expanded=true; menu not found' });
+    expect(presses).toEqual(['press', 'press']);
+    expect(button.getAttribute('aria-expanded')).toBe('false');
+  });
+
+  it('says how the menu it found was hidden when it did not show', async () => {
+    const failed = await openRuntimeMenu(document, { timeoutMs: 30 });
+    expect(failed).toMatchObject({ ok: false, saw: 'aria-expanded=false; menu present, display=none' });
+    menu().setAttribute('style', 'visibility: hidden;');
+    const hidden = await openRuntimeMenu(document, { timeoutMs: 30 });
+    expect(hidden).toMatchObject({ ok: false, saw: 'aria-expanded=false; menu present, display=default' });
+  });
+
+  it('chooses no menu when two popups with run commands show after the press', async () => {
+    const { runtimeMenu } = connectMenuAndIdlessRuntimeMenu();
+    const [second] = mount(
+      '<div class="goog-menu" role="menu" style="display: none"><div class="goog-menuitem" role="menuitem" ' +
+        'command="runall"><div class="goog-menuitem-content">Run all</div></div></div>',
+    );
+    document
+      .getElementById('runtime-menu-button')!
+      .addEventListener('mousedown', () => second!.setAttribute('style', 'visibility: visible;'));
+    const opened = await openRuntimeMenu(document, { timeoutMs: 30 });
+    expect(opened).toMatchObject({ ok: false, reason: 'menu-did-not-open' });
+    expect(runtimeMenu.style.visibility).toBe('visible');
+  });
+});
+
+describe('items: what is reported, and what is never found', () => {
+  it('reports a disabled md-menu-item (the attribute, as Material Web sets it)', () => {
+    item('restart-and-run-all').setAttribute('disabled', '');
+    expect(findMenuItem(menu(), 'restart-and-run-all')).toMatchObject({
+      ok: false,
+      reason: 'item-disabled',
+      saw: 'command restart-and-run-all: "Restart session and run all"',
+    });
+  });
+
+  it('names the refused item and its label when the command is labelled as a dangerous action', () => {
+    item('restart-and-run-all').querySelector('.goog-menuitem-content')!.textContent = 'Disconnect and delete runtime';
+    expect(findMenuItem(menu(), 'restart-and-run-all')).toMatchObject({
+      saw: 'restart-and-run-all: "Disconnect and delete runtime"',
+    });
+  });
+
+  it('lists the items it saw one by one, an item without a command as "?"', () => {
+    item('restart-and-run-all').remove();
+    item('restart').removeAttribute('command');
+    const found = findMenuItem(menu(), 'restart-and-run-all');
+    expect(!found.ok && found.saw).toMatch(/^items: runall: Run all; runbefore: .*; \?: Restart session; /);
+  });
+
+  it('finds a command without known labels only by that command', () => {
+    expect(findMenuItem(menu(), 'no-such-command')).toMatchObject({ ok: false, reason: 'item-missing' });
+    expect(locateMenuItem(menu(), 'no-such-command')).toBeNull();
+  });
+
+  it('asked for a dangerous command, finds nothing, whatever labels it is given', () => {
+    expect(locateMenuItem(menu(), 'change-runtime-type', [/^Run all$/])).toBeNull();
+    expect(locateMenuItem(menu(), 'runall', [/^Run all$/])).not.toBeNull();
+  });
+});
+
+describe('closeMenu, step by step', () => {
+  /** A shown menu that hides `after` ms after Escape; no Runtime button to press. */
+  function menuClosingOnEscape(after: number | null) {
+    document.getElementById('runtime-menu-button')!.remove();
+    menu().setAttribute('style', 'visibility: visible;');
+    menu().addEventListener('keydown', (e) => {
+      if (e.key === 'Escape' && after !== null) setTimeout(() => menu().setAttribute('style', 'display: none;'), after);
+    });
+    return menu();
+  }
+
+  it('leaves a menu that is already closed alone: no key, no press', async () => {
+    const log = recordEvents(document, ['keydown', 'mousedown']);
+    expect(await closeMenu(document, menu())).toBe(true);
+    expect(log).toEqual([]);
+  });
+
+  it('gives Escape up to half a second by default', async () => {
+    expect(await closeMenu(document, menuClosingOnEscape(10))).toBe(true);
+  });
+
+  it('with Escape ignored and no button to press, says the menu is still open', async () => {
+    expect(await closeMenu(document, menuClosingOnEscape(null), { timeoutMs: 30 })).toBe(false);
+  });
+
+  it('closes with Escape alone when Escape works: the button is not pressed', async () => {
+    fakeClosureMenu(document);
+    await openRuntimeMenu(document);
+    const log = recordEvents(document, ['keydown', 'mousedown']);
+    expect(await closeMenu(document, menu())).toBe(true);
+    expect(log.map((e) => e.type)).toEqual(['keydown']);
+  });
+
+  it('gives the second press up to half a second by default', async () => {
+    fakeClosureMenu(document, { ignoreEscape: true });
+    await openRuntimeMenu(document);
+    const button = document.getElementById('runtime-menu-button')!;
+    button.addEventListener('mousedown', () => {
+      menu().setAttribute('style', 'visibility: visible;');
+      setTimeout(() => menu().setAttribute('style', 'display: none;'), 10);
+    });
+    expect(await closeMenu(document, menu(), { timeoutMs: undefined })).toBe(true);
+  });
+});

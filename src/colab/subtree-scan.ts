@@ -92,9 +92,10 @@ export function scanSubtrees(batch: Batch, { cells, outputs, toasts, connect, di
     },
     /**
      * The first look at the page, without one query over all its elements (a long notebook's are almost all inside
-     * its cells): every subtree beside the path to the cell list is searched for hooks, and in the list each cell
-     * gives its run button, found near its top (§4.1: the query stops there). Whatever else the list holds is
-     * searched whole, and a page without a cell list is searched whole.
+     * its cells): every subtree beside the path to the cell list is searched for hooks (the path itself, the
+     * notebook's containers, is none), and in the list each cell gives its run button, found near its top (§4.1: the
+     * query stops there). Whatever else the list holds is searched whole, and a page without a cell list is searched
+     * whole.
      */
     firstLook(root: Element): void {
       const list = root.querySelector(CELL.list);
@@ -105,7 +106,6 @@ export function scanSubtrees(batch: Batch, { cells, outputs, toasts, connect, di
       for (let node: Element = list; node !== root; ) {
         const parent = node.parentElement as Element;
         for (let el = parent.firstElementChild; el; el = el.nextElementSibling) if (el !== node) scan(el);
-        if (parent.matches(HOOKS)) hook(parent);
         node = parent;
       }
       for (let el = list.firstElementChild; el; el = el.nextElementSibling) {

@@ -110,3 +110,30 @@ describe('the toast watcher', () => {
     expect(toastText(host)).toBe('A B C');
   });
 });
+
+describe('toasts at their edges', () => {
+  it('reads a toast Colab has not rendered yet (no shadow root) by its attributes', () => {
+    const toasts = watchToasts(ctx);
+    const [bare] = mount(
+      '<colab-snackbar open labeltext="Your session crashed after using all available RAM."></colab-snackbar>',
+    );
+    toasts.hook(bare!);
+    toasts.hook(bare!);
+    expect(ctx.log).toEqual(['settle', `toast ${CRASH}`]);
+  });
+
+  it("takes a text change in a toast's shadow root as a change of that toast", () => {
+    const toasts = watchToasts(ctx);
+    toasts.hook(host);
+    const text = document.createTextNode('x');
+    surface().append(text);
+    expect(toasts.shadowRecord(host.shadowRoot!, text)).toBe(true);
+  });
+
+  it("reads the label alone where the shadow root has one, not the action's text beside it", () => {
+    host
+      .shadowRoot!.querySelector('.mdc-snackbar__surface')!
+      .insertAdjacentHTML('afterbegin', '<div class="mdc-snackbar__label">B</div><div>Dismiss</div>');
+    expect(toastText(host)).toBe('B');
+  });
+});

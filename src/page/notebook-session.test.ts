@@ -15,7 +15,29 @@ const page = vi.hoisted(() => ({
   reports: null as WatchReports | null,
   sendToWorker: vi.fn(),
   restartAndRunAll: vi.fn(),
+  /** The session's frame listener: its token, and where it sends what a frame reports. */
+  frames: null as null | {
+    token: () => string | null;
+    onReport: (cell: Element, report: { kind: string; [k: string]: unknown }, frame: HTMLIFrameElement) => void;
+  },
+  /** The notice's Cancel action, as the session gave it. */
+  cancel: null as null | (() => void),
 }));
+vi.mock('./receive-frame-reports', () => ({
+  listenToOutputFrames: (_win: Window, token: () => string | null, onReport: never) => {
+    page.frames = { token, onReport };
+  },
+}));
+vi.mock('./notice-texts', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('./notice-texts')>();
+  return {
+    ...actual,
+    noticeFor: (record: NotebookRecord, cancel: () => void) => {
+      page.cancel = cancel;
+      return actual.noticeFor(record, cancel);
+    },
+  };
+});
 vi.mock('./send-to-worker', () => ({ sendToWorker: page.sendToWorker, OrphanedError: class extends Error {} }));
 vi.mock('../colab', async (importOriginal) => ({
   ...(await importOriginal<typeof import('../colab')>()),
@@ -27,9 +49,10 @@ vi.mock('./failure-watch', () => ({
     return {
       configure: () => undefined,
       forgetExecutions: () => page.log.push('forget executions'),
-      frameError: () => undefined,
-      frameText: () => undefined,
-      frameStreamTail: () => undefined,
+      frameError: (_cell: Element, text: string, _frame: Element, first: boolean) =>
+        page.log.push(`frame error ${text} ${first}`),
+      frameText: (_cell: Element, text: string) => page.log.push(`frame text ${text}`),
+      frameStreamTail: (_cell: Element, id: number, text: string) => page.log.push(`frame tail ${id} ${text}`),
     };
   },
 }));
@@ -146,5 +169,196 @@ describe('notebook session: a restart under way', () => {
     await fakeBrowser.storage.local.set({ [notebookStorageKey(KEY)]: { ...pending, status: { kind: 'watching' } } });
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(title()).toBe('noticeNeedsPersonTitle');
+  });
+});
+
+describe('notebook session: what it sends, and for whom', () => {
+  let session: AbortController;
+  let orphaned: number;
+  const sent = () => page.sendToWorker.mock.calls.map(([message]) => message as PageMessage);
+  const title = () =>
+    document.querySelector('colab-oom-guard-notice')?.shadowRoot?.querySelector('.title')?.textContent;
+  const noticeText = () => document.querySelector('colab-oom-guard-notice')?.shadowRoot?.textContent ?? '';
+
+  async function start(record: NotebookRecord, reply: (message: PageMessage) => unknown = () => ({ ok: true })) {
+    page.sendToWorker.mockImplementation(async (message: PageMessage) => {
+      page.log.push(`sent ${message.type}`);
+      return reply(message);
+    });
+    await fakeBrowser.storage.local.set({ [notebookStorageKey(KEY)]: record });
+    session = new AbortController();
+    orphaned = 0;
+    const started = startNotebookSession(document, { key: KEY, tabId: TAB, token: 't1' }, session.signal, () => {
+      orphaned++;
+    });
+    return started;
+  }
+
+  beforeEach(() => {
+    fakeBrowser.reset();
+    page.log.length = 0;
+    page.reports = null;
+    page.frames = null;
+    page.cancel = null;
+    page.sendToWorker.mockReset();
+    page.restartAndRunAll.mockReset();
+    page.restartAndRunAll.mockImplementation(async () => {
+      page.log.push('restart and run all');
+      return { ok: true, path: 'menu', via: 'command', dialog: 'confirmed', evidence: '' };
+    });
+    (window as unknown as { happyDOM: { setURL(url: string): void } }).happyDOM.setURL(
+      'https://colab.research.google.com/drive/notebookA',
+    );
+  });
+
+  afterEach(() => {
+    vi.useRealTimers();
+    session.abort();
+    document.documentElement.querySelector('colab-oom-guard-notice')?.remove();
+  });
+
+  const watchingRecord: NotebookRecord = { ...defaultNotebook(KEY), enabled: true, status: { kind: 'watching' } };
+
+  it('says whether the page watch runs: yes with the guard on, no with it off', async () => {
+    const on = await start(watchingRecord);
+    expect(on.key).toBe(KEY);
+    expect(await on.watching()).toBe(true);
+    session.abort();
+    const off = await start({ ...defaultNotebook(KEY), enabled: false });
+    expect(await off.watching()).toBe(false);
+    expect(page.reports).not.toBeNull();
+  });
+
+  it("passes an output frame's reports on: a stream tail only as the answer it is, an error as text too", async () => {
+    await (await start(watchingRecord)).watching();
+    const cell = document.createElement('div');
+    const frame = document.createElement('iframe');
+    page.frames!.onReport(cell, { kind: 'stream-tail', id: 7, text: 'tail', error: false }, frame);
+    page.frames!.onReport(cell, { kind: 'error-output', text: 'OOM', first: true }, frame);
+    page.frames!.onReport(cell, { kind: 'text', text: 'epoch 1' }, frame);
+    expect(page.log.filter((line) => line.startsWith('frame'))).toEqual([
+      'frame tail 7 tail',
+      'frame error OOM true',
+      'frame text OOM',
+      'frame text epoch 1',
+    ]);
+  });
+
+  it('drops frame reports while the guard is off, and checks them against the newest frame token', async () => {
+    const session = await start({ ...defaultNotebook(KEY), enabled: false });
+    await session.watching();
+    const cell = document.createElement('div');
+    const frame = document.createElement('iframe');
+    for (const kind of ['stream-tail', 'error-output', 'text']) page.frames!.onReport(cell, { kind, text: 'x' }, frame);
+    expect(page.log.filter((line) => line.startsWith('frame'))).toEqual([]);
+    expect(page.frames!.token()).toBe('t1');
+    session.setToken('t2');
+    expect(page.frames!.token()).toBe('t2');
+  });
+
+  it('sends what the watch sees: sight at once, runs with the cell and line they stopped at', async () => {
+    await (await start(watchingRecord)).watching();
+    const reports = page.reports!;
+    reports.sight(true);
+    reports.run.started();
+    reports.run.ended({ kind: 'stopped', cell: 3, line: 'OOM' });
+    reports.run.ended({ kind: 'stopped', cell: null, line: 'OOM' });
+    reports.run.ended({ kind: 'finished' });
+    reports.run.busy(true);
+    reports.declined('earlier-error', verdict, 5);
+    await vi.waitFor(() => expect(sent()).toHaveLength(7));
+    expect(sent()[0]).toMatchObject({ type: 'page-sight', key: KEY, blind: true });
+    expect(sent().slice(1, 5)).toEqual([
+      expect.objectContaining({ type: 'page-run', key: KEY, what: 'started' }),
+      expect.objectContaining({ type: 'page-run', what: 'stopped', cell: 3, line: 'OOM' }),
+      expect.objectContaining({ type: 'page-run', what: 'stopped', line: 'OOM' }),
+      expect.objectContaining({ type: 'page-run', what: 'finished' }),
+    ]);
+    expect(sent()[3]).not.toHaveProperty('cell');
+    expect(sent()[4]).not.toHaveProperty('line');
+    expect(sent()[5]).toMatchObject({ type: 'page-activity', key: KEY, busy: true });
+    expect(sent()[6]).toMatchObject({
+      type: 'page-declined',
+      key: KEY,
+      reason: 'earlier-error',
+      startedAt: 5,
+      verdict,
+    });
+  });
+
+  it('reports only dialogs that need a person, and tells that person; a disconnect it answers shows none', async () => {
+    await (await start(watchingRecord)).watching();
+    const reports = page.reports!;
+    reports.dialog('restart-confirm', 'Restart session?');
+    reports.disconnect('idle', 'Runtime disconnected');
+    await vi.waitFor(() => expect(sent()).toHaveLength(1));
+    expect(sent()[0]).toMatchObject({ type: 'page-disconnect', key: KEY, kind: 'idle', line: 'Runtime disconnected' });
+    expect(title()).toBeUndefined();
+    reports.dialog('not-authored', 'Warning: This notebook was not authored by Google');
+    await vi.waitFor(() => expect(sent()).toHaveLength(2));
+    expect(sent()[1]).toMatchObject({ type: 'page-dialog', key: KEY, kind: 'not-authored' });
+    expect(title()).toBe('noticeNeedsPersonTitle');
+  });
+
+  it("the notice's Cancel asks the service worker to cancel this notebook's restart", async () => {
+    await start({ ...pending, status: { ...pending.status, restartAt: Date.now() + 60_000 } } as NotebookRecord);
+    await vi.waitFor(() => expect(page.cancel).not.toBeNull());
+    page.cancel!();
+    await vi.waitFor(() =>
+      expect(sent()).toContainEqual({ type: 'page-command', key: KEY, command: { type: 'cancel' } }),
+    );
+  });
+
+  it('a claim that gets no answer restarts nothing and, after its retries, says so', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    vi.setSystemTime(0);
+    await start(pending, (message) => (message.type === 'page-claim' ? undefined : { ok: true }));
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(sent().filter((m) => m.type === 'page-claim')).toHaveLength(4);
+    expect(page.restartAndRunAll).not.toHaveBeenCalled();
+    expect(noticeText()).toContain('noticeUnclaimedBody no answer');
+  });
+
+  it('a claim granted after the tab opened another notebook restarts neither', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    vi.setSystemTime(0);
+    await start(pending, (message) => {
+      (window as unknown as { happyDOM: { setURL(url: string): void } }).happyDOM.setURL(
+        'https://colab.research.google.com/drive/notebookB',
+      );
+      return message.type === 'page-claim' ? { granted: true, action: 'restart-and-run-all' } : { ok: true };
+    });
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(page.restartAndRunAll).not.toHaveBeenCalled();
+    expect(noticeText()).toContain('The tab shows another notebook now');
+  });
+
+  it('is busy while it restarts, and sends the failed step cut to what the worker stores', async () => {
+    let finish: (outcome: unknown) => void = () => undefined;
+    page.restartAndRunAll.mockImplementation(() => new Promise((resolve) => (finish = resolve)));
+    const running = await start(pending, (message) =>
+      message.type === 'page-claim' ? { granted: true, action: 'restart-and-run-all' } : { ok: true },
+    );
+    await vi.waitFor(() => expect(running.busy).toBe(true));
+    finish({ ok: false, failed: { step: 'menu', reason: 'r'.repeat(5000), saw: 's'.repeat(50_000) } });
+    await vi.waitFor(() => expect(sent().some((m) => m.type === 'page-result')).toBe(true));
+    expect(running.busy).toBe(false);
+    const result = sent().find((m) => m.type === 'page-result') as { failed: { reason: string; saw: string } };
+    expect(result.failed.reason.length).toBeLessThan(5000);
+    expect(result.failed.saw.length).toBeLessThan(50_000);
+    expect(result.failed.saw.startsWith('sss')).toBe(true);
+  });
+
+  it('an orphaned script (the extension updated under the page) says so once and sends nothing again', async () => {
+    const { OrphanedError } = await import('./send-to-worker');
+    await (await start(watchingRecord)).watching();
+    page.sendToWorker.mockImplementation(async (message: PageMessage) => {
+      page.log.push(`sent ${message.type}`);
+      throw new OrphanedError('gone');
+    });
+    page.reports!.marker({ pattern: 'RESTART_ME', line: 'RESTART_ME' });
+    await vi.waitFor(() => expect(orphaned).toBe(1));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(page.log.filter((line) => line === 'sent page-marker')).toHaveLength(1);
   });
 });
