@@ -32,9 +32,9 @@ vi.mock('./notice-texts', async (importOriginal) => {
   const actual = await importOriginal<typeof import('./notice-texts')>();
   return {
     ...actual,
-    noticeFor: (record: NotebookRecord, cancel: () => void) => {
+    noticeFor: (record: NotebookRecord, cancel: () => void, choose: Parameters<typeof actual.noticeFor>[2]) => {
       page.cancel = cancel;
-      return actual.noticeFor(record, cancel);
+      return actual.noticeFor(record, cancel, choose);
     },
   };
 });
