@@ -12,7 +12,6 @@ import {
 import {
   loadAllNotebooks,
   loadNotebook,
-  loadProblems,
   loadSettings,
   loadStorageErrors,
   watchNotebook,
@@ -94,27 +93,35 @@ export function useStorageErrors(): Stored<StorageError[]> {
 
 /** The storage problems the store reported (corrupt records that fell back to defaults), kept current. */
 export function useProblems(): Problem[] {
-  const [problems, setProblems] = useState<Problem[]>([]);
+  return useLocalKey(PROBLEMS_KEY, parseProblems) ?? [];
+}
+
+/**
+ * One key of `storage.local` read and kept current (keys written by the service worker alone: the store's problems,
+ * the alert settings and their delivery log). undefined until the first read.
+ */
+export function useLocalKey<T>(key: string, parse: (raw: unknown) => T): T | undefined {
+  const [value, setValue] = useState<T | undefined>(undefined);
   useEffect(() => {
     let alive = true;
     let changed = false;
     const listener = (changes: Record<string, browser.Storage.StorageChange>, area: string) => {
-      const change = changes[PROBLEMS_KEY];
+      const change = changes[key];
       if (area !== 'local' || !change || !alive) return;
       changed = true;
-      setProblems(parseProblems(change.newValue));
+      setValue(parse(change.newValue));
     };
     browser.storage.onChanged.addListener(listener);
-    loadProblems().then(
-      (loaded) => alive && !changed && setProblems(loaded),
+    browser.storage.local.get(key).then(
+      (items) => alive && !changed && setValue(parse(items[key])),
       () => undefined,
     );
     return () => {
       alive = false;
       browser.storage.onChanged.removeListener(listener);
     };
-  }, []);
-  return problems;
+  }, [key]);
+  return value;
 }
 
 /** Every stored notebook, kept current: read again whenever a notebook record changes (options page only). */
