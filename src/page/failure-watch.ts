@@ -32,13 +32,14 @@ import {
   type Verdict,
 } from '../detector';
 import { createExecutionGate, type EndedExecution, LATE_OUTPUT_MS } from '../detector/execution-gate';
+import { findRecentLine } from '../detector/text';
 import { cut, TEXT_LIMITS } from '../limits';
 import type { DisconnectKind } from '../state/disconnect';
 import type { FailureSource } from '../state/policy';
 import type { DeclineReason, Settings } from '../state/schema';
 import { createBlindnessCheck } from './blindness';
 import { createExecutionEnds, type ExecutionEnd } from './execution-end';
-import { createRunWatch, exceptionLine, type Judged, type RunReports } from './run-watch';
+import { createRunWatch, type Judged, type RunReports } from './run-watch';
 import { createRuntimeEnds } from './runtime-end';
 
 /**
@@ -363,7 +364,9 @@ type FrameMark = { at: number; mark: string };
 
 /** An execution stopped by an error that is not out of memory: its cell as the person sees it ("[7]"), its line. */
 function errorEnd(end: ExecutionEnd, text: string): Judged {
-  return { kind: 'error', cell: executionCount(end.cell), line: cut(exceptionLine(text), TEXT_LIMITS.line) };
+  // The exception's line of a traceback: its last line that says something.
+  const line = findRecentLine(text, (candidate) => candidate.trim() !== '')?.trim() ?? '';
+  return { kind: 'error', cell: executionCount(end.cell), line: cut(line, TEXT_LIMITS.line) };
 }
 
 /** A cell's newest error output: its element in the page (null: from an output frame), when it came, the mark. */

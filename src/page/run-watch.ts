@@ -111,13 +111,3 @@ export function createRunWatch(reports: RunReports): RunWatch {
     },
   };
 }
-
-/** The exception's line of a traceback: its last line that says something. */
-export function exceptionLine(text: string): string {
-  const lines = text.split('\n');
-  for (let i = lines.length - 1; i >= 0; i--) {
-    const line = lines[i]?.trim();
-    if (line) return line;
-  }
-  return '';
-}
