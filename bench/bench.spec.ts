@@ -156,7 +156,9 @@ test('colab-oom-guard bench', async () => {
   try {
     const sw = ext.serviceWorker!;
     const extensionId = ext.extensionId!;
-    await writeSettings(sw, { backoffBaseSec: BACKOFF_SEC });
+    // The bench's clicks are trusted input in a focused tab: with the question on, the guard would ask the person
+    // instead of acting, and reaction measures the guard acting by itself.
+    await writeSettings(sw, { backoffBaseSec: BACKOFF_SEC, askAtKeyboard: false });
 
     // ---- 1. Reaction ----------------------------------------------------------------------------------------
     if (ONLY.has('reaction')) {
