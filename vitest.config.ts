@@ -9,6 +9,7 @@ export default defineConfig({
       'python/**/*.test.ts',
       'scripts/**/*.test.mjs',
       'e2e/{harness,night}/**/*.test.ts',
+      'bench/lib/**/*.test.ts',
     ],
     environment: 'node',
     restoreMocks: true,

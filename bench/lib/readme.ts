@@ -1,5 +1,5 @@
 /**
- * The Performance table (docs/performance.md), rewritten from a full bench run's results between the `bench:start`
+ * The Performance table (docs/performance.md), rewritten from the published bench results between the `bench:start`
  * and `bench:end` markers, so the figures there are always the latest ones with the machine they came from.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -11,6 +11,7 @@ import {
   type StreamSummary,
   type Verdict,
 } from './criteria';
+import { measuredLine, measuredParts } from './merge';
 import { isTenthFramed, type ScaleSummary, sameCase, tenthOf } from './scale';
 
 export type { BenchResults } from './criteria';
@@ -167,10 +168,9 @@ export function updateReadme(readmePath: string, r: BenchResults): boolean {
   const start = text.indexOf(START);
   const end = text.indexOf(END);
   if (!table || start < 0 || end < start) return false;
-  const m = r.machine;
   const block = [
     START,
-    `Measured ${m.date.slice(0, 10)} on ${m.cpuModel} ×${m.cores}, ${m.memoryGiB} GiB, ${m.chromium}.`,
+    measuredLine(measuredParts(r as unknown as Parameters<typeof measuredParts>[0]), r.machine.chromium),
     '',
     '| Measure | Result | Target |',
     '|---|---|---|',
