@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mount } from '../../test/support/colab-dom';
 import { personOnlyDialog } from '../ui/dialog-words';
 import {
@@ -532,5 +532,91 @@ describe('a dialog still in its opening animation (colab-dialog-opening, §11.2)
     });
     expect(await declineHighRamOffer(document, 1000)).toBe(true);
     expect(pressed).toEqual(['No']);
+  });
+});
+
+describe('what a refusal says, and the waits when nobody names them', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('names the dialog (element and id), when it came after the action, and what it read, cut', async () => {
+    mount(
+      '<mwc-dialog id="save" open heading="Save changes?"><md-text-button slot="primaryAction">Yes</md-text-button>',
+    );
+    const since = Date.now() - 1234;
+    const outcome = await confirmRestartDialog(document, { timeoutMs: 100, since });
+    expect(outcome).toMatchObject({ outcome: 'refused', reason: 'unrecognised-dialog' });
+    expect(outcome.outcome === 'refused' && outcome.saw).toMatch(
+      /^mwc-dialog#save after 12\d\d ms: "Save changes\? Yes"$/,
+    );
+    document.body.innerHTML = '';
+    mount(`<md-dialog open><div slot="headline">Keep ${'going '.repeat(100)}</div></md-dialog>`);
+    const long = await confirmRestartDialog(document, { timeoutMs: 100, since: Date.now() });
+    expect(long.outcome === 'refused' && long.saw).toMatch(/^md-dialog after \d+ ms: "Keep going going/);
+    expect(long.outcome === 'refused' && long.saw.length).toBeLessThan(360);
+  });
+
+  it('waits 5 s for the dialog to appear, no longer', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    clicks();
+    const inTime = confirmRestartDialog(document);
+    await vi.advanceTimersByTimeAsync(4900);
+    mount(ERAS['mwc-dialog + md-text-button (2024-12 →)']);
+    await vi.advanceTimersByTimeAsync(400);
+    expect(await inTime).toMatchObject({ outcome: 'confirmed' });
+    document.body.innerHTML = '';
+    const late = confirmRestartDialog(document);
+    await vi.advanceTimersByTimeAsync(5100);
+    mount(ERAS['mwc-dialog + md-text-button (2024-12 →)']);
+    await vi.advanceTimersByTimeAsync(400);
+    expect(await late).toEqual({ outcome: 'no-dialog' });
+  });
+
+  it('takes an unreadable dialog as ours within 2 s of the action, not after', async () => {
+    const JA =
+      '<mwc-dialog open heading="セッションを再起動しますか？"><md-text-button slot="secondaryAction">いいえ' +
+      '</md-text-button><md-text-button id="confirm" slot="primaryAction">はい</md-text-button></mwc-dialog>';
+    clicks();
+    mount(JA);
+    const soon = await confirmRestartDialog(document, { timeoutMs: 100, englishUi: false, since: Date.now() - 1800 });
+    expect(soon).toMatchObject({ outcome: 'confirmed', rule: 'right-after-action' });
+    mount(JA);
+    const late = await confirmRestartDialog(document, { timeoutMs: 100, englishUi: false, since: Date.now() - 2200 });
+    expect(late).toMatchObject({ outcome: 'refused', reason: 'late-dialog' });
+  });
+
+  it('gives a click 3 s to close the dialog before saying it stayed open', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    clicks({ closes: false });
+    mount(ERAS['mwc-dialog + md-text-button (2024-12 →)']);
+    let outcome: unknown;
+    void confirmRestartDialog(document, { timeoutMs: 100 }).then((o) => {
+      outcome = o;
+    });
+    await vi.advanceTimersByTimeAsync(2900);
+    expect(outcome).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(200);
+    expect(outcome).toMatchObject({ outcome: 'stayed-open', kind: 'restart-confirm' });
+  });
+
+  it('gives the high-RAM offer 3 s to close after its No, then says it did not', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    clicks({ closes: false });
+    mount(
+      OTHERS['high-RAM offer'].replace(
+        '<md-text-button slot="primaryAction">',
+        '<md-text-button slot="secondaryAction" dialogaction="cancel">No</md-text-button><md-text-button ' +
+          'slot="primaryAction">',
+      ),
+    );
+    let declined: boolean | undefined;
+    void declineHighRamOffer(document).then((done) => {
+      declined = done;
+    });
+    await vi.advanceTimersByTimeAsync(2900);
+    expect(declined).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(200);
+    expect(declined).toBe(false);
   });
 });
