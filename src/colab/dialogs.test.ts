@@ -620,3 +620,120 @@ describe('what a refusal says, and the waits when nobody names them', () => {
     expect(declined).toBe(false);
   });
 });
+
+describe('the forms a dialog and its buttons take', () => {
+  const restart = (actions: string) =>
+    `<md-dialog open><div slot="headline">Restart session?</div>${actions}</md-dialog>`;
+
+  it('a colab-dialog wrapper holding no inner dialog is open while it is shown (§2 wrappers)', () => {
+    const [shown, hidden] = mount(
+      '<colab-dialog><h2>Runtime disconnected</h2></colab-dialog>' +
+        '<colab-dialog hidden><h2>Runtime disconnected</h2></colab-dialog>',
+    );
+    expect(openDialogs(document)).toEqual([shown]);
+    expect(openDialogs(document)).not.toContain(hidden);
+  });
+
+  it("a dialog rendered in another component's shadow root is that dialog, not the component", () => {
+    const [app] = mount('<colab-shell></colab-shell>');
+    app!.attachShadow({ mode: 'open' }).innerHTML =
+      '<mwc-dialog open heading="Runtime disconnected"><md-text-button slot="primaryAction">Reconnect' +
+      '</md-text-button></mwc-dialog>';
+    const [found] = openDialogs(document);
+    expect(found?.localName).toBe('mwc-dialog');
+    expect(classifyDialog(found!)).toBe('disconnected');
+  });
+
+  it("says what it read with mwc-button's labels, kept in an attribute", () => {
+    mount(ERAS['mwc-dialog + mwc-button (2023-02 → 2024-12)']);
+    expect(classifyOpenDialogs(document).map(({ kind, text }) => ({ kind, text }))).toEqual([
+      { kind: 'restart-confirm', text: 'Restart runtime? Are you sure you want to restart the runtime? No Yes' },
+    ]);
+  });
+
+  it('reads a button label rendered only in its shadow root', async () => {
+    const [dialog] = mount(
+      '<mwc-dialog open heading="Restart session?"><md-text-button slot="primaryAction"></md-text-button></mwc-dialog>',
+    );
+    dialog!.querySelector('md-text-button')!.attachShadow({ mode: 'open' }).innerHTML = '<span>Cancel</span>';
+    expect(await confirmRestartDialog(document, { timeoutMs: 100 })).toMatchObject({
+      outcome: 'refused',
+      reason: 'confirm-looks-like-cancel',
+    });
+  });
+
+  it('refuses a confirm button disabled the Material Web way (soft-disabled) or by aria-disabled', async () => {
+    for (const disabled of ['soft-disabled', 'aria-disabled="true"']) {
+      const log = clicks();
+      document.body.innerHTML = '';
+      mount(
+        `<mwc-dialog open heading="Restart session?"><md-text-button slot="secondaryAction">No</md-text-button>` +
+          `<md-text-button slot="primaryAction" ${disabled}>Yes</md-text-button></mwc-dialog>`,
+      );
+      expect(await confirmRestartDialog(document, { timeoutMs: 100 }), disabled).toMatchObject({
+        outcome: 'refused',
+        reason: 'confirm-disabled',
+      });
+      expect(log).toEqual([]);
+    }
+  });
+
+  it('knows a dialog by a marker inside it, whatever its words (a reCAPTCHA widget in a Japanese dialog)', () => {
+    const [dialog] = mount(
+      '<mwc-dialog open heading="ロボットではないことを確認してください"><div class="g-recaptcha"></div>' +
+        '<md-text-button slot="primaryAction">OK</md-text-button></mwc-dialog>',
+    );
+    expect(classifyDialog(dialog!)).toBe('recaptcha');
+  });
+
+  it('finds the one confirming button of an md-dialog whose actions sit in a form inside the actions slot', () => {
+    const [dialog] = mount(
+      restart(
+        '<div slot="actions"><form method="dialog"><md-text-button value="cancel">Cancel</md-text-button>' +
+          '<md-text-button id="go">Restart</md-text-button></form></div>',
+      ),
+    );
+    expect(confirmButtonOf(dialog!)?.id).toBe('go');
+  });
+
+  it('among several buttons takes the one submit button, else the one filled button, never a guess', () => {
+    const pick = (actions: string) => {
+      document.body.innerHTML = '';
+      const [dialog] = mount(restart(`<div slot="actions">${actions}</div>`));
+      return confirmButtonOf(dialog!)?.id ?? null;
+    };
+    expect(
+      pick('<md-text-button id="a">Later</md-text-button><md-text-button id="b" type="submit">Yes</md-text-button>'),
+    ).toBe('b');
+    expect(pick('<md-text-button id="a">Later</md-text-button><md-filled-button id="b">Yes</md-filled-button>')).toBe(
+      'b',
+    );
+    expect(
+      pick('<md-filled-button id="a">Later</md-filled-button><md-filled-button id="b">Yes</md-filled-button>'),
+    ).toBeNull();
+    expect(pick('<button id="a" type="submit">Later</button><button id="b" type="submit">Yes</button>')).toBeNull();
+  });
+
+  it('stops waiting as soon as a run starts, seen in a run button shadow root (no dialog needed then)', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      const [button] = mount('<colab-run-button></colab-run-button>');
+      const root = button!.attachShadow({ mode: 'open' });
+      root.innerHTML = '<div class="cell-execution"></div>';
+      const state = root.firstElementChild!;
+      let outcome: unknown;
+      void confirmRestartDialog(document, {
+        timeoutMs: 5000,
+        runStarted: () => state.classList.contains('running'),
+      }).then((o) => {
+        outcome = o;
+      });
+      await vi.advanceTimersByTimeAsync(100);
+      state.classList.add('running');
+      await vi.advanceTimersByTimeAsync(10);
+      expect(outcome).toEqual({ outcome: 'no-dialog' });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
