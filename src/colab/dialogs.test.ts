@@ -737,3 +737,91 @@ describe('the forms a dialog and its buttons take', () => {
     }
   });
 });
+
+describe('the high-RAM offer is declined only by its own No, and the edges of the judgement', () => {
+  const offer = (no: string) =>
+    OTHERS['high-RAM offer'].replace(
+      '<md-text-button slot="primaryAction">',
+      `${no}<md-text-button slot="primaryAction">`,
+    );
+
+  it('clicks nothing when the offer has no enabled button both marked and labelled as the cancel', async () => {
+    for (const no of [
+      '<md-text-button slot="secondaryAction" dialogaction="cancel" disabled>No</md-text-button>',
+      '<md-text-button slot="secondaryAction" dialogaction="cancel">Switch</md-text-button>',
+      '<md-text-button>No</md-text-button>',
+    ]) {
+      document.body.innerHTML = '';
+      const log = clicks();
+      mount(offer(no));
+      expect(await declineHighRamOffer(document, 50), no).toBe(false);
+      expect(log, no).toEqual([]);
+    }
+  });
+
+  it("clicks nothing when no offer is open, even a yes/no dialog's No", async () => {
+    const log = clicks();
+    mount(ERAS['mwc-dialog + md-text-button (2024-12 →)']);
+    expect(await declineHighRamOffer(document, 50)).toBe(false);
+    expect(log).toEqual([]);
+  });
+
+  it('declines the offer beside another open dialog', async () => {
+    const log = clicks();
+    mount(ERAS['mwc-dialog + md-text-button (2024-12 →)']);
+    mount(offer('<md-text-button id="no" slot="secondaryAction" dialogaction="cancel">No</md-text-button>'));
+    expect(await declineHighRamOffer(document, 200)).toBe(true);
+    expect(log).toEqual(['no']);
+  });
+
+  it('names a known dialog with no kind of its own (the sessions list) unknown, and refuses it', async () => {
+    const [sessions] = mount(
+      '<mwc-dialog id="sessions-dialog" open heading="Active sessions"><md-text-button slot="primaryAction">' +
+        'Close</md-text-button></mwc-dialog>',
+    );
+    expect(classifyDialog(sessions!)).toBe('unknown');
+    expect(await confirmRestartDialog(document, { timeoutMs: 100, englishUi: false })).toMatchObject({
+      outcome: 'refused',
+      reason: 'other-dialog',
+      kind: 'unknown',
+    });
+  });
+
+  it('an English page's dialog showing no words is judged as an unreadable one: by time and choice', async () => {
+    const log = clicks();
+    mount(
+      '<mwc-dialog open><md-text-button slot="secondaryAction"></md-text-button>' +
+        '<md-text-button id="confirm" slot="primaryAction"></md-text-button></mwc-dialog>',
+    );
+    expect(await confirmRestartDialog(document, { timeoutMs: 100, englishUi: true })).toMatchObject({
+      outcome: 'confirmed',
+      rule: 'right-after-action',
+    });
+    expect(log).toEqual(['confirm']);
+  });
+
+  it('an unreadable dialog exactly 2 s after the action is still ours', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      clicks();
+      mount(
+        '<mwc-dialog open heading="セッションを再起動しますか？"><md-text-button slot="secondaryAction">いいえ' +
+          '</md-text-button><md-text-button slot="primaryAction">はい</md-text-button></mwc-dialog>',
+      );
+      const since = Date.now() - 2000;
+      expect(await confirmRestartDialog(document, { timeoutMs: 100, englishUi: false, since })).toMatchObject({
+        outcome: 'confirmed',
+      });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('says at most 300 characters of what an open dialog reads', () => {
+    mount(`<mwc-dialog open heading="Runtime disconnected">${'Reconnect to continue. '.repeat(30)}</mwc-dialog>`);
+    const [found] = classifyOpenDialogs(document);
+    expect(found?.kind).toBe('disconnected');
+    expect(found?.text).toHaveLength(300);
+    expect(found?.text.startsWith('Runtime disconnected Reconnect to continue.')).toBe(true);
+  });
+});
