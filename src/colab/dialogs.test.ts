@@ -787,7 +787,7 @@ describe('the high-RAM offer is declined only by its own No, and the edges of th
     });
   });
 
-  it('an English page's dialog showing no words is judged as an unreadable one: by time and choice', async () => {
+  it('a dialog on an English page showing no words is judged as an unreadable one: by time and choice', async () => {
     const log = clicks();
     mount(
       '<mwc-dialog open><md-text-button slot="secondaryAction"></md-text-button>' +
