@@ -171,4 +171,17 @@ export default [
     replacement: 'true',
     why: 'the class is watched only on cells and MDC dialogs: whatever is no cell here is an MDC dialog',
   },
+  {
+    file: 'src/colab/dialogs.ts',
+    mutator: 'LogicalOperator',
+    code: "if (root.nodeType === Node.DOCUMENT_FRAGMENT_NODE && 'host' in root) {",
+    why: 'a dialog is looked at in the page: its root is the document (no host) or a shadow root, never a bare fragment',
+  },
+  {
+    file: 'src/colab/dialogs.ts',
+    mutator: 'ConditionalExpression',
+    code: "if (root.nodeType === Node.DOCUMENT_FRAGMENT_NODE && 'host' in root) {",
+    replacement: 'true',
+    why: 'of the roots a dialog in the page has, only a shadow root has a host: the node type adds nothing',
+  },
 ];

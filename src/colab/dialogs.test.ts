@@ -13,6 +13,7 @@ import {
   dialogHost,
   isDialogOpening,
   isEnglishUi,
+  isOpenDialog,
   openDialogs,
 } from './dialogs';
 
@@ -823,5 +824,57 @@ describe('the high-RAM offer is declined only by its own No, and the edges of th
     expect(found?.kind).toBe('disconnected');
     expect(found?.text).toHaveLength(300);
     expect(found?.text.startsWith('Runtime disconnected Reconnect to continue.')).toBe(true);
+  });
+
+  it('declines an offer whose No is an mwc-button (2023-24), its label kept in an attribute', async () => {
+    const log = clicks();
+    mount(offer('<mwc-button id="no" slot="secondaryAction" dialogaction="cancel" label="No"></mwc-button>'));
+    expect(await declineHighRamOffer(document, 200)).toBe(true);
+    expect(log).toEqual(['no']);
+  });
+
+  it('a wrapper whose inner dialog is open while its MDC surface is still opening is open', () => {
+    const [wrapper] = mount(
+      '<colab-dialog><mwc-dialog open heading="Runtime disconnected"><template shadowmode="open">' +
+        '<div class="mdc-dialog mdc-dialog--opening" role="alertdialog"></div></template></mwc-dialog></colab-dialog>',
+    );
+    expect(openDialogs(document)).toEqual([wrapper]);
+    expect(isOpenDialog(wrapper!)).toBe(true);
+  });
+
+  it('an English restart confirmation is judged by its words, even naming the GPU', async () => {
+    const log = clicks();
+    mount(
+      '<mwc-dialog open heading="Restart session?"><div>Runtime state including all local variables will be lost. ' +
+        'GPU memory is freed.</div><md-text-button slot="secondaryAction">No</md-text-button>' +
+        '<md-text-button id="confirm" slot="primaryAction">Yes</md-text-button></mwc-dialog>',
+    );
+    expect(await confirmRestartDialog(document, { timeoutMs: 100 })).toMatchObject({
+      outcome: 'confirmed',
+      rule: 'english-text',
+    });
+    expect(log).toEqual(['confirm']);
+  });
+
+  it("sees the title Lit renders into the dialog's shadow root as it comes, not at the end of the wait", async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      clicks();
+      const [dialog] = mount(
+        '<mwc-dialog open><md-text-button slot="secondaryAction"></md-text-button>' +
+          '<md-text-button id="confirm" slot="primaryAction"></md-text-button></mwc-dialog>',
+      );
+      const root = dialog!.attachShadow({ mode: 'open' });
+      let outcome: unknown;
+      void confirmRestartDialog(document, { timeoutMs: 100 }).then((o) => {
+        outcome = o;
+      });
+      await vi.advanceTimersByTimeAsync(20);
+      root.innerHTML = '<h2 id="title">Save changes?</h2>';
+      await vi.advanceTimersByTimeAsync(20);
+      expect(outcome).toMatchObject({ outcome: 'refused', reason: 'unrecognised-dialog' });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
