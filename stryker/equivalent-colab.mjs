@@ -175,7 +175,7 @@ export default [
     file: 'src/colab/dialogs.ts',
     mutator: 'LogicalOperator',
     code: "if (root.nodeType === Node.DOCUMENT_FRAGMENT_NODE && 'host' in root) {",
-    why: 'a dialog is looked at in the page: its root is the document (no host) or a shadow root, never a bare fragment',
+    why: 'a dialog is looked at in the page: its root is the document (no host) or a shadow root, not a bare fragment',
   },
   {
     file: 'src/colab/dialogs.ts',
