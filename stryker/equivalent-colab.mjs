@@ -188,7 +188,7 @@ export default [
     file: 'src/colab/verify.ts',
     mutator: 'LogicalOperator',
     code: 'root: host.shadowRoot ?? host,',
-    why: 'the wait observes shadow roots: from the host it observes its shadow root too (more nodes, the same wake-ups)',
+    why: 'the wait observes shadow roots: from the host it observes its shadow root too (more nodes, same wake-ups)',
   },
   {
     file: 'src/colab/verify.ts',
