@@ -196,4 +196,32 @@ export default [
     code: "const id = cellId(cell) ?? '';",
     why: 'any constant keys the cells without an id alike, in the snapshot and in the check',
   },
+  {
+    file: 'src/colab/cell-watcher.ts',
+    mutator: 'ConditionalExpression',
+    code: 'if (watch.run?.button.isConnected) return watch.run;',
+    replacement: 'true',
+    why: 'the subtree scan hooks every run button and pairs it with its cell before any cell is read (batch end)',
+  },
+  {
+    file: 'src/colab/cell-watcher.ts',
+    mutator: 'ConditionalExpression',
+    code: 'if (!button) return null;',
+    replacement: 'true',
+    why: 'the subtree scan hooks every run button and pairs it with its cell before any cell is read (batch end)',
+  },
+  {
+    file: 'src/colab/observer.ts',
+    mutator: 'ConditionalExpression',
+    code: '} else if (name === TOAST.labelAttr && el.localName === TOAST.host) {',
+    replacement: 'true',
+    why: 'cost only: a label on an element other than a toast, read as one, finds no open snackbar in it',
+  },
+  {
+    file: 'src/colab/observer.ts',
+    mutator: 'ConditionalExpression',
+    code: "} else if (name === 'title' && el.localName === CELL.runButton) {",
+    replacement: 'true',
+    why: 'cost only: another filtered attribute on a run button reads its cell again from known elements: same state',
+  },
 ];

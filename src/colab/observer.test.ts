@@ -1015,4 +1015,41 @@ describe('the work it does', () => {
     expect(await reopen(2)).toEqual(once);
     expect(events).toEqual(['dialog gpu-quota', 'dialog gpu-quota', 'dialog gpu-quota']);
   });
+
+  it("a label set on a run button reads no toast: only a snackbar's label is a toast's", async () => {
+    mount(snippet('code-cell-with-static-output-2026-03.html'));
+    const work = countWork();
+    const { events } = watch();
+    const button = document.querySelector('colab-run-button')!;
+    button.setAttribute('labeltext', 'Run cell');
+    await seen();
+    work.reset();
+    button.setAttribute('labeltext', 'Run cell (Ctrl+Enter)');
+    await seen();
+    expect(events).toEqual([]);
+    expect(work.calls.fragmentQuery).toBe(0);
+  });
+});
+
+describe('toasts told by their attributes', () => {
+  it('a snackbar opened by its attribute and labelled in the same task is reported', async () => {
+    const [host] = mount('<colab-snackbar></colab-snackbar>');
+    const { events } = watch();
+    host!.setAttribute('open', '');
+    host!.setAttribute('labeltext', 'Your session crashed after using all available RAM.');
+    await tick();
+    expect(events).toEqual(['toast Your session crashed after using all available RAM.']);
+  });
+
+  it('a title set later on the open toast is no new showing', async () => {
+    mount(snippet('snackbar-message-area-idle-2026-03.html'));
+    const { events } = watch();
+    const host = document.getElementById('message-area')!;
+    host.setAttribute('labeltext', 'Your session crashed after using all available RAM.');
+    host.shadowRoot!.querySelector('.mdc-snackbar')!.classList.add('mdc-snackbar--open');
+    await tick();
+    host.setAttribute('title', 'Notification');
+    await tick();
+    expect(events).toEqual(['toast Your session crashed after using all available RAM.']);
+  });
 });
