@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mount } from '../../test/support/colab-dom';
 import { personOnlyDialog } from '../ui/dialog-words';
 import {
@@ -13,6 +13,7 @@ import {
   dialogHost,
   isDialogOpening,
   isEnglishUi,
+  isOpenDialog,
   openDialogs,
 } from './dialogs';
 
@@ -532,5 +533,348 @@ describe('a dialog still in its opening animation (colab-dialog-opening, §11.2)
     });
     expect(await declineHighRamOffer(document, 1000)).toBe(true);
     expect(pressed).toEqual(['No']);
+  });
+});
+
+describe('what a refusal says, and the waits when nobody names them', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('names the dialog (element and id), when it came after the action, and what it read, cut', async () => {
+    mount(
+      '<mwc-dialog id="save" open heading="Save changes?"><md-text-button slot="primaryAction">Yes</md-text-button>',
+    );
+    const since = Date.now() - 1234;
+    const outcome = await confirmRestartDialog(document, { timeoutMs: 100, since });
+    expect(outcome).toMatchObject({ outcome: 'refused', reason: 'unrecognised-dialog' });
+    expect(outcome.outcome === 'refused' && outcome.saw).toMatch(
+      /^mwc-dialog#save after 12\d\d ms: "Save changes\? Yes"$/,
+    );
+    document.body.innerHTML = '';
+    mount(`<md-dialog open><div slot="headline">Keep ${'going '.repeat(100)}</div></md-dialog>`);
+    const long = await confirmRestartDialog(document, { timeoutMs: 100, since: Date.now() });
+    expect(long.outcome === 'refused' && long.saw).toMatch(/^md-dialog after \d+ ms: "Keep going going/);
+    expect(long.outcome === 'refused' && long.saw.length).toBeLessThan(360);
+  });
+
+  it('waits 5 s for the dialog to appear, no longer', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    clicks();
+    const inTime = confirmRestartDialog(document);
+    await vi.advanceTimersByTimeAsync(4900);
+    mount(ERAS['mwc-dialog + md-text-button (2024-12 →)']);
+    await vi.advanceTimersByTimeAsync(400);
+    expect(await inTime).toMatchObject({ outcome: 'confirmed' });
+    document.body.innerHTML = '';
+    const late = confirmRestartDialog(document);
+    await vi.advanceTimersByTimeAsync(5100);
+    mount(ERAS['mwc-dialog + md-text-button (2024-12 →)']);
+    await vi.advanceTimersByTimeAsync(400);
+    expect(await late).toEqual({ outcome: 'no-dialog' });
+  });
+
+  it('takes an unreadable dialog as ours within 2 s of the action, not after', async () => {
+    const JA =
+      '<mwc-dialog open heading="セッションを再起動しますか？"><md-text-button slot="secondaryAction">いいえ' +
+      '</md-text-button><md-text-button id="confirm" slot="primaryAction">はい</md-text-button></mwc-dialog>';
+    clicks();
+    mount(JA);
+    const soon = await confirmRestartDialog(document, { timeoutMs: 100, englishUi: false, since: Date.now() - 1800 });
+    expect(soon).toMatchObject({ outcome: 'confirmed', rule: 'right-after-action' });
+    mount(JA);
+    const late = await confirmRestartDialog(document, { timeoutMs: 100, englishUi: false, since: Date.now() - 2200 });
+    expect(late).toMatchObject({ outcome: 'refused', reason: 'late-dialog' });
+  });
+
+  it('gives a click 3 s to close the dialog before saying it stayed open', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    clicks({ closes: false });
+    mount(ERAS['mwc-dialog + md-text-button (2024-12 →)']);
+    let outcome: unknown;
+    void confirmRestartDialog(document, { timeoutMs: 100 }).then((o) => {
+      outcome = o;
+    });
+    await vi.advanceTimersByTimeAsync(2900);
+    expect(outcome).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(200);
+    expect(outcome).toMatchObject({ outcome: 'stayed-open', kind: 'restart-confirm' });
+  });
+
+  it('gives the high-RAM offer 3 s to close after its No, then says it did not', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    clicks({ closes: false });
+    mount(
+      OTHERS['high-RAM offer'].replace(
+        '<md-text-button slot="primaryAction">',
+        '<md-text-button slot="secondaryAction" dialogaction="cancel">No</md-text-button><md-text-button ' +
+          'slot="primaryAction">',
+      ),
+    );
+    let declined: boolean | undefined;
+    void declineHighRamOffer(document).then((done) => {
+      declined = done;
+    });
+    await vi.advanceTimersByTimeAsync(2900);
+    expect(declined).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(200);
+    expect(declined).toBe(false);
+  });
+});
+
+describe('the forms a dialog and its buttons take', () => {
+  const restart = (actions: string) =>
+    `<md-dialog open><div slot="headline">Restart session?</div>${actions}</md-dialog>`;
+
+  it('a colab-dialog wrapper holding no inner dialog is open while it is shown (§2 wrappers)', () => {
+    const [shown, hidden] = mount(
+      '<colab-dialog><h2>Runtime disconnected</h2></colab-dialog>' +
+        '<colab-dialog hidden><h2>Runtime disconnected</h2></colab-dialog>',
+    );
+    expect(openDialogs(document)).toEqual([shown]);
+    expect(openDialogs(document)).not.toContain(hidden);
+  });
+
+  it("a dialog rendered in another component's shadow root is that dialog, not the component", () => {
+    const [app] = mount('<colab-shell></colab-shell>');
+    app!.attachShadow({ mode: 'open' }).innerHTML =
+      '<mwc-dialog open heading="Runtime disconnected"><md-text-button slot="primaryAction">Reconnect' +
+      '</md-text-button></mwc-dialog>';
+    const [found] = openDialogs(document);
+    expect(found?.localName).toBe('mwc-dialog');
+    expect(classifyDialog(found!)).toBe('disconnected');
+  });
+
+  it("says what it read with mwc-button's labels, kept in an attribute", () => {
+    mount(ERAS['mwc-dialog + mwc-button (2023-02 → 2024-12)']);
+    expect(classifyOpenDialogs(document).map(({ kind, text }) => ({ kind, text }))).toEqual([
+      { kind: 'restart-confirm', text: 'Restart runtime? Are you sure you want to restart the runtime? No Yes' },
+    ]);
+  });
+
+  it('reads a button label rendered only in its shadow root', async () => {
+    const [dialog] = mount(
+      '<mwc-dialog open heading="Restart session?"><md-text-button slot="primaryAction"></md-text-button></mwc-dialog>',
+    );
+    dialog!.querySelector('md-text-button')!.attachShadow({ mode: 'open' }).innerHTML = '<span>Cancel</span>';
+    expect(await confirmRestartDialog(document, { timeoutMs: 100 })).toMatchObject({
+      outcome: 'refused',
+      reason: 'confirm-looks-like-cancel',
+    });
+  });
+
+  it('refuses a confirm button disabled the Material Web way (soft-disabled) or by aria-disabled', async () => {
+    for (const disabled of ['soft-disabled', 'aria-disabled="true"']) {
+      const log = clicks();
+      document.body.innerHTML = '';
+      mount(
+        `<mwc-dialog open heading="Restart session?"><md-text-button slot="secondaryAction">No</md-text-button>` +
+          `<md-text-button slot="primaryAction" ${disabled}>Yes</md-text-button></mwc-dialog>`,
+      );
+      expect(await confirmRestartDialog(document, { timeoutMs: 100 }), disabled).toMatchObject({
+        outcome: 'refused',
+        reason: 'confirm-disabled',
+      });
+      expect(log).toEqual([]);
+    }
+  });
+
+  it('knows a dialog by a marker inside it, whatever its words (a reCAPTCHA widget in a Japanese dialog)', () => {
+    const [dialog] = mount(
+      '<mwc-dialog open heading="ロボットではないことを確認してください"><div class="g-recaptcha"></div>' +
+        '<md-text-button slot="primaryAction">OK</md-text-button></mwc-dialog>',
+    );
+    expect(classifyDialog(dialog!)).toBe('recaptcha');
+  });
+
+  it('finds the one confirming button of an md-dialog whose actions sit in a form inside the actions slot', () => {
+    const [dialog] = mount(
+      restart(
+        '<div slot="actions"><form method="dialog"><md-text-button value="cancel">Cancel</md-text-button>' +
+          '<md-text-button id="go">Restart</md-text-button></form></div>',
+      ),
+    );
+    expect(confirmButtonOf(dialog!)?.id).toBe('go');
+  });
+
+  it('among several buttons takes the one submit button, else the one filled button, never a guess', () => {
+    const pick = (actions: string) => {
+      document.body.innerHTML = '';
+      const [dialog] = mount(restart(`<div slot="actions">${actions}</div>`));
+      return confirmButtonOf(dialog!)?.id ?? null;
+    };
+    expect(
+      pick('<md-text-button id="a">Later</md-text-button><md-text-button id="b" type="submit">Yes</md-text-button>'),
+    ).toBe('b');
+    expect(pick('<md-text-button id="a">Later</md-text-button><md-filled-button id="b">Yes</md-filled-button>')).toBe(
+      'b',
+    );
+    expect(
+      pick('<md-filled-button id="a">Later</md-filled-button><md-filled-button id="b">Yes</md-filled-button>'),
+    ).toBeNull();
+    expect(pick('<button id="a" type="submit">Later</button><button id="b" type="submit">Yes</button>')).toBeNull();
+  });
+
+  it('stops waiting as soon as a run starts, seen in a run button shadow root (no dialog needed then)', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      const [button] = mount('<colab-run-button></colab-run-button>');
+      const root = button!.attachShadow({ mode: 'open' });
+      root.innerHTML = '<div class="cell-execution"></div>';
+      const state = root.firstElementChild!;
+      let outcome: unknown;
+      void confirmRestartDialog(document, {
+        timeoutMs: 5000,
+        runStarted: () => state.classList.contains('running'),
+      }).then((o) => {
+        outcome = o;
+      });
+      await vi.advanceTimersByTimeAsync(100);
+      state.classList.add('running');
+      await vi.advanceTimersByTimeAsync(10);
+      expect(outcome).toEqual({ outcome: 'no-dialog' });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
+describe('the high-RAM offer is declined only by its own No, and the edges of the judgement', () => {
+  const offer = (no: string) =>
+    OTHERS['high-RAM offer'].replace(
+      '<md-text-button slot="primaryAction">',
+      `${no}<md-text-button slot="primaryAction">`,
+    );
+
+  it('clicks nothing when the offer has no enabled button both marked and labelled as the cancel', async () => {
+    for (const no of [
+      '<md-text-button slot="secondaryAction" dialogaction="cancel" disabled>No</md-text-button>',
+      '<md-text-button slot="secondaryAction" dialogaction="cancel">Switch</md-text-button>',
+      '<md-text-button>No</md-text-button>',
+    ]) {
+      document.body.innerHTML = '';
+      const log = clicks();
+      mount(offer(no));
+      expect(await declineHighRamOffer(document, 50), no).toBe(false);
+      expect(log, no).toEqual([]);
+    }
+  });
+
+  it("clicks nothing when no offer is open, even a yes/no dialog's No", async () => {
+    const log = clicks();
+    mount(ERAS['mwc-dialog + md-text-button (2024-12 →)']);
+    expect(await declineHighRamOffer(document, 50)).toBe(false);
+    expect(log).toEqual([]);
+  });
+
+  it('declines the offer beside another open dialog', async () => {
+    const log = clicks();
+    mount(ERAS['mwc-dialog + md-text-button (2024-12 →)']);
+    mount(offer('<md-text-button id="no" slot="secondaryAction" dialogaction="cancel">No</md-text-button>'));
+    expect(await declineHighRamOffer(document, 200)).toBe(true);
+    expect(log).toEqual(['no']);
+  });
+
+  it('names a known dialog with no kind of its own (the sessions list) unknown, and refuses it', async () => {
+    const [sessions] = mount(
+      '<mwc-dialog id="sessions-dialog" open heading="Active sessions"><md-text-button slot="primaryAction">' +
+        'Close</md-text-button></mwc-dialog>',
+    );
+    expect(classifyDialog(sessions!)).toBe('unknown');
+    expect(await confirmRestartDialog(document, { timeoutMs: 100, englishUi: false })).toMatchObject({
+      outcome: 'refused',
+      reason: 'other-dialog',
+      kind: 'unknown',
+    });
+  });
+
+  it('a dialog on an English page showing no words is judged as an unreadable one: by time and choice', async () => {
+    const log = clicks();
+    mount(
+      '<mwc-dialog open><md-text-button slot="secondaryAction"></md-text-button>' +
+        '<md-text-button id="confirm" slot="primaryAction"></md-text-button></mwc-dialog>',
+    );
+    expect(await confirmRestartDialog(document, { timeoutMs: 100, englishUi: true })).toMatchObject({
+      outcome: 'confirmed',
+      rule: 'right-after-action',
+    });
+    expect(log).toEqual(['confirm']);
+  });
+
+  it('an unreadable dialog exactly 2 s after the action is still ours', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      clicks();
+      mount(
+        '<mwc-dialog open heading="セッションを再起動しますか？"><md-text-button slot="secondaryAction">いいえ' +
+          '</md-text-button><md-text-button slot="primaryAction">はい</md-text-button></mwc-dialog>',
+      );
+      const since = Date.now() - 2000;
+      expect(await confirmRestartDialog(document, { timeoutMs: 100, englishUi: false, since })).toMatchObject({
+        outcome: 'confirmed',
+      });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('says at most 300 characters of what an open dialog reads', () => {
+    mount(`<mwc-dialog open heading="Runtime disconnected">${'Reconnect to continue. '.repeat(30)}</mwc-dialog>`);
+    const [found] = classifyOpenDialogs(document);
+    expect(found?.kind).toBe('disconnected');
+    expect(found?.text).toHaveLength(300);
+    expect(found?.text.startsWith('Runtime disconnected Reconnect to continue.')).toBe(true);
+  });
+
+  it('declines an offer whose No is an mwc-button (2023-24), its label kept in an attribute', async () => {
+    const log = clicks();
+    mount(offer('<mwc-button id="no" slot="secondaryAction" dialogaction="cancel" label="No"></mwc-button>'));
+    expect(await declineHighRamOffer(document, 200)).toBe(true);
+    expect(log).toEqual(['no']);
+  });
+
+  it('a wrapper whose inner dialog is open while its MDC surface is still opening is open', () => {
+    const [wrapper] = mount(
+      '<colab-dialog><mwc-dialog open heading="Runtime disconnected"><template shadowmode="open">' +
+        '<div class="mdc-dialog mdc-dialog--opening" role="alertdialog"></div></template></mwc-dialog></colab-dialog>',
+    );
+    expect(openDialogs(document)).toEqual([wrapper]);
+    expect(isOpenDialog(wrapper!)).toBe(true);
+  });
+
+  it('an English restart confirmation is judged by its words, even naming the GPU', async () => {
+    const log = clicks();
+    mount(
+      '<mwc-dialog open heading="Restart session?"><div>Runtime state including all local variables will be lost. ' +
+        'GPU memory is freed.</div><md-text-button slot="secondaryAction">No</md-text-button>' +
+        '<md-text-button id="confirm" slot="primaryAction">Yes</md-text-button></mwc-dialog>',
+    );
+    expect(await confirmRestartDialog(document, { timeoutMs: 100 })).toMatchObject({
+      outcome: 'confirmed',
+      rule: 'english-text',
+    });
+    expect(log).toEqual(['confirm']);
+  });
+
+  it("sees the title Lit renders into the dialog's shadow root as it comes, not at the end of the wait", async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      clicks();
+      const [dialog] = mount(
+        '<mwc-dialog open><md-text-button slot="secondaryAction"></md-text-button>' +
+          '<md-text-button id="confirm" slot="primaryAction"></md-text-button></mwc-dialog>',
+      );
+      const root = dialog!.attachShadow({ mode: 'open' });
+      let outcome: unknown;
+      void confirmRestartDialog(document, { timeoutMs: 100 }).then((o) => {
+        outcome = o;
+      });
+      await vi.advanceTimersByTimeAsync(20);
+      root.innerHTML = '<h2 id="title">Save changes?</h2>';
+      await vi.advanceTimersByTimeAsync(20);
+      expect(outcome).toMatchObject({ outcome: 'refused', reason: 'unrecognised-dialog' });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -119,3 +119,13 @@ describe('dialogs and connect states in the languages their texts are known in',
     expect(connectButtonState(host)).toBe('disconnected');
   });
 });
+
+describe('language tags as pages and people write them', () => {
+  it('reads <html lang> with stray spaces, and tells the notices known in a tag of any case', () => {
+    document.documentElement.lang = ' ja ';
+    expect(colabLanguage(document)).toBe('ja');
+    expect(noticesKnown('EN-GB')).toBe(true);
+    expect(noticesKnown('en')).toBe(true);
+    expect(noticesKnown('PT-br')).toBe(false);
+  });
+});

@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { mount, setRunState, snippet, tick } from '../../test/support/colab-dom';
+import { countWork } from '../../test/support/count-work';
 import { observeColabPage, type PageHandlers, type PageObserver, SETTLE_MS, toastText } from './observer';
 
 let observer: PageObserver | null = null;
@@ -763,5 +764,292 @@ describe('the observer at its edges', () => {
     observer!.setWantAllText(true);
     await tick();
     expect(events).toEqual([`output ${CELL} error`]);
+  });
+});
+
+// "Work proportional to new output, no whole-page re-reads" (README): what each kind of change costs, counted. A
+// shortcut or cache lost costs calls the page pays at every printed line or state change of a night.
+describe('the work it does', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it('observes nothing new while cells run, and nothing again: each run button and older cell once', async () => {
+    mount(snippet('code-cell-with-static-output-2026-03.html'));
+    mount(`<div class="cell code" id="cell-old">${snippet('code-cell-static-output-2025.html')}</div>`);
+    const work = countWork();
+    const { events } = watch();
+    expect(work.observes).toBeGreaterThan(0);
+    work.reset();
+    const cell = document.getElementById(`cell-${CELL}`)!;
+    const old = document.getElementById('cell-old')!;
+    for (const classes of ['pending', 'running animating', 'error']) {
+      setRunState(cell, classes);
+      await seen();
+    }
+    for (const classes of ['pending', 'execution-error']) {
+      old.className = `cell code ${classes}`;
+      await seen();
+    }
+    expect(events).toEqual([
+      `state ${CELL} idle->pending`,
+      `state ${CELL} pending->running`,
+      `state ${CELL} running->error`,
+      'state old idle->pending',
+      'state old pending->error',
+    ]);
+    expect(work.observes).toBe(0);
+    // A run button's state change is read from its own element: no climb to its cell, no tree looked up.
+    expect(work.calls.closest).toBe(0);
+    // The older cell's tree, looked up at its first change and remembered.
+    expect(work.calls.getRootNode).toBe(1);
+  });
+
+  it("a run button's state change costs no query: its button and state element are known", async () => {
+    mount(snippet('code-cell-with-static-output-2026-03.html'));
+    const work = countWork();
+    const { events } = watch();
+    const cell = document.getElementById(`cell-${CELL}`)!;
+    const state = cell.querySelector('colab-run-button')!.shadowRoot!.querySelector('.cell-execution')!;
+    state.className = 'cell-execution pending';
+    await seen();
+    work.reset();
+    state.className = 'cell-execution running animating';
+    await seen();
+    state.className = 'cell-execution error';
+    await seen();
+    expect(events.slice(1)).toEqual([`state ${CELL} pending->running`, `state ${CELL} running->error`]);
+    expect(work.calls).toMatchObject({ querySelector: 0, querySelectorAll: 0, closest: 0, fragmentQuery: 0 });
+  });
+
+  it('a cell moved in the page (taken out and put back) is not observed again', async () => {
+    mount(snippet('code-cell-with-static-output-2026-03.html'));
+    const work = countWork();
+    const { events } = watch();
+    const cell = document.getElementById(`cell-${CELL}`)!;
+    await seen();
+    work.reset();
+    const parent = cell.parentNode!;
+    cell.remove();
+    await seen();
+    parent.append(cell);
+    await seen();
+    setRunState(cell, 'pending');
+    await seen();
+    expect(events).toEqual([`state ${CELL} idle->pending`]);
+    expect(work.observes).toBe(0);
+  });
+
+  it('a toast shown again and again is observed once', async () => {
+    mount(snippet('snackbar-message-area-idle-2026-03.html'));
+    const work = countWork();
+    const { events } = watch();
+    const host = document.getElementById('message-area')!;
+    work.reset();
+    const parent = host.parentNode!;
+    host.remove();
+    await tick();
+    parent.append(host);
+    host.setAttribute('labeltext', 'Your session crashed after using all available RAM.');
+    host.shadowRoot!.querySelector('.mdc-snackbar')!.classList.add('mdc-snackbar--open');
+    await tick();
+    expect(events).toEqual(['toast Your session crashed after using all available RAM.']);
+    expect(work.observes).toBe(0);
+  });
+
+  it('no observer is called for text printed while all text is not wanted, before or after it was', async () => {
+    mount(snippet('code-cell-with-static-output-2026-03.html'));
+    const text = () => document.querySelector('colab-static-output-renderer pre')!.lastChild as Text;
+    const work = countWork();
+    const { events } = watch();
+    work.reset();
+    text().appendData('epoch 1\n');
+    await tick();
+    expect(work.callbacks).toBe(0);
+    observer!.setWantAllText(true);
+    observer!.setWantAllText(false);
+    work.reset();
+    text().appendData('epoch 2\n');
+    await tick();
+    expect(work.callbacks).toBe(0);
+    expect(events).toEqual([]);
+  });
+
+  it('asking again for all text changes nothing: no observer made or started again', async () => {
+    mount(snippet('code-cell-with-static-output-2026-03.html'));
+    const work = countWork();
+    const { events } = watch({ wantAllText: true });
+    work.reset();
+    observer!.setWantAllText(true);
+    expect(work.observes).toBe(0);
+    (document.querySelector('colab-static-output-renderer pre')!.lastChild as Text).appendData('x');
+    await tick();
+    expect(events).toEqual([`stream ${CELL} "x"`]);
+    expect(work.callbacks).toBe(1);
+  });
+
+  it('a stream printing line after line: its output and its tree looked up once, not at every line', async () => {
+    mount(snippet('code-cell-with-static-output-2026-03.html'));
+    const text = document.querySelector('colab-static-output-renderer pre')!.lastChild as Text;
+    const work = countWork();
+    const { events } = watch({ wantAllText: true });
+    text.appendData('epoch 1\n');
+    await tick();
+    work.reset();
+    for (let i = 2; i <= 4; i++) {
+      text.appendData(`epoch ${i}\n`);
+      await tick();
+    }
+    expect(events).toHaveLength(4);
+    expect(events[3]).toBe(`stream ${CELL} "epoch 4\\n"`);
+    expect(work.calls.getRootNode).toBe(0);
+    expect(work.calls.matches).toBe(0);
+  });
+
+  it("Run all clearing every cell's outputs (nodes only removed) costs no lookup", async () => {
+    mount(snippet('code-cell-with-static-output-2026-03.html'));
+    const work = countWork();
+    const { events } = watch();
+    work.reset();
+    document.querySelector('colab-static-output-renderer')!.remove();
+    await seen();
+    expect(events).toEqual([]);
+    expect(work.calls.closest).toBe(0);
+  });
+
+  it("what a cell's run adds alone, a renderer without an error or a frame, costs one look", async () => {
+    mount(snippet('code-cell-with-static-output-2026-03.html'));
+    const holder = document.querySelector('colab-static-output-renderer')!.parentElement!;
+    holder.innerHTML = '';
+    const work = countWork();
+    const { events } = watch();
+    await tick();
+    work.reset();
+    mount(
+      '<colab-static-output-renderer><div><div class="stream output-id-1"><pre>epoch 1</pre></div></div>' +
+        '</colab-static-output-renderer>',
+      holder,
+    );
+    await tick();
+    expect(work.calls).toMatchObject({ closest: 0, matches: 0, querySelectorAll: 0, querySelector: 1 });
+    work.reset();
+    mount('<iframe class="output-iframe"></iframe>', holder);
+    await tick();
+    expect(events).toEqual(['frame iframe']);
+    expect(work.calls).toMatchObject({ closest: 0, matches: 0, querySelectorAll: 0, querySelector: 0 });
+  });
+
+  it('a title or label set elsewhere in a cell (a tooltip) reads no cell, dialog or toast', async () => {
+    mount(snippet('code-cell-with-static-output-2026-03.html'));
+    const work = countWork();
+    const { events } = watch();
+    const pre = document.querySelector('colab-static-output-renderer pre')!;
+    pre.setAttribute('title', 'warm-up');
+    await seen();
+    work.reset();
+    pre.setAttribute('title', 'Copy');
+    pre.setAttribute('labeltext', 'Copy');
+    await seen();
+    expect(events).toEqual([]);
+    expect(work.calls).toMatchObject({ closest: 0, matches: 0, querySelector: 0, getRootNode: 0 });
+  });
+
+  it('a renderer added and filled in one task: its records inside it known held without a search', async () => {
+    mount(snippet('code-cell-with-static-output-2026-03.html'));
+    const holder = document.querySelector('colab-static-output-renderer')!.parentElement!;
+    holder.innerHTML = '';
+    const work = countWork();
+    const { events } = watch();
+    await tick();
+    work.reset();
+    const [renderer] = mount('<colab-static-output-renderer></colab-static-output-renderer>', holder);
+    mount('<div><div class="error output-id-1"><pre>MemoryError</pre></div></div>', renderer);
+    await tick();
+    expect(events).toEqual([`output ${CELL} error`]);
+    expect(work.calls.contains).toBe(0);
+  });
+
+  it('the first look costs each dialog on the page three element matches, whatever else the page holds', () => {
+    const matchesWith = (dialogs: number) => {
+      document.body.innerHTML = '';
+      mount('<mwc-dialog heading="Runtime disconnected"></mwc-dialog>'.repeat(dialogs));
+      const work = countWork();
+      watch();
+      observer!.disconnect();
+      vi.restoreAllMocks();
+      vi.unstubAllGlobals();
+      return work.calls.matches;
+    };
+    expect((matchesWith(3) - matchesWith(1)) / 2).toBe(3);
+  });
+
+  it('an MDC dialog without a dialog role, added closed, costs only its class watched: nothing read yet', async () => {
+    const work = countWork();
+    const { events } = watch();
+    mount('<div></div>'); // the page's body looked at once, as at any change
+    await tick();
+    work.reset();
+    const [dialog] = mount('<div class="mdc-dialog"><div class="mdc-dialog__surface">Runtime disconnected</div></div>');
+    await tick();
+    expect(work.observes).toBe(1);
+    expect(work.calls.closest).toBe(0);
+    dialog!.classList.add('mdc-dialog--open');
+    await tick();
+    expect(events).toEqual(['dialog disconnected']);
+  });
+
+  it('an attribute set twice in one task is read once', async () => {
+    const [dialog] = mount('<mwc-dialog heading="Cannot connect to GPU backend"></mwc-dialog>');
+    const work = countWork();
+    const { events } = watch();
+    const reopen = async (times: number) => {
+      dialog!.removeAttribute('open');
+      await tick();
+      work.reset();
+      for (let i = 0; i < times; i++) dialog!.setAttribute('open', String(i));
+      await tick();
+      return { ...work.calls };
+    };
+    await reopen(1);
+    const once = await reopen(1);
+    expect(await reopen(2)).toEqual(once);
+    expect(events).toEqual(['dialog gpu-quota', 'dialog gpu-quota', 'dialog gpu-quota']);
+  });
+
+  it("a label set on a run button reads no toast: only a snackbar's label is a toast's", async () => {
+    mount(snippet('code-cell-with-static-output-2026-03.html'));
+    const work = countWork();
+    const { events } = watch();
+    const button = document.querySelector('colab-run-button')!;
+    button.setAttribute('labeltext', 'Run cell');
+    await seen();
+    work.reset();
+    button.setAttribute('labeltext', 'Run cell (Ctrl+Enter)');
+    await seen();
+    expect(events).toEqual([]);
+    expect(work.calls.fragmentQuery).toBe(0);
+  });
+});
+
+describe('toasts told by their attributes', () => {
+  it('a snackbar opened by its attribute and labelled in the same task is reported', async () => {
+    const [host] = mount('<colab-snackbar></colab-snackbar>');
+    const { events } = watch();
+    host!.setAttribute('open', '');
+    host!.setAttribute('labeltext', 'Your session crashed after using all available RAM.');
+    await tick();
+    expect(events).toEqual(['toast Your session crashed after using all available RAM.']);
+  });
+
+  it('a title set later on the open toast is no new showing', async () => {
+    mount(snippet('snackbar-message-area-idle-2026-03.html'));
+    const { events } = watch();
+    const host = document.getElementById('message-area')!;
+    host.setAttribute('labeltext', 'Your session crashed after using all available RAM.');
+    host.shadowRoot!.querySelector('.mdc-snackbar')!.classList.add('mdc-snackbar--open');
+    await tick();
+    host.setAttribute('title', 'Notification');
+    await tick();
+    expect(events).toEqual(['toast Your session crashed after using all available RAM.']);
   });
 });

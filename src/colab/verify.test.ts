@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mount, snippet, tick } from '../../test/support/colab-dom';
 import { deepQuery } from './dom';
 import { runtimeState } from './kernel-state';
-import { waitForReadyRuntime } from './verify';
+import { runStartCheck, takeRunSnapshot, verifyRunStarted, waitForReadyRuntime } from './verify';
 
 afterEach(() => {
   document.body.innerHTML = '';
@@ -91,6 +91,56 @@ describe('waitForReadyRuntime', () => {
       expect(outcome).toBeNull();
       await vi.advanceTimersByTimeAsync(1);
       expect(outcome).toMatchObject({ ok: false, reason: 'runtime-not-ready' });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
+describe('runStartCheck: what proves a run started', () => {
+  const CELL_ID = 'T2BNeFUZ1OGZ';
+  const counterOf = (cell: Element) =>
+    cell.querySelector('colab-run-button')!.shadowRoot!.querySelector('.execution-count')!;
+
+  it('a cell rendered late (§4.1, lazy cells) with the number of an earlier run is no run', () => {
+    const check = runStartCheck(document, takeRunSnapshot(document));
+    const [cell] = mount(snippet('code-cell-with-static-output-2026-03.html'));
+    expect(counterOf(cell!).textContent).toContain('[11]');
+    expect(check()).toBeNull();
+  });
+
+  it('a first execution number where there was none is one, said as "[ ]"', () => {
+    const [cell] = mount(snippet('code-cell-with-static-output-2026-03.html'));
+    counterOf(cell!).textContent = '[ ]';
+    const check = runStartCheck(document, takeRunSnapshot(document));
+    expect(check()).toBeNull();
+    counterOf(cell!).textContent = '[1]';
+    expect(check()).toBe(`cell ${CELL_ID} execution count [ ] -> 1`);
+  });
+});
+
+describe('verifyRunStarted without a bound named', () => {
+  it('looks for a run for 15 s, and says so only then', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      const [cell] = mount(snippet('code-cell-with-static-output-2026-03.html'));
+      let outcome: unknown = null;
+      void verifyRunStarted(document).then((result) => {
+        outcome = result;
+      });
+      await vi.advanceTimersByTimeAsync(14_900);
+      expect(outcome).toBeNull();
+      cell!.querySelector('colab-run-button')!.shadowRoot!.querySelector('.execution-count')!.textContent = '[12]';
+      await vi.advanceTimersByTimeAsync(10);
+      expect(outcome).toEqual({ ok: true, evidence: 'cell T2BNeFUZ1OGZ execution count 11 -> 12' });
+      outcome = null;
+      void verifyRunStarted(document).then((result) => {
+        outcome = result;
+      });
+      await vi.advanceTimersByTimeAsync(14_990);
+      expect(outcome).toBeNull();
+      await vi.advanceTimersByTimeAsync(20);
+      expect(outcome).toMatchObject({ ok: false, reason: 'no-run-started' });
     } finally {
       vi.useRealTimers();
     }
