@@ -42,7 +42,12 @@ describe('what the guard was doing when a step failed (a UI problem says it in w
 
   it('is unknown with no history, or none naming an action', () => {
     expect(lastAction([])).toBeUndefined();
-    expect(lastAction([{ at: T0, type: 'enabled' }, { at: T0 + MIN, type: 'cancelled' }])).toBeUndefined();
+    expect(
+      lastAction([
+        { at: T0, type: 'enabled' },
+        { at: T0 + MIN, type: 'cancelled' },
+      ]),
+    ).toBeUndefined();
   });
 });
 
