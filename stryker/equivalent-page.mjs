@@ -44,4 +44,11 @@ export default [
     code: 'changes++;',
     why: 'the count only has to move: a read compares it for equality, down as well as up',
   },
+  {
+    file: 'src/page/restart-runner.ts',
+    mutator: 'ConditionalExpression',
+    code: 'if (scheduled === countdown.attempt || fired.has(countdown.attempt)) return;',
+    replacement: 'false',
+    why: 'cost only: the countdown scheduled already is scheduled again for the same deadline with the same retries',
+  },
 ];
