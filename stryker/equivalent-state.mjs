@@ -194,4 +194,32 @@ export default [
     code: "if (!step) return { ok: false, reason: 'invalid', message: `no migration from version",
     why: 'unreachable while every version below CURRENT_VERSION has its step; kept for the indexed type',
   },
+  {
+    file: 'src/state/store.ts',
+    mutator: 'ConditionalExpression',
+    code: 'if (parsed.problem) await reportQuietly(storageKey, parsed.problem);',
+    replacement: 'true',
+    why: 'a report without a problem fails at once on its missing text, quietly: nothing is read or written',
+  },
+  {
+    file: 'src/state/store.ts',
+    mutator: 'ConditionalExpression',
+    code: 'if (isObject(patch.categories)) merged.categories = { ...parsed.value.categories, ...patch.categories };',
+    replacement: 'true',
+    why: 'with no categories in the patch, the stored ones spread with nothing added are the same categories',
+  },
+  {
+    file: 'src/state/store.ts',
+    mutator: 'StringLiteral',
+    code: "` : 's'}: ",
+    replacement: '""',
+    why: 'unreachable: every issue of a settings object is about a field, so it has a path',
+  },
+  {
+    file: 'src/state/store.ts',
+    mutator: 'ConditionalExpression',
+    code: 'if (!storageKey.startsWith(NOTEBOOK_PREFIX)) continue;',
+    replacement: 'false',
+    why: 'our other keys (settings, problems, frameTokens…) cut by three letters are no notebook keys: skipped anyway',
+  },
 ];
