@@ -603,14 +603,29 @@ describe('notebook session: its notice, its page watch, its lifetime and the que
       ...pending,
       status: { ...pending.status, restartAt: 0, askedAt: 1 } as NotebookRecord['status'],
     };
-    /** The deadline a moment away: the settings are read by then, as in a page that shows a countdown. */
-    const soon = (record: NotebookRecord): NotebookRecord =>
-      ({ ...record, status: { ...record.status, restartAt: Date.now() + 200 } }) as NotebookRecord;
+    /** A countdown a minute long, on a test clock: the settings are read long before its deadline. */
+    const minute = (): NotebookRecord =>
+      ({ ...pending, status: { ...pending.status, restartAt: 60_000 } }) as NotebookRecord;
+    const testClock = () => {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+      vi.setSystemTime(0);
+    };
 
-    it('is asked instead of the restart, and their Restart now restarts', async () => {
+    /** Nobody at the keyboard when the countdown is read, a person there by its deadline. */
+    async function arriveBeforeDeadline(answer: (message: PageMessage) => unknown) {
+      testClock();
+      page.present = false;
+      await start(minute(), answer);
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(title()).toBe('noticeBrand');
+      expect(sent().some((m) => m.type === 'page-ask')).toBe(false);
       page.present = true;
-      await start(soon(pending), reply);
-      await vi.waitFor(() => expect(sent()).toContainEqual({ type: 'page-ask', key: KEY, attempt: 'attempt-1' }));
+      await vi.advanceTimersByTimeAsync(60_000);
+    }
+
+    it('is asked at the deadline instead of the restart, and their Restart now restarts', async () => {
+      await arriveBeforeDeadline(reply);
+      expect(sent()).toContainEqual({ type: 'page-ask', key: KEY, attempt: 'attempt-1' });
       expect(sent().some((m) => m.type === 'page-claim')).toBe(false);
       expect(page.restartAndRunAll).not.toHaveBeenCalled();
       await store(askedRecord);
@@ -636,18 +651,42 @@ describe('notebook session: its notice, its page watch, its lifetime and the que
     it('is not asked with asking first switched off: the countdown acts', async () => {
       page.present = true;
       await fakeBrowser.storage.local.set({ settings: { v: 4, askAtKeyboard: false } });
-      await start(soon(pending), reply);
-      await vi.waitFor(() => expect(page.restartAndRunAll).toHaveBeenCalledTimes(1));
+      testClock();
+      await start(minute(), reply);
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(page.restartAndRunAll).toHaveBeenCalledTimes(1);
       expect(sent().some((m) => m.type === 'page-ask')).toBe(false);
     });
 
-    it('a question the worker did not take lets the countdown act', async () => {
+    it('a question the worker did not take, or did not answer, lets the countdown act', async () => {
+      for (const answer of [{ ok: false, message: 'no' }, undefined]) {
+        page.restartAndRunAll.mockClear();
+        page.sendToWorker.mockClear();
+        await arriveBeforeDeadline((message) => (message.type === 'page-ask' ? answer : reply(message)));
+        expect(page.restartAndRunAll).toHaveBeenCalledTimes(1);
+        expect(sent().filter((m) => m.type === 'page-ask')).toHaveLength(1);
+        session.abort();
+        notice()?.remove();
+      }
+    });
+
+    it('a countdown read before the settings asks nobody until they are read', async () => {
       page.present = true;
-      const refused = (message: PageMessage) =>
-        message.type === 'page-ask' ? { ok: false, message: 'no' } : reply(message);
-      await start(soon(pending), refused);
-      await vi.waitFor(() => expect(page.restartAndRunAll).toHaveBeenCalledTimes(1));
-      expect(sent().filter((m) => m.type === 'page-ask')).toHaveLength(1);
+      const get = fakeBrowser.storage.local.get.bind(fakeBrowser.storage.local);
+      let release: () => void = () => undefined;
+      const settingsRead = new Promise<void>((resolve) => (release = resolve));
+      vi.spyOn(fakeBrowser.storage.local, 'get').mockImplementation((async (keys: string) => {
+        if (keys === 'settings') await settingsRead;
+        return get(keys);
+      }) as typeof fakeBrowser.storage.local.get);
+      await start(later(pending), reply);
+      await vi.waitFor(() => expect(title()).toBe('noticeBrand'));
+      expect(sent().some((m) => m.type === 'page-ask')).toBe(false);
+      release();
+      await vi.waitFor(() => {
+        page.arrived!();
+        expect(sent().filter((m) => m.type === 'page-ask')).toHaveLength(1);
+      });
     });
 
     it('a person arriving during a countdown is asked at once', async () => {
