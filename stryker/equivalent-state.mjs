@@ -222,4 +222,17 @@ export default [
     replacement: 'false',
     why: 'our other keys (settings, problems, frameTokens…) cut by three letters are no notebook keys: skipped anyway',
   },
+  {
+    file: 'src/state/history-sentences.ts',
+    mutator: 'OptionalChaining',
+    code: 'const read = Object.hasOwn(READERS, entry.type) ? READERS[entry.type]?.(entry.detail, entry) : null;',
+    why: 'READERS has its own reader for every type Object.hasOwn lets through',
+  },
+  {
+    file: 'src/state/history-sentences.ts',
+    mutator: 'ConditionalExpression',
+    code: "return typeof value === 'object' && value !== null && !Array.isArray(value);",
+    replacement: 'true',
+    why: 'a string or number taken for a record has no detail and no description: read as none all the same',
+  },
 ];
