@@ -235,4 +235,16 @@ export default [
     replacement: 'true',
     why: 'a string or number taken for a record has no detail and no description: read as none all the same',
   },
+  {
+    file: 'src/state/night.ts',
+    mutator: 'EqualityOperator',
+    code: 'if (entry.at > now) {',
+    why: 'an entry exactly at now: a beginning sets the night to now either way, and anything else changes nothing',
+  },
+  {
+    file: 'src/state/night.ts',
+    mutator: 'EqualityOperator',
+    code: 'if (entry.at >= edge) first ??= entry.at;',
+    why: 'a run begun exactly at the edge is the night start either way: as the first of the night or as one under way',
+  },
 ];
