@@ -247,4 +247,28 @@ export default [
     code: 'if (entry.at >= edge) first ??= entry.at;',
     why: 'a run begun exactly at the edge is the night start either way: as the first of the night or as one under way',
   },
+  {
+    file: 'src/state/idle-end.ts',
+    mutator: 'ConditionalExpression',
+    code: 'if (record.enabled) return false;',
+    why: 'switching on always writes `enabled`, newer than any guard-ended: an enabled record is never ended by itself',
+  },
+  {
+    file: 'src/state/idle-end.ts',
+    mutator: 'ConditionalExpression',
+    code: "(e) => e.type === 'guard-ended' || e.type === 'enabled' || e.type === 'disabled',",
+    why: 'while off, the newest of enabled, disabled and guard-ended is never enabled: each on ends in one of them',
+  },
+  {
+    file: 'src/state/idle-end.ts',
+    mutator: 'StringLiteral',
+    code: "(e) => e.type === 'guard-ended' || e.type === 'enabled' || e.type === 'disabled',",
+    why: 'while off, the newest of enabled, disabled and guard-ended is never enabled: each on ends in one of them',
+  },
+  {
+    file: 'src/state/notebook-title.ts',
+    mutator: 'MethodExpression',
+    code: "const name = withoutUnsafeText(title).trim().replace(TITLE_SUFFIX, '').trim();",
+    why: 'the suffix pattern takes the spaces around it, and the other trim the rest: either trim alone is enough',
+  },
 ];
