@@ -18,7 +18,7 @@ describe("a failed step's details line", () => {
 });
 
 describe('a notebook key', () => {
-  it('is at most 2,048 characters long, as the stored record's schema has it', () => {
+  it("is at most 2,048 characters long, as the stored record's schema has it", () => {
     expect(isNotebookKey(`drive:${'x'.repeat(2042)}`)).toBe(true);
     expect(isNotebookKey(`drive:${'x'.repeat(2043)}`)).toBe(false);
   });
