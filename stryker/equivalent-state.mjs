@@ -74,18 +74,6 @@ export default [
   {
     file: 'src/state/notebook-key.ts',
     mutator: 'ConditionalExpression',
-    code: "return rest.length > 0 ? nonEmpty('notebooks:', withoutIpynb(rest.join('/'))) : null;",
-    why: "with no path, nonEmpty('notebooks:', '') is null too",
-  },
-  {
-    file: 'src/state/notebook-key.ts',
-    mutator: 'EqualityOperator',
-    code: "return rest.length > 0 ? nonEmpty('notebooks:', withoutIpynb(rest.join('/'))) : null;",
-    why: "with no path, nonEmpty('notebooks:', '') is null too",
-  },
-  {
-    file: 'src/state/notebook-key.ts',
-    mutator: 'ConditionalExpression',
     code: 'default:',
     why: 'falling out of the switch returns undefined, which `?? keyFromFragment` treats as null',
   },
@@ -270,5 +258,37 @@ export default [
     mutator: 'MethodExpression',
     code: "const name = withoutUnsafeText(title).trim().replace(TITLE_SUFFIX, '').trim();",
     why: 'the suffix pattern takes the spaces around it, and the other trim the rest: either trim alone is enough',
+  },
+  {
+    file: 'src/state/notebook-key.ts',
+    mutator: 'ConditionalExpression',
+    code: 'if (rest.length !== 1 || fileId === undefined || !DRIVE_ID.test(fileId)) return null;',
+    replacement: 'false',
+    why: 'one segment left means fileId is that segment: the undefined test only narrows the type',
+  },
+  {
+    file: 'src/state/notebook-key.ts',
+    mutator: 'ConditionalExpression',
+    code: 'if (user === undefined || gistId === undefined) return null;',
+    replacement: 'false',
+    why: 'no user leaves no gist id either, and `gistId === undefined` refuses it',
+  },
+  {
+    file: 'src/state/notebook-key.ts',
+    mutator: 'ConditionalExpression',
+    code: "return value === '' ? null : prefix + value;",
+    why: "an empty path gives 'notebooks:', which isNotebookKey refuses: null all the same",
+  },
+  {
+    file: 'src/state/notebook-key.ts',
+    mutator: 'StringLiteral',
+    code: "return value === '' ? null : prefix + value;",
+    why: "an empty path gives 'notebooks:', which isNotebookKey refuses: null all the same",
+  },
+  {
+    file: 'src/state/notebook-key.ts',
+    mutator: 'BlockStatement',
+    code: '} catch {',
+    why: 'an address that does not parse gives undefined instead of null: `parsed?.protocol` refuses both',
   },
 ];
