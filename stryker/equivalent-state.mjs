@@ -291,4 +291,16 @@ export default [
     code: '} catch {',
     why: 'an address that does not parse gives undefined instead of null: `parsed?.protocol` refuses both',
   },
+  {
+    file: 'src/state/alerts.ts',
+    mutator: 'ConditionalExpression',
+    code: "case 'json':",
+    why: 'a JSON receiver that falls out of the switch gets undefined, no problem all the same',
+  },
+  {
+    file: 'src/state/alerts.ts',
+    mutator: 'StringLiteral',
+    code: "case 'json':",
+    why: 'a JSON receiver that falls out of the switch gets undefined, no problem all the same',
+  },
 ];
