@@ -409,6 +409,21 @@ describe('notebook session: its notice, its page watch, its lifetime and the que
   const later = (record: NotebookRecord): NotebookRecord =>
     ({ ...record, status: { ...record.status, restartAt: Date.now() + 60 * 60_000 } }) as NotebookRecord;
 
+  /** The settings are read only once the returned function is called (the record is read at once). */
+  function delaySettingsRead(): () => void {
+    const get = fakeBrowser.storage.local.get.bind(fakeBrowser.storage.local) as (keys: string) => Promise<unknown>;
+    let release: () => void = () => undefined;
+    const settingsRead = new Promise<void>((resolve) => (release = resolve));
+    const delayed = async (keys: string) => {
+      if (keys === 'settings') await settingsRead;
+      return get(keys);
+    };
+    vi.spyOn(fakeBrowser.storage.local, 'get').mockImplementation(
+      delayed as unknown as typeof fakeBrowser.storage.local.get,
+    );
+    return release;
+  }
+
   async function start(record: NotebookRecord | null, reply: (message: PageMessage) => unknown = () => ({ ok: true })) {
     page.sendToWorker.mockImplementation(async (message: PageMessage) => {
       page.log.push(`sent ${message.type}`);
@@ -446,7 +461,7 @@ describe('notebook session: its notice, its page watch, its lifetime and the que
     await start(later(pending));
     await vi.waitFor(() => expect(title()).toBe('noticeBrand'));
     const shown = notice();
-    expect(shown?.lang).toBe('messagesLocale');
+    expect((shown as HTMLElement | null)?.lang).toBe('messagesLocale');
     expect(shown?.shadowRoot?.querySelector('[aria-label="noticeDismiss"]')).not.toBeNull();
     const stored = (await fakeBrowser.storage.local.get(notebookStorageKey(KEY)))[notebookStorageKey(KEY)];
     await store({ ...(stored as NotebookRecord), title: 'renamed.ipynb' });
@@ -502,13 +517,7 @@ describe('notebook session: its notice, its page watch, its lifetime and the que
   });
 
   it('a watch started before the settings are read is given them once they are, and nothing before', async () => {
-    const get = fakeBrowser.storage.local.get.bind(fakeBrowser.storage.local);
-    let release: () => void = () => undefined;
-    const settingsRead = new Promise<void>((resolve) => (release = resolve));
-    vi.spyOn(fakeBrowser.storage.local, 'get').mockImplementation((async (keys: string) => {
-      if (keys === 'settings') await settingsRead;
-      return get(keys);
-    }) as typeof fakeBrowser.storage.local.get);
+    const release = delaySettingsRead();
     await (await start(watchingRecord)).watching();
     expect(page.watches).toHaveLength(1);
     expect(page.watches[0]?.configured).toEqual([]);
@@ -672,13 +681,7 @@ describe('notebook session: its notice, its page watch, its lifetime and the que
 
     it('a countdown read before the settings asks nobody until they are read', async () => {
       page.present = true;
-      const get = fakeBrowser.storage.local.get.bind(fakeBrowser.storage.local);
-      let release: () => void = () => undefined;
-      const settingsRead = new Promise<void>((resolve) => (release = resolve));
-      vi.spyOn(fakeBrowser.storage.local, 'get').mockImplementation((async (keys: string) => {
-        if (keys === 'settings') await settingsRead;
-        return get(keys);
-      }) as typeof fakeBrowser.storage.local.get);
+      const release = delaySettingsRead();
       await start(later(pending), reply);
       await vi.waitFor(() => expect(title()).toBe('noticeBrand'));
       expect(sent().some((m) => m.type === 'page-ask')).toBe(false);

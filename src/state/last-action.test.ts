@@ -25,7 +25,7 @@ describe('what the guard was doing when a step failed (a UI problem says it in w
       {
         at: T0 + 31 * MIN,
         type: 'restart-failed',
-        failed: { step: 'run-all', reason: 'not found', saw: 'no Run all item' },
+        failed: { step: 'find-item', reason: 'not found', saw: 'no Run all item' },
       },
       { at: T0 + 32 * MIN, type: 'disabled' },
     ];

@@ -703,7 +703,7 @@ describe('what the store leaves, says and refuses at its edges', () => {
 
   it('a notebook stored as null, or not stored, gets no record from an event that does not create one', async () => {
     // Chrome keeps a null value; the fake browser drops it, so the read says it.
-    vi.spyOn(storage, 'get').mockResolvedValueOnce({ [`nb:${KEY}`]: null });
+    vi.spyOn(storage, 'get').mockResolvedValueOnce({ [`nb:${KEY}`]: null } as never);
     const set = vi.spyOn(storage, 'set');
     const writer = createNotebookWriter();
     await writer.update(KEY, { type: 'set-title', title: 'train.ipynb' }, ctx());
