@@ -303,4 +303,23 @@ export default [
     code: "case 'json':",
     why: 'a JSON receiver that falls out of the switch gets undefined, no problem all the same',
   },
+  {
+    file: 'src/state/transfer.ts',
+    mutator: 'ConditionalExpression',
+    code: "if (typeof version !== 'number' || !Number.isInteger(version) || version < 0) {",
+    replacement: 'false',
+    why: 'Number.isInteger is false for anything that is no number: refused all the same',
+  },
+  {
+    file: 'src/state/transfer.ts',
+    mutator: 'Regex',
+    code: ".replace(/^-+|-+$/g, '')",
+    why: 'the replace before it leaves no run of dashes: one dash at either end is all there is to trim',
+  },
+  {
+    file: 'src/state/transfer.ts',
+    mutator: 'Regex',
+    code: ".replace(/-+$/, '');",
+    why: 'the replace before it leaves no run of dashes: one dash at the end is all there is to trim',
+  },
 ];
