@@ -117,6 +117,11 @@ const LARGER: [type: string, detail: string, params: Record<string, unknown>][] 
   ['ignored', 'Restart marker ignored: 50 marker restarts is the daily limit', { why: 'marker-limit', max: 50 }],
   ['ignored', 'an earlier error output, not the one that ended the run', { why: 'earlier-error' }],
   [
+    'gave-up',
+    'Gave up: Colab could not connect to a runtime in 1 attempt (limit 1)',
+    { why: 'unable-to-connect', n: 1, max: 1 },
+  ],
+  [
     'resumed',
     'The countdown ended 45 min ago while its page was not running (tab 19): restarting in 15 s unless cancelled',
     { why: 'late', minutes: 45, tab: 19, delaySec: 15 },

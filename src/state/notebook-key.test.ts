@@ -291,6 +291,7 @@ describe('notebook keys at the edges of the address forms', () => {
     expect(notebookKeyFromUrl(`${C}/notebooks/intro.ipynb`)).toBe('notebooks:intro');
     expect(notebookKeyFromUrl(`${C}/github/Owner/Repo/blob/main/a.ipynb`)).toBe('github:owner/repo/main/a');
     expect(notebookKeyFromUrl(`${C}/gist/user/abc123/dir/train.ipynb`)).toBe('gist:abc123/dir/train');
+    expect(notebookKeyFromUrl(`${C}/github/o/r/blob/main/notebook`)).toBe('github:o/r/main/notebook');
   });
 
   it('a fileId path with more after it, or a new notebook away from the root, is no notebook', () => {
