@@ -128,3 +128,45 @@ describe('the blindness check', () => {
     expect(log).toEqual([]);
   });
 });
+
+describe('the blindness check on a real clock', () => {
+  it('watches the button a second into a stretch, whatever the time of day', () => {
+    vi.setSystemTime(1_764_300_000_000);
+    check.check(false);
+    vi.advanceTimersByTime(999);
+    expect(log).toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(log).toEqual(['settle', 'watch true']);
+  });
+
+  it('a stretch that ended before the button was watched reads nothing when its timer comes', () => {
+    check.check(false);
+    vi.advanceTimersByTime(500);
+    check.check(true);
+    vi.advanceTimersByTime(10 * 60_000);
+    expect(log).toEqual(['seeing']);
+  });
+
+  it('a new stretch under an older timer is watched only once it has lasted its own second', () => {
+    check.check(true);
+    log.length = 0;
+    check.check(false);
+    vi.advanceTimersByTime(500);
+    check.check(true);
+    check.check(false);
+    vi.advanceTimersByTime(500);
+    expect(log).toEqual(['settle']);
+    vi.advanceTimersByTime(499);
+    expect(log).toEqual(['settle']);
+    vi.advanceTimersByTime(1);
+    expect(log).toEqual(['settle', 'settle', 'watch true']);
+  });
+
+  it('a change of the button before the stretch is no reason to skip watching it', () => {
+    check.kernelChanged();
+    check.check(false);
+    vi.advanceTimersByTime(2 * 60_000);
+    expect(log.slice(0, 2)).toEqual(['settle', 'watch true']);
+    expect(said()).toEqual(['blind']);
+  });
+});

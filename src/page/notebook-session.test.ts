@@ -22,7 +22,29 @@ const page = vi.hoisted(() => ({
   },
   /** The notice's Cancel action, as the session gave it. */
   cancel: null as null | (() => void),
+  /** The notice's question buttons (Restart now, Not now), as the session gave them. */
+  choose: null as null | ((choice: 'restart' | 'not-now') => void),
+  /** Each page watch the session started: its lifetime, and the settings it was given. */
+  watches: [] as { signal: AbortSignal; configured: unknown[] }[],
+  /** A person at the keyboard (true), away (false), or as the real presence watch says (null). */
+  present: null as boolean | null,
+  /** The presence watch's "a person arrived" callback, as the session gave it. */
+  arrived: null as null | (() => void),
 }));
+vi.mock('./presence', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('./presence')>();
+  return {
+    ...actual,
+    watchPresence: (win: Window, signal: AbortSignal, arrived: () => void) => {
+      page.arrived = arrived;
+      const real = actual.watchPresence(win, signal, arrived);
+      return {
+        present: () => page.present ?? real.present(),
+        until: () => (page.present === null ? real.until() : Date.now() + 60_000),
+      };
+    },
+  };
+});
 vi.mock('./receive-frame-reports', () => ({
   listenToOutputFrames: (_win: Window, token: () => string | null, onReport: never) => {
     page.frames = { token, onReport };
@@ -34,6 +56,7 @@ vi.mock('./notice-texts', async (importOriginal) => {
     ...actual,
     noticeFor: (record: NotebookRecord, cancel: () => void, choose: Parameters<typeof actual.noticeFor>[2]) => {
       page.cancel = cancel;
+      page.choose = choose;
       return actual.noticeFor(record, cancel, choose);
     },
   };
@@ -44,10 +67,12 @@ vi.mock('../colab', async (importOriginal) => ({
   restartAndRunAll: page.restartAndRunAll,
 }));
 vi.mock('./failure-watch', () => ({
-  createFailureWatch: (_doc: Document, reports: WatchReports) => {
+  createFailureWatch: (_doc: Document, reports: WatchReports, signal: AbortSignal) => {
     page.reports = reports;
+    const watch = { signal, configured: [] as unknown[] };
+    page.watches.push(watch);
     return {
-      configure: () => undefined,
+      configure: (settings: unknown) => watch.configured.push(settings),
       forgetExecutions: () => page.log.push('forget executions'),
       frameError: (_cell: Element, text: string, _frame: Element, first: boolean) =>
         page.log.push(`frame error ${text} ${first}`),
@@ -360,5 +385,322 @@ describe('notebook session: what it sends, and for whom', () => {
     await vi.waitFor(() => expect(orphaned).toBe(1));
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(page.log.filter((line) => line === 'sent page-marker')).toHaveLength(1);
+  });
+});
+
+describe('notebook session: its notice, its page watch, its lifetime and the question', () => {
+  let session: AbortController;
+  const sent = () => page.sendToWorker.mock.calls.map(([message]) => message as PageMessage);
+  const notice = () => document.querySelector('colab-oom-guard-notice');
+  const title = () => notice()?.shadowRoot?.querySelector('.title')?.textContent;
+  const setURL = (url: string) =>
+    (window as unknown as { happyDOM: { setURL(url: string): void } }).happyDOM.setURL(url);
+  const store = (record: NotebookRecord) => fakeBrowser.storage.local.set({ [notebookStorageKey(KEY)]: record });
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+  const watchingRecord: NotebookRecord = { ...defaultNotebook(KEY), enabled: true, status: { kind: 'watching' } };
+  const restarting: NotebookRecord['status'] = {
+    kind: 'restarting',
+    reason: 'failure',
+    action: 'restart-and-run-all',
+    attempt: 'attempt-1',
+    ownerTab: TAB,
+    startedAt: 0,
+  };
+  const later = (record: NotebookRecord): NotebookRecord =>
+    ({ ...record, status: { ...record.status, restartAt: Date.now() + 60 * 60_000 } }) as NotebookRecord;
+
+  /** The settings are read only once the returned function is called (the record is read at once). */
+  function delaySettingsRead(): () => void {
+    const get = fakeBrowser.storage.local.get.bind(fakeBrowser.storage.local) as (keys: string) => Promise<unknown>;
+    let release: () => void = () => undefined;
+    const settingsRead = new Promise<void>((resolve) => (release = resolve));
+    const delayed = async (keys: string) => {
+      if (keys === 'settings') await settingsRead;
+      return get(keys);
+    };
+    vi.spyOn(fakeBrowser.storage.local, 'get').mockImplementation(
+      delayed as unknown as typeof fakeBrowser.storage.local.get,
+    );
+    return release;
+  }
+
+  async function start(record: NotebookRecord | null, reply: (message: PageMessage) => unknown = () => ({ ok: true })) {
+    page.sendToWorker.mockImplementation(async (message: PageMessage) => {
+      page.log.push(`sent ${message.type}`);
+      return reply(message);
+    });
+    if (record) await store(record);
+    session = new AbortController();
+    return startNotebookSession(document, { key: KEY, tabId: TAB, token: 't' }, session.signal, () => undefined);
+  }
+
+  beforeEach(() => {
+    fakeBrowser.reset();
+    page.log.length = 0;
+    page.reports = null;
+    page.watches.length = 0;
+    page.present = null;
+    page.arrived = null;
+    page.sendToWorker.mockReset();
+    page.restartAndRunAll.mockReset();
+    page.restartAndRunAll.mockImplementation(async () => {
+      page.log.push('restart and run all');
+      return { ok: true, path: 'menu', via: 'command', dialog: 'confirmed', evidence: '' };
+    });
+    setURL('https://colab.research.google.com/drive/notebookA');
+  });
+
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.restoreAllMocks();
+    session.abort();
+    notice()?.remove();
+  });
+
+  it("shows the notice in the messages' language, its close named; not redrawn while the status stays", async () => {
+    await start(later(pending));
+    await vi.waitFor(() => expect(title()).toBe('noticeBrand'));
+    const shown = notice();
+    expect((shown as HTMLElement | null)?.lang).toBe('messagesLocale');
+    expect(shown?.shadowRoot?.querySelector('[aria-label="noticeDismiss"]')).not.toBeNull();
+    const stored = (await fakeBrowser.storage.local.get(notebookStorageKey(KEY)))[notebookStorageKey(KEY)];
+    await store({ ...(stored as NotebookRecord), title: 'renamed.ipynb' });
+    await settle();
+    expect(notice()).toBe(shown);
+  });
+
+  it('hides the notice when the countdown ends; a restart under way even when off, nothing else', async () => {
+    await start(later(pending));
+    await vi.waitFor(() => expect(title()).toBe('noticeBrand'));
+    await store(watchingRecord);
+    await vi.waitFor(() => expect(notice()).toBeNull());
+    await store({ ...watchingRecord, enabled: false, status: restarting });
+    await vi.waitFor(() => expect(title()).toBe('noticeRestartingTitle'));
+    await store({ ...watchingRecord, enabled: false, status: { kind: 'gave-up', at: 0, restarts: 3 } });
+    await vi.waitFor(() => expect(notice()).toBeNull());
+  });
+
+  it('a notice for a person gives way to a countdown, and then goes with it', async () => {
+    await (await start(watchingRecord)).watching();
+    page.reports!.disconnect('disallowed-code', 'Runtime disconnected: disallowed code');
+    expect(title()).toBe('noticeLeftTitle');
+    await store(later(pending));
+    await vi.waitFor(() => expect(title()).toBe('noticeBrand'));
+    await store(watchingRecord);
+    await vi.waitFor(() => expect(notice()).toBeNull());
+  });
+
+  it('one page watch while the guard is on, given the settings; switched off, it stops', async () => {
+    const running = await start(watchingRecord);
+    await running.watching();
+    await vi.waitFor(() => expect(page.watches[0]?.configured).toHaveLength(1));
+    expect(page.watches[0]?.configured[0]).toMatchObject({ askAtKeyboard: true });
+    await store({ ...watchingRecord, title: 'a' });
+    await store({ ...watchingRecord, title: 'b' });
+    await settle();
+    expect(page.watches).toHaveLength(1);
+    await fakeBrowser.storage.local.set({ settings: { v: 4, askAtKeyboard: false } });
+    await vi.waitFor(() => expect(page.watches[0]?.configured.at(-1)).toMatchObject({ askAtKeyboard: false }));
+    await store({ ...watchingRecord, enabled: false });
+    await vi.waitFor(() => expect(page.watches[0]?.signal.aborted).toBe(true));
+    expect(await running.watching()).toBe(false);
+    expect(page.watches).toHaveLength(1);
+  });
+
+  it('a watch started after the settings were read is given them at once', async () => {
+    const running = await start({ ...watchingRecord, enabled: false });
+    await running.watching();
+    await settle();
+    await store(watchingRecord);
+    await vi.waitFor(() => expect(page.watches).toHaveLength(1));
+    expect(page.watches[0]?.configured).toEqual([expect.objectContaining({ askAtKeyboard: true })]);
+  });
+
+  it('a watch started before the settings are read is given them once they are, and nothing before', async () => {
+    const release = delaySettingsRead();
+    await (await start(watchingRecord)).watching();
+    expect(page.watches).toHaveLength(1);
+    expect(page.watches[0]?.configured).toEqual([]);
+    release();
+    await vi.waitFor(() => expect(page.watches[0]?.configured).toHaveLength(1));
+    expect(page.watches[0]?.configured[0]).toMatchObject({ askAtKeyboard: true });
+  });
+
+  it('a record read on its way when the record changed is older than the change: the change wins', async () => {
+    const running = await start(watchingRecord);
+    await running.watching();
+    const asking = running.watching();
+    await store(later(pending));
+    await asking;
+    await settle();
+    expect(title()).toBe('noticeBrand');
+  });
+
+  it('ended: it reports nothing more, leaves no storage listener; a read on its way starts nothing', async () => {
+    const ending = await start(watchingRecord);
+    await ending.watching();
+    const { reports } = page;
+    session.abort();
+    expect(page.watches[0]?.signal.aborted).toBe(true);
+    expect(await ending.watching()).toBe(false);
+    expect(fakeBrowser.storage.onChanged.hasListeners()).toBe(false);
+    reports!.failure(verdict, 'error-output', 1);
+    await settle();
+    expect(sent().some((m) => m.type === 'page-failure')).toBe(false);
+
+    page.watches.length = 0;
+    await start(watchingRecord);
+    session.abort();
+    await settle();
+    await settle();
+    expect(page.watches).toHaveLength(0);
+  });
+
+  it('says the page watch does not run when the record cannot be read', async () => {
+    const running = await start(watchingRecord);
+    await settle();
+    vi.spyOn(fakeBrowser.storage.local, 'get').mockRejectedValue(new Error('storage is gone'));
+    expect(await running.watching()).toBe(false);
+  });
+
+  it('a claim the worker never took (sending failed) restarts nothing and says it got no answer', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    vi.setSystemTime(0);
+    await start(pending, (message) => {
+      if (message.type === 'page-claim') throw new Error('Could not establish connection.');
+      return { ok: true };
+    });
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(page.restartAndRunAll).not.toHaveBeenCalled();
+    expect(notice()?.shadowRoot?.textContent).toContain('noticeUnclaimedBody no answer');
+  });
+
+  it('a session ended during its restart still reports the result, and drops the reports it held', async () => {
+    let finish: (outcome: unknown) => void = () => undefined;
+    page.restartAndRunAll.mockImplementation(() => new Promise((resolve) => (finish = resolve)));
+    const running = await start(pending, (message) =>
+      message.type === 'page-claim' ? { granted: true, action: 'restart-and-run-all' } : { ok: true },
+    );
+    await vi.waitFor(() => expect(running.busy).toBe(true));
+    page.reports!.failure(verdict, 'error-output', 1);
+    session.abort();
+    finish({ ok: true, path: 'menu', via: 'command', dialog: 'confirmed', evidence: '' });
+    await vi.waitFor(() => expect(sent().some((m) => m.type === 'page-result')).toBe(true));
+    await settle();
+    expect(sent().some((m) => m.type === 'page-failure')).toBe(false);
+  });
+
+  it('a claim granted after the session ended (its watch gone) is still carried out and reported', async () => {
+    await start(pending, (message) => {
+      if (message.type !== 'page-claim') return { ok: true };
+      session.abort();
+      return { granted: true, action: 'restart-and-run-all' };
+    });
+    await vi.waitFor(() => expect(sent().some((m) => m.type === 'page-result')).toBe(true));
+    expect(page.restartAndRunAll).toHaveBeenCalledTimes(1);
+  });
+
+  describe('a person at the keyboard at the deadline', () => {
+    const reply = (message: PageMessage) => {
+      if (message.type === 'page-ask') return { ok: true };
+      if (message.type === 'page-answer' || message.type === 'page-claim') {
+        return { granted: true, action: 'restart-and-run-all' };
+      }
+      return { ok: true };
+    };
+    const askedRecord: NotebookRecord = {
+      ...pending,
+      status: { ...pending.status, restartAt: 0, askedAt: 1 } as NotebookRecord['status'],
+    };
+    /** A countdown a minute long, on a test clock: the settings are read long before its deadline. */
+    const minute = (): NotebookRecord =>
+      ({ ...pending, status: { ...pending.status, restartAt: 60_000 } }) as NotebookRecord;
+    const testClock = () => {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+      vi.setSystemTime(0);
+    };
+
+    /** Nobody at the keyboard when the countdown is read, a person there by its deadline. */
+    async function arriveBeforeDeadline(answer: (message: PageMessage) => unknown) {
+      testClock();
+      page.present = false;
+      await start(minute(), answer);
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(title()).toBe('noticeBrand');
+      expect(sent().some((m) => m.type === 'page-ask')).toBe(false);
+      page.present = true;
+      await vi.advanceTimersByTimeAsync(60_000);
+    }
+
+    it('is asked at the deadline instead of the restart, and their Restart now restarts', async () => {
+      await arriveBeforeDeadline(reply);
+      expect(sent()).toContainEqual({ type: 'page-ask', key: KEY, attempt: 'attempt-1' });
+      expect(sent().some((m) => m.type === 'page-claim')).toBe(false);
+      expect(page.restartAndRunAll).not.toHaveBeenCalled();
+      await store(askedRecord);
+      await vi.waitFor(() => expect(title()).toBe('noticeAskTitle'));
+      page.choose!('restart');
+      await vi.waitFor(() => expect(page.restartAndRunAll).toHaveBeenCalledTimes(1));
+      expect(sent()).toContainEqual({ type: 'page-answer', key: KEY, attempt: 'attempt-1', choice: 'restart' });
+    });
+
+    it('Restart now granted after the tab opened another notebook restarts neither', async () => {
+      page.present = true;
+      await start(askedRecord, (message) => {
+        if (message.type === 'page-answer') setURL('https://colab.research.google.com/drive/notebookB');
+        return reply(message);
+      });
+      await vi.waitFor(() => expect(title()).toBe('noticeAskTitle'));
+      page.choose!('restart');
+      await vi.waitFor(() => expect(sent().some((m) => m.type === 'page-answer')).toBe(true));
+      await settle();
+      expect(page.restartAndRunAll).not.toHaveBeenCalled();
+    });
+
+    it('is not asked with asking first switched off: the countdown acts', async () => {
+      page.present = true;
+      await fakeBrowser.storage.local.set({ settings: { v: 4, askAtKeyboard: false } });
+      testClock();
+      await start(minute(), reply);
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(page.restartAndRunAll).toHaveBeenCalledTimes(1);
+      expect(sent().some((m) => m.type === 'page-ask')).toBe(false);
+    });
+
+    it('a question the worker did not take, or did not answer, lets the countdown act', async () => {
+      for (const answer of [{ ok: false, message: 'no' }, undefined]) {
+        page.restartAndRunAll.mockClear();
+        page.sendToWorker.mockClear();
+        await arriveBeforeDeadline((message) => (message.type === 'page-ask' ? answer : reply(message)));
+        expect(page.restartAndRunAll).toHaveBeenCalledTimes(1);
+        expect(sent().filter((m) => m.type === 'page-ask')).toHaveLength(1);
+        session.abort();
+        notice()?.remove();
+      }
+    });
+
+    it('a countdown read before the settings asks nobody until they are read', async () => {
+      page.present = true;
+      const release = delaySettingsRead();
+      await start(later(pending), reply);
+      await vi.waitFor(() => expect(title()).toBe('noticeBrand'));
+      expect(sent().some((m) => m.type === 'page-ask')).toBe(false);
+      release();
+      await vi.waitFor(() => {
+        page.arrived!();
+        expect(sent().filter((m) => m.type === 'page-ask')).toHaveLength(1);
+      });
+    });
+
+    it('a person arriving during a countdown is asked at once', async () => {
+      page.present = false;
+      await start(later(pending), reply);
+      await vi.waitFor(() => expect(page.arrived).not.toBeNull());
+      await vi.waitFor(() => expect(title()).toBe('noticeBrand'));
+      expect(sent().some((m) => m.type === 'page-ask')).toBe(false);
+      page.present = true;
+      page.arrived!();
+      await vi.waitFor(() => expect(sent().some((m) => m.type === 'page-ask')).toBe(true));
+    });
   });
 });

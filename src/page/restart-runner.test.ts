@@ -325,3 +325,85 @@ describe('restart runner', () => {
     expect(calls).toEqual(['ask a1', 'before', 'result a1 ok', 'after']);
   });
 });
+
+describe('restart runner: what it leaves alone', () => {
+  beforeEach(() => {
+    vi.clearAllMocks();
+    vi.useFakeTimers();
+    vi.setSystemTime(T0);
+    colab.restartAndRunAll.mockResolvedValue({ ok: true, path: 'menu', via: 'command', dialog: 'none', evidence: '' });
+  });
+  afterEach(() => vi.useRealTimers());
+
+  it('a claim refused once the countdown is no longer its own (cancelled meanwhile) is not tried again', async () => {
+    let runner: ReturnType<typeof createRestartRunner> | null = null;
+    const claim = vi.fn(async () => {
+      runner?.follow({ ...pending(), status: { kind: 'watching' } });
+      return { granted: false as const, reason: 'No restart is pending' };
+    });
+    const { d, calls } = deps({ claim });
+    runner = createRestartRunner(d);
+    runner.follow(pending());
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(claim).toHaveBeenCalledTimes(1);
+    expect(calls).toEqual([]);
+  });
+
+  it("a claim refused after the notebook's session ended is not tried again, and nothing is said", async () => {
+    const session = new AbortController();
+    const claim = vi.fn(async () => {
+      session.abort();
+      return { granted: false as const, reason: 'no answer' };
+    });
+    const { d, calls } = deps({ claim, signal: session.signal });
+    createRestartRunner(d).follow(pending());
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(claim).toHaveBeenCalledTimes(1);
+    expect(calls).toEqual([]);
+  });
+
+  it('a countdown that is a question already (its page asked) schedules no claim, however long it waits', async () => {
+    const { d, calls } = deps();
+    const asked = pending('a7');
+    if (asked.status.kind === 'pending') asked.status.askedAt = T0;
+    createRestartRunner(d).follow(asked);
+    await vi.advanceTimersByTimeAsync(60 * 60_000);
+    expect(calls).toEqual([]);
+  });
+
+  it('a restart under way in its own tab (a page loaded mid-restart) is not claimed again', async () => {
+    const { d, calls } = deps();
+    const record: NotebookRecord = {
+      ...defaultNotebook('drive:x'),
+      enabled: true,
+      status: {
+        kind: 'restarting',
+        reason: 'failure',
+        action: 'restart-and-run-all',
+        attempt: 'a1',
+        ownerTab: TAB,
+        startedAt: T0,
+      },
+    };
+    createRestartRunner(d).follow(record);
+    await vi.advanceTimersByTimeAsync(60 * 60_000);
+    expect(calls).toEqual([]);
+  });
+
+  it('Restart now while a restart runs, or after the session ended, performs nothing more', async () => {
+    let finish: (value: unknown) => void = () => undefined;
+    colab.restartAndRunAll.mockImplementation(() => new Promise((resolve) => (finish = resolve)));
+    const session = new AbortController();
+    const { d } = deps({ signal: session.signal });
+    const runner = createRestartRunner(d);
+    runner.perform('drive:x', 'a1', 'restart-and-run-all');
+    runner.perform('drive:x', 'a2', 'restart-and-run-all');
+    expect(colab.restartAndRunAll).toHaveBeenCalledTimes(1);
+    finish({ ok: true, path: 'menu', via: 'command', dialog: 'none', evidence: '' });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(runner.busy).toBe(false);
+    session.abort();
+    runner.perform('drive:x', 'a3', 'restart-and-run-all');
+    expect(colab.restartAndRunAll).toHaveBeenCalledTimes(1);
+  });
+});

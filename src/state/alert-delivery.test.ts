@@ -97,3 +97,36 @@ describe('alert delivery', () => {
     expect(parseAlertLog(undefined)).toEqual(emptyAlertLog());
   });
 });
+
+describe('alert delivery with several alerts waiting', () => {
+  it('a failed try moves only its own alert on; an unknown one changes nothing', () => {
+    const log = queueAlert(queueAlert(emptyAlertLog(), alert('a', 1000)), alert('b', 1000));
+    const retried = afterFailure(log, 'b', network, 1000);
+    expect(retried.pending).toEqual([
+      { ...alert('a', 1000), tries: 0 },
+      { ...alert('b', 11_000), tries: 1 },
+    ]);
+    let last = retried;
+    for (const now of [11_000, 71_000, 371_000]) last = afterFailure(last, 'b', network, now);
+    expect(last.pending).toEqual([{ ...alert('a', 1000), tries: 0 }]);
+    expect(afterFailure(log, 'c', network, 1000)).toBe(log);
+  });
+
+  it('keeps the newest 20 waiting and lists the last five failures (docs/alerts.md)', () => {
+    let log = emptyAlertLog();
+    for (let i = 0; i < 25; i++) log = queueAlert(log, alert(`a${i}`, i));
+    expect(log.pending.map((p) => p.id)).toEqual(Array.from({ length: 20 }, (_, i) => `a${i + 5}`));
+    for (let i = 5; i < 12; i++) log = afterFailure(log, `a${i}`, network, 100 + i);
+    expect(log.failures.map((f) => f.at)).toEqual([107, 108, 109, 110, 111]);
+  });
+
+  it('an alert due now is due; any 2xx is delivered, and nothing else is', () => {
+    expect(dueAlerts(queueAlert(emptyAlertLog(), alert('a', 5000)), 5000).map((p) => p.id)).toEqual(['a']);
+    for (const status of [200, 204, 299]) expect(responseError(status)).toBeNull();
+    for (const status of [101, 199, 300, 404]) expect(responseError(status)).toEqual({ kind: 'http', status });
+  });
+
+  it('a stored log with nothing waiting and no failures reads as empty', () => {
+    expect(parseAlertLog({ v: 1 })).toEqual(emptyAlertLog());
+  });
+});

@@ -86,3 +86,25 @@ describe('ntfy titles', () => {
     );
   });
 });
+
+describe('a title in a header, at the edges of its encoding', () => {
+  /** The text an RFC 2047 encoded word carries, as ntfy decodes it. */
+  const decoded = (header: string) => {
+    const match = /^=\?UTF-8\?B\?([A-Za-z0-9+/]*={0,2})\?=$/.exec(header);
+    if (!match?.[1]) throw new Error(`not an encoded word: ${header}`);
+    expect(match[1].length % 4).toBe(0);
+    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(match[1], 'base64'));
+  };
+
+  it('encodes each character at the edges of UTF-8 lengths whole, padded to whole groups', () => {
+    for (const text of ['\u0080', '\u07ff', '\u0800', '\uffff', '\u{10000}', 'é', 'éx', 'éxy', '日本']) {
+      expect(decoded(headerText(text)), JSON.stringify(text)).toBe(text);
+    }
+  });
+
+  it('keeps a plain title of exactly 250 characters whole', () => {
+    const title = 'x'.repeat(250);
+    expect(headerText(title)).toBe(title);
+    expect(decoded(headerText(`${title}y`))).toBe(`${'x'.repeat(249)}…`);
+  });
+});

@@ -112,3 +112,37 @@ describe('alert settings', () => {
     expect(configuredReceiver({ ...config, url: 'https://example.org/x' })).toMatchObject({ kind: 'json' });
   });
 });
+
+describe('alert URLs at their edges', () => {
+  const problem = (url: string, kind: Parameters<typeof checkAlertUrl>[1] = 'auto') => {
+    const checked = checkAlertUrl(url, kind);
+    return checked.ok ? 'ok' : checked.problem;
+  };
+
+  it('take an address of 2,000 characters, not one more', () => {
+    const base = 'https://example.org/';
+    expect(problem(base + 'a'.repeat(2000 - base.length))).toBe('ok');
+    expect(problem(base + 'a'.repeat(2001 - base.length))).toBe('too-long');
+  });
+
+  it('plain http only to this computer, whatever the scheme names it: never to another host', () => {
+    expect(problem('ws://localhost/topic', 'ntfy')).toBe('not-https');
+    expect(problem('https://user@ntfy.example.org/topic', 'ntfy')).toBe('credentials');
+    expect(problem('https://:secret@ntfy.example.org/topic', 'ntfy')).toBe('credentials');
+  });
+
+  it('a Slack or Discord webhook path whole, a ntfy topic last', () => {
+    expect(problem('https://hooks.slack.com/services/T1/B2/c3')).toBe('ok');
+    expect(problem('https://hooks.slack.com/x/services/T1/B2/c3')).toBe('slack-path');
+    expect(problem('https://hooks.slack.com/services/T1/B2/c3/d4')).toBe('slack-path');
+    expect(problem('https://discord.com/api/webhooks/123/abc/')).toBe('ok');
+    expect(problem('https://example.org/x/api/webhooks/123/abc', 'discord')).toBe('discord-path');
+    expect(problem('https://discord.com/api/webhooks/123/abc/more')).toBe('discord-path');
+    expect(problem('https://ntfy.sh/topic/more.json')).toBe('ntfy-topic');
+    expect(problem('https://example.org/any/path?at=all', 'json')).toBe('ok');
+  });
+
+  it('no receiver without a URL', () => {
+    expect(configuredReceiver({ ...defaultAlertsConfig(), url: null })).toBeNull();
+  });
+});

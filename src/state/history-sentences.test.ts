@@ -95,3 +95,84 @@ describe('history sentences of version 3 read back as parameters', () => {
     for (const entry of entries) expect(entryV3toV4(entry)).toBe(entry);
   });
 });
+
+/** The same sentences with numbers of two and three digits, as long nights and large limits wrote them. */
+const LARGER: [type: string, detail: string, params: Record<string, unknown>][] = [
+  ['restart-scheduled', 'Restart 12 of 15 in 160 s', { n: 12, max: 15, delaySec: 160 }],
+  ['restart-scheduled', 'Marker restart 11 of 20 today in 15 s', { why: 'marker', n: 11, max: 20, delaySec: 15 }],
+  ['restart-scheduled', 'Reconnect 10 of 12 in 40 s', { why: 'reconnect', n: 10, max: 12, delaySec: 40 }],
+  ['restarted', 'Restart 10 of 12 done', { n: 10, max: 12 }],
+  ['gave-up', 'Gave up: 10 restarts already (limit 10) and it failed again', { why: 'failed-again', n: 10, max: 10 }],
+  [
+    'gave-up',
+    'Gave up: Colab could not connect to a runtime in 10 attempts (limit 10)',
+    { why: 'unable-to-connect', n: 10, max: 10 },
+  ],
+  ['counter-reset', 'Counter reset by the user (lifetime restarts: 17)', { total: 17 }],
+  [
+    'healthy-reset',
+    'Ran 120 min or more without a failure: crash-loop counter reset (lifetime restarts: 14)',
+    { minutes: 120, total: 14 },
+  ],
+  ['ignored', 'Restart marker ignored: 50 marker restarts is the daily limit', { why: 'marker-limit', max: 50 }],
+  ['ignored', 'an earlier error output, not the one that ended the run', { why: 'earlier-error' }],
+  [
+    'gave-up',
+    'Gave up: Colab could not connect to a runtime in 1 attempt (limit 1)',
+    { why: 'unable-to-connect', n: 1, max: 1 },
+  ],
+  [
+    'resumed',
+    'The countdown ended 45 min ago while its page was not running (tab 19): restarting in 15 s unless cancelled',
+    { why: 'late', minutes: 45, tab: 19, delaySec: 15 },
+  ],
+];
+
+/** Readers that match a sentence's start only: what follows is free (older versions added to these sentences). */
+const OPEN_ENDED = [
+  'The restart was interrupted',
+  'Re-armed by the user',
+  'Gave up: Colab could not connect',
+  'Restart skipped:',
+  'Already handled:',
+  'Reconnect not needed:',
+  'Restart marker ignored:',
+  'The countdown ended',
+];
+
+describe('history sentences, read whole or not at all', () => {
+  it.each(LARGER)('%s: "%s"', (type, detail, params) => {
+    expect(entryV3toV4({ at: 5, type, detail })).toEqual({ at: 5, type, params });
+  });
+
+  it('a sentence with words before it is no sentence of theirs: kept as it was', () => {
+    for (const [type, detail] of [...READ_BACK, ...LARGER]) {
+      const entry = { at: 1, type, detail: `Note: ${detail}` };
+      expect(entryV3toV4(entry), detail).toBe(entry);
+    }
+  });
+
+  it('a sentence with words after it is no sentence of theirs, unless its reader reads only the start', () => {
+    for (const [type, detail] of [...READ_BACK, ...LARGER]) {
+      if (OPEN_ENDED.some((start) => detail.startsWith(start))) continue;
+      const entry = { at: 1, type, detail: `${detail} (and more)` };
+      expect(entryV3toV4(entry), detail).toBe(entry);
+    }
+  });
+
+  it('an unknown sentence of every type is kept, and so is an entry of no readable type or detail', () => {
+    const entries = [
+      { at: 1, type: 'interrupted', detail: 'Something else' },
+      { at: 1, type: 're-armed', detail: 'Something else' },
+      { at: 1, type: 'cancelled', detail: 'Something else' },
+      { at: 1, type: 'disabled', detail: 'Something else' },
+      { at: 1, type: 'ignored', detail: 'Something else' },
+      { at: 1, type: 'resumed', detail: 'The notebook was loaded again in tab 1' },
+      { at: 1, type: 'interrupted', detail: 5 },
+      { at: 1, type: ['restarted'], detail: 'Marker restart done' },
+      { at: 1, type: 'left-to-person', detail: 'null: not reconnected' },
+      { at: 1, type: 'left-to-person', detail: 'undefined: not reconnected', verdict: {} },
+    ];
+    for (const entry of entries) expect(entryV3toV4(entry), JSON.stringify(entry)).toBe(entry);
+  });
+});

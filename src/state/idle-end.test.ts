@@ -163,3 +163,28 @@ describe('a guard armed for a stretch', () => {
     expect(apply(stale, { type: 'settle' }, T0 + HOUR + 1000).record.enabled).toBe(true);
   });
 });
+
+describe('what a guard armed for a stretch counts as activity', () => {
+  it('a restart under way is the guard at work: it does not end then', () => {
+    const restarting: NotebookRecord = {
+      ...switchedOnAt(T0),
+      status: {
+        kind: 'restarting',
+        reason: 'failure',
+        action: 'restart-and-run-all',
+        attempt: 'a',
+        ownerTab: TAB,
+        startedAt: T0 + STRETCH,
+      },
+    };
+    expect(apply(restarting, { type: 'settle' }, T0 + STRETCH + 1000).record.enabled).toBe(true);
+  });
+
+  it('cells under way are counted in this browser session only, and from a record that kept none yet', () => {
+    const before = apply(switchedOnAt(T0), busy(), T0).record;
+    const now = reduce(before, busy(OTHER_TAB), ctx(T0 + HOUR, defaultSettings(), 'session-2')).record;
+    expect(now.activity).toEqual({ at: T0 + HOUR, busyTabs: [OTHER_TAB], session: 'session-2' });
+    const legacy: NotebookRecord = { ...defaultNotebook(KEY), enabled: true };
+    expect(apply(legacy, busy(), T0).record.activity).toEqual({ at: T0, busyTabs: [TAB], session: SESSION });
+  });
+});

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { localeWords, translate, translateCounted } from '../../test/support/messages';
 import { clockTime, nightLine } from '../ui/night-text';
 import { disconnectVerdict } from './disconnect';
-import { countNight, nightMark, nightStart, restartsTonight } from './night';
+import { countNight, lastRunEnd, nightMark, nightStart, restartsTonight } from './night';
 import type { HistoryEntry, Verdict } from './schema';
 
 /** README: the popup and the badge tell "the last 12 hours". */
@@ -143,5 +143,48 @@ describe("the night starts at the evening's first Run all or the switch-on", () 
     expect(line([begin, { at: at(3, 10), type: 'run-interrupted' }])).toBe(
       'Since 22:04: no failures, no restarts, run stopped by you at 03:10',
     );
+  });
+});
+
+describe('the night at its edges', () => {
+  const since = NOW - NIGHT_MS;
+  const entry = (time: number, type: HistoryEntry['type']): HistoryEntry => ({ at: time, type });
+
+  it('counts what happened from the first moment of the night to now, both included, and nothing after', () => {
+    const counts = countNight([failure(since - 1), failure(since), restart(NOW), restart(NOW + 1)], NOW, since);
+    expect(counts).toMatchObject({ failures: 1, restarts: 1, last: { at: NOW, mark: 'restart' } });
+  });
+
+  it('ends its line with the newest entry by time, the later one written when two share a moment', () => {
+    const gaveUp: HistoryEntry = { at: at(3, 0), type: 'gave-up' };
+    expect(countNight([failure(at(3, 0)), gaveUp], NOW).last).toEqual({ at: at(3, 0), mark: 'gave-up' });
+    expect(countNight([failure(at(3, 0)), restart(at(2, 0))], NOW).last).toEqual({ at: at(3, 0), mark: 'failure' });
+  });
+
+  it('a countdown written without its verdict counts as a failure', () => {
+    expect(nightMark({ at: 0, type: 'restart-scheduled' })).toBe('failure');
+  });
+
+  it('begins at a run under way exactly 24 hours back, kept under way through what is no end of a run', () => {
+    const started = (time: number) => entry(time, 'run-started');
+    expect(nightStart([started(NOW - 2 * NIGHT_MS)], NOW)).toBe(NOW - 2 * NIGHT_MS);
+    expect(nightStart([started(NOW - 14 * HOUR), failure(NOW - 13 * HOUR)], NOW)).toBe(NOW - 14 * HOUR);
+    // Its end inside the night, even at the night's very edge, leaves the night begun at its start.
+    expect(nightStart([started(NOW - 14 * HOUR), entry(NOW - 2 * HOUR, 'run-finished')], NOW)).toBe(NOW - 14 * HOUR);
+    expect(nightStart([started(NOW - 14 * HOUR), entry(since, 'run-finished')], NOW)).toBe(NOW - 14 * HOUR);
+  });
+
+  it('an entry dated after now begins the night now only if it begins something', () => {
+    expect(nightStart([entry(NOW + 400, 'run-finished')], NOW)).toBe(since);
+  });
+
+  it("finds the night's last run end from its first moment to now, both included, and nothing else", () => {
+    const finished = entry(since + HOUR, 'run-finished');
+    expect(lastRunEnd([finished, entry(since + 2 * HOUR, 'enabled')], NOW, since)).toBe(finished);
+    const atStart = entry(since, 'run-stopped');
+    expect(lastRunEnd([atStart], NOW, since)).toBe(atStart);
+    const atNow = entry(NOW, 'run-interrupted');
+    expect(lastRunEnd([atNow], NOW, since)).toBe(atNow);
+    expect(lastRunEnd([entry(since - 1, 'run-finished'), entry(NOW + 1, 'run-finished')], NOW, since)).toBeNull();
   });
 });

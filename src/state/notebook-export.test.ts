@@ -27,3 +27,16 @@ describe("one notebook's export", () => {
     expect(exportFileName('ノート', '2026-11-28T00:00:00.000Z')).toBe('colab-oom-guard-notebook-2026-11-28.json');
   });
 });
+
+describe("an export's file name at its edges", () => {
+  const named = (name: string) => exportFileName(name, '2026-11-28T00:00:00.000Z');
+
+  it('keeps at most 60 characters of the name, never ending on a dash', () => {
+    expect(named('x'.repeat(100))).toBe(`colab-oom-guard-${'x'.repeat(60)}-2026-11-28.json`);
+    expect(named(`${'a'.repeat(59)} bcd`)).toBe(`colab-oom-guard-${'a'.repeat(59)}-2026-11-28.json`);
+  });
+
+  it('drops .ipynb only at the end', () => {
+    expect(named('a.ipynb.backup')).toBe('colab-oom-guard-a-ipynb-backup-2026-11-28.json');
+  });
+});

@@ -285,3 +285,18 @@ describe('notebook keys at their edges (each notebook its own switch, counters a
     expect(notebookTitleFromDocumentTitle(title)).toBe(name);
   });
 });
+
+describe('notebook keys at the edges of the address forms', () => {
+  it('drops .ipynb from bundled and GitHub notebooks, and keeps the folders of a gist file', () => {
+    expect(notebookKeyFromUrl(`${C}/notebooks/intro.ipynb`)).toBe('notebooks:intro');
+    expect(notebookKeyFromUrl(`${C}/github/Owner/Repo/blob/main/a.ipynb`)).toBe('github:owner/repo/main/a');
+    expect(notebookKeyFromUrl(`${C}/gist/user/abc123/dir/train.ipynb`)).toBe('gist:abc123/dir/train');
+    expect(notebookKeyFromUrl(`${C}/github/o/r/blob/main/notebook`)).toBe('github:o/r/main/notebook');
+  });
+
+  it('a fileId path with more after it, or a new notebook away from the root, is no notebook', () => {
+    expect(notebookKeyFromUrl(`${C}/fileId=${DRIVE_ID}/more`)).toBeNull();
+    expect(pageNotebookKey(`${C}/somewhere#create=true`, '7-1')).toBeNull();
+    expect(pageNotebookKey(`${C}/#create=true`, '7-1')).toBe('scratch:7-1');
+  });
+});

@@ -639,9 +639,9 @@ function reconnectFailed(
 ): Reduction {
   const { now, settings } = ctx;
   const attempts = record.loopCount + 1;
+  // Its status is set below: a give-up, or the next attempt's countdown.
   const tried: NotebookRecord = {
     ...withoutBlind(record),
-    status: { kind: 'watching' },
     loopCount: attempts,
     lastRestartAt: status.startedAt,
     lastFailureAt: now,

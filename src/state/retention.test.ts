@@ -45,3 +45,37 @@ describe('retention: README keeps each event 90 days at most, and a notebook off
     expect(retain({ ...defaultNotebook(KEY), enabled: false }, NOW, NO_TAB)).toEqual({ kind: 'remove' });
   });
 });
+
+describe('retention at its edges', () => {
+  it('drops an event exactly 90 days old', () => {
+    const record: NotebookRecord = {
+      ...defaultNotebook(KEY),
+      enabled: true,
+      history: [
+        { at: NOW - 90 * DAY, type: 'cancelled' },
+        { at: NOW - DAY, type: 're-armed' },
+      ],
+    };
+    expect(retain(record, NOW, NO_TAB)).toEqual({
+      kind: 'rewrite',
+      record: { ...record, history: [record.history[1]] },
+    });
+  });
+
+  it('counts idle time from the newest thing the record dates, not the oldest', () => {
+    const record: NotebookRecord = { ...off(NOW - 100 * DAY), lastFailureAt: NOW - 10 * DAY };
+    expect(retain(record, NOW, NO_TAB)).toEqual({ kind: 'rewrite', record: { ...record, history: [] } });
+  });
+
+  it('keeps an idle-free record that is off but holds a give-up, restarts counted or a crash loop', () => {
+    const blankOff: NotebookRecord = { ...defaultNotebook(KEY), enabled: false, touchedAt: NOW - DAY };
+    expect(retain(blankOff, NOW, NO_TAB)).toEqual({ kind: 'remove' });
+    for (const kept of [
+      { ...blankOff, status: { kind: 'gave-up' as const, at: NOW - DAY, restarts: 3 } },
+      { ...blankOff, totalRestarts: 3 },
+      { ...blankOff, loopCount: 2 },
+    ]) {
+      expect(retain(kept, NOW, NO_TAB)).toEqual({ kind: 'keep' });
+    }
+  });
+});

@@ -9,6 +9,7 @@ import {
   parseNotebook,
   parseProblems,
   parseSettings,
+  parseStorageErrors,
   SettingsSchema,
 } from './schema';
 
@@ -490,5 +491,37 @@ describe('the settings README allows (its Settings table): each bound taken, one
       expect(valid({ [kind]: many(101) })).toBe(false);
       expect(valid({ [kind]: many(1, 501) })).toBe(false);
     }
+  });
+});
+
+describe('what a damaged record is reported as', () => {
+  it('nothing stored, as undefined or null, is no problem', () => {
+    expect(parseSettings(null)).toEqual({ value: defaultSettings() });
+    expect(parseNotebook('not a key', null)).toEqual({ value: defaultNotebook('not a key') });
+  });
+
+  it('says what was stored instead of a record, quoting at most 60 characters of a string', () => {
+    expect(parseSettings([1]).problem).toBe('not a record (an array); using defaults');
+    expect(parseSettings(true).problem).toBe('not a record (a boolean); using defaults');
+    expect(parseSettings('x'.repeat(100)).problem).toBe(`not a record (a string: "${'x'.repeat(60)}"); using defaults`);
+  });
+
+  it('names each field reset, and only those: no note for a history kept whole', () => {
+    const settings = parseSettings({ ...defaultSettings(), maxRestarts: -1, notifications: 'yes' });
+    expect(settings.problem).toMatch(
+      /^invalid fields reset to defaults: maxRestarts \([^;]+\); notifications \([^;]+\)$/,
+    );
+    const full = Array.from({ length: 200 }, (_, i) => ({ at: 1_700_000_000_000 + i, type: 'enabled' as const }));
+    const notebook = parseNotebook(KEY, { ...storedRecord(), history: full, loopCount: -1 });
+    expect(notebook.problem).toMatch(/^invalid fields reset to defaults: loopCount \([^;]+\)$/);
+    expect(notebook.value.history).toHaveLength(200);
+    const noHistory = parseNotebook(KEY, { ...storedRecord(), history: 'lost', loopCount: -1 });
+    expect(noHistory.problem).toMatch(/^invalid fields reset to defaults: loopCount \([^;]+\); history \([^;]+\)$/);
+  });
+
+  it("keeps the valid entries of the browser's list of refused writes", () => {
+    const good = { at: 1, message: 'full', lost: 'nb:drive:x' };
+    expect(parseStorageErrors([good, { at: 'noon' }, null])).toEqual([good]);
+    expect(parseStorageErrors('nope')).toEqual([]);
   });
 });

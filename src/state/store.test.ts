@@ -10,10 +10,12 @@ import {
   loadNotebook,
   loadProblems,
   loadSettings,
+  loadStorageErrors,
   ReadOnlyRecordError,
   StorageWriteError,
   watchNotebook,
   watchSettings,
+  watchStorageErrors,
 } from './store';
 import { exportData } from './transfer';
 
@@ -615,5 +617,173 @@ describe('watchers', () => {
     await fakeBrowser.storage.session.set({ settings: { ...defaultSettings(), maxRestarts: 1 } });
     await storage.set({ settings: { ...defaultSettings(), maxRestarts: 2 } });
     expect(seen).toEqual([{ ...defaultSettings(), maxRestarts: 2 }]);
+  });
+});
+
+describe('what the store leaves, says and refuses at its edges', () => {
+  const failureAt = (detectedAt: number): PolicyEvent => ({
+    type: 'failure',
+    tabId: TAB,
+    detectedAt,
+    startedAt: detectedAt,
+    verdict,
+    source: 'error-output',
+  });
+  const writes = () => {
+    const set = vi.spyOn(storage, 'set');
+    const remove = vi.spyOn(storage, 'remove');
+    return () => [...set.mock.calls, ...remove.mock.calls];
+  };
+
+  it('writes nothing when retention, clearing or migrating finds nothing to do', async () => {
+    await storage.set({ [`nb:${KEY}`]: stored(KEY, { touchedAt: T0 }), frameTokens: { a: 1 } });
+    const calls = writes();
+    const writer = createNotebookWriter();
+    expect(await writer.applyRetention(T0 + 1000, new Set())).toEqual({ removed: 0, rewritten: 0 });
+    expect(await writer.migrateStoredData()).toBe(0);
+    expect(calls()).toEqual([]);
+  });
+
+  it('clearing with nothing of ours stored removes nothing', async () => {
+    await storage.set({ frameTokens: { a: 1 } });
+    const calls = writes();
+    await createNotebookWriter().clearAll();
+    expect(calls()).toEqual([]);
+  });
+
+  it("leaves another's versioned key alone when migrating, and reports no problem for it", async () => {
+    await storage.set({ frameTokens: { v: 0, a: 1 } });
+    expect(await createNotebookWriter().migrateStoredData()).toBe(0);
+    expect(await dump()).toEqual({ frameTokens: { v: 0, a: 1 } });
+  });
+
+  it('lists two different problems of one record, each once', async () => {
+    await storage.set({ [`nb:${KEY}`]: 'garbage' });
+    await loadNotebook(KEY);
+    await storage.set({ [`nb:${KEY}`]: 42 });
+    await loadNotebook(KEY);
+    await loadNotebook(KEY);
+    expect((await loadProblems()).map((p) => p.key)).toEqual([`nb:${KEY}`, `nb:${KEY}`]);
+  });
+
+  it('a record from a newer version refuses an event with an error that names it', async () => {
+    await storage.set({ [`nb:${KEY}`]: { ...stored(KEY), v: CURRENT_VERSION + 1 } });
+    const error = await createNotebookWriter()
+      .update(KEY, { type: 'cancel' }, ctx())
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      name: 'ReadOnlyRecordError',
+      message: `nb:${KEY} was written by a newer version of the extension and is kept unchanged. Update the extension.`,
+    });
+    vi.spyOn(storage, 'set').mockRejectedValue(new Error('disk on fire'));
+    const refused = await createNotebookWriter()
+      .update(OTHER, { type: 'set-enabled', enabled: true }, ctx())
+      .catch((e: unknown) => e);
+    expect(refused).toMatchObject({ name: 'StorageWriteError' });
+  });
+
+  it('never stores a record that would not read back', async () => {
+    await storage.set({ [`nb:${KEY}`]: stored(KEY) });
+    const before = await dump();
+    const error = await createNotebookWriter()
+      .update(KEY, failureAt(-5), ctx())
+      .catch((e: unknown) => e);
+    expect(String(error)).toMatch(new RegExp(`^Error: Refusing to store an invalid record for ${KEY}: \\S`));
+    expect(await dump()).toEqual(before);
+  });
+
+  it('a notebook switched on without a title is stored with none; a long bad key is quoted short', async () => {
+    const { record } = await createNotebookWriter().update(KEY, { type: 'set-enabled', enabled: true }, ctx());
+    expect(record.title).toBe('');
+    const error = await createNotebookWriter()
+      .update(`x${'y'.repeat(5000)}`, { type: 'cancel' }, ctx())
+      .catch((e: unknown) => e);
+    expect(String(error).length).toBeLessThan(200);
+  });
+
+  it('a notebook stored as null, or not stored, gets no record from an event that does not create one', async () => {
+    // Chrome keeps a null value; the fake browser drops it, so the read says it.
+    vi.spyOn(storage, 'get').mockResolvedValueOnce({ [`nb:${KEY}`]: null } as never);
+    const set = vi.spyOn(storage, 'set');
+    const writer = createNotebookWriter();
+    await writer.update(KEY, { type: 'set-title', title: 'train.ipynb' }, ctx());
+    await writer.update(OTHER, { type: 'set-title', title: 'train.ipynb' }, ctx());
+    expect(set.mock.calls.flatMap(([items]) => Object.keys(items))).not.toContain(`nb:${KEY}`);
+    expect(Object.keys(await dump())).not.toContain(`nb:${OTHER}`);
+  });
+
+  it('settings of a newer version are kept, the update says why; unknown names all listed', async () => {
+    const writer = createNotebookWriter();
+    expect(await writer.updateSettings({ colour: 'blue', size: 2 })).toEqual({
+      ok: false,
+      message: 'Unknown setting: colour, size',
+    });
+    await storage.set({ settings: { ...defaultSettings(), v: CURRENT_VERSION + 1 } });
+    const result = await writer.updateSettings({ maxRestarts: 4 });
+    expect(result).toEqual({ ok: false, message: expect.stringMatching(/^settings was written by a newer version/) });
+    expect((await dump()).settings).toEqual({ ...defaultSettings(), v: CURRENT_VERSION + 1 });
+  });
+
+  it('a category patch keeps the other categories as stored', async () => {
+    const writer = createNotebookWriter();
+    await writer.updateSettings({ categories: { 'gpu-fault': true } });
+    const { settings } = (await writer.updateSettings({ categories: { 'gpu-oom': false } })) as { settings: unknown };
+    expect(settings).toMatchObject({ categories: { 'gpu-fault': true, 'gpu-oom': false } });
+  });
+
+  it('an import over records of a newer version names up to three of them, then how many more', async () => {
+    const keys = ['drive:a1', 'drive:a2', 'drive:a3', 'drive:a4', 'drive:a5'];
+    const newer = (key: string) => ({ ...stored(key), v: CURRENT_VERSION + 1 });
+    const importing = async (count: number) => {
+      fakeBrowser.reset();
+      await storage.set(Object.fromEntries(keys.slice(0, count).map((key) => [`nb:${key}`, newer(key)])));
+      const file = exportData(
+        defaultSettings(),
+        keys.map((key) => stored(key)),
+      );
+      const result = await createNotebookWriter().importData(JSON.stringify(file));
+      return result.ok ? '' : result.message;
+    };
+    expect(await importing(2)).toContain('(nb:drive:a1, nb:drive:a2).');
+    expect(await importing(3)).toContain('(nb:drive:a1, nb:drive:a2, nb:drive:a3).');
+    expect(await importing(5)).toContain('(nb:drive:a1, nb:drive:a2, nb:drive:a3 and 2 more).');
+  });
+
+  it('an import where the browser sets no quota (Firefox) is not measured against one', async () => {
+    const quota = Object.getOwnPropertyDescriptor(storage, 'QUOTA_BYTES');
+    Reflect.deleteProperty(storage, 'QUOTA_BYTES');
+    try {
+      const file = exportData(defaultSettings(), [stored(OTHER)]);
+      expect(await createNotebookWriter().importData(JSON.stringify(file))).toEqual({ ok: true, notebooks: 1 });
+    } finally {
+      if (quota) Object.defineProperty(storage, 'QUOTA_BYTES', quota);
+    }
+  });
+
+  it('an import over the quota says what to do', async () => {
+    Object.assign(storage, { QUOTA_BYTES: 10 });
+    try {
+      const file = exportData(defaultSettings(), [stored(OTHER)]);
+      const result = await createNotebookWriter().importData(JSON.stringify(file));
+      expect(!result.ok && result.message).toMatch(/Import a file with fewer notebooks, or clear data first\.$/);
+    } finally {
+      Object.assign(storage, { QUOTA_BYTES: 10485760 });
+    }
+  });
+
+  it('counts a value JSON cannot write as its key alone', () => {
+    expect(bytesOf({ ab: undefined })).toBe(2);
+  });
+
+  it("reads and watches the browser's refused writes in session storage only", async () => {
+    const errors = [{ at: T0, message: 'full', lost: 'nb:x' }];
+    await fakeBrowser.storage.session.set({ storageErrors: errors });
+    expect(await loadStorageErrors()).toEqual(errors);
+    const seen: unknown[] = [];
+    const stop = watchStorageErrors((list) => seen.push(list));
+    await storage.set({ storageErrors: [{ at: T0, message: 'elsewhere', lost: '' }] });
+    await fakeBrowser.storage.session.set({ storageErrors: [] });
+    stop();
+    expect(seen).toEqual([[]]);
   });
 });

@@ -181,3 +181,52 @@ function refusedInWords(settings: Parameters<typeof refusedPattern>[0]) {
   const refused = refusedPattern(settings);
   return refused && { path: refused.path, message: getMessage(refused.refusal.key, refused.refusal.subs) };
 }
+
+describe('imports at their edges', () => {
+  const file = () => JSON.parse(exported()) as { version: unknown; notebooks: Record<string, unknown>[] };
+  const importing = (change: (f: ReturnType<typeof file>) => void) => {
+    const f = file();
+    change(f);
+    return parseImport(JSON.stringify(f));
+  };
+
+  it('takes a file of exactly 1000 notebooks', () => {
+    const result = importing((f) => {
+      f.notebooks = Array.from({ length: 1000 }, (_, i) => ({ ...f.notebooks[1], key: `drive:n${i}` }));
+    });
+    expect(result).toMatchObject({ ok: true });
+  });
+
+  it('refuses a version that is below zero or no whole number', () => {
+    for (const version of [-1, 2.5]) {
+      expect(importing((f) => (f.version = version))).toEqual({
+        ok: false,
+        message: `The export has no readable version (found ${version}).`,
+      });
+    }
+  });
+
+  it('names a notebook whose version cannot be read, and never carries a restart under way into this browser', () => {
+    expect(importing((f) => (f.notebooks[0] = { ...f.notebooks[0], v: -1 }))).toEqual({
+      ok: false,
+      message: 'Invalid field at notebooks.0.v: unreadable version -1.',
+    });
+    const restarting = importing((f) => {
+      f.notebooks[0] = {
+        ...f.notebooks[0],
+        status: {
+          kind: 'restarting',
+          reason: 'failure',
+          action: 'restart-and-run-all',
+          attempt: 'a',
+          ownerTab: 1,
+          startedAt: 10,
+        },
+      };
+    });
+    expect(restarting.ok && restarting.notebooks.map((n) => n.status)).toEqual([
+      { kind: 'watching' },
+      { kind: 'watching' },
+    ]);
+  });
+});
