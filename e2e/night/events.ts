@@ -60,8 +60,8 @@ export type NightEvent =
   /** A new version of the extension is loaded in place, the notebook's tab open. */
   | { kind: 'update' }
   /**
-   * Colab shows one of the person's dialogs; the person closes it. The disallowed-code warning (REFERENCE §11.2: "Cancel
-   * execution" / "Continue anyway", both the person's decision) is closed with Escape, which answers neither.
+   * Colab shows one of the person's dialogs; the person closes it. The disallowed-code warning (REFERENCE §11.2:
+   * "Cancel execution" / "Continue anyway", both the person's decision) is closed with Escape, which answers neither.
    */
   | { kind: 'dialog'; dialog: PersonDialog }
   | { kind: 'switch'; on: boolean }

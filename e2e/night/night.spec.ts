@@ -257,8 +257,9 @@ test('a night of randomized events, every invariant after every event', async ()
   } finally {
     const played = summary.reduce((sum, n) => sum + n.events, 0);
     const failures = summary.filter((n) => n.failure).length;
+    const skipped = `${timing.skipped.length} event(s) skipped: ${timing.skipped.join('; ') || 'none'}`;
     const timingWords = timing.problems
-      ? `, ${timing.problems} of the night's own timing problems (not failures; ${timing.skipped.length} event(s) skipped: ${timing.skipped.join('; ') || 'none'})`
+      ? `, ${timing.problems} of the night's own timing problems (not failures; ${skipped})`
       : '';
     const seconds = Math.round((Date.now() - started) / 1000);
     const flashes = world.flashes;
@@ -279,7 +280,8 @@ test('a night of randomized events, every invariant after every event', async ()
       nights: summary,
     });
     progress(
-      `the run: ${played} events played and passed, ${failures} failing${timingWords}, ${world.checks} invariant checks, ` +
+      `the run: ${played} events played and passed, ${failures} failing${timingWords}, ` +
+        `${world.checks} invariant checks, ` +
         `seeds ${summary.map((n) => n.seed).join(',')}, ${seconds} s${flashWords}` +
         (queue.length || unplayed
           ? `; out of time with ${unplayed + queue.reduce((sum, n) => sum + n.events.length, 0)} events unplayed`

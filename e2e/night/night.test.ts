@@ -219,7 +219,7 @@ suite("the model of README's promises", () => {
     expect(model.question(oom)).toBe('restart');
   });
 
-  it('asks only where the asking page stays to be answered; never when the question is off or nothing counts down', () => {
+  it('asks only where the asking page stays to answer; never with the question off or nothing counting down', () => {
     const off = new NightModel();
     expect(off.question({ ...oom, answer: 'not-now' })).toBeNull();
     off.apply({ ...oom, answer: 'not-now' });

@@ -673,7 +673,7 @@ export class Night {
       .toBeGreaterThan(before);
   }
 
-  /** Colab's disallowed-code warning: the guard leaves it (the checks: nothing dangerous); the person presses Escape. */
+  /** Colab's disallowed-code warning: the guard leaves it (checked: nothing dangerous); the person presses Escape. */
   async #warning(): Promise<void> {
     const open = 'mwc-dialog[open], md-dialog[open], paper-dialog[opened]';
     await showDialog(this.page, 'disallowed-code');
@@ -770,7 +770,8 @@ export class Night {
           `${seen.restarts.length} restarts, ${seen.guardRunAlls.length} guard's Run alls and ` +
             `${seen.reconnects.length} reconnects seen, ${want.restarts}, ${want.crashRunAlls} and ` +
             `${want.reconnects} expected; kernel ${state.kernel}, ` +
-            `cells ${state.cells.map((c) => c.state).join('/')}; status ${await this.#status()}`,
+            `cells ${state.cells.map((c) => c.state).join('/')}; status ${await this.#status()}; ` +
+            `last events: ${await this.#lastEvents()}`,
         );
       }
     };
@@ -852,11 +853,23 @@ export class Night {
       check(rec?.status?.kind !== 'pending', 'stored status', 'a countdown pending with the guard off');
     }
     if (broken.length) {
-      // The record's last events say what the guard thought it was doing.
-      const last = history.slice(-6).map((e) => [e.type, (e as { detail?: string }).detail].filter(Boolean).join(': '));
       const detail = broken.map(([what, detail]) => `${what} ${detail}`).join('; ');
-      throw new InvariantBroken(broken[0]![0], `${detail}; last events: ${last.join(' | ')}`);
+      throw new InvariantBroken(broken[0]![0], `${detail}; last events: ${await this.#lastEvents()}`);
     }
+  }
+
+  /** The record's last events: what the guard thought it was doing. */
+  async #lastEvents(): Promise<string> {
+    const history = await this.#storage(async (name) => {
+      const rec = (await chrome.storage.local.get(name))[name] as { history?: unknown[] } | undefined;
+      return (rec?.history ?? []).slice(-8);
+    }, `nb:${this.#key}`);
+    return history
+      .map((e) => {
+        const { type, params } = e as { type: string; params?: object };
+        return params ? `${type} ${JSON.stringify(params)}` : type;
+      })
+      .join(' | ');
   }
 
   /** The popup's status words agree with the model. */
