@@ -238,6 +238,17 @@ suite("the model of README's promises", () => {
     expect(on.expected()).toMatchObject({ gaveUp: true, giveUps: 1, leftToYou: 0 });
   });
 
+  it('asleep in a countdown: a new countdown, one restart; a disconnect that is the person\'s cancels it', () => {
+    const model = new NightModel();
+    expect(model.acts({ ...oom, during: 'asleep' })).toBe(true);
+    model.apply({ ...oom, during: 'asleep' });
+    expect(model.expected()).toMatchObject({ restarts: 1, loop: 1 });
+    expect(model.countsDown({ ...oom, during: 'disconnect' })).toBe(true);
+    expect(model.acts({ ...oom, during: 'disconnect' })).toBe(false);
+    model.apply({ ...oom, during: 'disconnect' });
+    expect(model.expected()).toMatchObject({ restarts: 1, loop: 1, enabled: true, gaveUp: false });
+  });
+
   it('a failure in a hidden tab is restarted unasked; a hidden run that ends well is nothing', () => {
     const model = new NightModel({ reconnectOnDisconnect: false, askAtKeyboard: true });
     expect(model.question({ kind: 'hidden', fails: true })).toBeNull();
