@@ -109,7 +109,17 @@ export class NightModel {
   /** Whether the guard is expected to act on this event (a countdown, then a restart or a Run all). */
   acts(event: NightEvent): boolean {
     if (event.kind === 'oom' && cancels(event.during)) return false;
+    if (this.#askingPageLeft(event)) return false;
     return this.countsDown(event);
+  }
+
+  /**
+   * The person at the keyboard, asked, opens another notebook in the tab: settings.md counts it as closing the tab that
+   * asks, a no. A reload or an update keeps the notebook in the tab, and nobody has touched the new page since: the
+   * question gives way to the countdown.
+   */
+  #askingPageLeft(event: NightEvent): boolean {
+    return !!this.settings.askAtKeyboard && event.kind === 'oom' && event.during === 'other-notebook';
   }
 
   /**
@@ -231,8 +241,10 @@ export class NightModel {
       s.enabled = false;
       return;
     }
-    // The person's disconnect cancels the countdown: nothing restarted, no loop restart used.
+    // The person's disconnect cancels the countdown, leaving the notebook asks no more: nothing restarted, no loop
+    // restart used.
     if (event.kind === 'oom' && event.during === 'disconnect') return;
+    if (this.#askingPageLeft(event)) return;
     if (this.question(event) === 'not-now') {
       // Final for that failure: nothing restarted, no crash-loop restart used.
       s.leftToYou++;

@@ -229,6 +229,10 @@ suite("the model of README's promises", () => {
     for (const during of ['reload', 'update', 'other-notebook', 'switch-off'] as const) {
       expect(on.question({ ...oom, during, answer: 'not-now' })).toBeNull();
     }
+    // Another notebook opened in the asking tab: as if the tab were closed, the answer is no.
+    expect(on.acts({ ...oom, during: 'other-notebook' })).toBe(false);
+    on.apply({ ...oom, during: 'other-notebook', answer: 'restart' });
+    expect(on.expected()).toMatchObject({ restarts: 0, loop: 0, leftToYou: 0 });
     // Reloaded, the page that asked is gone: nobody has touched the new one, so the countdown acts.
     on.apply({ ...oom, during: 'reload', answer: 'not-now' });
     expect(on.expected()).toMatchObject({ restarts: 1, leftToYou: 0 });
@@ -238,7 +242,7 @@ suite("the model of README's promises", () => {
     expect(on.expected()).toMatchObject({ gaveUp: true, giveUps: 1, leftToYou: 0 });
   });
 
-  it('asleep in a countdown: a new countdown, one restart; a disconnect that is the person\'s cancels it', () => {
+  it("asleep in a countdown: a new countdown, one restart; a disconnect that is the person's cancels it", () => {
     const model = new NightModel();
     expect(model.acts({ ...oom, during: 'asleep' })).toBe(true);
     model.apply({ ...oom, during: 'asleep' });
