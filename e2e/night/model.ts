@@ -172,6 +172,8 @@ export class NightModel {
     if (!this.#s.enabled) return false;
     if (!wasEnabled) return false;
     if (event.kind === 'reload' || event.kind === 'other-notebook' || event.kind === 'update') return false;
+    // The tab left for another notebook and came back with nothing run there (the question's no).
+    if (this.#askingPageLeft(event)) return false;
     if (RUNS.has(event.kind)) return true;
     // The guard's reconnect runs all.
     return this.#pageRan || this.#acted;

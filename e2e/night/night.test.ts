@@ -233,6 +233,11 @@ suite("the model of README's promises", () => {
     expect(on.acts({ ...oom, during: 'other-notebook' })).toBe(false);
     on.apply({ ...oom, during: 'other-notebook', answer: 'restart' });
     expect(on.expected()).toMatchObject({ restarts: 0, loop: 0, leftToYou: 0 });
+    // The page that came back has seen nothing run: an outage then is the person's to connect.
+    expect(new NightModel({ reconnectOnDisconnect: true, askAtKeyboard: true }).acts({ kind: 'outage' })).toBe(false);
+    const outage = new NightModel({ reconnectOnDisconnect: true, askAtKeyboard: true });
+    outage.apply({ ...oom, during: 'other-notebook' });
+    expect(outage.acts({ kind: 'outage' })).toBe(false);
     // Reloaded, the page that asked is gone: nobody has touched the new one, so the countdown acts.
     on.apply({ ...oom, during: 'reload', answer: 'not-now' });
     expect(on.expected()).toMatchObject({ restarts: 1, leftToYou: 0 });
