@@ -1,6 +1,6 @@
-import { runAll, triggerCrash, waitForRun } from './colab-sim';
+import { runAll, triggerCrash, waitForKernel, waitForRun } from './colab-sim';
 import { expect, test } from './harness/extension';
-import { resetStorage, setSettings } from './harness/guard';
+import { resetStorage, setSettings, waitForWatching } from './harness/guard';
 import { EPOCH_DONE, historyOf, logOf, openNotebook, record, switchOnInPopup, trainNotebook } from './harness/matrix';
 
 /**
@@ -91,5 +91,39 @@ test('switched off in the popup during a countdown (a MemoryError), nothing rest
   await expect
     .poll(async () => historyOf(await record(serviceWorker, key), 'restarted').map((e) => e.action))
     .toEqual(['run-all']);
+  await sim.dispose();
+});
+
+test('asked at the keyboard, the person opens another notebook in the tab: a no, nothing restarts on return', async ({
+  context,
+  page,
+  serviceWorker,
+}) => {
+  // The long night's seed 43 (the question on): an OOM, asked; the tab visits another notebook and comes back. The
+  // night's model expected the countdown; the guard counts leaving the notebook as closing the tab that asked.
+  await setSettings(serviceWorker, { backoffBaseSec: 1, askAtKeyboard: true });
+  const { sim, key, url, tabId } = await openNotebook(
+    { context, page, serviceWorker },
+    trainNotebook({ 1: { fail: 'host-ram' }, default: EPOCH_DONE }),
+  );
+  await page.locator('#cell-train').click();
+  await page.keyboard.type('# a smaller batch');
+  await runAll(page);
+  expect(await waitForRun(page, 1)).toMatchObject({ ok: false });
+  await expect(page.locator('colab-oom-guard-notice .title')).toHaveText('Restart session and run all?');
+
+  await page.goto(sim.notebook('/drive/never-guarded', trainNotebook({ default: EPOCH_DONE })));
+  await expect
+    .poll(async () => historyOf(await record(serviceWorker, key), 'asked').map((e) => e.params?.choice))
+    .toEqual(['closed']);
+  await page.goto(url);
+  await waitForWatching(serviceWorker, tabId, key);
+  await waitForKernel(page, 'idle');
+  await expect.poll(async () => (await record(serviceWorker, key))?.status).toEqual({ kind: 'watching' });
+  // A Run all of the person's comes and ends well in the page that came back; nothing restarts meanwhile.
+  await runAll(page);
+  expect(await waitForRun(page, 1)).toMatchObject({ ok: true });
+  expect(await logOf(page, 'restart')).toEqual([]);
+  expect(historyOf(await record(serviceWorker, key), 'restarted')).toEqual([]);
   await sim.dispose();
 });

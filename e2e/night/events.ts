@@ -3,14 +3,28 @@
  * weighted list by a seeded generator, so that a seed names one night exactly. Pure: no browser, no Node API.
  */
 
-/** Where the guard is, when an event lands in the middle of a countdown (the interleavings bugs came from). */
-export type During = 'reload' | 'switch-off' | 'worker-stop' | 'other-notebook' | 'update';
+/**
+ * Where the guard is, when an event lands in the middle of a countdown (the interleavings bugs came from): a reload,
+ * the switch off, a stopped worker, a visit to another notebook, an update, the computer asleep for 2 hours, or Colab
+ * ending the runtime for a reason that is the person's (no compute units).
+ */
+export type During = 'reload' | 'switch-off' | 'worker-stop' | 'other-notebook' | 'update' | 'asleep' | 'disconnect';
 
 export type NightEvent =
   /** The person's Run all; every cell succeeds. */
   | { kind: 'run-ok' }
-  /** Run all; the training cell ends in an out of memory shown in `place`; optionally something lands mid-countdown. */
-  | { kind: 'oom'; preset: 'cuda-oom' | 'tf-oom' | 'jax-oom' | 'host-ram'; place: 'frame' | 'main'; during?: During }
+  /**
+   * Run all; the training cell ends in an out of memory shown in `place`; optionally something lands mid-countdown.
+   * In a night with the question at the keyboard on, the person who just clicked Run all is asked, and gives `answer`
+   * (Restart now when none: a replay file written before the question was played).
+   */
+  | {
+      kind: 'oom';
+      preset: 'cuda-oom' | 'tf-oom' | 'jax-oom' | 'host-ram';
+      place: 'frame' | 'main';
+      during?: During;
+      answer?: Answer;
+    }
   /** Run all; the kernel dies of RAM while training runs: Colab's "crashed after using all available RAM" toast. */
   | { kind: 'ram-crash' }
   /** Run all; Colab's "crashed for an unknown reason" (off by default: never acted on). */
@@ -45,17 +59,35 @@ export type NightEvent =
   | { kind: 'worker-stop' }
   /** A new version of the extension is loaded in place, the notebook's tab open. */
   | { kind: 'update' }
-  /** Colab shows one of the person's dialogs; nobody answers it for a while; the person closes it. */
-  | { kind: 'dialog'; dialog: 'drive-permission' | 'usage-limit' | 'gpu-unavailable' }
+  /**
+   * Colab shows one of the person's dialogs; the person closes it. The disallowed-code warning (REFERENCE §11.2:
+   * "Cancel execution" / "Continue anyway", both the person's decision) is closed with Escape, which answers neither.
+   */
+  | { kind: 'dialog'; dialog: PersonDialog }
   | { kind: 'switch'; on: boolean }
   /** The notebook's Max restarts, set in the popup. */
   | { kind: 'limit'; max: number }
   /** The person types in the page. */
   | { kind: 'typing' }
   /** A second tab on the notebook (one shared runtime); the OOM shows there late when `late`. */
-  | { kind: 'second-tab'; late: boolean };
+  | { kind: 'second-tab'; late: boolean }
+  /**
+   * The person starts Run all and opens another tab in front of the Colab tab; behind it, hidden and throttled as
+   * browsers do, training dies of out of memory (`fails`) or ends well; then the person comes back to the tab.
+   */
+  | { kind: 'hidden'; fails: boolean };
 
 export type Kind = NightEvent['kind'];
+
+const PERSON_DIALOGS = ['drive-permission', 'usage-limit', 'gpu-unavailable', 'disallowed-code'] as const;
+export type PersonDialog = (typeof PERSON_DIALOGS)[number];
+
+/**
+ * The person's answer to "Restart session and run all?" (settings.md): Restart now, Not now, or nothing: they leave
+ * the keyboard, and 2 minutes later the countdown comes back and acts. Leaving costs the night 2 real minutes, so it is
+ * drawn rarely.
+ */
+export type Answer = 'restart' | 'not-now' | 'away';
 
 /** Weights: failures often (they are what the guard is for), the rest now and then. */
 const WEIGHTS: Array<[number, (r: Random) => NightEvent]> = [
@@ -67,8 +99,19 @@ const WEIGHTS: Array<[number, (r: Random) => NightEvent]> = [
       preset: r.pick(['cuda-oom', 'cuda-oom', 'tf-oom', 'jax-oom', 'host-ram'] as const),
       place: r.pick(['frame', 'main'] as const),
       ...(r.chance(0.3)
-        ? { during: r.pick(['reload', 'switch-off', 'worker-stop', 'other-notebook', 'update'] as const) }
+        ? {
+            during: r.pick([
+              'reload',
+              'switch-off',
+              'worker-stop',
+              'other-notebook',
+              'update',
+              'asleep',
+              'disconnect',
+            ] as const),
+          }
         : {}),
+      answer: r.chance(0.04) ? 'away' : r.pick(['restart', 'not-now'] as const),
     }),
   ],
   [6, () => ({ kind: 'ram-crash' })],
@@ -86,11 +129,12 @@ const WEIGHTS: Array<[number, (r: Random) => NightEvent]> = [
   [2, () => ({ kind: 'other-notebook' })],
   [3, () => ({ kind: 'worker-stop' })],
   [2, () => ({ kind: 'update' })],
-  [2, (r) => ({ kind: 'dialog', dialog: r.pick(['drive-permission', 'usage-limit', 'gpu-unavailable'] as const) })],
+  [3, (r) => ({ kind: 'dialog', dialog: r.pick(PERSON_DIALOGS) })],
   [4, (r) => ({ kind: 'switch', on: r.chance(0.5) })],
   [3, (r) => ({ kind: 'limit', max: r.int(0, 4) })],
   [2, () => ({ kind: 'typing' })],
   [3, (r) => ({ kind: 'second-tab', late: r.chance(0.6) })],
+  [4, (r) => ({ kind: 'hidden', fails: r.chance(0.75) })],
 ];
 
 /** The night's Colab, drawn from its seed: how its dialogs are built, how late frames and a Stop's error show. */
@@ -102,7 +146,28 @@ export interface NightColab {
   interruptErrorDelayMs: number;
   /** The person's "Reconnect and run all after Runtime disconnected" for the night (settings.md). */
   reconnectOnDisconnect: boolean;
+  /** The person's "Ask before restarting while I work in the Colab tab" (`askAtKeyboard`, settings.md). */
+  askAtKeyboard: boolean;
+  /** Alerts to a URL (docs/alerts.md), or none set. */
+  alerts: NightAlerts | null;
 }
+
+/** Which events alert, and how the night's local receiver answers: 200, an HTTP error, or never (held open). */
+export interface NightAlerts {
+  events: Record<AlertEventName, boolean>;
+  receiver: 'ok' | 'fails' | 'hangs';
+}
+
+/** docs/alerts.md's events (its JSON shape's `event`). */
+export const ALERT_EVENT_NAMES = [
+  'gave-up',
+  'run-stopped',
+  'ui-problem',
+  'left-to-person',
+  'restarted',
+  'run-finished',
+] as const;
+export type AlertEventName = (typeof ALERT_EVENT_NAMES)[number];
 
 export function nightColab(seed: number): NightColab {
   const random = new Random(seed ^ 0x5eed);
@@ -111,6 +176,17 @@ export function nightColab(seed: number): NightColab {
     renderDelayMs: random.pick([0, 0, 120]),
     interruptErrorDelayMs: random.pick([0, 300]),
     reconnectOnDisconnect: random.chance(0.5),
+    // Drawn after the earlier choices, so that a seed keeps the Colab it had before these were drawn.
+    askAtKeyboard: random.chance(0.5),
+    alerts: random.chance(0.6) ? nightAlerts(random) : null,
+  };
+}
+
+function nightAlerts(random: Random): NightAlerts {
+  const events = Object.fromEntries(ALERT_EVENT_NAMES.map((name) => [name, random.chance(0.5)]));
+  return {
+    events: events as Record<AlertEventName, boolean>,
+    receiver: random.pick(['ok', 'ok', 'ok', 'fails', 'hangs'] as const),
   };
 }
 

@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { describe, generateNight, type NightColab, type NightEvent, nightColab, smallerNights } from './events';
-import { InvariantBroken, Night } from './world';
+import { InvariantBroken, Night, NightTiming } from './world';
 
 /**
  * `npm run test:night`: seeded nights against the simulator, every invariant checked after every event; a failing
@@ -25,6 +25,8 @@ interface Outcome {
   failure?: string;
   /** Which invariant broke ('error': the night itself could not go on). */
   signature?: string;
+  /** The night's own timing failed at event `played` (the machine too slow for it): not a failure of the guard. */
+  timing?: boolean;
 }
 
 let nights = 0;
@@ -37,6 +39,15 @@ async function play(night: Night, colab: NightColab, events: NightEvent[], until
     try {
       await night.play(event);
     } catch (error) {
+      if (error instanceof NightTiming) {
+        return {
+          ok: false,
+          played,
+          checks: night.checks,
+          failure: `${describe(event)}: ${error.message}`,
+          timing: true,
+        };
+      }
       const signature = error instanceof InvariantBroken ? error.signature : 'error';
       const failure = `${describe(event)}: ${(error as Error).message}`;
       return { ok: false, played, checks: night.checks, failure, signature };
@@ -80,16 +91,22 @@ class World {
   night!: Night;
   /** Invariant checks made by browsers already closed. */
   #closedChecks = 0;
+  /** How long a countdown showed before each question, in browsers already closed. */
+  #closedFlashes: number[] = [];
   async open(): Promise<void> {
     this.night = await Night.open();
   }
   async fresh(): Promise<void> {
     this.#closedChecks += this.night.checks;
+    this.#closedFlashes.push(...this.night.flashes);
     await this.night.dispose().catch(() => undefined);
     await this.open();
   }
   get checks(): number {
     return this.#closedChecks + this.night.checks;
+  }
+  get flashes(): number[] {
+    return [...this.#closedFlashes, ...this.night.flashes];
   }
   async dispose(): Promise<void> {
     this.#closedChecks += this.night.checks;
@@ -133,7 +150,7 @@ async function shrink(
       if (Date.now() >= deadline) break;
       tries++;
       const outcome = await playFresh(world, colab, candidate, deadline);
-      if (outcome.ok || outcome.signature !== signature) continue;
+      if (outcome.ok || outcome.timing || outcome.signature !== signature) continue;
       best = candidate.slice(0, outcome.played + 1);
       failure = outcome.failure!;
       found = true;
@@ -160,23 +177,31 @@ interface NightSummary {
   failure?: string;
   shrunkTo?: number;
   replay?: string;
+  /** The night's own timing problem that ended this part of it (its event played again in a fresh world). */
+  timing?: string;
 }
+
+/** An event that met the night's timing problem this many times in a row is skipped (counted, not judged). */
+const TIMING_TRIES = 2;
 
 test('a night of randomized events, every invariant after every event', async () => {
   const world = new World();
   await world.open();
   const until = wallBudgetMs ? started + wallBudgetMs : Infinity;
   const summary: NightSummary[] = [];
-  // A failure does not end the run: the rest of its events go to a fresh world with the next seed.
-  const queue = seeds.map((seed) => ({ seed, events: count }));
+  // A failure does not end the run: the rest of its events go to a fresh world with the next seed. A timing problem of
+  // the night's own goes on in a fresh world with the same events, that one first (skipped after TIMING_TRIES).
+  const queue: Array<{ seed: number; events: NightEvent[]; colab: NightColab; retry?: number }> = seeds.map((seed) => ({
+    seed,
+    events: replayFile ? JSON.parse(readFileSync(replayFile, 'utf8')).events : generateNight(seed, count),
+    colab: nightColab(seed),
+  }));
   let unplayed = 0;
+  const timing = { problems: 0, skipped: [] as string[] };
   try {
     while (queue.length && Date.now() < until) {
-      const { seed, events: length } = queue.shift()!;
-      const events: NightEvent[] = replayFile
-        ? JSON.parse(readFileSync(replayFile, 'utf8')).events
-        : generateNight(seed, length);
-      const colab = nightColab(seed);
+      const { seed, events, colab, retry = 0 } = queue.shift()!;
+      const length = events.length;
       const checksBefore = world.checks;
       const nightStarted = Date.now();
       const outcome = await playFresh(world, colab, events, until);
@@ -187,13 +212,26 @@ test('a night of randomized events, every invariant after every event', async ()
         seconds: Math.round((Date.now() - nightStarted) / 1000),
       };
       summary.push(entry);
-      const verdict = outcome.ok ? '' : `, FAILED: ${outcome.failure}`;
+      const verdict = outcome.ok
+        ? ''
+        : outcome.timing
+          ? `, the night's own timing: ${outcome.failure}`
+          : `, FAILED: ${outcome.failure}`;
       progress(
         `night seed=${seed} (${JSON.stringify(colab)}): ${outcome.played}/${events.length} events, ` +
           `${entry.checks} invariant checks, ${entry.seconds} s${verdict}`,
       );
       if (outcome.ok) {
         unplayed += events.length - outcome.played;
+        continue;
+      }
+      if (outcome.timing) {
+        entry.timing = outcome.failure;
+        timing.problems++;
+        const again = retry + 1 < TIMING_TRIES;
+        if (!again) timing.skipped.push(`seed ${seed}: ${describe(events[outcome.played]!)}`);
+        const rest = events.slice(outcome.played + (again ? 0 : 1));
+        if (rest.length) queue.unshift({ seed, events: rest, colab, retry: again ? retry + 1 : 0 });
         continue;
       }
       const failing = events.slice(0, outcome.played + 1);
@@ -212,12 +250,22 @@ test('a night of randomized events, every invariant after every event', async ()
       const left = length - outcome.played - 1;
       // Seed S goes on as seed S·100+1: not a seed of this run or of one beside it (seed 42 after 43 did: the same
       // events twice).
-      if (!replayFile && left > 0) queue.unshift({ seed: seed * 100 + 1, events: left });
+      const next = seed * 100 + 1;
+      if (!replayFile && left > 0)
+        queue.unshift({ seed: next, events: generateNight(next, left), colab: nightColab(next) });
     }
   } finally {
     const played = summary.reduce((sum, n) => sum + n.events, 0);
     const failures = summary.filter((n) => n.failure).length;
+    const skipped = `${timing.skipped.length} event(s) skipped: ${timing.skipped.join('; ') || 'none'}`;
+    const timingWords = timing.problems
+      ? `, ${timing.problems} of the night's own timing problems (not failures; ${skipped})`
+      : '';
     const seconds = Math.round((Date.now() - started) / 1000);
+    const flashes = world.flashes;
+    const flashWords = flashes.length
+      ? `; before ${flashes.length} question(s) a countdown showed for up to ${Math.max(...flashes)} ms`
+      : '';
     // Named by its seeds: nights run side by side (one per core) keep their own.
     save(`summary-${seeds.join(',')}.json`, {
       count,
@@ -225,14 +273,18 @@ test('a night of randomized events, every invariant after every event', async ()
       played,
       checks: world.checks,
       failures,
+      timingProblems: timing.problems,
+      timingSkipped: timing.skipped,
+      countdownFlashesMs: flashes,
       seconds,
       nights: summary,
     });
     progress(
-      `the run: ${played} events played and passed, ${failures} failing, ${world.checks} invariant checks, ` +
-        `seeds ${summary.map((n) => n.seed).join(',')}, ${seconds} s` +
+      `the run: ${played} events played and passed, ${failures} failing${timingWords}, ` +
+        `${world.checks} invariant checks, ` +
+        `seeds ${summary.map((n) => n.seed).join(',')}, ${seconds} s${flashWords}` +
         (queue.length || unplayed
-          ? `; out of time with ${unplayed + queue.reduce((sum, n) => sum + n.events, 0)} events unplayed`
+          ? `; out of time with ${unplayed + queue.reduce((sum, n) => sum + n.events.length, 0)} events unplayed`
           : ''),
     );
     await world.dispose();

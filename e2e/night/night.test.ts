@@ -1,5 +1,5 @@
 import { expect, it, describe as suite } from 'vitest';
-import { describe, generateNight, Random, smallerNights } from './events';
+import { describe, generateNight, nightColab, Random, smallerNights } from './events';
 import { NightModel } from './model';
 
 suite('the night generator', () => {
@@ -34,6 +34,7 @@ suite('the night generator', () => {
         'unknown-crash',
         'update',
         'worker-stop',
+        'hidden',
       ].sort(),
     );
   });
@@ -204,5 +205,85 @@ suite("the model of README's promises", () => {
     expect(on.outageGivesUp()).toBe(true);
     on.apply({ kind: 'outage' });
     expect(on.expected()).toMatchObject({ loop: 3, crashRunAlls: 2, gaveUp: true, giveUps: 1 });
+  });
+
+  it('the person at the keyboard: Restart now is one restart, Not now none and no loop restart used, away acts', () => {
+    const model = new NightModel({ reconnectOnDisconnect: false, askAtKeyboard: true });
+    expect(model.question({ ...oom, answer: 'not-now' })).toBe('not-now');
+    model.apply({ ...oom, answer: 'not-now' });
+    expect(model.expected()).toMatchObject({ restarts: 0, loop: 0, leftToYou: 1, gaveUp: false });
+    model.apply({ ...oom, answer: 'restart' });
+    model.apply({ ...oom, answer: 'away' });
+    expect(model.expected()).toMatchObject({ restarts: 2, loop: 2, leftToYou: 1 });
+    // A replay file from before the question: Restart now.
+    expect(model.question(oom)).toBe('restart');
+  });
+
+  it('asks only where the asking page stays to answer; never with the question off or nothing counting down', () => {
+    const off = new NightModel();
+    expect(off.question({ ...oom, answer: 'not-now' })).toBeNull();
+    off.apply({ ...oom, answer: 'not-now' });
+    expect(off.expected()).toMatchObject({ restarts: 1, leftToYou: 0 });
+    const on = new NightModel({ reconnectOnDisconnect: false, askAtKeyboard: true });
+    expect(on.question({ ...oom, during: 'worker-stop', answer: 'not-now' })).toBe('not-now');
+    for (const during of ['reload', 'update', 'other-notebook', 'switch-off'] as const) {
+      expect(on.question({ ...oom, during, answer: 'not-now' })).toBeNull();
+    }
+    // Another notebook opened in the asking tab: as if the tab were closed, the answer is no.
+    expect(on.acts({ ...oom, during: 'other-notebook' })).toBe(false);
+    on.apply({ ...oom, during: 'other-notebook', answer: 'restart' });
+    expect(on.expected()).toMatchObject({ restarts: 0, loop: 0, leftToYou: 0 });
+    // The page that came back has seen nothing run: an outage then is the person's to connect.
+    expect(new NightModel({ reconnectOnDisconnect: true, askAtKeyboard: true }).acts({ kind: 'outage' })).toBe(false);
+    const outage = new NightModel({ reconnectOnDisconnect: true, askAtKeyboard: true });
+    outage.apply({ ...oom, during: 'other-notebook' });
+    expect(outage.acts({ kind: 'outage' })).toBe(false);
+    // Reloaded, the page that asked is gone: nobody has touched the new one, so the countdown acts.
+    on.apply({ ...oom, during: 'reload', answer: 'not-now' });
+    expect(on.expected()).toMatchObject({ restarts: 1, leftToYou: 0 });
+    on.apply({ kind: 'limit', max: 1 });
+    expect(on.question({ ...oom, answer: 'not-now' })).toBeNull();
+    on.apply({ ...oom, answer: 'not-now' });
+    expect(on.expected()).toMatchObject({ gaveUp: true, giveUps: 1, leftToYou: 0 });
+  });
+
+  it("asleep in a countdown: a new countdown, one restart; a disconnect that is the person's cancels it", () => {
+    const model = new NightModel();
+    expect(model.acts({ ...oom, during: 'asleep' })).toBe(true);
+    model.apply({ ...oom, during: 'asleep' });
+    expect(model.expected()).toMatchObject({ restarts: 1, loop: 1 });
+    expect(model.countsDown({ ...oom, during: 'disconnect' })).toBe(true);
+    expect(model.acts({ ...oom, during: 'disconnect' })).toBe(false);
+    model.apply({ ...oom, during: 'disconnect' });
+    expect(model.expected()).toMatchObject({ restarts: 1, loop: 1, enabled: true, gaveUp: false });
+  });
+
+  it('a failure in a hidden tab is restarted unasked; a hidden run that ends well is nothing', () => {
+    const model = new NightModel({ reconnectOnDisconnect: false, askAtKeyboard: true });
+    expect(model.question({ kind: 'hidden', fails: true })).toBeNull();
+    expect(model.acts({ kind: 'hidden', fails: false })).toBe(false);
+    model.apply({ kind: 'hidden', fails: false });
+    model.apply({ kind: 'hidden', fails: true });
+    expect(model.expected()).toMatchObject({ restarts: 1, loop: 1 });
+  });
+});
+
+suite("the night's Colab and person, drawn from the seed", () => {
+  it('keeps the Colab a seed had before the question and alerts were drawn', () => {
+    // Seed 4 (CI's short night): an mwc dialog, late frames, the Reconnect setting on.
+    expect(nightColab(4)).toMatchObject({ dialog: 'mwc', renderDelayMs: 120, reconnectOnDisconnect: true });
+  });
+
+  it('draws the question on and off, alerts set or not, and every receiver behaviour across seeds', () => {
+    const colabs = Array.from({ length: 60 }, (_, seed) => nightColab(seed));
+    expect(new Set(colabs.map((c) => c.askAtKeyboard))).toEqual(new Set([true, false]));
+    expect(colabs.some((c) => c.alerts === null)).toBe(true);
+    expect(new Set(colabs.map((c) => c.alerts?.receiver).filter(Boolean))).toEqual(new Set(['ok', 'fails', 'hangs']));
+    expect(colabs.some((c) => c.alerts?.events['gave-up'] === false)).toBe(true);
+  });
+
+  it('draws every answer to the question in a long night', () => {
+    const answers = new Set(generateNight(1, 2000).flatMap((e) => (e.kind === 'oom' ? [e.answer] : [])));
+    expect(answers).toEqual(new Set(['restart', 'not-now', 'away']));
   });
 });

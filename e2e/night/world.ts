@@ -9,6 +9,7 @@ import {
   type LogEntry,
   planRun,
   releaseMirror,
+  resume,
   runAll,
   type Scenario,
   setOutage,
@@ -23,11 +24,12 @@ import {
   waitForRole,
   waitForRun,
 } from '../colab-sim';
-import { DIST, extensionServiceWorker, launchWithExtension } from '../harness/extension';
+import { DIST, extensionServiceWorker } from '../harness/extension';
 import { welcomeTabClosed } from '../harness/welcome-tab';
-import type { NightColab, NightEvent } from './events';
+import { NightAlertWatch } from './alerts';
+import type { Answer, NightColab, NightEvent, PersonDialog } from './events';
 import { type Expected, NightModel } from './model';
-import { checkPromisesNotInTheCodeYet } from './promises';
+import { launchRealTabs, type RealTabs } from './real-browser';
 
 /**
  * One night in real Chromium with the built extension, on the simulator. The extension is watched from outside only:
@@ -37,8 +39,6 @@ import { checkPromisesNotInTheCodeYet } from './promises';
 
 /** Countdowns short enough for hundreds of failures a night: every countdown 1 s (the shortest settings allow). */
 const FAST = { backoffBaseSec: 1, backoffMaxSec: 1 };
-/** The night's person types in cells just before failures: its model is the guard acting by itself (no question). */
-const NO_QUESTION = { askAtKeyboard: false };
 /**
  * A countdown long enough for an event to land inside it on a loaded machine (a reload, a navigation, an update): a
  * visit to another notebook took more than 8 s with three nights and three other builds on two cores.
@@ -48,11 +48,26 @@ const SLOW = { backoffBaseSec: 15, backoffMaxSec: 15 };
 const CANCEL_WINDOW = { backoffBaseSec: 60, backoffMaxSec: 60 };
 /** README: "If 30 minutes pass after a restart without a failure…": a healthy stretch jumps one minute past that. */
 const HEALTHY_JUMP_MS = 31 * 60_000;
+/** The computer asleep through a countdown: past settings.md's 2 minutes of grace, within the 12 hours. */
+const SLEEP_IN_COUNTDOWN_MS = 2 * 60 * 60_000;
 const SETTLE_MS = 30_000;
 /** A page that missed the switch-off would claim at its deadline; a few seconds later its restart would show. */
 const CLAIM_LATE_MS = 5_000;
-/** Longer than any event can take (a settle, a 60 s countdown window): past it the night itself is stuck. */
-const EVENT_MS = 150_000;
+/** settings.md: "Once nothing has been typed or clicked in the tab for 2 minutes, the question gives way…". */
+const AWAY_MS = 2 * 60_000;
+/** Less than the night's 1 s countdown: a countdown shown this long before the question is one, not a flash. */
+const FLASH_MS = 1000;
+/**
+ * Longer than any event can take (a settle, a 60 s countdown window, a person away for 2 minutes): past it the night
+ * itself is stuck.
+ */
+const EVENT_MS = 240_000;
+
+/**
+ * The night's own timing failed (an event meant to land inside a countdown came after it ran out): the guard is not
+ * judged on that event. The run counts these apart from failures and plays the event again in a fresh world.
+ */
+export class NightTiming extends Error {}
 
 /** An invariant that does not hold; `signature` names which, so that shrinking keeps to the same failure. */
 export class InvariantBroken extends Error {
@@ -70,6 +85,8 @@ interface Observed {
   /** The Reconnects clicked in "Runtime disconnected" dialogs: the night's person never clicks them. */
   reconnects: Array<{ at: number }>;
   countdownsShown: number[];
+  /** When the notice started asking "Restart session and run all?" (Restart now / Not now). */
+  questionsShown: number[];
   dangerous: string[];
   foreignCommands: string[];
   foreignConfirms: string[];
@@ -79,13 +96,20 @@ interface Observed {
 function noticeWatcher() {
   if (!location.hostname.startsWith('colab.')) return;
   const shown: number[] = [];
+  const asked: number[] = [];
   (window as unknown as { __nightCountdowns: number[] }).__nightCountdowns = shown;
+  (window as unknown as { __nightQuestions: number[] }).__nightQuestions = asked;
   const watchHost = (host: Element) => {
     let had = false;
+    let hadQuestion = false;
     const look = () => {
-      const has = !!host.shadowRoot?.textContent?.includes('Cancel restart');
+      const text = host.shadowRoot?.textContent ?? '';
+      const has = text.includes('Cancel restart');
       if (has && !had) shown.push(Date.now());
       had = has;
+      const question = text.includes('Restart now') && text.includes('Not now');
+      if (question && !hadQuestion) asked.push(Date.now());
+      hadQuestion = question;
     };
     const attach = () => {
       if (!host.shadowRoot) return false;
@@ -108,10 +132,18 @@ function noticeSays(words: string): boolean {
   return hosts.some((host) => !!host.shadowRoot?.textContent?.includes(words));
 }
 
-/** The main world: the guard's notice shows a countdown (its Cancel button). */
+/** The main world: the guard's notice shows a countdown (its Cancel button) or the question in its place. */
 function countdownShown(): boolean {
   const hosts = [...document.querySelectorAll('colab-oom-guard-notice')];
-  return hosts.some((host) => !!host.shadowRoot?.textContent?.includes('Cancel restart'));
+  return hosts.some((host) => /Cancel restart|Restart now/.test(host.shadowRoot?.textContent ?? ''));
+}
+
+/** The main world: the guard's notice asks the person (its Restart now and Not now buttons). */
+function questionShown(): boolean {
+  const hosts = [...document.querySelectorAll('colab-oom-guard-notice')];
+  return hosts.some((host) =>
+    /Restart now[\s\S]*Not now|Not now[\s\S]*Restart now/.test(host.shadowRoot?.textContent ?? ''),
+  );
 }
 
 export interface NightResult {
@@ -127,7 +159,8 @@ export class Night {
   #key = '';
   #other = '';
   #tabId = -1;
-  #settings: Record<string, unknown> = { ...NO_QUESTION };
+  #settings: Record<string, unknown> = {};
+  #colab: NightColab | null = null;
   /** A second tab on the notebook, open for one event and its checks. */
   #second: Page | null = null;
   #phase = '';
@@ -144,23 +177,27 @@ export class Night {
     private cdp: CDPSession,
     readonly page: Page,
     private readonly extensionId: string,
+    private readonly alerts: NightAlertWatch,
+    private readonly tabs: RealTabs,
   ) {}
 
   static async open(): Promise<Night> {
-    const { context, close } = await launchWithCopy();
+    const tabs = await launchWithCopy();
+    const { context, close } = tabs;
     const worker = await extensionServiceWorker(context);
     if (!(await worker.evaluate(welcomeTabClosed))) throw new Error('no welcome page opened on install');
     const extensionId = new URL(worker.url()).host;
     await context.addInitScript(noticeWatcher);
     const sim = await installColabSim(context);
-    const { probe, cdp } = await openProbe(context, extensionId);
-    const page = await context.newPage();
-    return new Night(context, close, sim, probe, cdp, page, extensionId);
+    const { probe, cdp } = await openProbe(tabs, extensionId);
+    const page = await tabs.newWindow();
+    return new Night(context, close, sim, probe, cdp, page, extensionId, await NightAlertWatch.start(), tabs);
   }
 
   async dispose(): Promise<void> {
     await this.sim.dispose();
     await this.close();
+    await this.alerts.stop();
   }
 
   /** A fresh notebook for this night (a night's replay must not see an earlier night's counts), switched on. */
@@ -169,12 +206,22 @@ export class Night {
     this.#notebook = this.sim.notebook(`/drive/${name}`, notebookScenario(colab));
     this.#key = `drive:${name}`;
     this.#other = this.sim.notebook(`/drive/${name}other`, notebookScenario(colab));
-    this.model = new NightModel({ reconnectOnDisconnect: colab.reconnectOnDisconnect });
+    this.model = new NightModel({
+      reconnectOnDisconnect: colab.reconnectOnDisconnect,
+      askAtKeyboard: colab.askAtKeyboard,
+    });
+    this.#colab = colab;
     this.#past = emptyObserved();
     this.#cancelledDeadline = 0;
     await this.#storage((s) => chrome.storage.local.clear().then(() => s), null);
-    this.#settings = { ...NO_QUESTION };
-    await this.#setSettings({ ...FAST, reconnectOnDisconnect: colab.reconnectOnDisconnect });
+    const alerts = this.alerts.begin(name, colab.alerts);
+    if (alerts) await this.#storage((alerts) => chrome.storage.local.set({ alerts }), alerts);
+    this.#settings = {};
+    await this.#setSettings({
+      ...FAST,
+      reconnectOnDisconnect: colab.reconnectOnDisconnect,
+      askAtKeyboard: colab.askAtKeyboard,
+    });
     await this.page.goto(this.#notebook);
     await this.#loaded();
     this.#tabId = await this.#tabIdOf(this.#notebook);
@@ -200,6 +247,7 @@ export class Night {
     await this.#closeSecond();
     const countdown = this.model.countsDown(event);
     this.#phase = 'performing';
+    this.#answer = this.model.question(event);
     await this.#perform(event, countdown);
     this.model.apply(event);
     this.#phase = 'settling';
@@ -254,6 +302,8 @@ export class Night {
         return this.#limit(event.max);
       case 'second-tab':
         return this.#secondTab(event.late);
+      case 'hidden':
+        return this.#hidden(event.fails);
       case 'typing':
         // In the training cell's editor, as a person editing code does (not on the last button clicked).
         await this.page.locator('#cell-train .view-line').first().click();
@@ -270,12 +320,22 @@ export class Night {
     await waitForRun(this.page, n, SETTLE_MS);
   }
 
-  /** An OOM; an event meant for its countdown (`during`) lands inside it when the guard starts one. */
+  /**
+   * An OOM; an event meant for its countdown (`during`) lands inside it when the guard starts one. Where the model
+   * says the person who clicked Run all is asked, the question must come instead of a countdown, and the person
+   * answers it (after the stopped worker, if one is meant to land there).
+   */
   async #oom(event: Extract<NightEvent, { kind: 'oom' }>, countdown: boolean): Promise<void> {
     const during = countdown ? event.during : undefined;
+    const answer = this.#answer;
+    const countdownsBefore = (await this.#observe(this.page)).countdownsShown.length;
     if (during) await this.#setSettings(during === 'switch-off' ? CANCEL_WINDOW : SLOW);
     await this.#run({ fail: event.preset, place: event.place });
-    if (!during) return;
+    if (answer) await this.#asked(countdownsBefore);
+    if (!during) {
+      if (answer) await this.#give(answer);
+      return;
+    }
     await this.#waitStatus('pending');
     const deadline = await this.#storage(async (name) => {
       const status = ((await chrome.storage.local.get(name))[name] as { status?: { restartAt?: number } } | undefined)
@@ -286,11 +346,82 @@ export class Night {
     else if (during === 'switch-off') await this.#switchOff(deadline);
     else if (during === 'worker-stop') await this.#stopWorker();
     else if (during === 'update') await this.#update();
+    else if (during === 'asleep') await this.#clockJump(SLEEP_IN_COUNTDOWN_MS, true);
+    else if (during === 'disconnect') await this.#disconnectInCountdown(deadline);
     else await this.#visitOther();
     // Landed after the countdown ran out, the event would meet a restart under way (which README lets finish): the
-    // night's own timing failed, not the guard.
-    if (Date.now() >= deadline) throw new Error(`${during} came after the countdown ran out: the machine is too slow`);
+    // night's own timing failed, not the guard. A question has no deadline: the person is there.
+    const asked = this.#colab?.askAtKeyboard;
+    if (!asked && Date.now() >= deadline) {
+      throw new NightTiming(`${during} came after the countdown ran out: the machine is too slow`);
+    }
     await this.#setSettings(FAST);
+    if (answer) await this.#give(answer);
+  }
+
+  /** The person's answer to this event's question (null: the countdown's, or Restart now wherever one is asked). */
+  #answer: Answer | null = null;
+
+  /** settings.md: the person at the keyboard gets the question, not a countdown (none shown in between). */
+  async #asked(countdownsBefore: number): Promise<void> {
+    await expect
+      .poll(() => this.page.evaluate(questionShown), { timeout: SETTLE_MS, message: 'the question is asked' })
+      .toBe(true)
+      .catch(() => undefined);
+    const shown = await this.page.evaluate(questionShown);
+    const seen = await this.#observe(this.page);
+    const countdown = seen.countdownsShown[countdownsBefore];
+    const question = seen.questionsShown.at(-1) ?? Number.POSITIVE_INFINITY;
+    // The page shows the countdown until the worker has stored the question (one message's round trip): a flash,
+    // counted and reported; a countdown shown as long as its 1 s would be the countdown itself.
+    const flash = countdown === undefined ? 0 : question - countdown;
+    if (countdown !== undefined) this.flashes.push(flash);
+    this.checks++;
+    if (!shown || flash >= FLASH_MS) {
+      throw new InvariantBroken(
+        'question instead of a countdown',
+        `question shown: ${shown}, a countdown shown ${flash} ms before it; status ${await this.#status()}`,
+      );
+    }
+  }
+
+  /** How long a countdown showed before each question (the page's round trip to the worker), for the report. */
+  readonly flashes: number[] = [];
+
+  /** Restart now or Not now, clicked in the notice; away: no input for 2 minutes, until the countdown is back. */
+  async #give(answer: Answer): Promise<void> {
+    if (answer !== 'away') {
+      await this.#click(this.page, answer === 'restart' ? 'Restart now' : 'Not now');
+      return;
+    }
+    const away = () =>
+      this.#storage(async (name) => {
+        const rec = (await chrome.storage.local.get(name))[name] as
+          | { history?: Array<{ type: string; params?: { choice?: string } }> }
+          | undefined;
+        return (rec?.history ?? []).filter((e) => e.type === 'asked' && e.params?.choice === 'away').length;
+      }, `nb:${this.#key}`);
+    const before = await away();
+    this.#phase = 'the person away for 2 minutes';
+    await expect.poll(away, { timeout: AWAY_MS + SETTLE_MS, intervals: [1000] }).toBeGreaterThan(before);
+  }
+
+  /** The person clicks the question's button `name` (in the guard's notice). */
+  async #click(page: Page, name: 'Restart now' | 'Not now'): Promise<void> {
+    await page.locator('colab-oom-guard-notice').getByRole('button', { name }).click();
+  }
+
+  /**
+   * A question the night does not follow (a second tab's, a reconnect's, a reloaded page's): whoever is asked answers
+   * Restart now, as the countdown would have acted. Returns whether it clicked.
+   */
+  async #answerAnyQuestion(): Promise<void> {
+    if (!this.#colab?.askAtKeyboard) return;
+    for (const page of [this.page, this.#second]) {
+      if (!page || page.isClosed()) continue;
+      if (!(await page.evaluate(questionShown).catch(() => false))) continue;
+      await this.#click(page, 'Restart now').catch(() => undefined);
+    }
   }
 
   /**
@@ -299,7 +430,7 @@ export class Night {
    * restart.
    */
   async #secondTab(late: boolean): Promise<void> {
-    const second = await this.context.newPage();
+    const second = await this.tabs.newWindow();
     this.#second = second;
     const url = `${this.#notebook}?authuser=1`;
     await second.goto(url);
@@ -308,6 +439,45 @@ export class Night {
     if (late) await holdMirror(second);
     await this.#run({ fail: 'cuda-oom' });
     if (late) await releaseMirror(second);
+  }
+
+  /**
+   * Run all, then another tab in front of the Colab tab (opened by the person in its window: the Colab tab hidden, as
+   * `document.visibilityState` says), the run ending behind it; what the guard does about it happens there, and only
+   * then does the person come back (the front tab closed).
+   */
+  async #hidden(fails: boolean): Promise<void> {
+    const acts = this.model.acts({ kind: 'hidden', fails });
+    const before = (await this.#observed()).restarts.length;
+    await planRun(this.page, 'train', fails ? { pause: true, fail: 'cuda-oom', place: 'frame' } : { pause: true });
+    const n = (await simState(this.page)).runs + 1;
+    await runAll(this.page);
+    // The training cell waits at its pause (or passes it, resumed early) until the tab is hidden.
+    const front = await this.probe.evaluate(async (tabId) => {
+      const { windowId } = await chrome.tabs.get(tabId);
+      return (await chrome.tabs.create({ windowId, active: true, url: 'about:blank' })).id!;
+    }, this.#tabId);
+    try {
+      const visibility = () => this.page.evaluate(() => document.visibilityState);
+      await expect.poll(visibility, { timeout: SETTLE_MS, message: 'the Colab tab hidden' }).toBe('hidden');
+      await resume(this.page);
+      // Polled, not per animation frame: a hidden tab draws none.
+      await waitForRun(this.page, n, SETTLE_MS, 100);
+      if (acts) {
+        // Hidden tabs' timers are throttled (once a minute after 10 s hidden): the restart may take that long.
+        const restarted = async () => (await this.#observed()).restarts.length;
+        await expect
+          .poll(restarted, { timeout: 2 * 60_000 + SETTLE_MS, message: 'the restart in the hidden tab' })
+          .toBeGreaterThan(before);
+        this.checks++;
+        if ((await visibility()) !== 'hidden') {
+          throw new InvariantBroken('hidden tab', 'the Colab tab was shown again before the restart');
+        }
+      }
+    } finally {
+      await this.probe.evaluate((id) => chrome.tabs.remove(id), front);
+    }
+    await expect.poll(() => this.page.evaluate(() => document.visibilityState)).toBe('visible');
   }
 
   async #closeSecond(): Promise<void> {
@@ -340,16 +510,21 @@ export class Night {
    * so every time stored about the notebook moves back. Nothing is under way (the last event settled), so the
    * simulator has no timer to jump.
    */
-  async #clockJump(ms: number): Promise<void> {
+  async #clockJump(ms: number, countdown = false): Promise<void> {
     await this.#storage(
-      async ({ name, jump }) => {
+      async ({ name, jump, countdown }) => {
         const rec = (await chrome.storage.local.get(name))[name] as Record<string, unknown> | undefined;
         if (!rec) return;
         const back = (at: unknown) => (typeof at === 'number' ? at - jump : at);
         const activity = rec.activity as { at?: number } | undefined;
+        // Asleep in a countdown: its deadline passed while the computer slept.
+        const status = rec.status as { kind?: string; restartAt?: number } | undefined;
+        const slept =
+          countdown && status?.kind === 'pending' ? { status: { ...status, restartAt: back(status.restartAt) } } : {};
         await chrome.storage.local.set({
           [name]: {
             ...rec,
+            ...slept,
             lastRestartAt: back(rec.lastRestartAt),
             lastFailureAt: back(rec.lastFailureAt),
             touchedAt: back(rec.touchedAt),
@@ -357,7 +532,7 @@ export class Night {
           },
         });
       },
-      { name: `nb:${this.#key}`, jump: ms },
+      { name: `nb:${this.#key}`, jump: ms, countdown },
     );
   }
 
@@ -424,29 +599,26 @@ export class Night {
    * the open notebook and guard it. The extension's own pages close with the old version; the probe opens again.
    */
   async #update(): Promise<void> {
-    const manifest = JSON.parse(readFileSync(join(DIST, 'manifest.json'), 'utf8')) as { version: string };
+    const copy = DIST_COPY.get(this.context)!;
+    const manifest = JSON.parse(readFileSync(join(copy, 'manifest.json'), 'utf8')) as { version: string };
     const parts = manifest.version.split('.').slice(0, 3);
     while (parts.length < 3) parts.push('0');
     const dir = mkdtempSync(join(tmpdir(), 'oom-guard-night-update-'));
-    cpSync(DIST_COPY.get(this.context)!, dir, { recursive: true });
+    cpSync(copy, dir, { recursive: true });
     writeFileSync(
       join(dir, 'manifest.json'),
       JSON.stringify({ ...manifest, version: [...parts, ++this.#updates].join('.') }),
     );
     UPDATES.get(this.context)!.push(dir);
-    const browser = await this.context.browser()!.newBrowserCDPSession();
     const started = this.context.waitForEvent('serviceworker', {
       predicate: (w) => w.url().startsWith(`chrome-extension://${this.extensionId}/`),
     });
-    const loaded = (await browser.send('Extensions.loadUnpacked' as 'Browser.getVersion', { path: dir } as never)) as {
-      id?: string;
-    };
-    await browser.detach();
-    if (loaded.id !== this.extensionId) throw new Error(`the update loaded as ${loaded.id}, not ${this.extensionId}`);
+    const id = await this.tabs.loadUnpacked(dir);
+    if (id !== this.extensionId) throw new Error(`the update loaded as ${id}, not ${this.extensionId}`);
     await started;
     await this.cdp.detach().catch(() => undefined);
     if (!this.probe.isClosed()) await this.probe.close();
-    ({ probe: this.probe, cdp: this.cdp } = await openProbe(this.context, this.extensionId));
+    ({ probe: this.probe, cdp: this.cdp } = await openProbe(this.tabs, this.extensionId));
     if (this.model.expected().enabled) await this.#waitWatching();
   }
 
@@ -466,7 +638,13 @@ export class Night {
     await waitForKernel(this.page, 'disconnected', SETTLE_MS);
     if (attempts) {
       const waitMs = SLOW.backoffMaxSec * 1000 + SETTLE_MS;
-      await expect.poll(failed, { timeout: waitMs, message: "the guard's reconnect fails" }).toBeGreaterThan(before);
+      const answeredFailed = async () => {
+        await this.#answerAnyQuestion();
+        return failed();
+      };
+      await expect
+        .poll(answeredFailed, { timeout: waitMs, message: "the guard's reconnect fails" })
+        .toBeGreaterThan(before);
     }
     if (givesUp) await this.#waitStatus('gave-up');
     await setOutage(this.page, false);
@@ -476,8 +654,12 @@ export class Night {
     await waitForKernel(this.page, 'idle', SETTLE_MS);
   }
 
-  /** One of the person's dialogs; the person closes it (Close / No, thanks). */
-  async #dialog(kind: 'drive-permission' | 'usage-limit' | 'gpu-unavailable'): Promise<void> {
+  /**
+   * One of the person's dialogs; the person closes it (Close / No, thanks), or, for the disallowed-code warning whose
+   * both buttons are a decision, presses Escape.
+   */
+  async #dialog(kind: PersonDialog): Promise<void> {
+    if (kind === 'disallowed-code') return this.#warning();
     const before = (await simLog(this.page)).filter((e) => e.type === 'dialog-cancel').length;
     await showDialog(this.page, kind);
     const cancel = [
@@ -489,6 +671,24 @@ export class Night {
     await expect
       .poll(async () => (await simLog(this.page)).filter((e) => e.type === 'dialog-cancel').length)
       .toBeGreaterThan(before);
+  }
+
+  /** Colab's disallowed-code warning: the guard leaves it (checked: nothing dangerous); the person presses Escape. */
+  async #warning(): Promise<void> {
+    const open = 'mwc-dialog[open], md-dialog[open], paper-dialog[opened]';
+    await showDialog(this.page, 'disallowed-code');
+    await this.page.locator(open).first().waitFor();
+    await this.page.keyboard.press('Escape');
+    await expect(this.page.locator(open)).toHaveCount(0);
+  }
+
+  /**
+   * Colab ends the runtime for a reason that is the person's (no compute units) during the countdown: settings.md says
+   * the countdown is cancelled; the person closes the dialog and connects again. Its deadline must pass unperformed.
+   */
+  async #disconnectInCountdown(deadline: number): Promise<void> {
+    await this.#disconnect({ kind: 'disconnect', reason: 'zero-units' });
+    this.#cancelledDeadline = Math.max(this.#cancelledDeadline, deadline);
   }
 
   /**
@@ -570,7 +770,8 @@ export class Night {
           `${seen.restarts.length} restarts, ${seen.guardRunAlls.length} guard's Run alls and ` +
             `${seen.reconnects.length} reconnects seen, ${want.restarts}, ${want.crashRunAlls} and ` +
             `${want.reconnects} expected; kernel ${state.kernel}, ` +
-            `cells ${state.cells.map((c) => c.state).join('/')}; status ${await this.#status()}`,
+            `cells ${state.cells.map((c) => c.state).join('/')}; status ${await this.#status()}; ` +
+            `last events: ${await this.#lastEvents()}`,
         );
       }
     };
@@ -578,6 +779,7 @@ export class Night {
       expect
         .poll(
           async () => {
+            await this.#answerAnyQuestion();
             const seen = await this.#observed();
             return [seen.restarts.length, seen.guardRunAlls.length, seen.reconnects.length];
           },
@@ -621,7 +823,8 @@ export class Night {
     check(seen.foreignConfirms.length === 0, 'dialogs confirmed not the restart’s', seen.foreignConfirms.join(', '));
     // A reconnect and its Run all are one action, announced by one countdown.
     const actions = [...seen.restarts, ...seen.guardRunAlls].map((a) => a.at).sort((a, b) => a - b);
-    const unannounced = actions.filter((at, i) => seen.countdownsShown.filter((c) => c <= at).length < i + 1);
+    const notices = [...seen.countdownsShown, ...seen.questionsShown];
+    const unannounced = actions.filter((at, i) => notices.filter((c) => c <= at).length < i + 1);
     check(unannounced.length === 0, 'countdown notice', `${unannounced.length} action(s) with none shown before`);
 
     const stored = await this.#storage(async () => chrome.storage.local.get(null), null);
@@ -636,7 +839,12 @@ export class Night {
     if (history.length < 200) {
       const gaveUp = history.filter((e) => e.type === 'gave-up').length;
       check(gaveUp === want.giveUps, 'give-ups recorded', `${gaveUp} in the history, ${want.giveUps} expected`);
+      const left = history.filter(
+        (e) => e.type === 'asked' && (e as { params?: { choice?: string } }).params?.choice === 'not-now',
+      ).length;
+      check(left === want.leftToYou, 'Not now left to you', `${left} in the history, ${want.leftToYou} expected`);
     }
+    await this.alerts.check(want, check);
     if (want.enabled) {
       check(rec?.status?.kind === (want.gaveUp ? 'gave-up' : 'watching'), 'stored status', `${rec?.status?.kind}`);
       await this.#checkPopup(want, check);
@@ -644,13 +852,24 @@ export class Night {
       // Switching off cancels a countdown: none is left stored for a page to claim.
       check(rec?.status?.kind !== 'pending', 'stored status', 'a countdown pending with the guard off');
     }
-    await checkPromisesNotInTheCodeYet(check);
     if (broken.length) {
-      // The record's last events say what the guard thought it was doing.
-      const last = history.slice(-6).map((e) => [e.type, (e as { detail?: string }).detail].filter(Boolean).join(': '));
       const detail = broken.map(([what, detail]) => `${what} ${detail}`).join('; ');
-      throw new InvariantBroken(broken[0]![0], `${detail}; last events: ${last.join(' | ')}`);
+      throw new InvariantBroken(broken[0]![0], `${detail}; last events: ${await this.#lastEvents()}`);
     }
+  }
+
+  /** The record's last events: what the guard thought it was doing. */
+  async #lastEvents(): Promise<string> {
+    const history = await this.#storage(async (name) => {
+      const rec = (await chrome.storage.local.get(name))[name] as { history?: unknown[] } | undefined;
+      return (rec?.history ?? []).slice(-8);
+    }, `nb:${this.#key}`);
+    return history
+      .map((e) => {
+        const { type, params } = e as { type: string; params?: object };
+        return params ? `${type} ${JSON.stringify(params)}` : type;
+      })
+      .join(' | ');
   }
 
   /** The popup's status words agree with the model. */
@@ -681,6 +900,7 @@ export class Night {
       all.guardRunAlls.push(...o.guardRunAlls);
       all.reconnects.push(...o.reconnects);
       all.countdownsShown.push(...o.countdownsShown);
+      all.questionsShown.push(...o.questionsShown);
       all.dangerous.push(...o.dangerous);
       all.foreignCommands.push(...o.foreignCommands);
       all.foreignConfirms.push(...o.foreignConfirms);
@@ -691,9 +911,10 @@ export class Night {
   /** What the current page load saw. */
   async #observe(page: Page): Promise<Observed> {
     const log = await simLog(page);
-    const { origin, countdowns } = await page.evaluate(() => ({
+    const { origin, countdowns, questions } = await page.evaluate(() => ({
       origin: performance.timeOrigin,
       countdowns: (window as unknown as { __nightCountdowns?: number[] }).__nightCountdowns ?? [],
+      questions: (window as unknown as { __nightQuestions?: number[] }).__nightQuestions ?? [],
     }));
     const at = (e: LogEntry) => ({ at: origin + e.t });
     const items = log.filter((e) => e.type === 'menu-item');
@@ -704,6 +925,7 @@ export class Night {
       guardRunAlls: runAlls.filter((e) => e.via !== 'toolbar').map(at),
       reconnects: log.filter((e) => e.type === 'dangerous' && e.what === 'reconnect').map(at),
       countdownsShown: countdowns,
+      questionsShown: questions,
       dangerous: log.flatMap((e) => (e.type === 'dangerous' && e.what !== 'reconnect' ? [e.what] : [])),
       foreignCommands: items.flatMap((e) =>
         e.command === 'runall' || e.command === 'restart-and-run-all' ? [] : [`${e.command}@${e.via}`],
@@ -722,6 +944,7 @@ export class Night {
     this.#past.guardRunAlls.push(...o.guardRunAlls);
     this.#past.reconnects.push(...o.reconnects);
     this.#past.countdownsShown.push(...o.countdownsShown);
+    this.#past.questionsShown.push(...o.questionsShown);
     this.#past.dangerous.push(...o.dangerous);
     this.#past.foreignCommands.push(...o.foreignCommands);
     this.#past.foreignConfirms.push(...o.foreignConfirms);
@@ -772,7 +995,7 @@ export class Night {
   }
 
   async #popup(): Promise<Page> {
-    const popup = await this.context.newPage();
+    const popup = await this.tabs.newWindow();
     await popup.goto(`chrome-extension://${this.extensionId}/src/popup/index.html?tab=${this.#tabId}`);
     // Until the notebook's record has loaded, the popup says "Loading" and its switch would read as off.
     await popup.locator('main.notebook[data-state]').waitFor();
@@ -788,17 +1011,20 @@ const UPDATES = new WeakMap<BrowserContext, string[]>();
  * Chromium with a copy of dist/: a long night must not see the extension's files change under it when the build runs
  * again meanwhile (the suite builds, and names its chunks by content). CDP may load an update in place.
  */
-async function launchWithCopy(): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
+async function launchWithCopy(): Promise<RealTabs> {
   const copy = mkdtempSync(join(tmpdir(), 'oom-guard-night-'));
   cpSync(DIST, copy, { recursive: true });
-  const { context, close } = await launchWithExtension({
-    extension: copy,
-    args: ['--enable-unsafe-extension-debugging'],
-  });
+  // The alert receiver's host granted at install, as e2e/harness/alert-extension.ts does (a prompt cannot be answered).
+  const manifestPath = join(copy, 'manifest.json');
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { host_permissions: string[] };
+  manifest.host_permissions = [...manifest.host_permissions, 'http://127.0.0.1/*'];
+  writeFileSync(manifestPath, JSON.stringify(manifest, null, 2));
+  const tabs = await launchRealTabs(copy);
+  const { context, close } = tabs;
   DIST_COPY.set(context, copy);
   UPDATES.set(context, []);
   return {
-    context,
+    ...tabs,
     close: async () => {
       await close();
       for (const dir of [copy, ...(UPDATES.get(context) ?? [])]) rmSync(dir, { recursive: true, force: true });
@@ -807,10 +1033,10 @@ async function launchWithCopy(): Promise<{ context: BrowserContext; close: () =>
 }
 
 /** An extension page (the options page) to read storage and tabs through, and its CDP session. */
-async function openProbe(context: BrowserContext, extensionId: string): Promise<{ probe: Page; cdp: CDPSession }> {
-  const probe = await context.newPage();
+async function openProbe(tabs: RealTabs, extensionId: string): Promise<{ probe: Page; cdp: CDPSession }> {
+  const probe = await tabs.newWindow();
   await probe.goto(`chrome-extension://${extensionId}/src/options/index.html`);
-  return { probe, cdp: await context.newCDPSession(probe) };
+  return { probe, cdp: await tabs.context.newCDPSession(probe) };
 }
 
 function emptyObserved(): Observed {
@@ -819,6 +1045,7 @@ function emptyObserved(): Observed {
     guardRunAlls: [],
     reconnects: [],
     countdownsShown: [],
+    questionsShown: [],
     dangerous: [],
     foreignCommands: [],
     foreignConfirms: [],

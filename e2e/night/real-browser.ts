@@ -1,0 +1,137 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Readable, Writable } from 'node:stream';
+import { type Browser, type BrowserContext, chromium, type Page } from '@playwright/test';
+import { CHROMIUM_FLAGS, findChromium } from '../harness/browser-path';
+
+/**
+ * Chromium as a user has it, driven by Playwright: tabs that can be hidden, and hidden tabs throttled.
+ *
+ * Playwright keeps every page it drives visible: on each page it enables CDP focus emulation
+ * (`Emulation.setFocusEmulationEnabled`), which keeps the page's tab shown even behind another tab (puppeteer-core
+ * with the same call sees the same). `chromium.connectOverCDP(…, { noDefaults: true })` leaves the browser's own
+ * context without it, so this starts Chromium itself (headless, a DevTools port) and connects so. Without Playwright's
+ * launch, Chromium also runs without its three anti-throttling flags (`--disable-background-timer-throttling`,
+ * `--disable-backgrounding-occluded-windows`, `--disable-renderer-backgrounding`), and with intensive wake-up
+ * throttling after 10 s hidden instead of 5 minutes, so that a night meets it.
+ *
+ * Every page the night opens besides the Colab tab (the options page it reads storage through, the popup, a second tab
+ * on the notebook) opens in a window of its own: a tab opened in the Colab tab's window would hide it.
+ *
+ * CDP's `Extensions.loadUnpacked` (an update in place) answers only on the DevTools pipe, which Chromium opens beside
+ * the port: `loadUnpacked` speaks it.
+ */
+export interface RealTabs {
+  context: BrowserContext;
+  close: () => Promise<void>;
+  /** A page in a new window (about:blank). */
+  newWindow: () => Promise<Page>;
+  /** CDP Extensions.loadUnpacked over the pipe: the extension's id. */
+  loadUnpacked: (path: string) => Promise<string>;
+}
+
+export async function launchRealTabs(extension: string): Promise<RealTabs> {
+  const profile = mkdtempSync(join(tmpdir(), 'oom-guard-night-profile-'));
+  const child = spawn(
+    findChromium()!,
+    [
+      '--headless',
+      '--remote-debugging-port=0',
+      '--remote-debugging-pipe',
+      `--user-data-dir=${profile}`,
+      `--disable-extensions-except=${extension}`,
+      `--load-extension=${extension}`,
+      '--enable-unsafe-extension-debugging',
+      '--enable-features=IntensiveWakeUpThrottling:grace_period_seconds/10',
+      ...CHROMIUM_FLAGS,
+      'about:blank',
+    ],
+    { stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe'] },
+  );
+  // Not left behind by a night that ends abruptly (a killed run, a worker torn down).
+  const orphaned = () => child.kill('SIGKILL');
+  process.once('exit', orphaned);
+  const close = async (browser?: Browser) => {
+    await browser?.close().catch(() => undefined);
+    await stop(child);
+    process.off('exit', orphaned);
+    rmSync(profile, { recursive: true, force: true });
+  };
+  try {
+    const port = await devToolsPort(profile, child);
+    const browser = await chromium.connectOverCDP(`http://127.0.0.1:${port}`, { noDefaults: true });
+    const context = browser.contexts()[0]!;
+    const session = await browser.newBrowserCDPSession();
+    const newWindow = async () => {
+      const [page] = await Promise.all([
+        context.waitForEvent('page'),
+        session.send('Target.createTarget', { url: 'about:blank', newWindow: true }),
+      ]);
+      return page;
+    };
+    const pipe = devToolsPipe(child.stdio[3] as Writable, child.stdio[4] as Readable);
+    const loadUnpacked = async (path: string) => {
+      const result = (await pipe('Extensions.loadUnpacked', { path })) as { id?: string };
+      if (!result.id) throw new Error(`Extensions.loadUnpacked gave no id: ${JSON.stringify(result)}`);
+      return result.id;
+    };
+    return { context, close: () => close(browser), newWindow, loadUnpacked };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/** Commands over the DevTools pipe: JSON messages each ended by a NUL, answers matched by id. */
+function devToolsPipe(input: Writable, output: Readable): (method: string, params: object) => Promise<unknown> {
+  let next = 0;
+  let buffer = '';
+  const waiting = new Map<number, (message: { result?: unknown; error?: { message: string } }) => void>();
+  output.setEncoding('utf8');
+  output.on('data', (chunk: string) => {
+    buffer += chunk;
+    for (let end = buffer.indexOf('\0'); end >= 0; end = buffer.indexOf('\0')) {
+      const message = JSON.parse(buffer.slice(0, end)) as {
+        id?: number;
+        result?: unknown;
+        error?: { message: string };
+      };
+      buffer = buffer.slice(end + 1);
+      if (message.id !== undefined) waiting.get(message.id)?.(message);
+    }
+  });
+  return (method, params) =>
+    new Promise((resolve, reject) => {
+      const id = ++next;
+      waiting.set(id, (message) => {
+        waiting.delete(id);
+        if (message.error) reject(new Error(`${method}: ${message.error.message}`));
+        else resolve(message.result);
+      });
+      input.write(`${JSON.stringify({ id, method, params })}\0`);
+    });
+}
+
+/** The port Chromium wrote to its profile's DevToolsActivePort once it listens. */
+async function devToolsPort(profile: string, child: ChildProcess): Promise<string> {
+  const file = join(profile, 'DevToolsActivePort');
+  for (let i = 0; i < 300; i++) {
+    if (child.exitCode !== null) throw new Error(`Chromium exited (${child.exitCode}) before listening`);
+    if (existsSync(file)) {
+      const port = readFileSync(file, 'utf8').split('\n')[0];
+      if (port) return port;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('Chromium did not open its DevTools port in 30 s');
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill();
+  await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
+  if (child.exitCode === null) child.kill('SIGKILL');
+}
