@@ -111,7 +111,7 @@ describe('launchesProgram: how the shell and IPython read a cell', () => {
     ['!python \\\n  -m pip install -U transformers', false, 'a continued line is one command: pip'],
     ['!python train.py \\', true, 'a cell that ends in a continuation still runs its command'],
     ['!echo "done; python train.py"', false, 'a `;` in double quotes separates nothing'],
-    ["!echo 'done; python train.py'", false, "a `;` in single quotes separates nothing"],
+    ["!echo 'done; python train.py'", false, 'a `;` in single quotes separates nothing'],
     ['!echo "x" ; python train.py', true, 'the quote closes at its partner'],
     ['!bash -c "python train.py"', true, 'a quoted command is one word'],
     ['!echo "say \\"hi\\"; python train.py"', false, 'an escaped double quote leaves the quote open'],

@@ -186,3 +186,10 @@ describe('hostile patterns on hostile output', () => {
     expect(detector.findMarker(`${hostile}\n${hit}`)?.pattern).toBe(pattern);
   });
 });
+
+describe('validatePattern: an RE2 error the refusals do not name', () => {
+  it("is refused in RE2's own words", () => {
+    const deep = `${'('.repeat(1001)}a${')'.repeat(1001)}`;
+    expect(refusal(deep)).toEqual(refused('patternInvalid', 'expression nests too deeply'));
+  });
+});
