@@ -139,6 +139,7 @@ describe('launchesProgram: how the shell and IPython read a cell', () => {
     ['!bash --version', false, 'bash with options only'],
     ['!bash -e +x', false, "bash's `+` options are options too"],
     ['!bash -c "echo hi"', false, 'bash -c runs only its command'],
+    ['%%bash\npython - --epochs 3 <<EOF\nprint(1)\nEOF', false, '`python -` runs what its input holds, not a script'],
   ];
   it.each(CASES)('%j: %s (%s)', (source, launches) => {
     expect(launchesProgram(source)).toBe(launches);
