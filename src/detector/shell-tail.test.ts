@@ -533,3 +533,27 @@ describe('what a traceback needs to be one', () => {
     expect(classify(lines(childTraceback(), ...dump(101)), null, ALL_ON)).toBeNull();
   });
 });
+
+describe("accelerate's CalledProcessError line, and what may follow it", () => {
+  it('a line the cell printed after it is no part of it, even one that ends like an exit status', () => {
+    const stream = lines(childTraceback(), accelerateTail(), 'retry 1 of 3 returned non-zero exit status 1.');
+    expect(classify(stream, null, ALL_ON)).toBeNull();
+  });
+
+  it('rich wraps it over at most a dozen lines', () => {
+    const wrappedCommand = (n: number) => [
+      "CalledProcessError: Command '['/usr/bin/python3', 'train_network.py',",
+      ...Array.from({ length: n - 2 }, (_, i) => `'--option_${i}=value_${i}',`),
+      "'--seed=1']' returned non-zero exit status 1.",
+    ];
+    const stream = (n: number) =>
+      lines(
+        rich('/content/kohya-trainer/train_network.py:873 in <module>'),
+        'OutOfMemoryError: CUDA out of memory.',
+        rich('/usr/local/lib/python3.10/dist-packages/accelerate/commands/launch.py:567 in simple_launcher'),
+        ...wrappedCommand(n),
+      );
+    expect(classify(stream(12))?.category).toBe('gpu-oom');
+    expect(classify(stream(13), null, ALL_ON)).toBeNull();
+  });
+});
