@@ -78,7 +78,7 @@ export default [
     mutator: 'StringLiteral',
     code: "else word += c === '\\\\' && quote === '\"' ? (line[++i] ?? '') : c;",
     replacement: '"Stryker was here!"',
-    why: 'only a command ending in a lone backslash inside quotes reaches it: an unclosed quote, one last argument word',
+    why: 'reached only by a command ending in a lone backslash inside quotes: the quote is left open',
   },
   {
     file: L,
@@ -124,7 +124,7 @@ export default [
     file: L,
     mutator: 'Regex',
     code: "if (arg === '-c' || arg === '-' || /^(?:-V|--version|-h|--help)$/.test(arg)) return false;",
-    why: "python's only options that start or end so (`--help-all`, `--help-env`, `-VV`) print help too: no script runs",
+    why: "python's only options that start or end so (`--help-all`, `--help-env`, `-VV`) print help too: nothing runs",
   },
   {
     file: L,

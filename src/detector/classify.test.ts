@@ -40,7 +40,8 @@ describe('where a message may start (lines.ts), seen through the error-output cl
 
   it('a native log message read after a separator with extra spaces', () => {
     const line =
-      'E0101 00:00:00.000000 1234 gpu_compiler.cc:123] Execution failed:  Out of memory while trying to allocate 1024 bytes.';
+      'E0101 00:00:00.000000 1234 gpu_compiler.cc:123] Execution failed:  ' +
+      'Out of memory while trying to allocate 1024 bytes.';
     expect(classify(line)?.category).toBe('jax-oom');
   });
 
@@ -48,7 +49,7 @@ describe('where a message may start (lines.ts), seen through the error-output cl
   const withTensorFlowFrames = (logLine: string) =>
     lines(
       'Traceback (most recent call last):',
-      '  File "/usr/local/lib/python3.10/dist-packages/tensorflow/python/data/ops/iterator_ops.py", line 810, in __next__',
+      '  File "/usr/local/lib/python3.10/dist-packages/tensorflow/python/data/ops/iterator_ops.py", line 810, in next',
       logLine,
     );
 
@@ -58,7 +59,8 @@ describe('where a message may start (lines.ts), seen through the error-output cl
       expect(classify(withTensorFlowFrames(line))?.category).toBe('jax-oom');
     }
     const tf =
-      'E0101 00:00:00.000000 1234 tensorflow/compiler/xla/stream_executor/x.cc:1] Out of memory while trying to allocate 1024 bytes.';
+      'E0101 00:00:00.000000 1234 tensorflow/compiler/xla/stream_executor/x.cc:1] ' +
+      'Out of memory while trying to allocate 1024 bytes.';
     expect(classify(withTensorFlowFrames(tf))?.category).toBe('tf-oom');
   });
 });
