@@ -429,6 +429,21 @@ export default [
   // text.ts
   {
     file: T,
+    mutator: 'EqualityOperator',
+    code: 'count < MAX_USER_LINES',
+    replacement: 'count <= MAX_USER_LINES',
+    why: 'cost only: one line more than the bound on the lines a user pattern is run on per output',
+  },
+
+  // rules.ts
+  {
+    file: 'src/detector/rules.ts',
+    mutator: 'ConditionalExpression',
+    code: 'return c.className !== null && c.indent < MAX_CLASS_INDENT && re.test(c.className);',
+    why: 'a null class name is tested as the text "null", which no class rule matches',
+  },
+  {
+    file: T,
     mutator: 'ConditionalExpression',
     code: 'return firstBreak < 0 ? tail : tail.slice(firstBreak + 1);',
     why: 'with no break, firstBreak is -1 and tail.slice(0) is the tail',
@@ -437,12 +452,14 @@ export default [
     file: T,
     mutator: 'EqualityOperator',
     code: 'for (let count = 0; count < MAX_USER_LINES && end >= 0; count++) {',
+    replacement: 'end > 0',
     why: 'at the start of the text, the line left is empty, and no pattern matches an empty line (refused)',
   },
   {
     file: T,
     mutator: 'ConditionalExpression',
     code: 'for (let count = 0; count < MAX_USER_LINES && end >= 0; count++) {',
+    replacement: 'true',
     why: 'before the start of the text every line offered is empty, and no pattern matches an empty line (refused)',
   },
 ];

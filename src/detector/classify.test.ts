@@ -64,3 +64,12 @@ describe('where a message may start (lines.ts), seen through the error-output cl
     expect(classify(withTensorFlowFrames(tf))?.category).toBe('tf-oom');
   });
 });
+
+describe('warning-level native log lines', () => {
+  it('only rules made for warnings read them: an allocation the library retried is no failure', () => {
+    const line =
+      'W0101 00:00:00.000000 1234 gpu_util.cc:12] RESOURCE_EXHAUSTED: Out of memory while trying to allocate ' +
+      '1024 bytes; retrying with a smaller workspace';
+    expect(classify(line, ALL_ON)).toBeNull();
+  });
+});
