@@ -435,6 +435,26 @@ export default [
     why: 'cost only: one line more than the bound on the lines a user pattern is run on per output',
   },
 
+  ...['ConditionalExpression', 'EqualityOperator'].map((mutator) => ({
+    file: T,
+    mutator,
+    code: 'if (end > 0 && bounded.charCodeAt(end) === LF && bounded.charCodeAt(end - 1) === CR) end--;',
+    replacement: mutator === 'EqualityOperator' ? 'end >= 0' : 'true',
+    why: 'at end 0 or below, the character before it is NaN, never a CR: no pair to step over either way',
+  })),
+  {
+    file: G,
+    mutator: 'ArithmeticOperator',
+    code: 'size: () => items.length - head,',
+    why: 'head is above 0 only once the queue is full, where each end drops one and pushes one, too big a size or not',
+  },
+  {
+    file: P,
+    mutator: 'StringLiteral',
+    code: "return refuse('patternInvalid', part ? `${code}: ${part}` : code);",
+    why: 'no RE2 error outside the named ones carries an input (nesting too deep, too large, internal): never reached',
+  },
+
   // rules.ts
   {
     file: 'src/detector/rules.ts',

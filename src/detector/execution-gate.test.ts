@@ -277,12 +277,13 @@ describe('execution gate: questions about cells it never saw, and the crash wind
     const gate = createExecutionGate(0);
     gate.cellState('a', 'running', 10);
     gate.errorOutput('a', 'caught OutOfMemoryError', 15);
+    gate.errorOutput('a', 'caught OutOfMemoryError again', 16);
     gate.errorOutput('a', 'ValueError', 20);
     gate.cellState('a', 'error', 30);
     expect(gate.ending('a', 30 + 10_001, false)).toEqual({
       kind: 'ending',
       text: 'ValueError',
-      earlier: ['caught OutOfMemoryError'],
+      earlier: ['caught OutOfMemoryError', 'caught OutOfMemoryError again'],
     });
   });
 

@@ -557,3 +557,18 @@ describe("accelerate's CalledProcessError line, and what may follow it", () => {
     expect(classify(stream(13), null, ALL_ON)).toBeNull();
   });
 });
+
+describe('a traceback cut short before launcher lines', () => {
+  it("frames without their exception line, then W&B's summary: the chain's earlier OOM does not end the run", () => {
+    const frames = childTraceback().split('\n').slice(0, -1);
+    const stream = lines(
+      childTraceback(),
+      '',
+      'During handling of the above exception, another exception occurred:',
+      '',
+      ...frames,
+      'wandb: Waiting for W&B process to finish... (failed 1).',
+    );
+    expect(classify(stream, null, ALL_ON)).toBeNull();
+  });
+});

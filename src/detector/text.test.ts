@@ -32,6 +32,7 @@ describe('findRecentLine', () => {
     expect(offered('a\r\nb\r\nc')).toEqual(['c', 'b', 'a']);
     expect(offered('a\nb\rc')).toEqual(['c', 'b', 'a']);
     expect(offered('a\n\rb')).toEqual(['b', '', 'a']);
+    expect(offered('a\r\rb')).toEqual(['b', '', 'a']);
     expect(offered('\r\nb')).toEqual(['b', '']);
   });
 });
