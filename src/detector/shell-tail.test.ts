@@ -505,6 +505,9 @@ describe('what a traceback needs to be one', () => {
     );
     expect(classify(stream, null, ALL_ON)).toBeNull();
     expect(classify(lines(stream, 'Fatal Python error: Aborted'), null, ALL_ON)).toBeNull();
+    // Then W&B's summary, whose `wandb:` lines read like an exception line.
+    const summary = 'wandb: Waiting for W&B process to finish... (failed 1).';
+    expect(classify(lines(stream, summary), null, ALL_ON)).toBeNull();
   });
 
   it('a traceback logged earlier is no link of the chain that ended the run', () => {
@@ -555,20 +558,5 @@ describe("accelerate's CalledProcessError line, and what may follow it", () => {
       );
     expect(classify(stream(12))?.category).toBe('gpu-oom');
     expect(classify(stream(13), null, ALL_ON)).toBeNull();
-  });
-});
-
-describe('a traceback cut short before launcher lines', () => {
-  it("frames without their exception line, then W&B's summary: the chain's earlier OOM does not end the run", () => {
-    const frames = childTraceback().split('\n').slice(0, -1);
-    const stream = lines(
-      childTraceback(),
-      '',
-      'During handling of the above exception, another exception occurred:',
-      '',
-      ...frames,
-      'wandb: Waiting for W&B process to finish... (failed 1).',
-    );
-    expect(classify(stream, null, ALL_ON)).toBeNull();
   });
 });
