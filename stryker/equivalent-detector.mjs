@@ -311,15 +311,14 @@ export default [
     code: 'const line = stripAnsi(raw.slice(0, MAX_RULE_LINE_CHARS));',
     why: 'cost only: bounds the regex work on one line; rules match at the start of a message',
   },
-  ...['const verdict = classifyLine(', 'const line = stripAnsi(lines[i]'].flatMap((code) => [
-    {
-      file: C,
-      mutator: 'ArithmeticOperator',
-      code: 'for (let i = lines.length - 1; i >= 0; i--) {',
-      why: 'the steps past the end read undefined, read as an empty line: nothing matches it',
-    },
-    noShape(C, code),
-  ]),
+  {
+    file: C,
+    mutator: 'ArithmeticOperator',
+    code: 'for (let i = lines.length - 1; i >= 0; i--) {',
+    why: 'the steps past the end read undefined, read as an empty line: nothing matches it',
+  },
+  noShape(C, 'const verdict = classifyLine('),
+  noShape(C, 'const line = stripAnsi(lines[i]'),
 
   // execution-gate.ts
   ...['ConditionalExpression', 'EqualityOperator', 'ArithmeticOperator'].map((mutator) => ({
@@ -467,19 +466,5 @@ export default [
     mutator: 'ConditionalExpression',
     code: 'return firstBreak < 0 ? tail : tail.slice(firstBreak + 1);',
     why: 'with no break, firstBreak is -1 and tail.slice(0) is the tail',
-  },
-  {
-    file: T,
-    mutator: 'EqualityOperator',
-    code: 'for (let count = 0; count < MAX_USER_LINES && end >= 0; count++) {',
-    replacement: 'end > 0',
-    why: 'at the start of the text, the line left is empty, and no pattern matches an empty line (refused)',
-  },
-  {
-    file: T,
-    mutator: 'ConditionalExpression',
-    code: 'for (let count = 0; count < MAX_USER_LINES && end >= 0; count++) {',
-    replacement: 'true',
-    why: 'before the start of the text every line offered is empty, and no pattern matches an empty line (refused)',
   },
 ];
