@@ -254,3 +254,69 @@ describe('execution gate', () => {
     expect(gate.anyUnderWay()).toBe(false);
   });
 });
+
+describe('execution gate: questions about cells it never saw, and the crash window', () => {
+  it('a cell it never saw: nothing went on, nothing judged, no start, and no error thrown', () => {
+    const gate = createExecutionGate(0);
+    expect(() => gate.wentOn('unseen')).not.toThrow();
+    expect(() => gate.judged('unseen')).not.toThrow();
+    expect(gate.startedAt('unseen')).toBeNull();
+    expect(gate.isLive('unseen', 10)).toBe(false);
+  });
+
+  it('other output of an execution that showed no error output changes nothing', () => {
+    const gate = createExecutionGate(0);
+    gate.cellState('a', 'running', 10);
+    expect(() => gate.wentOn('a')).not.toThrow();
+    gate.errorOutput('a', 'OutOfMemoryError', 20);
+    gate.cellState('a', 'error', 30);
+    expect(gate.ending('a', 31, true)).toEqual({ kind: 'ending', text: 'OutOfMemoryError', earlier: [] });
+  });
+
+  it('the window closed without everything heard: the earlier error outputs are the ones before the ending', () => {
+    const gate = createExecutionGate(0);
+    gate.cellState('a', 'running', 10);
+    gate.errorOutput('a', 'caught OutOfMemoryError', 15);
+    gate.errorOutput('a', 'caught OutOfMemoryError again', 16);
+    gate.errorOutput('a', 'ValueError', 20);
+    gate.cellState('a', 'error', 30);
+    expect(gate.ending('a', 30 + 10_001, false)).toEqual({
+      kind: 'ending',
+      text: 'ValueError',
+      earlier: ['caught OutOfMemoryError', 'caught OutOfMemoryError again'],
+    });
+  });
+
+  it('output of an execution running for an hour is live', () => {
+    const gate = createExecutionGate(0);
+    gate.cellState('a', 'running', 10);
+    expect(gate.isLive('a', 3_600_000)).toBe(true);
+  });
+
+  it('a crash notice looks back five minutes to the ms', () => {
+    const gate = createExecutionGate(-1);
+    gate.cellState('a', 'running', 100);
+    gate.cellState('a', 'idle', 1000);
+    expect(gate.crashStartedAt(1000 + 300_000)).toBe(100);
+    expect(gate.crashStartedAt(1000 + 300_001)).toBe(-1);
+  });
+
+  it('a restart forgets the ended executions too', () => {
+    const gate = createExecutionGate(0);
+    gate.cellState('a', 'running', 100);
+    gate.cellState('a', 'error', 200);
+    gate.reset(300);
+    expect(gate.crashStartedAt(400)).toBe(300);
+  });
+
+  it('remembers the newest 500 ended executions for a crash notice, in the order they ended', () => {
+    const gate = createExecutionGate(-1);
+    for (let i = 0; i < 1200; i++) {
+      gate.cellState(`c${i}`, 'pending', i * 10);
+      gate.cellState(`c${i}`, 'idle', i * 10 + 5);
+      // Each end drops at most the oldest: at any moment the newest 500 so far.
+      if (i === 600) expect(gate.crashStartedAt(i * 10 + 6)).toBe(101 * 10);
+    }
+    expect(gate.crashStartedAt(12_000)).toBe(700 * 10);
+  });
+});

@@ -5,7 +5,7 @@
  *
  * Launchers, with their evidence (test/fixtures/oom-corpus/launcher-tails.jsonl, REFERENCE §12.8):
  * - `python`/`python3` running a script or a module (`-m`, pip and the standard library's own tools aside): shell-003,
- *   shell-005, shell-006; `{sys.executable}` and `sys.executable` count as python;
+ *   shell-005, shell-006; `{sys.executable}` (`sys.executable` in a list) counts as python;
  * - `torchrun`, `accelerate launch`, `deepspeed`: shell-001, shell-004, and the launchers' own failure output
  *   (shell-tail.ts);
  * - `autotrain … --train` or `--config`: its LLM notebook's child died with SIGKILL (autotrain-advanced#456);
@@ -41,14 +41,13 @@ const PYTHON = /^python(?:\d+(?:\.\d+)*)?$/;
 const NOT_TRAINING_MODULES = /^(?:pip|ensurepip|venv|virtualenv|http\.server|json\.tool|site|pydoc)$/;
 const SHELLS = /^(?:ba|da|z)?sh$/;
 /** Words before the program that only change how it runs: shell keywords, wrappers, their options and values. */
-const PREFIX_WORDS = new Set(['if', 'then', 'else', 'elif', 'do', 'while', 'until', '!', '{', 'time', 'nohup']);
-const WRAPPERS = new Set(['exec', 'sudo', 'env', 'nice', 'timeout', 'stdbuf', 'unbuffer', 'command']);
+const PREFIX_WORDS = new Set(['if', 'then', 'else', 'elif', 'do', 'while', 'until', '!', '{', 'nohup']);
+/** Commands that run the rest of the line, after their own options (`time -p`, `nice -n 10`, `timeout 3600`). */
+const WRAPPERS = new Set(['exec', 'sudo', 'env', 'nice', 'timeout', 'stdbuf', 'unbuffer', 'command', 'time']);
 const ASSIGNMENT = /^[A-Za-z_]\w*=/;
 const OPTION_VALUE = /^[\d.]+[smhd]?$/;
 /** A redirection word (`>`, `2>&1`, `>>log.txt`, `&>log`); alone, its target is the next word. */
 const REDIRECTION = /^(?:\d*|&)(?:>>?|<<?)&?/;
-/** `bash -c "…"` inside `bash -c "…"`: deep enough for any real cell. */
-const MAX_DEPTH = 3;
 
 /** Whether the cell whose source this is launches a program that could be training. */
 export function launchesProgram(source: string): boolean {
@@ -56,7 +55,7 @@ export function launchesProgram(source: string): boolean {
   const first = lines.findIndex((line) => line.trim() !== '');
   const magic = lines[first]?.trim() ?? '';
   if (magic.startsWith('%%')) {
-    if (SHELL_MAGIC.test(magic)) return lines.slice(first + 1).some((line) => launchesLine(line, 0));
+    if (SHELL_MAGIC.test(magic)) return lines.slice(first + 1).some(launchesLine);
     if (!CODE_MAGIC.test(magic)) return false;
   }
   const code = magic.startsWith('%%') ? lines.slice(first + 1) : lines;
@@ -81,20 +80,23 @@ function joinContinued(lines: readonly string[]): string[] {
 
 function escapeLaunches(line: string): boolean {
   const command = SHELL_ESCAPE.exec(line)?.[1];
-  return command !== undefined && launchesLine(command, 0);
+  return command !== undefined && launchesLine(command);
 }
 
 function processCallLaunches(code: string): boolean {
   for (const call of code.matchAll(PROCESS_CALL)) {
     const command = literalCommand(code, call.index + call[0].length);
-    if (typeof command === 'string' ? launchesLine(command, 0) : command && launchesWords(command, 0)) return true;
+    if (typeof command === 'string' ? launchesLine(command) : command && launchesWords(command)) return true;
   }
   return false;
 }
 
-/** A command line: any of its simple commands (`cd x && python train.py | tee log`) that launches. */
-function launchesLine(line: string, depth: number): boolean {
-  return depth < MAX_DEPTH && simpleCommands(line).some((words) => launchesWords(words, depth));
+/**
+ * A command line: any of its simple commands (`cd x && python train.py | tee log`) that launches. `bash -c "…"` nests,
+ * each level a shorter text, so the recursion ends.
+ */
+function launchesLine(line: string): boolean {
+  return simpleCommands(line).some(launchesWords);
 }
 
 /**
@@ -150,7 +152,7 @@ function withoutRedirections(words: readonly string[]): string[] {
 }
 
 /** One simple command as its words: the program after any prefixes, judged with its arguments. */
-function launchesWords(words: readonly string[], depth: number): boolean {
+function launchesWords(words: readonly string[]): boolean {
   let i = 0;
   for (let wrapped = false; i < words.length; i++) {
     const word = words[i] ?? '';
@@ -162,12 +164,12 @@ function launchesWords(words: readonly string[], depth: number): boolean {
   if (program === undefined) return false;
   if (/^\.\.?\//.test(program)) return true;
   const args = words.slice(i + 1);
-  const name = /^\{?sys\.executable\}?$/.test(program) ? 'python' : program.slice(program.lastIndexOf('/') + 1);
+  const name = program === '{sys.executable}' ? 'python' : program.slice(program.lastIndexOf('/') + 1);
   if (PYTHON.test(name)) return pythonRunsProgram(args);
   if (name === 'torchrun' || name === 'deepspeed') return args.some((arg) => !arg.startsWith('-'));
   if (name === 'accelerate') return args[0] === 'launch';
   if (name === 'autotrain') return args.some((arg) => arg === '--train' || /^--config(?:=|$)/.test(arg));
-  if (SHELLS.test(name)) return shellRunsScript(args, depth);
+  if (SHELLS.test(name)) return shellRunsScript(args);
   return false;
 }
 
@@ -184,10 +186,10 @@ function pythonRunsProgram(args: readonly string[]): boolean {
 }
 
 /** `bash [options] script.sh …`, or the command in `bash -c "…"`. */
-function shellRunsScript(args: readonly string[], depth: number): boolean {
+function shellRunsScript(args: readonly string[]): boolean {
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] ?? '';
-    if (arg === '-c') return launchesLine(args[i + 1] ?? '', depth + 1);
+    if (arg === '-c') return launchesLine(args[i + 1] ?? '');
     if (!arg.startsWith('-') && !arg.startsWith('+')) return true;
   }
   return false;

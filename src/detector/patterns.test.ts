@@ -186,3 +186,23 @@ describe('hostile patterns on hostile output', () => {
     expect(detector.findMarker(`${hostile}\n${hit}`)?.pattern).toBe(pattern);
   });
 });
+
+describe('validatePattern: an RE2 error the refusals do not name', () => {
+  it("is refused in RE2's own words", () => {
+    const deep = `${'('.repeat(1001)}a${')'.repeat(1001)}`;
+    expect(refusal(deep)).toEqual(refused('patternInvalid', 'expression nests too deeply'));
+  });
+});
+
+describe('compilePatterns: a pattern that only contains slashes is plain text', () => {
+  it('a path that does not start with a slash is matched as written', () => {
+    const [pattern] = compilePatterns(['saved to /content/out/']);
+    expect(pattern?.test('checkpoint saved to /content/out/')).toBe(true);
+    expect(pattern?.test('written to /content/out/')).toBe(false);
+  });
+
+  it('a path with a dot after its last slash is no `/pattern/flags` literal', () => {
+    expect(validatePattern('/content/train.log')).toEqual({ ok: true });
+    expect(compilePatterns(['/content/train.log'])[0]?.test('tail /content/train.log')).toBe(true);
+  });
+});

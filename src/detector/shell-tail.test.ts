@@ -409,3 +409,154 @@ describe("the simulator's shell endings read as the page will read them", () => 
     expect(verdict?.category ?? null).toBe(category);
   });
 });
+
+describe("the cell's error output, read to its last line", () => {
+  it('a CalledProcessError of one line, or with a line end after it, or padded', () => {
+    const last = BASH_ERROR.split('\n').at(-1) ?? '';
+    expect(classify(childTraceback(), last)?.category).toBe('gpu-oom');
+    expect(classify(childTraceback(), `${BASH_ERROR}\n`)?.category).toBe('gpu-oom');
+    expect(classify(childTraceback(), `${BASH_ERROR}  `)?.category).toBe('gpu-oom');
+  });
+
+  it('any other error whose message reads like an exit status is left to the error-output classifier', () => {
+    const runtime = BASH_ERROR.replace(/CalledProcessError: /, 'RuntimeError: ');
+    expect(classify(childTraceback(), runtime, ALL_ON)).toBeNull();
+  });
+
+  it("a CalledProcessError whose status the guard cannot read (Python's `died with unknown signal`)", () => {
+    const unknown = BASH_ERROR.replace('returned non-zero exit status 1.', 'died with unknown signal 65.');
+    expect(classify(childTraceback(), unknown, ALL_ON)).toBeNull();
+    const stream = lines(childTraceback(), accelerateTail('died with unknown signal 65.'));
+    expect(classify(stream, null, ALL_ON)).toBeNull();
+  });
+});
+
+describe('the launchers, at the edges of their output', () => {
+  it("a bar stopped at 999/1000, which tqdm shows as 100%, is the dying script's last redraw", () => {
+    const stream = lines(
+      childTraceback(),
+      'steps: 100%|█████████▉| 999/1000 [10:00<00:00, 1.66it/s]',
+      accelerateTail(),
+    );
+    expect(classify(stream)?.category).toBe('gpu-oom');
+  });
+
+  it("output after torchrun's failure box (the notebook went on) is no death", () => {
+    const stream = lines(childTraceback('[rank0]: '), torchrunTail(), 'Restarting from checkpoint-2000');
+    expect(classify(stream, null, ALL_ON)).toBeNull();
+  });
+
+  it("torchrun's root cause decides, not another rank's failure listed above it", () => {
+    const box = torchrunTail().replace(
+      '  <NO_OTHER_FAILURES>',
+      [
+        '[1]:',
+        '  time      : 2026-02-05_01:02:51',
+        '  rank      : 1 (local_rank: 1)',
+        '  exitcode  : -9 (pid: 907696)',
+      ].join('\n'),
+    );
+    expect(classify(lines(childTraceback('[rank0]: '), box))?.category).toBe('gpu-oom');
+  });
+
+  it('a kill names SIGKILL, with the launcher line that says so in full', () => {
+    const stream = lines(
+      rich('/content/kohya-trainer/train_network.py:873 in <module>'),
+      'OutOfMemoryError: CUDA out of memory.',
+      rich('/usr/local/lib/python3.10/dist-packages/accelerate/commands/launch.py:567 in simple_launcher'),
+      "CalledProcessError: Command '['/usr/bin/python3', 'train_network.py']' died with",
+      '<Signals.SIGKILL: 9>.',
+    );
+    expect(classify(stream)).toMatchObject({
+      category: 'host-ram',
+      line: "CalledProcessError: Command '['/usr/bin/python3', 'train_network.py']' died with <Signals.SIGKILL: 9>.",
+    });
+    expect(classify(stream)?.description).toMatch(/SIGKILL/);
+  });
+});
+
+/** rich's boxed traceback of one frame. */
+const rich = (frame: string) =>
+  [
+    `╭${'─'.repeat(31)} Traceback (most recent call last) ${'─'.repeat(32)}╮`,
+    `│ ${frame.padEnd(96)} │`,
+    `╰${'─'.repeat(98)}╯`,
+  ].join('\n');
+
+describe('what a traceback needs to be one', () => {
+  it('a header and indented lines without a single frame is not one', () => {
+    const stream = lines('Traceback (most recent call last):', '    <frames not shown>', CUDA_OOM);
+    expect(classify(stream, null, ALL_ON)).toBeNull();
+  });
+
+  it('a rich box whose footer does not close is not one', () => {
+    const open = rich('/content/train.py:88 in <module>').replace(/╰─+╯$/, '╰──── (cut)');
+    expect(classify(lines(open, CUDA_OOM), null, ALL_ON)).toBeNull();
+  });
+
+  it('a chained traceback whose last exception line never came (the program killed while printing it)', () => {
+    const frames = childTraceback().split('\n').slice(0, -1);
+    const stream = lines(
+      childTraceback(),
+      '',
+      'During handling of the above exception, another exception occurred:',
+      '',
+      ...frames,
+    );
+    expect(classify(stream, null, ALL_ON)).toBeNull();
+    expect(classify(lines(stream, 'Fatal Python error: Aborted'), null, ALL_ON)).toBeNull();
+    // Then W&B's summary, whose `wandb:` lines read like an exception line.
+    const summary = 'wandb: Waiting for W&B process to finish... (failed 1).';
+    expect(classify(lines(stream, summary), null, ALL_ON)).toBeNull();
+  });
+
+  it('a traceback logged earlier is no link of the chain that ended the run', () => {
+    const stream = lines(childTraceback(), 'skipping batch 1834', childTraceback('', 'ValueError: bad batch'));
+    expect(classify(stream, null, ALL_ON)).toBeNull();
+  });
+
+  it('a chain whose first link is older than the tail: its last traceback decides', () => {
+    const stream = lines('During handling of the above exception, another exception occurred:', '', childTraceback());
+    expect(classify(stream)?.category).toBe('gpu-oom');
+  });
+
+  it("rich's message wrapped over a dozen lines is one message; output after a rich traceback is not", () => {
+    const wrapped = Array.from({ length: 12 }, (_, i) => `GiB reserved in total by PyTorch, line ${i} of the wrap`);
+    const box = rich('/content/kohya-trainer/train_network.py:873 in <module>');
+    expect(classify(lines(box, 'OutOfMemoryError: CUDA out of memory. Tried to allocate', ...wrapped))?.category).toBe(
+      'gpu-oom',
+    );
+    const wentOn = Array.from({ length: 20 }, (_, i) => `epoch ${i + 2}/30: loss=0.41`);
+    expect(classify(lines(box, 'OutOfMemoryError: CUDA out of memory.', ...wentOn), null, ALL_ON)).toBeNull();
+  });
+
+  it('a message of a hundred indented lines (an XLA buffer dump) is one; more means the run went on', () => {
+    const dump = (n: number) => Array.from({ length: n }, (_, i) => `\tBuffer ${i}: 1.00GiB, operand 0 of fusion.${i}`);
+    expect(classify(lines(childTraceback(), ...dump(100)))?.category).toBe('gpu-oom');
+    expect(classify(lines(childTraceback(), ...dump(101)), null, ALL_ON)).toBeNull();
+  });
+});
+
+describe("accelerate's CalledProcessError line, and what may follow it", () => {
+  it('a line the cell printed after it is no part of it, even one that ends like an exit status', () => {
+    const stream = lines(childTraceback(), accelerateTail(), 'retry 1 of 3 returned non-zero exit status 1.');
+    expect(classify(stream, null, ALL_ON)).toBeNull();
+  });
+
+  it('rich wraps it over at most a dozen lines', () => {
+    const wrappedCommand = (n: number) => [
+      "CalledProcessError: Command '['/usr/bin/python3', 'train_network.py',",
+      ...Array.from({ length: n - 2 }, (_, i) => `'--option_${i}=value_${i}',`),
+      "'--seed=1']' returned non-zero exit status 1.",
+    ];
+    const stream = (n: number) =>
+      lines(
+        rich('/content/kohya-trainer/train_network.py:873 in <module>'),
+        'OutOfMemoryError: CUDA out of memory.',
+        rich('/usr/local/lib/python3.10/dist-packages/accelerate/commands/launch.py:567 in simple_launcher'),
+        ...wrappedCommand(n),
+      );
+    expect(classify(stream(12))?.category).toBe('gpu-oom');
+    expect(classify(stream(13), null, ALL_ON)).toBeNull();
+  });
+});

@@ -72,7 +72,7 @@ const KILL_CODE_IN_LINE = /(?:exits with return code = |failed \(exitcode: )(-?\
  * dying script prints once more when the bar is closed. At most two: a bar still advancing after a traceback redraws
  * many times, and a finished bar (n = total) is progress, not a death.
  */
-const PROGRESS = /(?:^|[\s:])(\d{1,3})%(?:\|[^|]*\|| )\s*(\d+)\/(\d+) \[/;
+const PROGRESS = /(?:^|[\s:])\d{1,3}%(?:\|[^|]*\|| )\s*(\d+)\/(\d+) \[/;
 const MAX_EXIT_REDRAWS = 2;
 
 /**
@@ -173,7 +173,8 @@ function killedBy(line: string): string | null {
 
 function isUnfinishedProgress(line: string): boolean {
   const m = PROGRESS.exec(line);
-  return !!m && Number(m[1]) < 100 && Number(m[2]) < Number(m[3]);
+  // Its count, not its percentage: tqdm shows 999/1000 as 100%.
+  return !!m && Number(m[1]) < Number(m[2]);
 }
 
 interface Report {
@@ -240,7 +241,7 @@ function reportVerdict(lines: readonly string[], end: number, enabled: IsEnabled
   if (INTERRUPTED.test(lines[report.exception] ?? '')) return null;
   const text = lines.slice(chainStart(lines, report.start), end).join('\n');
   const verdict = classifyBuiltIn(text, enabled);
-  if (!verdict || verdict.category === 'custom') return verdict;
+  if (!verdict) return null;
   return {
     ...verdict,
     rule: limit(`shell:${verdict.rule}`),
