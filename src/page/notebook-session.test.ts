@@ -74,6 +74,7 @@ vi.mock('./failure-watch', () => ({
     return {
       configure: (settings: unknown) => watch.configured.push(settings),
       forgetExecutions: () => page.log.push('forget executions'),
+      restartedAt: (at: number) => page.log.push(`restarted at ${at}`),
       frameError: (_cell: Element, text: string, _frame: Element, first: boolean) =>
         page.log.push(`frame error ${text} ${first}`),
       frameText: (_cell: Element, text: string) => page.log.push(`frame text ${text}`),
@@ -505,6 +506,14 @@ describe('notebook session: its notice, its page watch, its lifetime and the que
     await vi.waitFor(() => expect(page.watches[0]?.signal.aborted).toBe(true));
     expect(await running.watching()).toBe(false);
     expect(page.watches).toHaveLength(1);
+  });
+
+  it("tells its page watch when the notebook's last restart was, whichever tab made it", async () => {
+    const running = await start(watchingRecord);
+    await running.watching();
+    expect(page.log.filter((line) => line.startsWith('restarted'))).toEqual([]);
+    await store({ ...watchingRecord, lastRestartAt: 1234 });
+    await vi.waitFor(() => expect(page.log).toContain('restarted at 1234'));
   });
 
   it('a watch started after the settings were read is given them at once', async () => {

@@ -192,6 +192,7 @@ export function startNotebookSession(
   const follow = (record: NotebookRecord) => {
     if (signal.aborted) return;
     setWatching(record.enabled);
+    if (record.lastRestartAt !== undefined) watching?.watch.restartedAt(record.lastRestartAt);
     runner.follow(record);
     question.follow(record);
     showNotice(record);
