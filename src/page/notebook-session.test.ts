@@ -688,6 +688,22 @@ describe('notebook session: its notice, its page watch, its lifetime and the que
       }
     });
 
+    it('a countdown to be asked about is not drawn while its question is on the way; refused, it is', async () => {
+      page.present = true;
+      let took: (ok: boolean) => void = () => undefined;
+      const running = await start(watchingRecord, (message) =>
+        message.type === 'page-ask' ? new Promise((resolve) => (took = (ok) => resolve({ ok }))) : reply(message),
+      );
+      await running.watching();
+      await vi.waitFor(() => expect(page.watches[0]?.configured).toHaveLength(1));
+      await store(later(pending));
+      await vi.waitFor(() => expect(sent().some((m) => m.type === 'page-ask')).toBe(true));
+      await settle();
+      expect(title()).toBeUndefined();
+      took(false);
+      await vi.waitFor(() => expect(title()).toBe('noticeBrand'));
+    });
+
     it('a countdown read before the settings asks nobody until they are read', async () => {
       page.present = true;
       const release = delaySettingsRead();
