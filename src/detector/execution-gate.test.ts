@@ -202,6 +202,20 @@ describe('execution gate', () => {
       expect(gate.crashStartedAt(500 + CRASH_LOOKBACK_MS + 1)).toBe(900);
     });
 
+    it('leaves out what ended before a restart that answered a failure seen here, not what was still running', () => {
+      const gate = createExecutionGate(0);
+      gate.cellState('a', 'running', 100);
+      gate.cellState('a', 'error', 500); // its own failure, restarted for by another tab at 700
+      gate.cellState('b', 'running', 600);
+      gate.endedBefore(700);
+      gate.cellState('b', 'idle', 800); // ended by that restart, seen after it
+      gate.cellState('a', 'pending', 900);
+      expect(gate.crashStartedAt(1000)).toBe(600);
+      gate.cellState('b', 'pending', 950);
+      gate.endedBefore(600); // an older restart heard late moves nothing back
+      expect(gate.crashStartedAt(1000)).toBe(600);
+    });
+
     it('is the time the page began watching (or restarted) when it saw no execution', () => {
       const gate = createExecutionGate(42);
       expect(gate.crashStartedAt(1000)).toBe(42);

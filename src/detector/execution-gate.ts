@@ -106,6 +106,11 @@ export interface ExecutionGate {
   anyUnderWay(): boolean;
   /** After a restart this page performed: every execution seen so far is over; old outputs are history. */
   reset(now: number): void;
+  /**
+   * A restart at `at` (another tab's) answered a failure this page reported: what had ended before it ended with that
+   * failure, so a later crash notice does not look back at it.
+   */
+  endedBefore(at: number): void;
 }
 
 /** First in, first out; the front leaves in constant amortised time (no array shifted or copied per item). */
@@ -152,6 +157,8 @@ export function createExecutionGate(now: number): ExecutionGate {
    */
   const ended = queue<Execution>();
   let watchingSince = now;
+  /** Executions that ended before this are not a crash notice's (endedBefore). */
+  let crashFloor = Number.NEGATIVE_INFINITY;
 
   const active = (run: Execution | undefined): boolean => run !== undefined && run.endedAt === null;
 
@@ -225,8 +232,10 @@ export function createExecutionGate(now: number): ExecutionGate {
     crashStartedAt(at) {
       let earliest = Number.POSITIVE_INFINITY;
       for (const run of executions.values()) if (active(run)) earliest = Math.min(earliest, run.startedAt);
-      for (const r of ended.values())
-        if (at - (r.endedAt as number) <= CRASH_LOOKBACK_MS) earliest = Math.min(earliest, r.startedAt);
+      for (const r of ended.values()) {
+        const endedAt = r.endedAt as number;
+        if (at - endedAt <= CRASH_LOOKBACK_MS && endedAt >= crashFloor) earliest = Math.min(earliest, r.startedAt);
+      }
       return Number.isFinite(earliest) ? earliest : watchingSince;
     },
     sawExecution: () => executions.size > 0,
@@ -238,6 +247,9 @@ export function createExecutionGate(now: number): ExecutionGate {
       underWay.clear();
       ended.clear();
       watchingSince = at;
+    },
+    endedBefore(at) {
+      crashFloor = Math.max(crashFloor, at);
     },
   };
 }

@@ -970,6 +970,33 @@ describe('failure watch: a crash notice needs a run this page saw', () => {
     await showCrash();
     expect(reported()).toEqual([expect.stringMatching(/^declined crash-without-run colab-crash /)]);
   });
+
+  /** An OOM ends the run at 300 (queued at 100); the run after another tab's restart is queued at 5000. */
+  async function oomThenRunAgain(w: ReturnType<typeof watch>, restart: 'after-report' | 'no-report') {
+    await state('pending');
+    await state('running animating');
+    if (restart === 'after-report') errorOutput();
+    await state(restart === 'after-report' ? 'error' : 'focused');
+    w.restartedAt(T0 + 4000);
+    await vi.advanceTimersByTimeAsync(4700);
+    setRunState(cell(), 'running animating');
+    await tick();
+  }
+
+  it("after another tab's restart for a failure seen here, a crash is dated by the run since it", async () => {
+    const w = watch();
+    await oomThenRunAgain(w, 'after-report');
+    await state('focused');
+    await showCrash();
+    expect(reported()).toEqual(['failure gpu-oom error-output 100', 'failure colab-crash crash-toast 5000']);
+  });
+
+  it("another tab's restart for a crash not shown here yet: its late notice is still the ended run's", async () => {
+    const w = watch();
+    await oomThenRunAgain(w, 'no-report');
+    await showCrash();
+    expect(reported()).toEqual(['failure colab-crash crash-toast 100']);
+  });
 });
 
 describe('failure watch: how a run ends', () => {

@@ -69,6 +69,8 @@ export interface FailureWatch {
   configure(settings: Settings): void;
   /** After a restart this page performed: outputs on the page now belong to the previous run. */
   forgetExecutions(): void;
+  /** The notebook's last restart (by any tab) was claimed at `at`. */
+  restartedAt(at: number): void;
   /** An output frame of `cell` showed an error output; `first`: no output came before it in that frame. */
   frameError(cell: Element, text: string, frame: Element, first: boolean): void;
   /** Text an output frame of `cell` showed (sent only when the user has marker patterns): matched here. */
@@ -108,9 +110,16 @@ export function createFailureWatch(doc: Document, reports: WatchReports, signal:
 
   const runs = createRunWatch(reports.run);
 
+  /** When this page last reported a failure: a restart after it answered it. */
+  let reportedAt: number | null = null;
+  const failure = (verdict: Verdict, source: FailureSource, startedAt: number) => {
+    reportedAt = Date.now();
+    reports.failure(verdict, source, startedAt);
+  };
+
   const fail = (id: string, verdict: Verdict, startedAt: number) => {
     ends.forget(id);
-    reports.failure(verdict, 'error-output', startedAt);
+    failure(verdict, 'error-output', startedAt);
   };
 
   /** The newest of `texts` (oldest first) that shows a failure, if one does: what was seen and left alone. */
@@ -302,7 +311,7 @@ export function createFailureWatch(doc: Document, reports: WatchReports, signal:
         const verdict = detector.classifyNotice(text);
         if (!verdict) return;
         // A notebook opened after the crash, a tab restored in the morning: the crash ended no run of this page's.
-        if (gate.sawExecution()) reports.failure(verdict, 'crash-toast', gate.crashStartedAt(Date.now()));
+        if (gate.sawExecution()) failure(verdict, 'crash-toast', gate.crashStartedAt(Date.now()));
         else reports.declined('crash-without-run', verdict, Date.now());
       },
       dialogOpened(kind, dialog) {
@@ -346,6 +355,11 @@ export function createFailureWatch(doc: Document, reports: WatchReports, signal:
       runtimeEnds.forget();
       newestErrors.clear();
       checkSight();
+    },
+    restartedAt(at) {
+      // Another tab restarting for a failure seen here too: the runs that ended before it ended with that failure. A
+      // restart for a crash whose notice this page has not shown yet leaves them: that notice is still about them.
+      if (reportedAt !== null && reportedAt <= at) gate.endedBefore(at);
     },
     frameError(cell, text, frame, first) {
       // Its execution may have ended a moment ago, or end soon: judged the moment it does.

@@ -74,6 +74,7 @@ vi.mock('./failure-watch', () => ({
     return {
       configure: (settings: unknown) => watch.configured.push(settings),
       forgetExecutions: () => page.log.push('forget executions'),
+      restartedAt: (at: number) => page.log.push(`restarted at ${at}`),
       frameError: (_cell: Element, text: string, _frame: Element, first: boolean) =>
         page.log.push(`frame error ${text} ${first}`),
       frameText: (_cell: Element, text: string) => page.log.push(`frame text ${text}`),
@@ -507,6 +508,14 @@ describe('notebook session: its notice, its page watch, its lifetime and the que
     expect(page.watches).toHaveLength(1);
   });
 
+  it("tells its page watch when the notebook's last restart was, whichever tab made it", async () => {
+    const running = await start(watchingRecord);
+    await running.watching();
+    expect(page.log.filter((line) => line.startsWith('restarted'))).toEqual([]);
+    await store({ ...watchingRecord, lastRestartAt: 1234 });
+    await vi.waitFor(() => expect(page.log).toContain('restarted at 1234'));
+  });
+
   it('a watch started after the settings were read is given them at once', async () => {
     const running = await start({ ...watchingRecord, enabled: false });
     await running.watching();
@@ -677,6 +686,22 @@ describe('notebook session: its notice, its page watch, its lifetime and the que
         session.abort();
         notice()?.remove();
       }
+    });
+
+    it('a countdown to be asked about is not drawn while its question is on the way; refused, it is', async () => {
+      page.present = true;
+      let took: (ok: boolean) => void = () => undefined;
+      const running = await start(watchingRecord, (message) =>
+        message.type === 'page-ask' ? new Promise((resolve) => (took = (ok) => resolve({ ok }))) : reply(message),
+      );
+      await running.watching();
+      await vi.waitFor(() => expect(page.watches[0]?.configured).toHaveLength(1));
+      await store(later(pending));
+      await vi.waitFor(() => expect(sent().some((m) => m.type === 'page-ask')).toBe(true));
+      await settle();
+      expect(title()).toBeUndefined();
+      took(false);
+      await vi.waitFor(() => expect(title()).toBe('noticeBrand'));
     });
 
     it('a countdown read before the settings asks nobody until they are read', async () => {

@@ -130,6 +130,9 @@ export function startNotebookSession(
     presence: watchPresence(doc.defaultView ?? window, signal, () => question.arrived()),
     enabled: () => settings?.askAtKeyboard === true,
     ask: async (attemptKey, attempt) => (await send({ type: 'page-ask', key: attemptKey, attempt }))?.ok === true,
+    refused: () => {
+      if (latest) showNotice(latest);
+    },
     answer: (attemptKey, attempt, choice) => send({ type: 'page-answer', key: attemptKey, attempt, choice }),
     perform: (attemptKey, attempt, action) => {
       if (urlShowsNotebook(doc.location.href, attemptKey)) runner.perform(attemptKey, attempt, action);
@@ -178,7 +181,13 @@ export function startNotebookSession(
     }
   };
 
+  /** The record as last followed: a question the worker did not take shows its countdown then. */
+  let latest: NotebookRecord | null = null;
   const showNotice = (record: NotebookRecord) => {
+    latest = record;
+    // A countdown about to be asked about is not drawn: the question comes as soon as the worker has stored it.
+    const { status } = record;
+    if (status.kind === 'pending' && status.askedAt === undefined && question.asking(status.attempt)) return;
     const content =
       record.enabled || record.status.kind === 'restarting' ? noticeFor(record, cancel, question.choose) : null;
     const signature = content ? JSON.stringify(record.status) : '';
@@ -192,6 +201,7 @@ export function startNotebookSession(
   const follow = (record: NotebookRecord) => {
     if (signal.aborted) return;
     setWatching(record.enabled);
+    if (record.lastRestartAt !== undefined) watching?.watch.restartedAt(record.lastRestartAt);
     runner.follow(record);
     question.follow(record);
     showNotice(record);

@@ -48,6 +48,7 @@ function setup(overrides: Partial<QuestionDeps> = {}) {
       return choice === 'restart' ? { granted: true as const, action: 'restart-and-run-all' as const } : null;
     }),
     perform: (_key, attempt, action) => calls.push(`perform ${attempt} ${action}`),
+    refused: () => calls.push('refused'),
     ...overrides,
   });
   return { calls, question, lifetime };
@@ -69,6 +70,29 @@ describe('the question to a person at the keyboard', () => {
     press();
     question.follow(countdown());
     await vi.advanceTimersByTimeAsync(0);
+    expect(calls).toEqual(['ask a1']);
+  });
+
+  it('says while its question is on the way, and says so when the worker does not take it', async () => {
+    let reply: (took: boolean) => void = () => undefined;
+    const ask = () => new Promise<boolean>((resolve) => (reply = resolve));
+    const { calls, question } = setup({ ask });
+    press();
+    question.follow(countdown());
+    expect(question.asking('a1')).toBe(true);
+    expect(question.asking('a2')).toBe(false);
+    reply(false);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(question.asking('a1')).toBe(false);
+    expect(calls).toEqual(['refused']);
+  });
+
+  it('a question the worker took is not refused, and is on its way no more', async () => {
+    const { calls, question } = setup();
+    press();
+    question.follow(countdown());
+    await vi.advanceTimersByTimeAsync(0);
+    expect(question.asking('a1')).toBe(false);
     expect(calls).toEqual(['ask a1']);
   });
 

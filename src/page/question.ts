@@ -14,6 +14,8 @@ export interface QuestionDeps {
   /** The user's setting: ask first at all. */
   enabled(): boolean;
   ask(key: string, attempt: string): Promise<boolean>;
+  /** The worker did not take a question: the countdown it would have replaced is to be shown after all. */
+  refused(): void;
   answer(key: string, attempt: string, choice: AskChoice): Promise<ClaimReply | null>;
   /** Restart now was granted: perform the restart as at a countdown's end. */
   perform(key: string, attempt: string, action: RestartAction): void;
@@ -25,6 +27,8 @@ export interface Question {
   arrived(): void;
   /** At a countdown's end: asks instead of acting when a person is there; whether the worker took the question. */
   askFirst(key: string, attempt: string): Promise<boolean>;
+  /** A question about this countdown is on its way to the worker. */
+  asking(attempt: string): boolean;
   /** The notice's buttons. */
   choose(choice: Extract<AskChoice, 'restart' | 'not-now'>): void;
 }
@@ -37,10 +41,15 @@ export function createQuestion(deps: QuestionDeps): Question {
   /** An attempt is asked about once from here: a refused ask must not be sent at every input. */
   const asked = new Set<string>();
 
+  const onTheWay = new Set<string>();
+
   const askFirst = async (key: string, attempt: string) => {
     if (!deps.enabled() || !deps.presence.present() || asked.has(attempt)) return false;
     asked.add(attempt);
-    return deps.ask(key, attempt);
+    onTheWay.add(attempt);
+    const took = await deps.ask(key, attempt).finally(() => onTheWay.delete(attempt));
+    if (!took) deps.refused();
+    return took;
   };
 
   // Checked when the person would stop counting as present; their input since moves it on.
@@ -72,6 +81,7 @@ export function createQuestion(deps: QuestionDeps): Question {
       if (current && current.countdown.askedAt === undefined) void askFirst(current.key, current.countdown.attempt);
     },
     askFirst,
+    asking: (attempt) => onTheWay.has(attempt),
     choose(choice) {
       if (current?.countdown.askedAt === undefined) return;
       const { key, countdown } = current;
