@@ -224,4 +224,10 @@ export default [
     replacement: 'true',
     why: 'cost only: another filtered attribute on a run button reads its cell again from known elements: same state',
   },
+  {
+    file: 'src/colab/disconnect.ts',
+    mutator: 'StringLiteral',
+    code: "if (child.nodeType === Node.TEXT_NODE) parts.push(child.textContent ?? '');",
+    why: "a text node's textContent is never null",
+  },
 ];
