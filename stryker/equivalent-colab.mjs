@@ -230,4 +230,18 @@ export default [
     code: "if (child.nodeType === Node.TEXT_NODE) parts.push(child.textContent ?? '');",
     why: "a text node's textContent is never null",
   },
+  {
+    file: 'src/colab/actions.ts',
+    mutator: 'ArrayDeclaration',
+    code: 'return (LABELS[command] ?? []).some((re) => re.test(label));',
+    replacement: '["Stryker was here"]',
+    why: 'both commands the actions choose have English labels: the fallback for a command without any never runs',
+  },
+  {
+    file: 'src/colab/actions.ts',
+    mutator: 'StringLiteral',
+    code: "? { ok: true, via: 'command', label: 'Run all' }",
+    replacement: '""',
+    why: 'the label only tells the English UI, which only the restart confirmation reads: runAll confirms nothing',
+  },
 ];
