@@ -244,4 +244,10 @@ export default [
     replacement: '""',
     why: 'the label only tells the English UI, which only the restart confirmation reads: runAll confirms nothing',
   },
+  {
+    file: 'src/colab/actions.ts',
+    mutator: 'MethodExpression',
+    code: 'return (LABELS[command] ?? []).some((re) => re.test(label));',
+    why: 'each command has one English label regex (selectors.ts LABELS): every is some',
+  },
 ];
