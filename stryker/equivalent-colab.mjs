@@ -250,4 +250,16 @@ export default [
     code: 'return (LABELS[command] ?? []).some((re) => re.test(label));',
     why: 'each command has one English label regex (selectors.ts LABELS): every is some',
   },
+  {
+    file: 'src/colab/dom.ts',
+    mutator: 'ConditionalExpression',
+    code: "return root.nodeType === Node.DOCUMENT_FRAGMENT_NODE && 'host' in root ? (root as ShadowRoot).host : null;",
+    why: "isVisible walks up connected elements: the document's undefined host ends the walk like null",
+  },
+  {
+    file: 'src/colab/dom.ts',
+    mutator: 'LogicalOperator',
+    code: "return root.nodeType === Node.DOCUMENT_FRAGMENT_NODE && 'host' in root ? (root as ShadowRoot).host : null;",
+    why: "isVisible walks up connected elements: the document's undefined host ends the walk like null",
+  },
 ];
