@@ -262,4 +262,52 @@ export default [
     code: "return root.nodeType === Node.DOCUMENT_FRAGMENT_NODE && 'host' in root ? (root as ShadowRoot).host : null;",
     why: "isVisible walks up connected elements: the document's undefined host ends the walk like null",
   },
+  {
+    file: 'src/colab/cells.ts',
+    mutator: 'StringLiteral',
+    code: "(line.textContent ?? '')",
+    why: "an element's textContent is never null",
+  },
+  {
+    file: 'src/colab/cells.ts',
+    mutator: 'StringLiteral',
+    code: "return editor ? (editor.textContent ?? '') : null;",
+    why: "an element's textContent is never null",
+  },
+  {
+    file: 'src/colab/cells.ts',
+    mutator: 'StringLiteral',
+    code: "return tailOf(el.textContent ?? '', maxChars);",
+    why: "an element's textContent is never null",
+  },
+  {
+    file: 'src/colab/cells.ts',
+    mutator: 'StringLiteral',
+    code: "el?.getAttribute('class') ?? '';",
+    why: 'the made-up class string holds none of the state or output classes: read as no class',
+  },
+  {
+    file: 'src/colab/cells.ts',
+    mutator: 'StringLiteral',
+    code: "exec(el?.textContent ?? '')",
+    why: 'the made-up text holds no bracketed number: no count, as for no counter',
+  },
+  {
+    file: 'src/colab/cells.ts',
+    mutator: 'ConditionalExpression',
+    code: 'if (reading !== undefined) return reading;',
+    why: 'cost only: the reading is worked out again from the same classes (regex tests, no DOM work to count)',
+  },
+  {
+    file: 'src/colab/cells.ts',
+    mutator: 'ConditionalExpression',
+    code: 'if (execReadings.size >= EXEC_READINGS_KEPT) execReadings.clear();',
+    why: 'cost only: how many readings the private cache keeps, never what they read',
+  },
+  {
+    file: 'src/colab/cells.ts',
+    mutator: 'EqualityOperator',
+    code: 'if (execReadings.size >= EXEC_READINGS_KEPT) execReadings.clear();',
+    why: 'cost only: how many readings the private cache keeps, never what they read',
+  },
 ];
