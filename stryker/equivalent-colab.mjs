@@ -310,4 +310,16 @@ export default [
     code: 'if (execReadings.size >= EXEC_READINGS_KEPT) execReadings.clear();',
     why: 'cost only: how many readings the private cache keeps, never what they read',
   },
+  {
+    file: 'src/colab/stream-tail.ts',
+    mutator: 'ArithmeticOperator',
+    code: 'for (let i = outputs.length - 1; i >= 0 && wanted > 0; i--) {',
+    why: 'two first turns past the end find no output and add no separator: the same reads follow',
+  },
+  {
+    file: 'src/colab/stream-tail.ts',
+    mutator: 'ConditionalExpression',
+    code: 'if (root) wanted = readBackwards(root, wanted, chunks);',
+    why: 'every index the loop visits holds an output: the test only satisfies the type checker',
+  },
 ];
