@@ -322,4 +322,31 @@ export default [
     code: 'if (root) wanted = readBackwards(root, wanted, chunks);',
     why: 'every index the loop visits holds an output: the test only satisfies the type checker',
   },
+  {
+    file: 'src/colab/output-frame-reader.ts',
+    mutator: 'ConditionalExpression',
+    code: 'if (root.matches(OUTPUT_CORE.element)) report(root);',
+    replacement: 'true',
+    why: "cost only: report() itself drops an element that is not an output of the frame's own body",
+  },
+  {
+    file: 'src/colab/output-frame-reader.ts',
+    mutator: 'ConditionalExpression',
+    code: "const target = record.type === 'characterData' ? record.target.parentNode : record.target;",
+    replacement: 'false',
+    why: 'outputElementOf climbs from a text node as from its parent',
+  },
+  {
+    file: 'src/colab/output-frame-reader.ts',
+    mutator: 'StringLiteral',
+    code: "const target = record.type === 'characterData' ? record.target.parentNode : record.target;",
+    why: 'outputElementOf climbs from a text node as from its parent',
+  },
+  {
+    file: 'src/colab/output-frame-reader.ts',
+    mutator: 'ConditionalExpression',
+    code: 'if (doc.documentElement) scan(doc.documentElement);',
+    replacement: 'true',
+    why: 'the content script runs once the document has its root element',
+  },
 ];
