@@ -361,4 +361,10 @@ export default [
     code: 'if (!button) return false;',
     why: 'only cells with a run button are asked (the filter before): the test only satisfies the type checker',
   },
+  {
+    file: 'src/colab/kernel-state.ts',
+    mutator: 'StringLiteral',
+    code: "const ligature = icon && !icon.closest('[hidden]') ? squash(icon.textContent) : '';",
+    why: 'the made-up ligature names neither done nor more_horiz: unknown, as with no icon shown',
+  },
 ];
