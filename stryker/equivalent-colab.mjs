@@ -367,4 +367,10 @@ export default [
     code: "const ligature = icon && !icon.closest('[hidden]') ? squash(icon.textContent) : '';",
     why: 'the made-up ligature names neither done nor more_horiz: unknown, as with no icon shown',
   },
+  {
+    file: 'src/colab/page-language.ts',
+    mutator: 'BlockStatement',
+    code: '} catch {',
+    why: 'an empty catch returns undefined, which the ?? after it reads as null',
+  },
 ];
