@@ -373,4 +373,10 @@ export default [
     code: '} catch {',
     why: 'an empty catch returns undefined, which the ?? after it reads as null',
   },
+  {
+    file: 'src/colab/verify.ts',
+    mutator: 'BooleanLiteral',
+    code: 'observeShadowRoots: true,',
+    why: "waitForReadyRuntime: connectButtonState reads the button's own shadow tree, never a nested root's",
+  },
 ];
