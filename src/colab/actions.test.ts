@@ -667,3 +667,207 @@ describe('verifyRunStarted', () => {
     });
   });
 });
+
+describe('the waits are the ones asked for', () => {
+  /** Whether the action ends within `ms` of a test clock, nothing having opened. */
+  async function endsWithin(action: () => Promise<unknown>, ms: number): Promise<[boolean, boolean]> {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      let done = false;
+      void action().then(() => {
+        done = true;
+      });
+      await vi.advanceTimersByTimeAsync(ms / 2);
+      const early = done;
+      await vi.advanceTimersByTimeAsync(ms / 2 + 50);
+      return [early, done];
+    } finally {
+      vi.useRealTimers();
+    }
+  }
+
+  it('gives a Runtime menu, then a toolbar menu, that does not open menuTimeoutMs each', async () => {
+    page({ toolbar: true });
+    expect(await endsWithin(() => restartAndRunAll(document, { menuTimeoutMs: 400 }), 800)).toEqual([false, true]);
+  });
+
+  it('Check Colab UI gives a menu that does not open menuTimeoutMs, on either path', async () => {
+    page();
+    expect(await endsWithin(() => checkUi(document, { menuTimeoutMs: 400 }), 400)).toEqual([false, true]);
+    document.body.innerHTML = '';
+    page({ toolbar: true });
+    document.querySelector<HTMLElement>('.menubar-wrapper')!.style.display = 'none';
+    expect(await endsWithin(() => checkUi(document, { menuTimeoutMs: 400 }), 400)).toEqual([false, true]);
+  });
+});
+
+describe('menus left as they were found', () => {
+  let listeners = new AbortController();
+  // A fake menu's Escape listener stays on the document: none is left open for the next test to close.
+  const personPresses = () =>
+    document.getElementById('runtime-menu-button')!.dispatchEvent(new MouseEvent('mousedown', { button: 0 }));
+  afterEach(() => {
+    listeners.abort();
+    listeners = new AbortController();
+  });
+
+  /** Presses on the Runtime button after the first one do nothing: a menu no press can close. */
+  function onlyFirstPressActs() {
+    const button = document.getElementById('runtime-menu-button')!;
+    let presses = 0;
+    document.addEventListener(
+      'mousedown',
+      (e) => {
+        if (button.contains(e.target as Node) && ++presses > 1) e.stopImmediatePropagation();
+      },
+      { capture: true, signal: listeners.signal },
+    );
+  }
+
+  it('closes the Runtime menu it opened when the item is missing, and leaves one the person opened', async () => {
+    page();
+    document.querySelector('#runtime-menu [command="restart-and-run-all"]')!.remove();
+    const fake = fakeClosureMenu(document);
+    expect(await restartAndRunAll(document, FAST)).toMatchObject({ ok: false, failed: { step: 'find-item' } });
+    expect(fake.isOpen()).toBe(false);
+    personPresses();
+    expect(fake.isOpen()).toBe(true);
+    expect(await restartAndRunAll(document, FAST)).toMatchObject({ ok: false, failed: { step: 'find-item' } });
+    expect(fake.isOpen()).toBe(true);
+    personPresses();
+  });
+
+  it('Check Colab UI leaves a Runtime menu the person opened open, and ready', async () => {
+    page();
+    const fake = fakeClosureMenu(document);
+    personPresses();
+    expect(await checkUi(document, FAST)).toMatchObject({ ready: true, path: 'menu' });
+    expect(fake.isOpen()).toBe(true);
+    personPresses();
+  });
+
+  it('Check Colab UI says so when the menu it opened cannot be closed', async () => {
+    page();
+    const fake = fakeClosureMenu(document, { ignoreEscape: true });
+    onlyFirstPressActs();
+    expect(await checkUi(document, FAST)).toEqual({
+      ready: false,
+      failed: {
+        step: 'close-menu',
+        reason: 'menu-stayed-open',
+        saw: '"Restart session and run all" found by command',
+      },
+      toolbar: false,
+    });
+    expect(fake.isOpen()).toBe(true);
+    listeners.abort();
+    personPresses();
+  });
+
+  it('says a menu that stayed open after the activation could not be closed', async () => {
+    page();
+    fakeClosureMenu(document, { itemsAtButton: true, ignoreEscape: true });
+    onlyFirstPressActs();
+    const result = await restartAndRunAll(document, FAST);
+    expect(!result.ok && result.failed.saw).toContain('(the menu stayed open and could not be closed)');
+    listeners.abort();
+    personPresses();
+  });
+});
+
+describe('Check Colab UI: what it reports', () => {
+  it('names the menu path and whether the toolbar fallback is there', async () => {
+    page();
+    fakeClosureMenu(document);
+    expect(await checkUi(document, FAST)).toEqual({
+      ready: true,
+      path: 'menu',
+      via: 'command',
+      label: 'Restart session and run all',
+      disabled: false,
+      toolbar: false,
+      detail: '"Restart session and run all" found by command; toolbar fallback absent',
+    });
+    document.body.innerHTML = '';
+    page({ toolbar: true });
+    fakeClosureMenu(document);
+    const result = await checkUi(document, FAST);
+    expect(result.ready && result.detail).toBe(
+      '"Restart session and run all" found by command; toolbar fallback present',
+    );
+  });
+
+  it('reports a Runtime menu that does not open, even with a working toolbar menu beside it', async () => {
+    page({ toolbar: true });
+    fakeToolbar(() => {});
+    expect(await checkUi(document, FAST)).toMatchObject({
+      ready: false,
+      failed: { step: 'open-menu', reason: 'menu-did-not-open', saw: expect.stringMatching(/^aria-expanded=/) },
+      toolbar: true,
+    });
+  });
+
+  it('with no menubar and no toolbar, says only that the menubar is missing', async () => {
+    page({ menubar: false });
+    expect(await checkUi(document, FAST)).toEqual({
+      ready: false,
+      failed: {
+        step: 'open-menu',
+        reason: 'menubar-missing',
+        saw: "no Runtime menu button: Colab's menu bar is not on the page",
+      },
+      toolbar: false,
+    });
+  });
+});
+
+describe('the English UI is read from the item the guard chose', () => {
+  it('refuses an English dialog unlike the restart confirmation, even right after the action', async () => {
+    page();
+    const clicks: string[] = [];
+    document.addEventListener('click', (e) => clicks.push((e.target as Element).localName), true);
+    fakeClosureMenu(document, {
+      onCommand: () =>
+        showConfirmation(
+          '<mwc-dialog open heading="Save a copy?"><div>Your changes will be kept in a new file.</div>' +
+            '<md-text-button slot="secondaryAction" dialogaction="cancel">Cancel</md-text-button>' +
+            '<md-text-button slot="primaryAction" dialogaction="ok">OK</md-text-button></mwc-dialog>',
+        ),
+    });
+    expect(await restartAndRunAll(document, FAST)).toMatchObject({
+      ok: false,
+      failed: { step: 'confirm', reason: 'unrecognised-dialog' },
+    });
+    expect(clicks).not.toContain('md-text-button');
+  });
+
+  it('waits for a confirmation that Lit renders a moment after the action', async () => {
+    page();
+    fakeClosureMenu(document, { onCommand: () => setTimeout(() => showConfirmation(), 30) });
+    expect(await restartAndRunAll(document, FAST)).toMatchObject({ ok: true, dialog: 'confirmed' });
+  });
+});
+
+describe('runAll: refusals before anything is clicked', () => {
+  it('names a dialog already open at once, without waiting for the runtime', async () => {
+    page();
+    connecting();
+    mount(GPU_DIALOG);
+    expect(await runAll(document, { ...FAST, readyTimeoutMs: 100 })).toMatchObject({
+      ok: false,
+      failed: { step: 'precheck', reason: 'gpu-quota' },
+    });
+  });
+
+  it("reports the toolbar's Run all by command, and says when there is none", async () => {
+    page({ menubar: false, toolbar: true });
+    fakeToolbar(() => startRun());
+    expect(await runAll(document, FAST)).toMatchObject({ ok: true, path: 'toolbar', via: 'command' });
+    document.body.innerHTML = '';
+    page({ menubar: false });
+    const result = await runAll(document, FAST);
+    expect(!result.ok && result.failed.saw).toContain(
+      'toolbar fallback: toolbar-missing; toolbar: no toolbar Run all button',
+    );
+  });
+});

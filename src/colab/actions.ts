@@ -70,7 +70,7 @@ type Fallback = () => Promise<
 const RESTART_VERIFY_MS = 60_000;
 const RUN_ALL_VERIFY_MS = 15_000;
 
-const failure = (step: ActionStep, reason: string, saw = ''): ActionFailure => ({
+const failure = (step: ActionStep, reason: string, saw: string): ActionFailure => ({
   ok: false,
   failed: { step, reason, saw },
 });

@@ -6,11 +6,13 @@ import {
   cellOf,
   cellRunState,
   cellSource,
+  editorText,
   executionCount,
   findCells,
   hasLaterOutput,
   outputElementOf,
   outputFrameOfSource,
+  outputFramesOf,
   outputKind,
   outputText,
 } from './cells';
@@ -242,5 +244,63 @@ describe('isColabOutputFrame', () => {
     expect(at('https://googleusercontent.com.evil.test/outputframe.html')).toBe(false);
     expect(at('https://evil.test/x.googleusercontent.com/outputframe.html')).toBe(false);
     expect(at('http://abc-0-colab.googleusercontent.com/outputframe.html')).toBe(false);
+  });
+});
+
+describe('cells: what is not there', () => {
+  /** A text cell: no run button, no editor lines, no counter (Colab's markdown cells). */
+  const textCell = () =>
+    mount('<div class="cell text notebook-cell" id="cell-md1"><div class="markdown"><p>Notes</p></div></div>')[0]!;
+
+  it('a cell without a run button is idle and has no count', () => {
+    const cell = textCell();
+    expect(cellRunState(cell)).toBe('idle');
+    expect(executionCount(cell)).toBeNull();
+  });
+
+  it('a cell without an editor has no source and no editor text; with one, its text in one read', () => {
+    expect(cellSource(textCell())).toBeNull();
+    expect(editorText(textCell())).toBeNull();
+    const cell = cell2026();
+    expect(editorText(cell)?.replaceAll('\u00a0', ' ')).toContain('# Task 1: Data Cleaning');
+    expect(editorText(cell)).toBe(cell.querySelector('.editor')!.textContent);
+  });
+
+  it('finds the cell of a text node, and none for a node outside any element', () => {
+    const cell = cell2026();
+    const text = document.createTreeWalker(cell.querySelector('.view-line')!, NodeFilter.SHOW_TEXT).nextNode()!;
+    expect(cellOf(text)).toBe(cell);
+    expect(cellOf(document.createTextNode('loose'))).toBeNull();
+    expect(outputElementOf(document.createTextNode('loose'), 'colab-static-output-renderer')).toBeNull();
+  });
+
+  it('a pre-2024 run button titled to run, not queued, is idle', () => {
+    const cell = cell2025();
+    cell.querySelector('colab-run-button')!.setAttribute('title', 'Run cell (Ctrl+Enter)');
+    expect(cellRunState(cell)).toBe('idle');
+  });
+
+  it('reads a counter with spaces inside its brackets', () => {
+    const cell = cell2026();
+    const counter = cell.querySelector('colab-run-button')!.shadowRoot!.querySelector('.execution-count')!;
+    counter.textContent = '[ 12 ]';
+    expect(executionCount(cell)).toBe(12);
+  });
+
+  it("lists a cell's output frames in page order", () => {
+    const cell = cell2026();
+    const area = cell.querySelector('.output-iframe-sizer')!;
+    const [a, b] = [document.createElement('iframe'), document.createElement('iframe')];
+    area.append(a, b);
+    expect(outputFramesOf(cell)).toEqual([a, b]);
+    expect(outputFramesOf(cell2025())).toEqual([]);
+  });
+
+  it('a frame whose window is gone is the source of no message', () => {
+    const cell = cell2026();
+    const gone = document.createElement('iframe');
+    cell.querySelector('.output-iframe-sizer')!.append(gone);
+    Object.defineProperty(gone, 'contentWindow', { value: null });
+    expect(outputFrameOfSource(document, null)).toBeNull();
   });
 });

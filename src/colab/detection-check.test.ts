@@ -76,3 +76,75 @@ describe('what detection needs from the page', () => {
     expect(checkDetection(document)).toMatchObject({ ok: true });
   });
 });
+
+describe('what detection needs: every answer in its words', () => {
+  const capture = () => mount(snippet('code-cell-with-static-output-2026-03.html'));
+  const textCell = () =>
+    mount('<div class="cell text notebook-cell" id="cell-md1"><div class="markdown">Notes</div></div>');
+
+  it('names the cell selector when no cell is found', () => {
+    expect(checkDetection(document)).toEqual({
+      ok: false,
+      failed: {
+        step: 'find-cells',
+        reason: 'no-cells',
+        saw: expect.stringMatching(/^no notebook cells found \(.+\): no failure can be seen$/),
+      },
+    });
+  });
+
+  it('says so when no cell has a run button, and counts only the cells that have one', () => {
+    textCell();
+    expect(checkDetection(document)).toMatchObject({
+      ok: false,
+      failed: { step: 'read-run-states', saw: expect.stringMatching(/^no cell has a run button \(/) },
+    });
+    capture();
+    expect(checkDetection(document)).toEqual({
+      ok: true,
+      detail: '2 cells, 1 of 1 run states readable, 0 output frames in their cells',
+    });
+  });
+
+  it('reads a pre-2024 run button, without a shadow root, by its title', () => {
+    mount(
+      `<div class="cell code notebook-cell" id="cell-abc123">${snippet('code-cell-static-output-2025.html')}</div>`,
+    );
+    const button = document.querySelector('colab-run-button')!;
+    for (const el of button.querySelectorAll('.cell-execution')) el.remove();
+    button.setAttribute('title', 'Run cell (Ctrl+Enter)');
+    expect(checkDetection(document)).toMatchObject({ ok: true });
+  });
+
+  it('names every unknown host, one after the other', () => {
+    capture();
+    const sizer = document.querySelector('.output-iframe-sizer')!;
+    addFrame(sizer, 'x1-0-colab.outputs.google.com');
+    addFrame(sizer, 'x2-0-colab.example.com');
+    expect(checkDetection(document)).toMatchObject({
+      ok: false,
+      failed: { reason: 'x1-0-colab.outputs.google.com, x2-0-colab.example.com' },
+    });
+  });
+
+  it('counts a frame in an output area outside any cell, or in a cell outside its output area, as lost', () => {
+    capture();
+    mount('<div class="output"></div>');
+    addFrame(document.querySelector('body > .output')!);
+    expect(checkDetection(document)).toMatchObject({ ok: false, failed: { reason: 'frames-outside-cells' } });
+    document.body.innerHTML = '';
+    capture();
+    addFrame(document.getElementById('cell-T2BNeFUZ1OGZ')!);
+    expect(checkDetection(document)).toMatchObject({ ok: false, failed: { reason: 'frames-outside-cells' } });
+  });
+
+  it("takes frames without an address, or not on https, for none of Colab's", () => {
+    capture();
+    document.body.insertAdjacentHTML('beforeend', '<iframe srcdoc="<p>widget</p>"></iframe>');
+    document.body.insertAdjacentHTML(
+      'beforeend',
+      '<iframe src="http://abc-0-colab.googleusercontent.com/outputframe.html"></iframe>',
+    );
+    expect(checkDetection(document)).toMatchObject({ ok: true });
+  });
+});

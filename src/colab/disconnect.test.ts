@@ -8,6 +8,7 @@ import {
   endsOwnRuntime,
   findDisconnectDialog,
   type NoticeKind,
+  noticeWords,
   reconnect,
   toastDisconnect,
 } from './disconnect';
@@ -359,5 +360,180 @@ describe('endsOwnRuntime: google.colab.runtime.unassign() (§12.4)', () => {
   it('not for cells that merely talk about runtimes', () => {
     expect(endsOwnRuntime(cell('print("runtime assigned")', 'runtime assigned'))).toBe(false);
     expect(endsOwnRuntime(cell('train(unassigned_labels)'))).toBe(false);
+  });
+});
+
+describe("what a disconnect notice says, for the person: the dialog's words without its buttons", () => {
+  it('reads the title and the body of the new dialog, past the comments Lit leaves in it', () => {
+    const [host] = mount(dialog(`<!--?lit$1$-->${IDLE}<!----> <span><!--?lit$1$-->${NEW_RUNTIME}</span>`));
+    expect(noticeWords(host!)).toBe(`Runtime disconnected ${IDLE} ${NEW_RUNTIME}`);
+  });
+
+  it("reads the old dialog's title from its heading element", () => {
+    const [host] = mount(paperDialog(IDLE));
+    expect(noticeWords(host!)).toBe(`Runtime disconnected ${IDLE}`);
+  });
+
+  it('falls back to the whole text when the buttons are all a dialog says', () => {
+    const [host] = mount(
+      '<mwc-dialog open><md-text-button slot="primaryAction">Reconnect</md-text-button></mwc-dialog>',
+    );
+    expect(noticeWords(host!)).toBe(dialogText(host!));
+    expect(noticeWords(host!)).toContain('Reconnect');
+  });
+
+  it("is read by toastDisconnect too when a toast gives Colab's disallowed-code reason", () => {
+    expect(toastDisconnect(DISALLOWED)).toBe('disallowed-code');
+  });
+});
+
+describe('reconnect: every refusal says why', () => {
+  /** Clicks, counted, that do not close anything: a dialog that stays open. */
+  function stuckClicks(): string[] {
+    const log: string[] = [];
+    document.addEventListener('click', (event) => log.push((event.target as Element).textContent?.trim() ?? ''), {
+      capture: true,
+      signal: listeners.signal,
+    });
+    return log;
+  }
+
+  it('names every other dialog open, one after the other', async () => {
+    mount(dialog(DISALLOWED));
+    mount(dialog('This notebook is requesting access to your Google Drive files.', 'Connect to Google Drive', 'Drive'));
+    expect(await reconnect(document, 50)).toMatchObject({
+      ok: false,
+      reason: 'dialog-open',
+      saw: 'disconnected (disallowed-code), drive-permission',
+    });
+  });
+
+  it('never answers a dialog that is no disconnect, even one that speaks of inactivity', async () => {
+    const log = clicks();
+    connectButton('reconnect');
+    mount(dialog('Your runtime will be disconnected due to inactivity.', 'Reconnect', 'Are you still there?'));
+    expect(findDisconnectDialog(document)).toBeNull();
+    expect(await reconnect(document, 50)).toMatchObject({ ok: false, reason: 'dialog-open' });
+    expect(log).toEqual([]);
+  });
+
+  it('leaves the idle dialog alone when its Reconnect is disabled or missing', async () => {
+    const log = stuckClicks();
+    mount(dialog(IDLE).replace('dialogaction="ok"', 'dialogaction="ok" disabled'));
+    expect(await reconnect(document, 50)).toMatchObject({ ok: false, reason: 'no-reconnect-button' });
+    document.body.innerHTML = '';
+    mount(
+      `<mwc-dialog open heading="Runtime disconnected"><div>${IDLE}</div>` +
+        '<md-text-button slot="secondaryAction" dialogaction="cancel">Close</md-text-button></mwc-dialog>',
+    );
+    expect(await reconnect(document, 50)).toMatchObject({ ok: false, reason: 'no-reconnect-button' });
+    expect(log).toEqual([]);
+  });
+
+  it('says which label it refused, and when a dialog stayed open after its Reconnect', async () => {
+    mount(dialog(IDLE, 'Disconnect'));
+    expect(await reconnect(document, 50)).toEqual({ ok: false, reason: 'unexpected-label', saw: 'Disconnect' });
+    document.body.innerHTML = '';
+    const log = stuckClicks();
+    mount(dialog(IDLE));
+    expect(await reconnect(document, 50)).toEqual({
+      ok: false,
+      reason: 'no-reconnect-button',
+      saw: 'the dialog stayed open after "Reconnect" was clicked',
+    });
+    expect(log).toEqual(['Reconnect']);
+  });
+
+  it('says the connect button is missing, or in which state it needs nothing', async () => {
+    expect(await reconnect(document)).toEqual({
+      ok: false,
+      reason: 'no-connect-button',
+      saw: 'no colab-connect-button',
+    });
+    connectButton('idle');
+    expect(await reconnect(document)).toEqual({ ok: false, reason: 'not-needed', saw: 'runtime idle' });
+  });
+
+  it('never clicks a connect button it cannot read: not rendered yet, or showing an unknown state', async () => {
+    const log = stuckClicks();
+    mount('<colab-connect-button></colab-connect-button>');
+    deepQuery(document, 'colab-connect-button')!.attachShadow({ mode: 'open' });
+    expect(await reconnect(document)).toEqual({ ok: false, reason: 'runtime-unreadable', saw: 'connect button: ""' });
+    document.body.innerHTML = '';
+    connectButton('idle');
+    connectIcon().textContent = 'error';
+    expect(await reconnect(document)).toMatchObject({ ok: false, reason: 'runtime-unreadable' });
+    expect(log).toEqual([]);
+  });
+
+  it('never clicks a connect button whose shown label is dangerous or no reconnect, whatever its text', async () => {
+    const log = stuckClicks();
+    connectButton('reconnect');
+    for (const label of ['Disconnect and delete runtime', 'Runtime options']) {
+      connectLabel().setAttribute('label', label);
+      expect(await reconnect(document)).toEqual({ ok: false, reason: 'unexpected-label', saw: label });
+    }
+    expect(log).toEqual([]);
+  });
+
+  it('reads toasts that are not rendered yet as none', async () => {
+    connectButton('reconnect');
+    mount('<colab-snackbar></colab-snackbar>');
+    const empty = mount('<colab-snackbar></colab-snackbar>')[0]!;
+    empty.attachShadow({ mode: 'open' });
+    expect(await reconnect(document)).toMatchObject({ ok: true, via: 'connect-button' });
+  });
+});
+
+describe('awaitReconnect: every outcome', () => {
+  const nothingBefore = () => ({ dialogs: new Set<Element>(), toasts: new Set<string>() });
+
+  it('resolves once the runtime connects busy, running cells at once', async () => {
+    connectButton('reconnect');
+    const outcome = awaitReconnect(document, nothingBefore(), 2000);
+    connectButton('connecting');
+    await tick();
+    connectButton('busy');
+    expect(await outcome).toEqual({ ok: true });
+  });
+
+  it('says the button showed "Reconnect" again', async () => {
+    connectButton('reconnect');
+    const outcome = awaitReconnect(document, nothingBefore(), 2000);
+    connectButton('connecting');
+    await tick();
+    connectButton('reconnect');
+    expect(await outcome).toEqual({
+      ok: false,
+      reason: 'unable-to-connect',
+      saw: 'the connect button showed "Reconnect" again',
+    });
+  });
+
+  it('takes the outage toast shown again, after it closed, for a new one', async () => {
+    connectButton('reconnect');
+    const host = toast('Unable to connect to the runtime.');
+    const surface = host.shadowRoot!.querySelector('.mdc-snackbar')!;
+    surface.classList.remove('mdc-snackbar--open');
+    const start = await reconnect(document);
+    if (!start.ok) throw new Error(start.reason);
+    const outcome = awaitReconnect(document, start.before, 2000);
+    surface.classList.add('mdc-snackbar--open');
+    expect(await outcome).toMatchObject({ ok: false, reason: 'unable-to-connect' });
+  });
+
+  it('says in which state the runtime was when time ran out', async () => {
+    connectButton('reconnect');
+    expect(await awaitReconnect(document, nothingBefore(), 50)).toEqual({
+      ok: false,
+      reason: 'runtime-not-ready',
+      saw: 'runtime disconnected after 50 ms',
+    });
+    document.body.innerHTML = '';
+    expect(await awaitReconnect(document, nothingBefore(), 50)).toEqual({
+      ok: false,
+      reason: 'runtime-not-ready',
+      saw: 'runtime unknown after 50 ms',
+    });
   });
 });

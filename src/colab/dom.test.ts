@@ -310,3 +310,42 @@ describe('waitFor: what wakes it', () => {
     expect(await waitFor(() => false, { timeoutMs: 5 })).toBeNull();
   });
 });
+
+describe('dom helpers: the last edges', () => {
+  it('presses in a page that has no pointer events at all (the name undefined, not only empty)', () => {
+    const doc = document.implementation.createHTMLDocument('');
+    doc.body.innerHTML = '<div id="target"></div>';
+    const el = doc.getElementById('target')!;
+    const seen: string[] = [];
+    for (const type of ['pointerdown', 'mousedown', 'mouseup']) el.addEventListener(type, () => seen.push(type));
+    const descriptor = Object.getOwnPropertyDescriptor(globalThis, 'PointerEvent');
+    Reflect.deleteProperty(globalThis, 'PointerEvent');
+    try {
+      expect(() => dispatchMouseSequence(el, 'press')).not.toThrow();
+    } finally {
+      if (descriptor) Object.defineProperty(globalThis, 'PointerEvent', descriptor);
+    }
+    expect(seen).toEqual(['mousedown', 'mouseup']);
+  });
+
+  it('does not watch a shadow root that appears while waiting unless asked', async () => {
+    const [root] = mount('<div></div>');
+    const [host] = mount('<x-a><template shadowmode="open"><div class="state"></div></template></x-a>', root!);
+    host!.remove();
+    const state = host!.shadowRoot!.querySelector('.state')!;
+    const wait = waitFor(() => state.classList.contains('on') || null, { root: root!, timeoutMs: 300 });
+    root!.append(host!);
+    await tick();
+    state.classList.add('on');
+    const early = await Promise.race([wait, tick(100).then(() => 'late' as const)]);
+    expect(early).toBe('late');
+    expect(await wait).toBe(true);
+  });
+
+  it('reads a stream rewritten from its start as all new, not as the tail of the old text', () => {
+    const pre = document.createElement('pre');
+    const text = (s: string) => document.createTextNode(s);
+    const record = { type: 'childList', target: pre, removedNodes: [text('50%\n')], addedNodes: [text('done\n')] };
+    expect(streamAppender()(record as unknown as MutationRecord)).toBe('done\n');
+  });
+});

@@ -129,3 +129,23 @@ describe('language tags as pages and people write them', () => {
     expect(noticesKnown('PT-br')).toBe(false);
   });
 });
+
+describe('label and mention regexes at their edges', () => {
+  it('match whatever the case, as labels do', () => {
+    expect(mentionOf('runAnyway').test('ВСЁ РАВНО ЗАПУСТИТЬ')).toBe(true);
+    expect(labelOf('runAll').test('EXECUTAR TUDO')).toBe(true);
+  });
+
+  it('a part no language has matches nothing, not everything', () => {
+    const ru = COLAB_TEXTS.ru as { cancel?: readonly string[] };
+    const saved = ru.cancel;
+    delete ru.cancel;
+    try {
+      expect(labelOf('cancel').test('')).toBe(false);
+      expect(labelOf('cancel').test('Cancel')).toBe(false);
+      expect(mentionOf('cancel').test('Отмена')).toBe(false);
+    } finally {
+      ru.cancel = saved;
+    }
+  });
+});

@@ -147,3 +147,53 @@ describe('frameEnding', () => {
     expect(frameEnding(document)).toEqual({ text: '', error: false });
   });
 });
+
+describe('observeOutputFrame: stream text, exactly', () => {
+  const body = () => document.querySelector('#output-body')!;
+
+  it('without a stream text listener, text appended beside a new output loses nothing', async () => {
+    mount(sampleA());
+    const events = watch(false);
+    document.querySelector('.stream pre')!.append('Killed\n');
+    mount('<div class="error output-id-3"><pre>MemoryError</pre></div>', body());
+    await tick();
+    expect(events.slice(2)).toEqual(['error error output-id-3']);
+  });
+
+  it("reads a new output's own text as the output, not as text appended to it", async () => {
+    mount(sampleA());
+    const events = watch(true);
+    const [output] = mount('<div class="stream output-id-3"><pre></pre></div>', body());
+    output!.querySelector('pre')!.append('epoch 1\n');
+    await tick();
+    expect(events.slice(2)).toEqual(['stream stream output-id-3']);
+  });
+
+  it('reads no text appended to an error output as stream text, and no empty text', async () => {
+    mount(sampleA());
+    mount('<div class="error output-id-3"><pre>Traceback</pre></div>', body());
+    const events = watch(true);
+    document.querySelector('.error pre')!.append('MemoryError\n');
+    document.querySelector('.stream pre')!.append(document.createComment('?lit$1$'));
+    await tick();
+    expect(events.slice(3)).toEqual([]);
+  });
+
+  it('reads text arriving as a new block inside a stream output', async () => {
+    mount(sampleA());
+    const events = watch(true);
+    mount('<div class="output_subarea"><pre>Killed</pre></div>', document.querySelector('.stream')!);
+    await tick();
+    expect(events.slice(2)).toEqual(['text "Killed"']);
+  });
+
+  it('stops when its lifetime ends', async () => {
+    mount(sampleA());
+    const events = watch(true);
+    lifetime.abort();
+    mount('<div class="error output-id-3"><pre>MemoryError</pre></div>', body());
+    document.querySelector('.stream pre')!.append('Killed\n');
+    await tick();
+    expect(events.slice(2)).toEqual([]);
+  });
+});

@@ -409,3 +409,44 @@ describe('closeMenu, step by step', () => {
     expect(await closeMenu(document, menu(), { timeoutMs: undefined })).toBe(true);
   });
 });
+
+describe('presses on the Runtime button: never one too many', () => {
+  const button = () => document.getElementById('runtime-menu-button')!;
+
+  it('presses once when its press expands nothing: a second press could open what the first did not', async () => {
+    const log = recordEvents(button(), ['mousedown']);
+    expect(await openRuntimeMenu(document, { timeoutMs: 30 })).toMatchObject({ ok: false });
+    expect(log).toHaveLength(1);
+  });
+
+  it('never presses a button the person expanded, even when no menu can be told', async () => {
+    const { runtimeMenu } = connectMenuAndIdlessRuntimeMenu();
+    runtimeMenu.setAttribute('style', 'visibility: visible;');
+    button().setAttribute('aria-expanded', 'true');
+    const log = recordEvents(button(), ['mousedown']);
+    expect(await openRuntimeMenu(document, { timeoutMs: 30 })).toMatchObject({ ok: false });
+    expect(log).toEqual([]);
+    expect(button().getAttribute('aria-expanded')).toBe('true');
+  });
+
+  it('gives Escape its time before pressing the button: a menu that closes a moment later gets no press', async () => {
+    menu().setAttribute('style', 'visibility: visible;');
+    menu().addEventListener('keydown', (e) => {
+      if (e.key === 'Escape') setTimeout(() => menu().setAttribute('style', 'display: none;'), 20);
+    });
+    const log = recordEvents(button(), ['mousedown']);
+    expect(await closeMenu(document, menu())).toBe(true);
+    expect(log).toEqual([]);
+  });
+});
+
+describe('a dangerous command asked for', () => {
+  it('is refused as dangerous even when the menu does not hold it', () => {
+    item('powerwash-current-vm').remove();
+    expect(findMenuItem(menu(), 'powerwash-current-vm')).toEqual({
+      ok: false,
+      reason: 'item-dangerous',
+      saw: 'powerwash-current-vm: ""',
+    });
+  });
+});

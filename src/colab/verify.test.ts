@@ -146,3 +146,28 @@ describe('verifyRunStarted without a bound named', () => {
     }
   });
 });
+
+describe('what verification says when it fails', () => {
+  it('names the missing connect button, and why it matters', async () => {
+    expect(await waitForReadyRuntime(document, { timeoutMs: 10 })).toEqual({
+      ok: false,
+      reason: 'connect-button-missing',
+      saw: 'no colab-connect-button: cannot tell whether the runtime is ready',
+    });
+  });
+
+  it('names each open dialog, its words cut at 120 characters', async () => {
+    mount(snippet('code-cell-with-static-output-2026-03.html'));
+    const long = `Your session crashed. ${'x'.repeat(300)}`;
+    mount(`<mwc-dialog open heading="Notice"><div>${long}</div></mwc-dialog>`);
+    mount('<mwc-dialog open heading="Second notice"><div>Other words</div></mwc-dialog>');
+    const result = await verifyRunStarted(document, { timeoutMs: 10 });
+    expect(result.ok).toBe(false);
+    const saw = result.ok ? '' : result.saw;
+    const [, dialogs] = saw.split('; open dialogs: ');
+    const [first, second] = dialogs!.split('; ');
+    expect(first).toMatch(/^unknown: "Notice Your session crashed\. x+"$/);
+    expect(first!.length).toBe('unknown: ""'.length + 120);
+    expect(second).toBe('unknown: "Second notice Other words"');
+  });
+});
