@@ -43,6 +43,7 @@ describe('cells on the real 2026 capture', () => {
     expect(executionCount(cell)).toBe(11);
     expect(cellRunState(cell)).toBe('idle');
     expect(cellOf(cell.querySelector('pre')!)).toBe(cell);
+    expect(cellOf(cell)).toBe(cell);
   });
 
   it("reads the source from the editor's lines (spaces as U+00A0), and null when the editor shows none", () => {

@@ -363,6 +363,13 @@ describe('items: what is reported, and what is never found', () => {
     expect(locateMenuItem(menu(), 'change-runtime-type', [/^Run all$/])).toBeNull();
     expect(locateMenuItem(menu(), 'runall', [/^Run all$/])).not.toBeNull();
   });
+
+  it('asked for a dangerous command the menu does not show, does not take a safe item its labels match', () => {
+    for (const command of ['change-runtime-type', 'factory-reset'])
+      menu().querySelector(`[command="${command}"]`)?.remove();
+    expect(locateMenuItem(menu(), 'change-runtime-type', [/^Run all$/])).toBeNull();
+    expect(locateMenuItem(menu(), 'factory-reset', [/^Restart session$/])).toBeNull();
+  });
 });
 
 describe('closeMenu, step by step', () => {

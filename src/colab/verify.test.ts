@@ -170,4 +170,10 @@ describe('what verification says when it fails', () => {
     expect(first!.length).toBe('unknown: ""'.length + 120);
     expect(second).toBe('unknown: "Second notice Other words"');
   });
+
+  it('with no runtime state and no dialog to name, says only what the cells showed', async () => {
+    mount(snippet('code-cell-with-static-output-2026-03.html'));
+    const result = await verifyRunStarted(document, { timeoutMs: 10 });
+    expect(!result.ok && result.saw).toBe('1 cells, none pending/running');
+  });
 });
