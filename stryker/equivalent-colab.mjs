@@ -16,13 +16,6 @@ export default [
     why: 'neither an empty command nor any other made-up one is in the list',
   },
   {
-    file: 'src/colab/runtime-menu.ts',
-    mutator: 'ConditionalExpression',
-    code: 'if (await waitFor(hidden, { root: doc, timeoutMs: settle })) return true;',
-    replacement: 'false',
-    why: 'a menu Escape closed is hidden: the press after it is skipped and the last wait ends at once, true',
-  },
-  {
     file: 'src/colab/dom.ts',
     mutator: 'ConditionalExpression',
     code: 'return node.nodeType === Node.ELEMENT_NODE ? (node as Element).shadowRoot : null;',
@@ -170,6 +163,12 @@ export default [
     code: 'else if (el.matches(DIALOG.mdc)) dialogs.check(el);',
     replacement: 'true',
     why: 'the class is watched only on cells and MDC dialogs: whatever is no cell here is an MDC dialog',
+  },
+  {
+    file: 'src/colab/dialogs.ts',
+    mutator: 'ArrayDeclaration',
+    code: 'const before = new Set(opts.before ?? []);',
+    why: 'the dialogs open before are elements: a string in the set is never one of them',
   },
   {
     file: 'src/colab/dialogs.ts',
@@ -378,5 +377,12 @@ export default [
     mutator: 'BooleanLiteral',
     code: 'observeShadowRoots: true,',
     why: "waitForReadyRuntime: connectButtonState reads the button's own shadow tree, never a nested root's",
+  },
+  {
+    file: 'src/colab/toolbar-menu.ts',
+    mutator: 'ConditionalExpression',
+    code: "if (!closed) menu.removeAttribute('open');",
+    replacement: 'true',
+    why: 'a menu that closed has no open attribute: removing it again changes nothing and makes no mutation record',
   },
 ];

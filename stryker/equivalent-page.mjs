@@ -45,6 +45,12 @@ export default [
     why: 'the count only has to move: a read compares it for equality, down as well as up',
   },
   {
+    file: 'src/page/notebook-session.ts',
+    mutator: 'ConditionalExpression',
+    code: 'if (latest) showNotice(latest);',
+    why: "a refusal follows the ask's reply; the record that asked was stored as latest in that same task: never null",
+  },
+  {
     file: 'src/page/restart-runner.ts',
     mutator: 'ConditionalExpression',
     code: 'if (scheduled === countdown.attempt || fired.has(countdown.attempt)) return;',

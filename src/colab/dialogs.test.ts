@@ -20,6 +20,7 @@ import {
 let listeners = new AbortController();
 
 afterEach(() => {
+  vi.useRealTimers();
   listeners.abort();
   listeners = new AbortController();
   document.body.innerHTML = '';
@@ -513,6 +514,25 @@ describe('a dialog still in its opening animation (colab-dialog-opening, §11.2)
     button.addEventListener('click', () => dialog!.remove());
     setTimeout(() => dialog!.shadowRoot!.firstElementChild!.classList.remove('colab-dialog-opening'), 30);
     expect(await clickDialogButton(dialog!, button, 1000)).toBe(true);
+  });
+
+  it('clicks as soon as the class inside the dialog goes, not at the bound', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    const [dialog] = mount(
+      '<mwc-dialog open heading="Restart session?"><template shadowmode="open"><div class="mdc-dialog ' +
+        'colab-dialog-opening"></div></template><md-text-button slot="primaryAction">Yes</md-text-button></mwc-dialog>',
+    );
+    let clickedAt: number | null = null;
+    const start = Date.now();
+    dialog!.querySelector('md-text-button')!.addEventListener('click', () => {
+      clickedAt = Date.now() - start;
+      dialog!.removeAttribute('open');
+    });
+    setTimeout(() => dialog!.shadowRoot!.firstElementChild!.classList.remove('colab-dialog-opening'), 30);
+    const closed = clickDialogButton(dialog!, dialog!.querySelector('md-text-button')!, 3000);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(clickedAt).toBe(30);
+    expect(await closed).toBe(true);
   });
 
   it('declines the high-RAM offer only once it has opened', async () => {

@@ -7,6 +7,6 @@ export interface Fail<R extends string> {
   saw: string;
 }
 
-export function fail<R extends string>(reason: R, saw = ''): Fail<R> {
+export function fail<R extends string>(reason: R, saw: string): Fail<R> {
   return { ok: false, reason, saw: cut(saw, TEXT_LIMITS.detail) };
 }

@@ -216,6 +216,16 @@ describe('execution gate', () => {
       expect(gate.crashStartedAt(1000)).toBe(600);
     });
 
+    it('keeps an execution whose end is seen at the very time of that restart, as one the restart ended', () => {
+      const gate = createExecutionGate(0);
+      gate.cellState('a', 'running', 100);
+      gate.cellState('a', 'error', 500);
+      gate.cellState('b', 'running', 600);
+      gate.cellState('b', 'idle', 700);
+      gate.endedBefore(700);
+      expect(gate.crashStartedAt(1000)).toBe(600);
+    });
+
     it('is the time the page began watching (or restarted) when it saw no execution', () => {
       const gate = createExecutionGate(42);
       expect(gate.crashStartedAt(1000)).toBe(42);

@@ -475,7 +475,8 @@ describe('notebook session: its notice, its page watch, its lifetime and the que
     await vi.waitFor(() => expect(title()).toBe('noticeBrand'));
     await store(watchingRecord);
     await vi.waitFor(() => expect(notice()).toBeNull());
-    await store({ ...watchingRecord, enabled: false, status: restarting });
+    // Off, with no page watch to tell of the restart it records.
+    await store({ ...watchingRecord, enabled: false, status: restarting, lastRestartAt: 1 });
     await vi.waitFor(() => expect(title()).toBe('noticeRestartingTitle'));
     await store({ ...watchingRecord, enabled: false, status: { kind: 'gave-up', at: 0, restarts: 3 } });
     await vi.waitFor(() => expect(notice()).toBeNull());
@@ -702,6 +703,32 @@ describe('notebook session: its notice, its page watch, its lifetime and the que
       expect(title()).toBeUndefined();
       took(false);
       await vi.waitFor(() => expect(title()).toBe('noticeBrand'));
+    });
+
+    /** A countdown reached while a person is there, its question sent and never answered. */
+    async function questionOnTheWay() {
+      page.present = true;
+      const running = await start(watchingRecord, (message) =>
+        message.type === 'page-ask' ? new Promise(() => undefined) : reply(message),
+      );
+      await running.watching();
+      await vi.waitFor(() => expect(page.watches[0]?.configured).toHaveLength(1));
+      await store(later(pending));
+      await vi.waitFor(() => expect(sent().some((m) => m.type === 'page-ask')).toBe(true));
+      await settle();
+      expect(title()).toBeUndefined();
+    }
+
+    it('a question the worker stored before its reply came is drawn at once', async () => {
+      await questionOnTheWay();
+      await store(askedRecord);
+      await vi.waitFor(() => expect(title()).toBe('noticeAskTitle'));
+    });
+
+    it('a restart of the countdown that began while its question was on the way is drawn', async () => {
+      await questionOnTheWay();
+      await store({ ...pending, status: restarting });
+      await vi.waitFor(() => expect(title()).toBe('noticeRestartingTitle'));
     });
 
     it('a countdown read before the settings asks nobody until they are read', async () => {
