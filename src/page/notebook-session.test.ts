@@ -689,28 +689,13 @@ describe('notebook session: its notice, its page watch, its lifetime and the que
       }
     });
 
-    it('a countdown to be asked about is not drawn while its question is on the way; refused, it is', async () => {
+    /**
+     * A countdown reached while a person is there, its question sent; the worker's reply is `answer` (none by
+     * default): nothing is drawn meanwhile.
+     */
+    async function questionOnTheWay(answer: Promise<unknown> = new Promise(() => undefined)) {
       page.present = true;
-      let took: (ok: boolean) => void = () => undefined;
-      const running = await start(watchingRecord, (message) =>
-        message.type === 'page-ask' ? new Promise((resolve) => (took = (ok) => resolve({ ok }))) : reply(message),
-      );
-      await running.watching();
-      await vi.waitFor(() => expect(page.watches[0]?.configured).toHaveLength(1));
-      await store(later(pending));
-      await vi.waitFor(() => expect(sent().some((m) => m.type === 'page-ask')).toBe(true));
-      await settle();
-      expect(title()).toBeUndefined();
-      took(false);
-      await vi.waitFor(() => expect(title()).toBe('noticeBrand'));
-    });
-
-    /** A countdown reached while a person is there, its question sent and never answered. */
-    async function questionOnTheWay() {
-      page.present = true;
-      const running = await start(watchingRecord, (message) =>
-        message.type === 'page-ask' ? new Promise(() => undefined) : reply(message),
-      );
+      const running = await start(watchingRecord, (message) => (message.type === 'page-ask' ? answer : reply(message)));
       await running.watching();
       await vi.waitFor(() => expect(page.watches[0]?.configured).toHaveLength(1));
       await store(later(pending));
@@ -718,6 +703,13 @@ describe('notebook session: its notice, its page watch, its lifetime and the que
       await settle();
       expect(title()).toBeUndefined();
     }
+
+    it('a countdown to be asked about is not drawn while its question is on the way; refused, it is', async () => {
+      let took: (ok: boolean) => void = () => undefined;
+      await questionOnTheWay(new Promise((resolve) => (took = (ok) => resolve({ ok }))));
+      took(false);
+      await vi.waitFor(() => expect(title()).toBe('noticeBrand'));
+    });
 
     it('a question the worker stored before its reply came is drawn at once', async () => {
       await questionOnTheWay();
