@@ -13,8 +13,32 @@ import type { FailedStep } from '../../src/state/failed-step';
  */
 const AWAY: Record<string, unknown> = { askAtKeyboard: false };
 
+/**
+ * Clears the extension's storage for the next test. The worker may still be handling a tab an earlier test closed:
+ * it reads the notebook's record, then writes it without that tab. This clear goes around the worker's own queue (the
+ * product's Clear goes through it), so a write landing after it would bring the record back. It waits first, on the
+ * records themselves, until none still names a closed tab as busy, restarting or asked (bounded: 5 s).
+ */
 export async function resetStorage(serviceWorker: Worker): Promise<void> {
   await serviceWorker.evaluate(async (away) => {
+    type Named = {
+      activity?: { busyTabs?: number[] };
+      status?: { kind?: string; ownerTab?: number; askedAt?: number };
+    };
+    const namesClosedTab = async () => {
+      const open = new Set((await chrome.tabs.query({})).map((tab) => tab.id));
+      const closed = (tab: number | undefined) => tab !== undefined && !open.has(tab);
+      const records = Object.entries(await chrome.storage.local.get(null))
+        .filter(([name]) => name.startsWith('nb:'))
+        .map(([, value]) => value as Named);
+      return records.some(({ activity, status }) => {
+        const owner = status?.kind === 'restarting' || status?.askedAt !== undefined ? status?.ownerTab : undefined;
+        return (activity?.busyTabs ?? []).some(closed) || closed(owner);
+      });
+    };
+    for (let tries = 0; tries < 100 && (await namesClosedTab()); tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     await chrome.storage.local.clear();
     await chrome.storage.local.set({ settings: { v: 1, ...away } });
   }, AWAY);
