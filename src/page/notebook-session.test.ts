@@ -85,6 +85,36 @@ vi.mock('./failure-watch', () => ({
 
 const TAB = 4;
 const KEY = 'drive:notebookA';
+
+const setURL = (url: string) => (window as unknown as { happyDOM: { setURL(url: string): void } }).happyDOM.setURL(url);
+
+/** The worker's replies: `reply` to each message, each logged as sent. */
+function answerWith(reply: (message: PageMessage) => unknown): void {
+  page.sendToWorker.mockImplementation(async (message: PageMessage) => {
+    page.log.push(`sent ${message.type}`);
+    return reply(message);
+  });
+}
+
+/** Each test starts on notebook A with nothing stored or seen, the worker answering ok, a restart succeeding. */
+function resetPage(): void {
+  fakeBrowser.reset();
+  page.log.length = 0;
+  page.reports = null;
+  page.frames = null;
+  page.cancel = null;
+  page.watches.length = 0;
+  page.present = null;
+  page.arrived = null;
+  page.sendToWorker.mockReset();
+  answerWith(() => ({ ok: true }));
+  page.restartAndRunAll.mockReset();
+  page.restartAndRunAll.mockImplementation(async () => {
+    page.log.push('restart and run all');
+    return { ok: true, path: 'menu', via: 'command', dialog: 'confirmed', evidence: '' };
+  });
+  setURL('https://colab.research.google.com/drive/notebookA');
+}
 const verdict = { category: 'gpu-oom' as const, rule: 'r', description: 'CUDA out of memory', line: 'OOM' };
 
 const pending: NotebookRecord = {
@@ -107,20 +137,14 @@ describe('notebook session: a restart under way', () => {
   let finish: (value: unknown) => void;
 
   beforeEach(async () => {
-    fakeBrowser.reset();
-    page.log.length = 0;
-    page.reports = null;
-    page.sendToWorker.mockImplementation(async (message: PageMessage) => {
-      page.log.push(`sent ${message.type}`);
-      return message.type === 'page-claim' ? { granted: true, action: 'restart-and-run-all' } : { ok: true };
-    });
+    resetPage();
+    answerWith((message) =>
+      message.type === 'page-claim' ? { granted: true, action: 'restart-and-run-all' } : { ok: true },
+    );
     page.restartAndRunAll.mockImplementation(() => {
       page.log.push('restart and run all');
       return new Promise((resolve) => (finish = resolve));
     });
-    (window as unknown as { happyDOM: { setURL(url: string): void } }).happyDOM.setURL(
-      'https://colab.research.google.com/drive/notebookA',
-    );
     await fakeBrowser.storage.local.set({ [notebookStorageKey(KEY)]: pending });
     session = new AbortController();
     startNotebookSession(document, { key: KEY, tabId: TAB, token: 't' }, session.signal, () => undefined);
@@ -207,10 +231,7 @@ describe('notebook session: what it sends, and for whom', () => {
   const noticeText = () => document.querySelector('colab-oom-guard-notice')?.shadowRoot?.textContent ?? '';
 
   async function start(record: NotebookRecord, reply: (message: PageMessage) => unknown = () => ({ ok: true })) {
-    page.sendToWorker.mockImplementation(async (message: PageMessage) => {
-      page.log.push(`sent ${message.type}`);
-      return reply(message);
-    });
+    answerWith(reply);
     await fakeBrowser.storage.local.set({ [notebookStorageKey(KEY)]: record });
     session = new AbortController();
     orphaned = 0;
@@ -220,22 +241,7 @@ describe('notebook session: what it sends, and for whom', () => {
     return started;
   }
 
-  beforeEach(() => {
-    fakeBrowser.reset();
-    page.log.length = 0;
-    page.reports = null;
-    page.frames = null;
-    page.cancel = null;
-    page.sendToWorker.mockReset();
-    page.restartAndRunAll.mockReset();
-    page.restartAndRunAll.mockImplementation(async () => {
-      page.log.push('restart and run all');
-      return { ok: true, path: 'menu', via: 'command', dialog: 'confirmed', evidence: '' };
-    });
-    (window as unknown as { happyDOM: { setURL(url: string): void } }).happyDOM.setURL(
-      'https://colab.research.google.com/drive/notebookA',
-    );
-  });
+  beforeEach(resetPage);
 
   afterEach(() => {
     vi.useRealTimers();
@@ -349,9 +355,7 @@ describe('notebook session: what it sends, and for whom', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     vi.setSystemTime(0);
     await start(pending, (message) => {
-      (window as unknown as { happyDOM: { setURL(url: string): void } }).happyDOM.setURL(
-        'https://colab.research.google.com/drive/notebookB',
-      );
+      setURL('https://colab.research.google.com/drive/notebookB');
       return message.type === 'page-claim' ? { granted: true, action: 'restart-and-run-all' } : { ok: true };
     });
     await vi.advanceTimersByTimeAsync(60_000);
@@ -394,8 +398,6 @@ describe('notebook session: its notice, its page watch, its lifetime and the que
   const sent = () => page.sendToWorker.mock.calls.map(([message]) => message as PageMessage);
   const notice = () => document.querySelector('colab-oom-guard-notice');
   const title = () => notice()?.shadowRoot?.querySelector('.title')?.textContent;
-  const setURL = (url: string) =>
-    (window as unknown as { happyDOM: { setURL(url: string): void } }).happyDOM.setURL(url);
   const store = (record: NotebookRecord) => fakeBrowser.storage.local.set({ [notebookStorageKey(KEY)]: record });
   const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
   const watchingRecord: NotebookRecord = { ...defaultNotebook(KEY), enabled: true, status: { kind: 'watching' } };
@@ -426,30 +428,13 @@ describe('notebook session: its notice, its page watch, its lifetime and the que
   }
 
   async function start(record: NotebookRecord | null, reply: (message: PageMessage) => unknown = () => ({ ok: true })) {
-    page.sendToWorker.mockImplementation(async (message: PageMessage) => {
-      page.log.push(`sent ${message.type}`);
-      return reply(message);
-    });
+    answerWith(reply);
     if (record) await store(record);
     session = new AbortController();
     return startNotebookSession(document, { key: KEY, tabId: TAB, token: 't' }, session.signal, () => undefined);
   }
 
-  beforeEach(() => {
-    fakeBrowser.reset();
-    page.log.length = 0;
-    page.reports = null;
-    page.watches.length = 0;
-    page.present = null;
-    page.arrived = null;
-    page.sendToWorker.mockReset();
-    page.restartAndRunAll.mockReset();
-    page.restartAndRunAll.mockImplementation(async () => {
-      page.log.push('restart and run all');
-      return { ok: true, path: 'menu', via: 'command', dialog: 'confirmed', evidence: '' };
-    });
-    setURL('https://colab.research.google.com/drive/notebookA');
-  });
+  beforeEach(resetPage);
 
   afterEach(() => {
     vi.useRealTimers();
