@@ -83,7 +83,7 @@ describe('an alert a person can act on from the phone', () => {
     expect(alertWords(gaveUp, { ...hidden, includeTitle: true }, facts)).toMatchObject({
       title: 'Gave up: train.ipynb',
       notebook: 'train.ipynb',
-      link: { url: 'https://colab.research.google.com/drive/1AbC', label: 'Open the notebook' },
+      link: { url: 'https://colab.research.google.com/drive/1AbC', label: 'Open in Colab' },
     });
     const scratch = { ...gaveUp, key: 'scratch:4-1234.5' };
     expect(alertWords(scratch, { ...hidden, includeTitle: true }, facts).link).toBeNull();
@@ -130,6 +130,6 @@ describe('an alert in the extension’s language', () => {
     expect(words.message).toBe(done);
     expect(words.next).toMatch(left);
     expect(words.heldBack.text).not.toMatch(/held back/);
-    expect(words.link?.label).not.toBe('Open the notebook');
+    expect(words.link?.label).not.toBe('Open in Colab');
   });
 });

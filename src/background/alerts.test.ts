@@ -220,7 +220,7 @@ describe('what an alert carries', () => {
       Title: 'Gave up: run?[redacted]',
       Click: 'https://colab.research.google.com/drive/abc',
     });
-    expect(sent().init.body).toMatch(/\nOpen the notebook: https:\/\/colab\.research\.google\.com\/drive\/abc$/);
+    expect(sent().init.body).toMatch(/\nOpen in Colab: https:\/\/colab\.research\.google\.com\/drive\/abc$/);
   });
 });
 

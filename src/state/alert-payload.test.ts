@@ -19,7 +19,7 @@ const full: AlertWords = {
   ...words,
   next: 'Waits for you: nothing restarts until you re-arm it.',
   heldBack: { count: 1, text: '1 more like this was held back.' },
-  link: { url: 'https://colab.research.google.com/drive/1abc', label: 'Open the notebook' },
+  link: { url: 'https://colab.research.google.com/drive/1abc', label: 'Open in Colab' },
 };
 const to = (kind: ReceiverKind, url: string, chatId: string | null = null) => ({ kind, url, chatId });
 
@@ -99,7 +99,7 @@ describe('alert requests', () => {
     });
     const text: string = JSON.parse(long.body).text;
     expect(text.length).toBe(4096);
-    expect(text.endsWith('…\nOpen the notebook: https://colab.research.google.com/drive/1abc')).toBe(true);
+    expect(text.endsWith('…\nOpen in Colab: https://colab.research.google.com/drive/1abc')).toBe(true);
   });
 });
 
@@ -108,14 +108,14 @@ describe('alerts a person can act on from the phone', () => {
     const lines = [full.message, full.next, full.heldBack.text].join('\n');
     const link = 'https://colab.research.google.com/drive/1abc';
     const ntfy = alertRequest(to('ntfy', 'https://ntfy.sh/t'), full);
-    expect(ntfy.body).toBe(`${lines}\nOpen the notebook: ${link}`);
+    expect(ntfy.body).toBe(`${lines}\nOpen in Colab: ${link}`);
     expect(ntfy.headers.Click).toBe(link);
     const telegram = alertRequest(to('telegram', 'https://api.telegram.org/', '42'), full);
-    expect(JSON.parse(telegram.body).text).toBe(`Gave up: train.ipynb\n${lines}\nOpen the notebook: ${link}`);
+    expect(JSON.parse(telegram.body).text).toBe(`Gave up: train.ipynb\n${lines}\nOpen in Colab: ${link}`);
     const slack = alertRequest(to('slack', 'https://hooks.slack.com/services/a/b/c'), full);
-    expect(JSON.parse(slack.body).text).toBe(`Gave up: train.ipynb\n${lines}\n<${link}|Open the notebook>`);
+    expect(JSON.parse(slack.body).text).toBe(`Gave up: train.ipynb\n${lines}\n<${link}|Open in Colab>`);
     const discord = alertRequest(to('discord', 'https://discord.com/api/webhooks/1/x'), full);
-    expect(JSON.parse(discord.body).content).toBe(`Gave up: train.ipynb\n${lines}\nOpen the notebook: <${link}>`);
+    expect(JSON.parse(discord.body).content).toBe(`Gave up: train.ipynb\n${lines}\nOpen in Colab: <${link}>`);
   });
 
   it('no link and no Click header without the name; nothing held back says nothing', () => {
