@@ -8,8 +8,8 @@ import { expect, fill, historyOf, openNotebook, test, waitForText } from './harn
 /**
  * An alert in Firefox: the options page saves a URL (the optional host permission and Firefox's consent to the data
  * alerts send, asked for in the one click), the test alert and a stopped run reach a local receiver, and a redirect is
- * not followed. Firefox's own pref answers its optional-permission prompt here (extensions.webextOptionalPermissionPrompts:
- * false grants what is asked), so the product's request runs unchanged.
+ * not followed. Firefox's own pref answers its optional-permission prompt here
+ * (extensions.webextOptionalPermissionPrompts: false grants what is asked), so the product's request runs unchanged.
  */
 
 test.use({ firefoxPrefs: { 'extensions.webextOptionalPermissionPrompts': false } });

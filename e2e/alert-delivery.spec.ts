@@ -2,7 +2,7 @@ import { runAll, waitForRun } from './colab-sim';
 import { telegramReply } from './harness/alert-receiver';
 import { alertLog, setAlerts, test } from './harness/alert-test';
 import { expect } from './harness/extension';
-import { resetStorage, setSettings } from './harness/guard';
+import { setSettings } from './harness/guard';
 import { EPOCH_DONE, historyOf, openNotebook, record, trainNotebook } from './harness/matrix';
 
 /**
@@ -17,12 +17,7 @@ const BOT_TOKEN = '123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw9';
 const VALUE_ERROR = { type: 'error' as const, ename: 'ValueError', evalue: 'token=abc123 not valid' };
 const STOPS = trainNotebook({ 1: { fail: VALUE_ERROR, place: 'frame' }, default: EPOCH_DONE });
 
-test.beforeEach(async ({ serviceWorker }) => {
-  await resetStorage(serviceWorker);
-  await setSettings(serviceWorker, { backoffBaseSec: 1 });
-});
-
-test('Telegram set up in the options page: the test alert and a stopped run reach the chat through sendMessage', async ({
+test('Telegram set up in the options page: the test alert and a stopped run reach the chat (sendMessage)', async ({
   context,
   page,
   serviceWorker,

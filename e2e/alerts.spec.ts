@@ -2,7 +2,7 @@ import type { Worker } from '@playwright/test';
 import { runAll, waitForRun } from './colab-sim';
 import { alertLog, setAlerts, test } from './harness/alert-test';
 import { expect } from './harness/extension';
-import { resetStorage, setSettings } from './harness/guard';
+import { setSettings } from './harness/guard';
 import { EPOCH_DONE, historyOf, openNotebook, record, trainNotebook } from './harness/matrix';
 
 /**
@@ -18,11 +18,6 @@ async function notificationsSetting(serviceWorker: Worker): Promise<unknown> {
   const settings = await serviceWorker.evaluate(async () => (await chrome.storage.local.get('settings')).settings);
   return (settings as { notifications?: boolean } | undefined)?.notifications;
 }
-
-test.beforeEach(async ({ serviceWorker }) => {
-  await resetStorage(serviceWorker);
-  await setSettings(serviceWorker, { backoffBaseSec: 1 });
-});
 
 test('a URL saved in the options, a test alert, then a give-up after out of memory: one ntfy POST', async ({
   context,

@@ -2,13 +2,15 @@ import type { Worker } from '@playwright/test';
 import { distWithAlertPermissions } from './alert-extension';
 import { type AlertReceiver, startAlertReceiver } from './alert-receiver';
 import { test as base, extensionServiceWorker, launchWithExtension } from './extension';
+import { resetStorage, setSettings } from './guard';
 import { welcomeTabClosed } from './welcome-tab';
 
 /**
  * The alert tests' fixtures: the built extension with the local receiver's host and notifications granted at install
- * (alert-extension.ts says why), and a local receiver per test, stopped after it.
+ * (alert-extension.ts says why), a local receiver per test, stopped after it, and each test starting from empty
+ * storage with the shortest countdown (1 s).
  */
-export const test = base.extend<{ receiver: AlertReceiver }>({
+export const test = base.extend<{ receiver: AlertReceiver; freshStorage: undefined }>({
   sharedContext: [
     // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern
     async ({}, use) => {
@@ -28,6 +30,14 @@ export const test = base.extend<{ receiver: AlertReceiver }>({
     await use(receiver);
     await receiver.stop();
   },
+  freshStorage: [
+    async ({ serviceWorker }, use) => {
+      await resetStorage(serviceWorker);
+      await setSettings(serviceWorker, { backoffBaseSec: 1 });
+      await use(undefined);
+    },
+    { auto: true },
+  ],
 });
 
 /** The alert settings as stored (version 2, docs/alerts.md), written as the options page would. */

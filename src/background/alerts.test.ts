@@ -178,7 +178,7 @@ describe('alerts from the worker', () => {
 });
 
 describe('what an alert carries', () => {
-  it("a stopped run: the cell and the exception's type only, unless the whole line is allowed, then redacted", async () => {
+  it("a stopped run: the cell and the exception's type, unless the whole line is allowed (then redacted)", async () => {
     await configure(NTFY);
     await alertEffects([stopped], record, defaultSettings());
     expect(sent().init.body).toBe(

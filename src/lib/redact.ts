@@ -22,8 +22,14 @@ const AUTH_SCHEME = /\b([Bb]earer|Basic)(\s+)([\w.~+/=-]{8,})/g;
  * `HF_TOKEN=…`, `api_key: …`, `"password": "…"`: a key that ends in a secret's name, then its value (6 characters at
  * least: `pad_token: [PAD]` and `eos_token=</s>` are tokenizer settings, not secrets).
  */
-const SECRET_VALUE =
-  /\b([\w-]*?(?:token|secret|password|passwd|pwd|api[_-]?key|apikey|access[_-]?key|private[_-]?key|auth|authorization|credentials?|signature)["']?\s*[=:]\s*["']?)(?!(?:Bearer|Basic)\s)([^\s"',;&]{6,})/gi;
+const SECRET_NAME = [
+  'token|secret|password|passwd|pwd|auth|authorization|credentials?|signature',
+  'api[_-]?key|apikey|access[_-]?key|private[_-]?key',
+].join('|');
+const SECRET_VALUE = new RegExp(
+  `\\b([\\w-]*?(?:${SECRET_NAME})["']?\\s*[=:]\\s*["']?)(?!(?:Bearer|Basic)\\s)([^\\s"',;&]{6,})`,
+  'gi',
+);
 
 /** Tokens whose shape names them; the part that says which kind stays (`hf_[redacted]`). */
 const KNOWN_TOKENS: readonly RegExp[] = [

@@ -185,7 +185,7 @@ describe('a receiver that asks to wait (HTTP 429, Retry-After, Telegram retry_af
     expect(responseError(answer(429), NOW)).toEqual({ kind: 'http', status: 429 });
   });
 
-  it('tries again no sooner than asked, holds every other alert back as long, and waits as usual when asked less', () => {
+  it('tries again no sooner than asked, holds every other alert back, and waits as usual when asked less', () => {
     let log = queueAlert(queueAlert(emptyAlertLog(), alert('a', 0)), alert('b', 0));
     log = afterFailure(log, 'a', { kind: 'http', status: 429, waitSec: 90 }, 1000);
     expect(log.pending.find((p) => p.id === 'a')?.dueAt).toBe(91_000);

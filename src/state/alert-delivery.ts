@@ -217,11 +217,11 @@ export function isRedirect(response: Pick<ReceiverResponse, 'status' | 'type' | 
   return response.type === 'opaqueredirect' || response.redirected || (response.status >= 300 && response.status < 400);
 }
 
-/** `Retry-After`: seconds, or an HTTP date; the wait in whole seconds from `now`, or undefined when absent or unread. */
+/** `Retry-After`: seconds, or an HTTP date; the wait in whole seconds from `now`, or undefined when unread. */
 export function retryAfterSeconds(value: string | null, now: number): number | undefined {
   const text = value?.trim() ?? '';
   if (/^\d{1,9}$/.test(text)) return Number(text);
-  // A date names its day or month (IMF-fixdate, RFC 850, asctime): `-5` or `1.5` are no dates, whatever Date.parse says.
+  // A date names its day or month (IMF-fixdate, RFC 850, asctime): `-5` or `1.5` are none, whatever Date.parse says.
   const at = /[A-Za-z]{3}/.test(text) ? Date.parse(text) : Number.NaN;
   return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
 }

@@ -27,7 +27,7 @@ export interface AlertWords {
 export const JSON_ALERT_SCHEMA = 'colab-oom-guard/alert';
 export const JSON_ALERT_VERSION = 1;
 
-/** Discord refuses a message longer than 2,000 characters, Telegram one of 4,096; Slack cuts at 40,000, ntfy at 4 kB. */
+/** Discord refuses a message over 2,000 characters, Telegram one over 4,096; Slack cuts at 40,000, ntfy at 4 kB. */
 const DISCORD_MAX = 2000;
 const TELEGRAM_MAX = 4096;
 const NTFY_MAX_CHARS = 1000;
