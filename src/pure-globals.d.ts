@@ -12,4 +12,5 @@ declare class URL {
   readonly host: string;
   readonly username: string;
   readonly password: string;
+  readonly search: string;
 }
