@@ -43,7 +43,7 @@ describe("the repository's imports", () => {
       'src/popup/ → src/background/tab-registry.ts',
     ]);
     expect(cycles).toEqual(['src/colab/ → src/state/ → src/colab/']);
-  });
+  }, 30_000);
 
   it("agree with DEVELOPERS.md's Layout and generated Layers table", () => {
     expect(developersProblems(readFileSync(path.join(root, 'DEVELOPERS.md'), 'utf8'))).toEqual([]);
