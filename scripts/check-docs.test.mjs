@@ -176,6 +176,12 @@ describe('stalePaths', () => {
     expect(stalePaths(markdown, files)).toEqual([]);
   });
 
+  it("reads a mention starting with one of src/'s folders under src/, when asked", () => {
+    const markdown = '`colab/observer.ts`, `colab/`, `state/schema.ts`, `colab/hosts.ts`, `lib/criteria.ts`';
+    expect(stalePaths(markdown, files, ['colab', 'state'])).toEqual(['1: `colab/hosts.ts` names no file']);
+    expect(stalePaths(markdown, files)).toEqual([]);
+  });
+
   it('names a moved file, a glob that matches nothing and a brace list with one choice gone, by line', () => {
     const markdown = ['What changed (`src/content/failure-watch.ts`):', '`src/colab/*.tsx` and `src/{colab,detector}`'];
     expect(stalePaths(markdown.join('\n'), files)).toEqual([
