@@ -16,7 +16,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseSync } from 'vite';
+import { parseSync, walk } from './ast.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const README_MAX_WORDS = 1500;
@@ -213,16 +213,6 @@ function calleeRoot(callee) {
   if (callee.type === 'MemberExpression') return calleeRoot(callee.object);
   if (callee.type === 'CallExpression') return calleeRoot(callee.callee);
   return null;
-}
-
-function walk(node, visit) {
-  if (Array.isArray(node)) {
-    for (const child of node) walk(child, visit);
-    return;
-  }
-  if (node === null || typeof node !== 'object') return;
-  if (typeof node.type === 'string') visit(node);
-  for (const value of Object.values(node)) if (value !== null && typeof value === 'object') walk(value, visit);
 }
 
 const markdownIn = (dir) =>

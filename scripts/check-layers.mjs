@@ -10,13 +10,13 @@
 //    known debt (lint stays green) and failing once nothing uses it, so the table never lists a paid debt.
 //  - DEVELOPERS.md's Layers table is generated from LAYERS (`node scripts/check-layers.mjs --write`), and every
 //    folder and top-level file in the Layout table is a room and the other way round.
-// Imports are read with Vite's parser (oxc, through Rolldown): a full TypeScript parser that reads all of src/ in well
-// under a second, where TypeScript 7's own API must start its compiler and load the whole program (8 s here).
+// Imports are read with Vite's parser (scripts/ast.mjs), not TypeScript 7's own API, which must start its compiler
+// and load the whole program (8 s here) to give the same list.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseSync } from 'vite';
+import { parseSync, walk } from './ast.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -181,16 +181,6 @@ export function importsOf(file, text) {
     }
   });
   return { specifiers, unreadable };
-}
-
-function walk(node, visit) {
-  if (Array.isArray(node)) {
-    for (const child of node) walk(child, visit);
-    return;
-  }
-  if (node === null || typeof node !== 'object') return;
-  if (typeof node.type === 'string') visit(node);
-  for (const value of Object.values(node)) if (value !== null && typeof value === 'object') walk(value, visit);
 }
 
 /** The repository file a relative specifier names (`exists` is given repository paths), else undefined. */
