@@ -1,5 +1,5 @@
 /**
- * Issue 14.6: the whole restart in a Colab tab that is really hidden, as overnight (REFERENCE §11.6): behind a newer
+ * The whole restart in a Colab tab that is really hidden, as overnight (REFERENCE §11.6): behind a newer
  * tab, with no animation frames and throttled timers. Playwright keeps every page it drives visible and active
  * (microsoft/playwright#2286, #3570), so this file drives Debian's Chromium with puppeteer-core over CDP, with the
  * built extension, and serves the simulator through Puppeteer's request interception (colab-sim/puppeteer.ts).
