@@ -59,7 +59,9 @@ describe('alerts from the worker', () => {
     expect(url).toBe(NTFY);
     expect(init.method).toBe('POST');
     expect(init.headers).toMatchObject({ Title: 'Gave up: a notebook', Priority: 'high', Tags: 'warning' });
-    expect(init.body).toBe('Gave up: 3 restarts already (limit 3) and it failed again. Re-arm it in the popup.');
+    expect(init.body).toBe(
+      'Gave up: it failed again after 3 restarts in a row (limit 3). Choose Watch again in the popup.',
+    );
     expect((await log()).pending).toEqual([]);
   });
 
