@@ -17,6 +17,8 @@ __all__ = ["Trainer", "TrainerCallback", "TrainerControl", "TrainerState", "Trai
 @dataclasses.dataclass
 class TrainingArguments:
     output_dir: str
+    save_strategy: str = "steps"  # the only one the stand-in knows
+    fp16: bool = False  # mixed precision is the GPU's: the stand-in trains in float32
     save_steps: int = 500
     save_total_limit: int = None
     per_device_train_batch_size: int = 8
