@@ -30,7 +30,11 @@ test('a run stopped by another error: the status box and the toolbar tooltip say
   // The tooltip: the status box's three lines.
   await expect
     .poll(async () => (await title()).split('\n'))
-    .toEqual(['Colab OOM Guard: Watching', expect.stringMatching(stopped), '3 of 3 restarts left; the next one after a 1 s countdown']);
+    .toEqual([
+      'Colab OOM Guard: Watching',
+      expect.stringMatching(stopped),
+      '3 of 3 restarts left; the next one after a 1 s countdown',
+    ]);
 
   // Switched off: "Not guarded", never "no failures".
   await popup.click('input[role=switch]');

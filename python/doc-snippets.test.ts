@@ -1,6 +1,5 @@
-import { spawnSync } from 'node:child_process';
-import { expect, it } from 'vitest';
-import { describeWithPython } from './python-env';
+import { it } from 'vitest';
+import { describeWithPython, expectUnittestPasses } from './python-env';
 
 /**
  * Every Python snippet of README.md and docs/ runs (python/test_doc_snippets.py): each page's blocks as the cells of
@@ -10,13 +9,6 @@ import { describeWithPython } from './python-env';
 
 describeWithPython('the Python snippets in README.md and docs/', ['numpy', 'torch'], (python) => {
   it('run as notebook cells, whatever the extension answers', { timeout: 900_000 }, () => {
-    const run = spawnSync(python, ['-m', 'unittest', '-v', 'test_doc_snippets'], {
-      cwd: import.meta.dirname,
-      encoding: 'utf8',
-      env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1' },
-    });
-    expect(run.status, `${run.stdout}${run.stderr}`).toBe(0);
-    expect(run.stderr).toMatch(/Ran [1-9]\d* tests?/);
-    expect(run.stderr).not.toMatch(/skipped/);
+    expectUnittestPasses(python, 'test_doc_snippets', import.meta.dirname);
   });
 });

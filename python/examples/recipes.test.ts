@@ -1,6 +1,5 @@
-import { spawnSync } from 'node:child_process';
 import { expect, it } from 'vitest';
-import { describeWithPython } from '../python-env';
+import { describeWithPython, expectUnittestPasses } from '../python-env';
 
 /**
  * The checkpoint recipes (python/examples/test_recipes.py): each trains a tiny model on the CPU twice, once without a
@@ -14,16 +13,9 @@ describeWithPython('the checkpoint recipes in python/examples/', ['numpy', 'torc
   it('resume at the step they saved, and after two restarts end where a training that never stopped ends', {
     timeout: 900_000,
   }, () => {
-    const run = spawnSync(python, ['-m', 'unittest', '-v', 'test_recipes'], {
-      cwd: import.meta.dirname,
-      encoding: 'utf8',
-      env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1' },
-    });
-    expect(run.status, `${run.stdout}${run.stderr}`).toBe(0);
-    expect(run.stderr).toMatch(/Ran [1-9]\d* tests?/);
+    const said = expectUnittestPasses(python, 'test_recipes', import.meta.dirname);
     // Every recipe ran: none was skipped inside Python.
-    expect(run.stderr).not.toMatch(/skipped/);
     const recipes = ['PyTorch', 'Wandb', 'HfTrainer', 'Keras', 'JaxOrbax', 'Lightning', 'EndRuntime'];
-    for (const recipe of recipes) expect(run.stderr).toContain(`${recipe}Recipe`);
+    for (const recipe of recipes) expect(said).toContain(`${recipe}Recipe`);
   });
 });

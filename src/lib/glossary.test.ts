@@ -63,7 +63,10 @@ describe('each language sounds like one voice', () => {
       // The word chosen is the one in use ("(left out)": the language says it without a word).
       if (!term.use.startsWith('(')) {
         const word = term.use.toLocaleLowerCase();
-        expect(messages.some(([, message]) => message.toLocaleLowerCase().includes(word)), term.use).toBe(true);
+        expect(
+          messages.some(([, message]) => message.toLocaleLowerCase().includes(word)),
+          term.use,
+        ).toBe(true);
       }
     });
 

@@ -11,7 +11,7 @@ export interface TestResult {
   restart: boolean;
   /** "Would restart: PyTorch CUDA out of memory" or "Would not restart". */
   headline: string;
-  /** Why: the failure kind and the matched line, or what did not match. Rule ids stay out: Copy diagnostics has them. */
+  /** Why: the failure kind and the matched line, or what did not match. No rule id: Copy diagnostics has those. */
   detail: string;
 }
 

@@ -49,7 +49,8 @@ const RUN_END: Partial<Record<HistoryEntry['type'], MessageKey>> = {
  * "Since 22:04: 1 failure, 1 restart, last at 03:14, run finished at 06:12" (the night from its first Run all or the
  * switch-on, state/night.ts nightStart; "Last 12 hours" when none); "…, gave up at 04:02" when the guard gave up;
  * markers and UI problems only when there were some; how the newest run ended, when it did. A run an error stopped
- * comes first ("Since 13:32: run stopped by an error at 13:32 (not out of memory), no restarts"), without "no failures".
+ * comes first ("Since 13:32: run stopped by an error at 13:32 (not out of memory), no restarts"), never beside "no
+ * failures".
  */
 export function nightLine(history: readonly HistoryEntry[], now: number, words: NightWords, locale?: string): string {
   const { t } = words;
