@@ -11,25 +11,19 @@ class OwnTestsFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const fastestFirst = (await super.sort(files)).reverse();
     const root = this.ctx.config.root;
-    const own = new Set(
-      (this.ctx.config.related ?? []).map((file) => resolve(root, file).replace(/\.ts$/, '.test.ts')),
-    );
-    const isOwn = (spec: TestSpecification) => own.has(resolve(root, spec.moduleId));
+    const own = new Set((this.ctx.config.related ?? []).map((file) => resolve(root, file).replace(/\.tsx?$/, '.test')));
+    const isOwn = (spec: TestSpecification) => own.has(resolve(root, spec.moduleId).replace(/\.tsx?$/, ''));
     return [...fastestFirst.filter(isOwn), ...fastestFirst.filter((spec) => !isOwn(spec))];
   }
 }
 
-// Mutation testing (stryker.config.mjs) runs the unit tests of the code it mutates, not the page's wiring tests
-// (guard, page script, failure watch…) that reach the same code through every layer: each of their files costs a
-// mutant its DOM set-up again, and the behaviour they pin belongs to a unit test of the module that has it.
+// Mutation testing (stryker.config.mjs) mutates all product code (src/), so it runs every unit test of src/: with
+// per-test coverage a mutant runs only the tests that reach it, its own module's first.
 export default {
   ...base,
   test: {
     ...base.test,
-    include: [
-      'src/{detector,state,colab}/**/*.test.ts',
-      'src/page/{notebook-session,restart-runner,blindness}.test.ts',
-    ],
+    include: ['src/**/*.test.{ts,tsx}'],
     sequence: { sequencer: OwnTestsFirst },
   },
 };
