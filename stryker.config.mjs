@@ -13,6 +13,8 @@ export default {
   // All product code, by glob: a new file or folder is mutated without a change here. Type-only files give no mutant.
   mutate: ['src/**/*.{ts,tsx}', '!src/**/*.test.{ts,tsx}', '!src/**/*.d.ts'],
   coverageAnalysis: 'perTest',
+  // The first run of every unit test, instrumented, takes minutes on a shared machine (its default bound is 5).
+  dryRunTimeoutMinutes: 60,
   // Module-level tables (the OOM rule table, the dangerous-command tables, the selector registry) are mutated too: such
   // a mutant is active from the module's load (vitest loads modules afresh per test file), and runs every test of
   // the files that import its module.
