@@ -4,6 +4,7 @@ import type { DeliveryError } from '../state/alert-delivery';
 import { ALERT_EVENTS, type AlertEvent, KIND_CHOICES, MAX_ALERT_URL_CHARS } from '../state/alerts';
 import { PERSON_ONLY_KINDS } from '../state/dialogs';
 import { DISCONNECT_KINDS } from '../state/disconnect';
+import type { PageCapture } from '../state/page-capture';
 import type { ClaimReply, CommandReply, ReportReply } from '../state/policy';
 import {
   ASK_CHOICES,
@@ -188,9 +189,13 @@ export interface HelloReply {
   key: string | null;
 }
 
-/** "Check Colab UI": ready or the step that is not, and Colab's interface language (`colabLanguage`). */
+/**
+ * "Check Colab UI": ready or the step that is not, Colab's interface language (`colabLanguage`), and what the guard
+ * met in the page lately, the check's own Runtime menu last (state/page-capture.ts; validated by the popup).
+ */
 export type CheckUiReply = ({ ready: true; detail: string } | { ready: false; failed: FailedStep }) & {
   language: string;
+  captures?: PageCapture[];
 };
 
 /**

@@ -101,4 +101,21 @@ describe('Copy diagnostics', () => {
     expect(events[0]).toBe(`${new Date(T0 + 30_000).toISOString()} nb1 run-started`);
     expect(events.at(-1)).toBe(`${new Date(T0 + 79_000).toISOString()} nb2 run-started`);
   });
+
+  it("carries what the guard met in Colab's page as one line of JSON a fixture file can hold", () => {
+    const captures = [
+      { v: 1 as const, kind: 'dialog' as const, occasion: 'restart' as const, at: 1, language: 'en', nodes: [] },
+    ];
+    const check = { ready: true as const, detail: 'ok', language: 'en', captures };
+    const lines = diagnosticsText({ ...base, notebooks: [], check }).split('\n');
+    const at = lines.findIndex((line) => line.startsWith("What the guard met in Colab's page (1;"));
+    expect(at).toBeGreaterThan(0);
+    expect(JSON.parse(lines[at + 1]!)).toEqual({
+      source: 'Copy diagnostics, Colab OOM Guard 1.2.3, 2026-11-28T03:11:00.000Z',
+      captures,
+    });
+    const without = diagnosticsText({ ...base, notebooks: [], check: { ...check, captures: [] } });
+    expect(without).not.toContain('What the guard met');
+    expect(diagnosticsText({ ...base, notebooks: [], check: 'no-answer' })).not.toContain('What the guard met');
+  });
 });
