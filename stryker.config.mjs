@@ -1,8 +1,10 @@
 // Mutation testing (`npm run test:mutation`): Stryker changes the product code one small edit at a time and runs the
 // unit tests that cover it; a mutant no test notices "survives". stryker/summary.md has the last full run's score by
 // folder and every survivor with its justification; docs/testing.md says how to run it.
-// scripts/mutation.mjs names where a run keeps its results: a run over the files a change touched keeps its own.
-const reports = process.env.MUTATION_REPORTS ?? 'reports/mutation';
+// scripts/mutation.mjs runs it once per folder of src/ (or over the files a change touched): it names what a run
+// mutates and where it keeps its results.
+const reports = process.env.MUTATION_REPORTS ?? 'reports/mutation/all';
+const PRODUCT = ['src/**/*.{ts,tsx}', '!src/**/*.test.{ts,tsx}', '!src/**/*.d.ts'];
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
@@ -11,7 +13,7 @@ export default {
   // `related` names the mutated module to vitest.stryker.config.ts, which runs that module's own tests first.
   vitest: { configFile: 'vitest.stryker.config.ts', related: true },
   // All product code, by glob: a new file or folder is mutated without a change here. Type-only files give no mutant.
-  mutate: ['src/**/*.{ts,tsx}', '!src/**/*.test.{ts,tsx}', '!src/**/*.d.ts'],
+  mutate: process.env.MUTATION_MUTATE ? JSON.parse(process.env.MUTATION_MUTATE) : PRODUCT,
   coverageAnalysis: 'perTest',
   // The first run of every unit test, instrumented, takes minutes on a shared machine (its default bound is 5).
   dryRunTimeoutMinutes: 60,

@@ -1,25 +1,33 @@
 #!/usr/bin/env node
-// `npm run test:mutation [-- --changed [--base REF]]`: Stryker over all product code (src/ but tests), incremental
-// (reports/stryker-incremental.json keeps the last results: only mutants whose code or tests changed are tested
-// again), then the summary by folder: stryker/summary.md is rewritten, and the run fails when a folder's score is under
-// its threshold (stryker/thresholds.mjs) or a justification pins no survivor. `--changed` mutates only the product
-// files the change touched since REF (default: main), uncommitted ones included, and the modules whose tests it
-// touched; it keeps its own results (reports/mutation-changed/) and leaves stryker/summary.md alone.
+// `npm run test:mutation [-- --folder F | --changed [--base REF]]`: Stryker over all product code (src/ but tests and
+// declarations), one run per folder of src/ (found, not listed: a new folder is mutated too), each incremental (its
+// reports/mutation/<folder>/stryker-incremental.json keeps its results: only mutants whose code or tests changed are
+// tested again) and finished on its own, so a long run keeps what it has done. Then the summary by folder:
+// stryker/summary.md is rewritten, and the run fails when a folder's score is under its threshold
+// (stryker/thresholds.mjs) or a justification pins no survivor. `--folder F` runs only src/F (the summary then says
+// that folder alone). `--changed` mutates only the product files the change touched since REF (default: main),
+// uncommitted ones included, and the modules whose tests it touched; it keeps its own results
+// (reports/mutation-changed/) and leaves stryker/summary.md alone.
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import thresholds from '../stryker/thresholds.mjs';
 import { belowThreshold, loadJustifications, markdown, readReport, summarize } from './mutation-summary.mjs';
 
 const { values } = parseArgs({
-  options: { changed: { type: 'boolean', default: false }, base: { type: 'string', default: 'main' } },
+  options: {
+    changed: { type: 'boolean', default: false },
+    base: { type: 'string', default: 'main' },
+    folder: { type: 'string' },
+  },
 });
 
 const git = (...args) => execFileSync('git', args, { encoding: 'utf8' }).split('\n').filter(Boolean);
+const PRODUCT = (glob) => [`${glob}.{ts,tsx}`, `!${glob}.test.{ts,tsx}`, `!${glob}.d.ts`];
 
 /** The product files (src/, not tests or declarations) a change touched, and those whose tests it touched. */
-export function touchedProductFiles(base) {
+function touchedProductFiles(base) {
   const touched = new Set([
     ...git('diff', '--name-only', '--diff-filter=d', `${base}...HEAD`),
     ...git('diff', '--name-only', '--diff-filter=d', 'HEAD'),
@@ -34,33 +42,65 @@ export function touchedProductFiles(base) {
   return [...files].sort();
 }
 
-function stryker(args, env) {
+/** One Stryker run per folder of src/ (the files at its top as `src`): `{ name, mutate, reports }`. */
+function folderRuns() {
+  const folders = readdirSync('src').filter((name) => statSync(`src/${name}`).isDirectory());
+  const runs = folders.map((name) => ({ name, mutate: PRODUCT(`src/${name}/**/*`) }));
+  return [{ name: 'src', mutate: PRODUCT('src/*') }, ...runs].map((run) => ({
+    ...run,
+    reports: `reports/mutation/${run.name}`,
+  }));
+}
+
+function stryker(run) {
+  const env = { ...process.env, MUTATION_REPORTS: run.reports, MUTATION_MUTATE: JSON.stringify(run.mutate) };
   return new Promise((resolve) => {
-    const child = spawn('npx', ['stryker', 'run', ...args], { env: { ...process.env, ...env }, stdio: 'inherit' });
+    const child = spawn('npx', ['stryker', 'run'], { env, stdio: 'inherit' });
     child.on('exit', (code) => resolve(code ?? 1));
   });
 }
 
-const files = values.changed ? touchedProductFiles(values.base) : [];
-if (values.changed && !files.length) {
+function plan() {
+  if (!values.changed) {
+    const all = folderRuns();
+    if (values.folder === undefined) return all;
+    const one = all.filter((run) => run.name === values.folder);
+    if (!one.length) throw new Error(`--folder: no folder src/${values.folder}`);
+    return one;
+  }
+  const files = touchedProductFiles(values.base);
+  if (!files.length) return [];
+  console.log(`Mutating the ${files.length} product file(s) touched since ${values.base}:\n  ${files.join('\n  ')}`);
+  return [{ name: 'changed', mutate: files, reports: 'reports/mutation-changed' }];
+}
+
+const runs = plan();
+if (!runs.length) {
   console.log(`No product file touched since ${values.base}: nothing to mutate.`);
   process.exit(0);
 }
-const reports = values.changed ? 'reports/mutation-changed' : 'reports/mutation';
-if (values.changed)
-  console.log(`Mutating the ${files.length} product file(s) touched since ${values.base}:\n  ${files.join('\n  ')}`);
 const started = Date.now();
 const load = [loadavg()[0]];
 const sampler = setInterval(() => load.push(loadavg()[0]), 10_000);
-const code = await stryker(values.changed ? ['--mutate', files.join(',')] : [], { MUTATION_REPORTS: reports });
+for (const run of runs) {
+  console.log(`\n== Mutation testing: ${run.name} (${run.mutate.join(', ')})`);
+  const code = await stryker(run);
+  if (code !== 0) {
+    console.error(`stryker run failed for ${run.name} (exit code ${code})`);
+    process.exit(code);
+  }
+}
 clearInterval(sampler);
 const minutes = (Date.now() - started) / 60_000;
-if (code !== 0) {
-  console.error(`stryker run failed (exit code ${code})`);
-  process.exit(code);
-}
 
-const summary = summarize(readReport(`${reports}/mutation.json`), await loadJustifications());
+/** The runs' reports as one (each holds its own files). */
+const report = { files: {} };
+for (const run of runs) {
+  const file = `${run.reports}/mutation.json`;
+  if (existsSync(file)) Object.assign(report.files, readReport(file).files);
+}
+const summary = summarize(report, await loadJustifications());
+const whole = !values.changed && values.folder === undefined;
 const header = [
   '# Mutation testing: the last full run',
   '',
@@ -73,7 +113,7 @@ const header = [
 ];
 const text = markdown(summary, thresholds, header);
 console.log(`\n${text}`);
-if (!values.changed) writeFileSync('stryker/summary.md', text);
+if (whole) writeFileSync('stryker/summary.md', text);
 
 let failed = false;
 for (const { folder, score, threshold } of belowThreshold(summary.folders, thresholds)) {
