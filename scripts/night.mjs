@@ -16,9 +16,7 @@ try {
 }
 console.log(
   `Night run, seed${run.seeds.length > 1 ? 's' : ''} ${run.seeds.join(',')}${run.fresh ? ' (fresh)' : ''}: ` +
-    `replay with \`${run.replayCommand}\`\n` +
-    'The Colab these nights drive is a simulator (e2e/colab-sim/) built from public evidence ' +
-    '(test/fixtures/colab-dom/REFERENCE.md, each fact with its confidence), not Colab itself.',
+    `replay with \`${run.replayCommand}\``,
 );
 const result = spawnSync('npx', ['playwright', 'test', '-c', 'e2e/night/playwright.config.ts'], {
   env: { ...process.env, ...run.env },
