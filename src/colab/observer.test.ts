@@ -417,7 +417,7 @@ describe('stream text', () => {
     ]);
   });
 
-  it("asks for a changed text's old value, which Chromium keeps only when asked: a grown text reads its tail", async () => {
+  it("asks for a changed text's old value, kept by Chromium only when asked: a grown text reads its tail", async () => {
     // Chromium's rule (happy-dom keeps the old value either way): without characterDataOldValue, oldValue is null.
     const Native = globalThis.MutationObserver;
     class AsChromium extends Native {
