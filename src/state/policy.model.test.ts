@@ -166,11 +166,9 @@ class PolicyNight {
         return;
       case 'reload':
       case 'update':
-        this.#arrive();
-        return;
       case 'other-notebook':
-        this.#leave();
-        this.#arrive();
+        // The same as when they land in a countdown.
+        this.#during(event.kind);
         return;
       case 'dialog':
         if (this.record.enabled) {
