@@ -25,5 +25,8 @@ export default {
     ...base.test,
     include: ['src/**/*.test.{ts,tsx}'],
     sequence: { sequencer: OwnTestsFirst },
+    // Instrumented code at nice 19 on a shared machine: a test that loads a chunk (the pattern engine) took over 5 s.
+    // A mutant that hangs is still cut off by Stryker's own timeout.
+    testTimeout: 60_000,
   },
 };
