@@ -15,13 +15,24 @@ import { parseArgs } from 'node:util';
 import thresholds from '../stryker/thresholds.mjs';
 import { belowThreshold, loadJustifications, markdown, readReport, summarize } from './mutation-summary.mjs';
 
-const { values } = parseArgs({
-  options: {
-    changed: { type: 'boolean', default: false },
-    base: { type: 'string', default: 'main' },
-    folder: { type: 'string' },
-  },
-});
+/** Stops with `message` and the options this takes. */
+function refuse(message) {
+  console.error(`test:mutation: ${message}\nOptions: --folder F (one folder of src/), --changed [--base REF]`);
+  process.exit(2);
+}
+
+let values;
+try {
+  ({ values } = parseArgs({
+    options: {
+      changed: { type: 'boolean', default: false },
+      base: { type: 'string', default: 'main' },
+      folder: { type: 'string' },
+    },
+  }));
+} catch (error) {
+  refuse(error.message);
+}
 
 const git = (...args) => execFileSync('git', args, { encoding: 'utf8' }).split('\n').filter(Boolean);
 const PRODUCT = (glob) => [`${glob}.{ts,tsx}`, `!${glob}.test.{ts,tsx}`, `!${glob}.d.ts`];
@@ -65,7 +76,7 @@ function plan() {
     const all = folderRuns();
     if (values.folder === undefined) return all;
     const one = all.filter((run) => run.name === values.folder);
-    if (!one.length) throw new Error(`--folder: no folder src/${values.folder}`);
+    if (!one.length) refuse(`--folder: no folder src/${values.folder}`);
     return one;
   }
   const files = touchedProductFiles(values.base);
