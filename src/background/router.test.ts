@@ -453,8 +453,8 @@ describe('service-worker router', () => {
         ],
         [{ type: 'page-sight', blind: true, detectedAt: 1 }, 'lostChange'],
       ] as const;
-      for (const [message] of lost) await route({ ...message, key: KEY }, colabPage()).catch(() => undefined);
-      await route(pageHello(KEY, 'renamed.ipynb', false), colabPage()).catch(() => undefined);
+      for (const [message] of lost) await route({ ...message, key: KEY }, colabPage())?.catch(() => undefined);
+      await route(pageHello(KEY, 'renamed.ipynb', false), colabPage())?.catch(() => undefined);
       vi.restoreAllMocks();
       const pending = {
         kind: 'pending',
@@ -466,7 +466,7 @@ describe('service-worker router', () => {
       const status = { ...pending, ownerTab: 7, detectedAt: 1, verdict };
       await fakeBrowser.storage.local.set({ [`nb:${KEY}`]: { v: 1, key: KEY, enabled: true, status } });
       fillStorage();
-      await route({ type: 'page-claim', key: KEY, attempt: 'a1' }, colabPage()).catch(() => undefined);
+      await route({ type: 'page-claim', key: KEY, attempt: 'a1' }, colabPage())?.catch(() => undefined);
       const stored = ((await errors()) as Array<{ lost: string }>).map((e) => e.lost);
       expect(stored).toEqual([...lost.map(([, what]) => what), `lostTitle ${KEY}`, `lostRestart ${KEY}`]);
     });
