@@ -15,9 +15,6 @@ export default {
   // All product code, by glob: a new file or folder is mutated without a change here. Type-only files give no mutant.
   mutate: process.env.MUTATION_MUTATE ? JSON.parse(process.env.MUTATION_MUTATE) : PRODUCT,
   coverageAnalysis: 'perTest',
-  // A folder no unit test reaches (the welcome page) is run all the same: every mutant there survives, "no test runs
-  // it", and counts.
-  allowEmpty: true,
   // The first run of every unit test, instrumented, takes minutes on a shared machine (its default bound is 5).
   dryRunTimeoutMinutes: 60,
   // Module-level tables (the OOM rule table, the dangerous-command tables, the selector registry) are mutated too: such
