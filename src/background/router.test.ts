@@ -384,7 +384,10 @@ describe('service-worker router', () => {
       const applied: unknown[] = [];
       const recording = {
         ...writer,
-        update: vi.fn((key, e, ctx, title) => (applied.push(e), writer.update(key, e, ctx, title))),
+        update: vi.fn((key, e, ctx, title) => {
+          applied.push(e);
+          return writer.update(key, e, ctx, title);
+        }),
       };
       const router = createRouter(recording as typeof writer).route;
       await router(hello(), colabPage());
