@@ -1,19 +1,40 @@
-import { resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { basename, dirname, resolve } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import base from './vitest.config';
 
+/** Whether the test file imports `module` (a path without its extension) by name: `from './selectors'`. */
+const imports = (() => {
+  const sources = new Map<string, string>();
+  return (testFile: string, module: string) => {
+    if (!sources.has(testFile)) sources.set(testFile, readFileSync(testFile, 'utf8'));
+    return sources.get(testFile)!.includes(`/${basename(module)}'`);
+  };
+})();
+
 /**
  * A mutant stops at its first failing test, and each test file costs it a fresh DOM environment, so the likeliest
- * killer goes first: the mutated module's own test file (Stryker names the module as the run's `related` file),
- * then the fastest files.
+ * killers go first: the mutated module's own test file (Stryker names the module as the run's `related` file), then
+ * the test files that import it by name, then the other tests of its folder, then the fastest. A static mutant (in a
+ * module-level table) runs every test of the files that import its module: where they run matters most there.
  */
-class OwnTestsFirst extends BaseSequencer {
+class LikeliestKillersFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const fastestFirst = (await super.sort(files)).reverse();
     const root = this.ctx.config.root;
-    const own = new Set((this.ctx.config.related ?? []).map((file) => resolve(root, file).replace(/\.tsx?$/, '.test')));
-    const isOwn = (spec: TestSpecification) => own.has(resolve(root, spec.moduleId).replace(/\.tsx?$/, ''));
-    return [...fastestFirst.filter(isOwn), ...fastestFirst.filter((spec) => !isOwn(spec))];
+    const modules = (this.ctx.config.related ?? []).map((file) => resolve(root, file).replace(/\.tsx?$/, ''));
+    const path = (spec: TestSpecification) => resolve(root, spec.moduleId);
+    const rank = (spec: TestSpecification) => {
+      const file = path(spec);
+      if (modules.some((module) => file.replace(/\.test\.tsx?$/, '') === module)) return 0;
+      if (modules.some((module) => imports(file, module))) return 1;
+      if (modules.some((module) => dirname(file) === dirname(module))) return 2;
+      return 3;
+    };
+    return fastestFirst
+      .map((spec, i) => ({ spec, i, rank: rank(spec) }))
+      .sort((a, b) => a.rank - b.rank || a.i - b.i)
+      .map((s) => s.spec);
   }
 }
 
@@ -24,7 +45,7 @@ export default {
   test: {
     ...base.test,
     include: ['src/**/*.test.{ts,tsx}'],
-    sequence: { sequencer: OwnTestsFirst },
+    sequence: { sequencer: LikeliestKillersFirst },
     // Instrumented code at nice 19 on a shared machine: a test that loads a chunk (the pattern engine) took over 5 s.
     // A mutant that hangs is still cut off by Stryker's own timeout.
     testTimeout: 60_000,
