@@ -44,6 +44,19 @@ export const TEXT_LIMITS = {
   dialog: 300,
 } as const;
 
+/**
+ * A capture of Colab's page (state/page-capture.ts): at most `nodes` elements, `depth` levels deep, a label or an
+ * attribute's value cut to `text` and `attribute`; a page keeps its last `captures`, `totalChars` of JSON at most.
+ */
+export const CAPTURE_LIMITS = {
+  nodes: 300,
+  depth: 24,
+  text: 80,
+  attribute: 200,
+  captures: 8,
+  totalChars: 64 * 1024,
+} as const;
+
 /** The longest page address a page's hello may carry (a `#fileId=` address holds a whole URL). */
 export const MAX_URL_CHARS = 8192;
 /** Notebook keys longer than this are no keys (storage keys stay small). */

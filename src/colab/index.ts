@@ -1,6 +1,7 @@
 /** The only module that knows Colab's DOM (DEVELOPERS.md). Content scripts import from here. */
 
 export * from './actions';
+export * from './capture';
 export * from './cells';
 export * from './detection-check';
 export * from './dialogs';

@@ -17,6 +17,8 @@ export const MENU = {
   /** Fallback when the id changes: a menubar button captioned "Runtime" (#2; §12.3 in es, pt, fr, ja). Med. */
   menuButton: '#top-menubar .goog-menu-button, [role=menubar] [role=button][aria-haspopup]',
   menuButtonCaption: '.goog-menu-button-caption',
+  /** The menu bar the Runtime button sits in (#1, same snippet), as a capture shows it. High. */
+  menubar: '#top-menubar, [role=menubar]',
   runtimeCaption: /* @__PURE__ */ orTranslated(/^Runtime$/i, /* @__PURE__ */ labelOf('runtimeMenu')),
   /** #3, same snippet (a child of <body>, `display:none` while closed; may be created on first open). High/Med. */
   runtimeMenu: '#runtime-menu',

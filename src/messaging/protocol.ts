@@ -11,6 +11,7 @@ import {
 } from '../state/alerts';
 import { PERSON_ONLY_KINDS } from '../state/dialogs';
 import { DISCONNECT_KINDS } from '../state/disconnect';
+import type { PageCapture } from '../state/page-capture';
 import type { ClaimReply, CommandReply, ReportReply } from '../state/policy';
 import {
   ASK_CHOICES,
@@ -199,9 +200,13 @@ export interface HelloReply {
   key: string | null;
 }
 
-/** "Check Colab UI": ready or the step that is not, and Colab's interface language (`colabLanguage`). */
+/**
+ * "Check Colab UI": ready or the step that is not, Colab's interface language (`colabLanguage`), and what the guard
+ * met in the page lately, the check's own Runtime menu last (state/page-capture.ts; validated by the popup).
+ */
 export type CheckUiReply = ({ ready: true; detail: string } | { ready: false; failed: FailedStep }) & {
   language: string;
+  captures?: PageCapture[];
 };
 
 /**

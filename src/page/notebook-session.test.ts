@@ -2,6 +2,7 @@
 import { fakeBrowser } from '@webext-core/fake-browser';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { PageMessage } from '../messaging/protocol';
+import type { PageCapture } from '../state/page-capture';
 import { defaultNotebook, type NotebookRecord, notebookStorageKey } from '../state/schema';
 import type { WatchReports } from './failure-watch';
 import { startNotebookSession } from './notebook-session';
@@ -230,15 +231,20 @@ describe('notebook session: what it sends, and for whom', () => {
     document.querySelector('colab-oom-guard-notice')?.shadowRoot?.querySelector('.title')?.textContent;
   const noticeText = () => document.querySelector('colab-oom-guard-notice')?.shadowRoot?.textContent ?? '';
 
+  /** What the session kept of Colab's page (page-capture.ts), newest last. */
+  let captured: PageCapture[] = [];
+
   async function start(record: NotebookRecord, reply: (message: PageMessage) => unknown = () => ({ ok: true })) {
     answerWith(reply);
     await fakeBrowser.storage.local.set({ [notebookStorageKey(KEY)]: record });
     session = new AbortController();
     orphaned = 0;
-    const started = startNotebookSession(document, { key: KEY, tabId: TAB, token: 't1' }, session.signal, () => {
+    captured = [];
+    const orphan = () => {
       orphaned++;
-    });
-    return started;
+    };
+    const capture = (taken: PageCapture) => captured.push(taken);
+    return startNotebookSession(document, { key: KEY, tabId: TAB, token: 't1' }, session.signal, orphan, capture);
   }
 
   beforeEach(resetPage);
@@ -330,6 +336,31 @@ describe('notebook session: what it sends, and for whom', () => {
     await vi.waitFor(() => expect(sent()).toHaveLength(2));
     expect(sent()[1]).toMatchObject({ type: 'page-dialog', key: KEY, kind: 'not-authored' });
     expect(title()).toBe('noticeNeedsPersonTitle');
+  });
+
+  it('keeps what Colab showed when it left something to the person: dialogs and notices, as structure', async () => {
+    await (await start(watchingRecord)).watching();
+    const reports = page.reports!;
+    reports.dialog('restart-confirm', 'Restart session?');
+    expect(captured).toEqual([]);
+    const dialog = document.createElement('mwc-dialog');
+    dialog.setAttribute('open', '');
+    dialog.setAttribute('heading', 'Warning');
+    dialog.append('This notebook was not authored by Google');
+    document.body.append(dialog, document.createElement('colab-snackbar'));
+    reports.dialog('not-authored', 'Warning: This notebook was not authored by Google');
+    expect(captured.map((c) => [c.kind, c.occasion, c.nodes[0]?.tag])).toEqual([
+      ['dialog', 'left-to-person', 'mwc-dialog'],
+      ['notice', 'left-to-person', 'colab-snackbar'],
+    ]);
+    expect(JSON.stringify(captured)).not.toContain('authored');
+    reports.disconnect('zero-units', 'Runtime disconnected');
+    expect(captured.slice(2).map((c) => [c.kind, c.occasion])).toEqual([
+      ['dialog', 'disconnect'],
+      ['notice', 'disconnect'],
+    ]);
+    dialog.remove();
+    document.querySelector('colab-snackbar')?.remove();
   });
 
   it("the notice's Cancel asks the service worker to cancel this notebook's restart", async () => {

@@ -1,8 +1,10 @@
+import { captureNotices } from '../colab';
 import { t } from '../lib/i18n';
 import type { PageMessage, ReplyTo } from '../messaging/protocol';
 import { isPersonOnly } from '../state/dialogs';
 import { answersDisconnect } from '../state/disconnect';
 import { clipFailed } from '../state/failed-step';
+import type { PageCapture } from '../state/page-capture';
 import type { NotebookRecord, Settings } from '../state/schema';
 import { urlShowsNotebook } from '../state/scratch';
 import { loadNotebook, loadSettings, watchNotebook, watchSettings } from '../state/store';
@@ -48,6 +50,7 @@ export function startNotebookSession(
   notebook: PageNotebook & { key: string },
   signal: AbortSignal,
   orphaned: () => void,
+  capture: (capture: PageCapture) => void = () => undefined,
 ): NotebookSession {
   const { key, tabId } = notebook;
   let token = notebook.token;
@@ -122,7 +125,12 @@ export function startNotebookSession(
     },
     unclaimed: (reason) => notice.show(unclaimedNotice(reason, cancel)),
     askFirst: (attemptKey, attempt) => question.askFirst(attemptKey, attempt),
+    capture,
   });
+  /** What Colab showed when the guard left something to the person: for "Copy diagnostics". */
+  const captureNoticesFor = (occasion: PageCapture['occasion']) => {
+    for (const taken of captureNotices(doc, occasion)) capture(taken);
+  };
 
   const question = createQuestion({
     tabId,
@@ -151,12 +159,14 @@ export function startNotebookSession(
         marker: (match) =>
           report({ type: 'page-marker', key, detectedAt: Date.now(), pattern: match.pattern, line: match.line }),
         disconnect(kind, line) {
+          captureNoticesFor('disconnect');
           if (!answersDisconnect(kind)) showForPerson(leftToPersonNotice(kind, line));
           report({ type: 'page-disconnect', key, detectedAt: Date.now(), kind, line });
         },
         dialog(kind, text) {
           const content = needsPersonNotice(kind);
           if (!content || !isPersonOnly(kind)) return;
+          captureNoticesFor('left-to-person');
           showForPerson(content);
           report({ type: 'page-dialog', key, detectedAt: Date.now(), kind, text });
         },
