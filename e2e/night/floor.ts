@@ -2,7 +2,7 @@ import { generateNight, type NightColab, type NightEvent, nightColab } from './e
 import { NightModel } from './model';
 
 /**
- * The floor of what a run of nights plays with the guard on (issue 53): whatever its seed draws, a run plays each of
+ * The floor of what a run of nights plays with the guard on: whatever its seed draws, a run plays each of
  * these at least once, checked and reported at its end. Where a seed's nights fall short, the run gets more events,
  * steered toward what is missing (never fewer checks). Pure: the night's model says what an event reaches.
  */
