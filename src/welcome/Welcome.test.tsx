@@ -18,21 +18,21 @@ afterEach(() => {
 });
 
 describe('the welcome page', () => {
-  it("says the crash loop's limits as set now: README's 3 restarts, 5 s, 30 minutes by default", async () => {
+  it("says the restart limits as set now: README's 3 restarts, 5 s, 30 minutes by default", async () => {
     view = await mount(<Welcome />);
     const text = await waitFor(() => {
       const said = view!.container.textContent ?? '';
-      expect(said).toContain('a crash loop may use 3 restarts');
+      expect(said).toContain('the guard makes at most 3 restarts in a row');
       return said;
     });
     expect(text).toContain('a countdown that starts at 5 s and doubles');
-    expect(text).toContain('the loop ends after 30 minutes without a failure');
+    expect(text).toContain('30 minutes without a failure puts the count back to 0');
     view.unmount();
     await fakeBrowser.storage.local.set({ settings: { v: 1, maxRestarts: 1, backoffBaseSec: 9, healthyMinutes: 1 } });
     view = await mount(<Welcome />);
-    await waitFor(() => expect(view!.container.textContent).toContain('may use 1 restart, each after a countdown'));
+    await waitFor(() => expect(view!.container.textContent).toContain('at most 1 restart in a row, each after a countdown'));
     expect(view.container.textContent).toContain('starts at 9 s');
-    expect(view.container.textContent).toContain('after 1 minute without');
+    expect(view.container.textContent).toContain('1 minute without a failure puts');
   });
 
   it('lists five steps and three warnings; links to the guide, troubleshooting, changelog, options', async () => {
