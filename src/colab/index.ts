@@ -10,6 +10,7 @@ export * from './kernel-state';
 export * from './languages';
 export * from './observer';
 export * from './output-frame-reader';
+export * from './output-list';
 export * from './page-language';
 export type { Fail } from './result';
 export * from './runtime-menu';

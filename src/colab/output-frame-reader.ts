@@ -6,6 +6,7 @@
 
 import { type OutputKind, outputElementOf, outputKind } from './cells';
 import { streamAppender } from './dom';
+import { outputList } from './output-list';
 import { OUTPUT_CORE } from './selectors';
 import { outputsIn, streamTail } from './stream-tail';
 
@@ -31,15 +32,22 @@ export function isColabOutputFrame(location: Pick<Location, 'protocol' | 'hostna
 
 /**
  * How the frame's outputs end, when its cell's execution ended: the end of its stream outputs (what a launched program
- * printed last), and whether its last output is an error output (an earlier one is followed by others: its run went
- * on after it).
+ * printed last), its outputs' list (their count and numbers), its last output, and whether that is an error output
+ * (an earlier one is followed by others: its run went on after it).
  */
-export function frameEnding(doc: Document): { text: string; error: boolean } {
-  const body = outputBody(doc);
-  const outputs = body ? outputsIn(body) : [];
+export function frameEnding(
+  doc: Document,
+): ReturnType<typeof outputList> & { text: string; error: boolean; last?: Element } {
+  const outputs = frameOutputs(doc);
   const last = outputs.at(-1);
   const text = streamTail(outputs.filter((el) => outputKind(el) === 'stream'));
-  return { text, error: !!last && outputKind(last) === 'error' };
+  return { text, error: !!last && outputKind(last) === 'error', last, ...outputList(outputs) };
+}
+
+/** The frame's outputs, in order. */
+export function frameOutputs(doc: Document): Element[] {
+  const body = outputBody(doc);
+  return body ? outputsIn(body) : [];
 }
 
 /**

@@ -1,6 +1,7 @@
 import { isColabOutputFrame } from '../colab/output-frame-reader';
 import { isOrphaned } from '../lib/orphaned';
 import type { FrameMessage, ReplyTo } from '../messaging/protocol';
+import { watchArrivals } from './arrivals';
 import { runtime } from './browser-runtime';
 import { type AskWorker, reportWhileGuarded } from './report-to-page';
 import { answerStatusRequests } from './status-answerer';
@@ -26,8 +27,10 @@ function main() {
       return undefined;
     }
   };
+  // Listens from the start: a message the frame gets while the guard's hello is on its way tells a delivery too.
+  const arrivals = watchArrivals(window, context.signal);
   answerStatusRequests(window, ask, context.signal);
-  reportWhileGuarded(document, parent, ask, context.signal);
+  reportWhileGuarded(document, parent, ask, arrivals, context.signal);
 }
 
 main();

@@ -6,10 +6,10 @@ import { answersDisconnect } from '../state/disconnect';
 import type { NotebookRecord, Settings } from '../state/schema';
 import { urlShowsNotebook } from '../state/scratch';
 import { loadNotebook, loadSettings, watchNotebook, watchSettings } from '../state/store';
-import { createFailureWatch, type FailureWatch } from './failure-watch';
 import { childLifetime } from './lifetime';
 import { createNotice, type NoticeContent } from './notice-box';
 import { leftToPersonNotice, needsPersonNotice, noticeFor, unclaimedNotice } from './notice-texts';
+import { createPageWatch, type PageWatch } from './page-watch';
 import { watchPresence } from './presence';
 import { createQuestion } from './question';
 import { listenToOutputFrames } from './receive-frame-reports';
@@ -68,7 +68,7 @@ export function startNotebookSession(
   const held: PageMessage[] = [];
   let settings: Settings | null = null;
   /** The page watch runs while the guard is on for the notebook: a lifetime inside the session's. */
-  let watching: { watch: FailureWatch; stop: AbortController } | null = null;
+  let watching: { watch: PageWatch; stop: AbortController } | null = null;
 
   const attempt = async <M extends PageMessage>(message: M): Promise<ReplyTo<M> | null | typeof UNSENT> => {
     try {
@@ -141,7 +141,7 @@ export function startNotebookSession(
 
   const startWatch = () => {
     const stop = childLifetime(signal);
-    const watch = createFailureWatch(
+    const watch = createPageWatch(
       doc,
       {
         failure: (verdict, source, startedAt) =>
@@ -229,16 +229,7 @@ export function startNotebookSession(
   listenToOutputFrames(
     doc.defaultView ?? window,
     () => token,
-    (cell, frameReport, frame) => {
-      const watch = watching?.watch;
-      // A stream tail answers a request of the watch's; it is no new text for the marker patterns.
-      if (frameReport.kind === 'stream-tail') {
-        watch?.frameStreamTail(cell, frameReport.id, frameReport.text, frameReport.error);
-        return;
-      }
-      if (frameReport.kind === 'error-output') watch?.frameError(cell, frameReport.text, frame, frameReport.first);
-      watch?.frameText(cell, frameReport.text);
-    },
+    (cell, frameReport, frame) => watching?.watch.frameReport(cell, frame, frameReport),
     signal,
   );
   signal.addEventListener('abort', () => {
