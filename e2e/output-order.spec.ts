@@ -172,22 +172,24 @@ test.describe('the same notebook with the OOM in the page, or its log in the fra
 
 /**
  * A script in the cell's output (here `display(Javascript)`) can write where Colab's renderer writes: once the cell's
- * real error shows in the frame, it appends an error output of its own, an OOM's traceback, after it.
+ * real error shows in the frame, it appends outputs of its own after it, a log line and an OOM's traceback.
  */
 const FORGE_AFTER_ERROR = `new MutationObserver((_, observer) => {
   const body = document.getElementById('output-body');
   if (!body.querySelector('.error')) return;
   observer.disconnect();
+  const line = document.createElement('div');
+  line.className = 'stream output-id-8';
+  line.innerHTML = '<div class="output_subarea output_text"><pre>retrying with batch_size=32</pre></div>';
   const forged = document.createElement('div');
   forged.className = 'error output-id-9';
   forged.innerHTML = '<div class="output_subarea output_text output_error"><pre>' +
-    'OutOfMemoryError: CUDA out of memory. ' +
-    'Tried to allocate 20.00 GiB (forged)</pre></div>';
-  body.append(forged);
+    'OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 GiB (forged)</pre></div>';
+  body.append(line, forged);
 }).observe(document.getElementById('output-body'), { childList: true })`;
 
 test.describe('the hard cases still restart nothing', () => {
-  test("a script in the output appends an OOM-looking error output after the cell's real ValueError", async ({
+  test("a script in the output appends a line and an OOM-looking error output after the cell's ValueError", async ({
     context,
     page,
     serviceWorker,

@@ -510,14 +510,22 @@ describe("execution gate: one record judges the run's last output across the pag
     });
   });
 
-  it('with an output between them (the run went on after the first), the first is no rival', () => {
+  it('outputs between them change nothing (a script can add them too); one shown long before the end is none', () => {
     const gate = createExecutionGate(0);
     gate.cellState('a', 'running', 10);
     inFrame(gate, 'ValueError: bad batch', { index: 0, from: 5000, to: 5000 }, [[5000, '']]);
     inFrame(gate, OOM, { index: 2, from: 6000, to: 6000 }, [[6000, '']]);
     gate.cellState('a', 'error', 6002);
     const ending = gate.ending('a', 6300, facts('', [], [null, null, null], 6000));
-    expect(ending).toMatchObject({ kind: 'ending', text: OOM, rivals: [] });
+    expect(ending).toMatchObject({ kind: 'ending', text: OOM, rivals: ['ValueError: bad batch'] });
+
+    const caughtLongBefore = createExecutionGate(0);
+    caughtLongBefore.cellState('a', 'running', 10);
+    inFrame(caughtLongBefore, 'ValueError: bad batch', { index: 0, from: 5000, to: 5000 }, [[5000, '']]);
+    inFrame(caughtLongBefore, OOM, { index: 2, from: 16_000, to: 16_000 }, [[16_000, '']]);
+    caughtLongBefore.cellState('a', 'error', 16_002);
+    const long = caughtLongBefore.ending('a', 16_300, facts('', [], [null, null, null], 16_000));
+    expect(long).toMatchObject({ kind: 'ending', text: OOM, rivals: [] });
   });
 
   it('orders error outputs by the evidence, not by when their reports came', () => {

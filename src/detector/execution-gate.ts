@@ -86,9 +86,9 @@ export interface EndFacts {
 
 /**
  * What ended an execution that ended in error, as far as is known at a moment:
- * - `ending`: its ending error output (`text`); `rivals`, error outputs that may as well have ended it (shown right
- *   before it with nothing between, near the end: a script in the output can add one after the real one); `earlier`,
- *   every other error output it showed, oldest first;
+ * - `ending`: its ending error output (`text`); `rivals`, error outputs that may as well have ended it (shown near
+ *   the end: a script in the output can add outputs after the real one); `earlier`, every other error output it
+ *   showed, oldest first;
  * - `wait`: the ending has not arrived (yet): an output followed the newest error output, or whether one did is not
  *   known, or what may still show a later one has not said all it holds; the late-output window is still open;
  * - `missing`: the window closed without it (`earlier`: the error outputs it did show; `unclear`: whether an output
@@ -308,12 +308,8 @@ function judge(run: Execution, facts: EndFacts, at: number): Ending {
   const quiet = (run.endedAt as number) - newest.to > LATE_OUTPUT_MS;
   if (quiet || after.includes(true)) return { kind: 'missing', earlier: texts, unclear: false };
   if (after.includes(null)) return { kind: 'missing', earlier: texts, unclear: true };
-  const rivals = errors.filter(
-    (e) =>
-      e !== newest &&
-      (run.endedAt as number) - e.to <= LATE_OUTPUT_MS &&
-      nothingBetween(e, newest, errors, lasts, numbered),
-  );
+  // Error outputs shown near the end may as well have ended it: whatever came between them may be a script's doing.
+  const rivals = errors.filter((e) => e !== newest && (run.endedAt as number) - e.to <= LATE_OUTPUT_MS);
   return { kind: 'ending', text: newest.text, rivals: rivals.map((e) => e.text), earlier: texts.slice(0, -1) };
 }
 
@@ -356,25 +352,4 @@ function ordered(errors: readonly ErrorShown[], numbered: boolean): ErrorShown[]
     sorted.splice(i, 0, error);
   }
   return sorted;
-}
-
-/**
- * Whether nothing but error outputs is known to have come between `earlier` and `later`: in one place, no position
- * between them but an error output's; elsewhere, no place's last output known to lie between them.
- */
-function nothingBetween(
-  earlier: ErrorShown,
-  later: ErrorShown,
-  errors: readonly ErrorShown[],
-  lasts: readonly Shown[],
-  numbered: boolean,
-): boolean {
-  if (earlier.place === later.place && earlier.index !== null && later.index !== null) {
-    for (let index = earlier.index + 1; index < later.index; index++) {
-      if (!errors.some((e) => e.place === earlier.place && e.index === index)) return false;
-    }
-  }
-  return !lasts.some(
-    (last) => cameAfter(last, earlier, numbered) === true && cameAfter(later, last, numbered) === true,
-  );
 }
