@@ -31,6 +31,8 @@ const ERRORS_KEPT = 8;
 const MARKS_KEPT = 16;
 /** Ended executions remembered for crash notices, at most. */
 const RECENT_KEPT = 500;
+/** What an execution holds before its first error output and once judged: one array for all (a Run all makes 1,000). */
+const NONE: readonly never[] = Object.freeze([]);
 
 /** A cell's run state as the page reads it; 'stale-error' is an error from an earlier kernel session. */
 export type GateRunState = 'idle' | 'pending' | 'running' | 'error' | 'stale-error';
@@ -108,9 +110,9 @@ interface Execution {
   /** Judged: nothing more is taken for it. */
   judged: boolean;
   /** Its error outputs, in the order they were reported (the newest ERRORS_KEPT). */
-  errors: ErrorShown[];
+  errors: readonly ErrorShown[];
   /** The page's marks taken while it ran, by time (the newest MARKS_KEPT). */
-  marks: PageMark[];
+  marks: readonly PageMark[];
 }
 
 export interface ExecutionGate {
@@ -227,7 +229,14 @@ export function createExecutionGate(now: number): ExecutionGate {
         underWay.add(cellId);
         // A running state after the queued one is the same execution.
         if (!run || !active(run))
-          executions.set(cellId, { startedAt: at, endedAt: null, outcome: null, judged: false, errors: [], marks: [] });
+          executions.set(cellId, {
+            startedAt: at,
+            endedAt: null,
+            outcome: null,
+            judged: false,
+            errors: NONE,
+            marks: NONE,
+          });
         return null;
       }
       if (!run || !active(run)) return null;
@@ -288,8 +297,8 @@ export function createExecutionGate(now: number): ExecutionGate {
 }
 
 function forgetOutputs(run: Execution): void {
-  run.errors = [];
-  run.marks = [];
+  run.errors = NONE;
+  run.marks = NONE;
 }
 
 /**
