@@ -91,6 +91,19 @@ function openedFirst(opener: StepSpec, logPlace: Place, oomPlace: Place, extra: 
   };
 }
 
+/**
+ * Opens `scenario`, starts its training cell (`start`: a Run all, or the cell alone), and expects its OOM to restart
+ * it once: the run fails at the training cell, the guard's Run all completes. Returns the notebook's key.
+ */
+async function failsThenRestartsOnce(fx: Fixtures, scenario: Scenario, start = runAll): Promise<string> {
+  const { key } = await openNotebook(fx, scenario);
+  await start(fx.page);
+  expect(await waitForRun(fx.page, 1)).toMatchObject({ ok: false, failedCell: 1 });
+  expect(await waitForRun(fx.page, 2)).toMatchObject({ ok: true });
+  await expectOneRestart(fx, key);
+  return key;
+}
+
 /** The guard restarted once for the OOM (a CUDA OOM verdict), and noted nothing it left alone. */
 async function expectOneRestart(fx: Fixtures, key: string) {
   await expect.poll(async () => historyOf(await record(fx.serviceWorker, key), 'restarted').length).toBe(1);
@@ -107,12 +120,7 @@ async function runTrainingCell(page: Page) {
 test.describe('the frame opened before the log lines in the page, then the OOM in that frame: one restart', () => {
   for (const [name, opener] of Object.entries(OPENERS)) {
     test(`${name}, in a Run all`, async ({ context, page, serviceWorker, sim }) => {
-      const fx = { context, page, serviceWorker, sim };
-      const { key } = await openNotebook(fx, openedFirst(opener, 'main', 'frame'));
-      await runAll(page);
-      expect(await waitForRun(page, 1)).toMatchObject({ ok: false, failedCell: 1 });
-      expect(await waitForRun(page, 2)).toMatchObject({ ok: true });
-      await expectOneRestart(fx, key);
+      await failsThenRestartsOnce({ context, page, serviceWorker, sim }, openedFirst(opener, 'main', 'frame'));
     });
   }
 
@@ -124,11 +132,7 @@ test.describe('the frame opened before the log lines in the page, then the OOM i
       sim,
     }) => {
       const fx = { context, page, serviceWorker, sim };
-      const { key } = await openNotebook(fx, openedFirst(OPENERS[name]!, 'main', 'frame'));
-      await runTrainingCell(page);
-      expect(await waitForRun(page, 1)).toMatchObject({ ok: false, failedCell: 1 });
-      expect(await waitForRun(page, 2)).toMatchObject({ ok: true });
-      await expectOneRestart(fx, key);
+      const key = await failsThenRestartsOnce(fx, openedFirst(OPENERS[name]!, 'main', 'frame'), runTrainingCell);
       await expectNothingBeforeSentinel(fx, key, ['gpu-oom']);
     });
   }
@@ -139,15 +143,10 @@ test.describe('the frame opened before the log lines in the page, then the OOM i
     serviceWorker,
     sim,
   }) => {
-    const fx = { context, page, serviceWorker, sim };
     const scenario = openedFirst(OPENERS["the status helper's JavaScript (eval_js)"]!, 'main', 'frame', {
       ui: { outputIds: false },
     });
-    const { key } = await openNotebook(fx, scenario);
-    await runAll(page);
-    expect(await waitForRun(page, 1)).toMatchObject({ ok: false, failedCell: 1 });
-    expect(await waitForRun(page, 2)).toMatchObject({ ok: true });
-    await expectOneRestart(fx, key);
+    await failsThenRestartsOnce({ context, page, serviceWorker, sim }, scenario);
   });
 });
 
@@ -159,12 +158,10 @@ test.describe('the same notebook with the OOM in the page, or its log in the fra
   for (const [variant, logPlace, oomPlace] of variants) {
     for (const name of ["the status helper's JavaScript (eval_js)", 'a plot']) {
       test(`${name}, ${variant}`, async ({ context, page, serviceWorker, sim }) => {
-        const fx = { context, page, serviceWorker, sim };
-        const { key } = await openNotebook(fx, openedFirst(OPENERS[name]!, logPlace, oomPlace));
-        await runAll(page);
-        expect(await waitForRun(page, 1)).toMatchObject({ ok: false, failedCell: 1 });
-        expect(await waitForRun(page, 2)).toMatchObject({ ok: true });
-        await expectOneRestart(fx, key);
+        await failsThenRestartsOnce(
+          { context, page, serviceWorker, sim },
+          openedFirst(OPENERS[name]!, logPlace, oomPlace),
+        );
       });
     }
   }

@@ -275,30 +275,41 @@ export function summarizeScale(runs: ScaleRun[], c: ScaleCase): ScaleSummary {
   );
   const deltaTask = withExt.flatMap((r, i) => (without[i] ? [r.runAll.taskMs - without[i].runAll.taskMs] : []));
   const switchOn = withExt.flatMap((r) => (r.switchOn ? [r.switchOn.ownMs] : []));
-  const extOwnMs = median(withExt.map((r) => r.runAll.ownMs));
-  const again = withExt.flatMap((r) => (r.runAgain ? [r.runAgain] : []));
-  const loads = mine.flatMap((r) => r.load);
+  const shares = runAllShares(withExt);
   return {
     cells: c.cells,
     frames: c.frames,
     runs: withExt.length,
     framesLoaded: median(mine.map((r) => r.runAll.framesLoaded)),
-    extOwnMs,
-    extSharePct: median(withExt.map((r) => (100 * r.runAll.ownMs) / r.runAll.taskMs)),
-    extCpuSharePct: median(withExt.map((r) => r.runAll.cpuSharePct)),
-    extUsPerCell: (1000 * extOwnMs) / c.cells,
-    againOwnMs: median(again.map((w) => w.ownMs)),
-    againSharePct: median(again.map((w) => (100 * w.ownMs) / w.taskMs)),
-    againCpuSharePct: median(again.map((w) => w.cpuSharePct)),
+    ...shares,
+    extUsPerCell: (1000 * shares.extOwnMs) / c.cells,
     heapGrowthMB: median(paired),
     retainedMB: median(retained),
     deltaTaskMs: median(deltaTask),
     switchOnMs: median(switchOn),
     switchOnMaxMs: Math.max(...switchOn),
     pageTaskMs: median(without.map((r) => r.runAll.taskMs)),
-    load: [Math.min(...loads), Math.max(...loads)],
+    load: loadRange(mine),
   };
 }
+
+/** The extension's time and shares in the pages' first and later Run alls: medians over the pages. */
+function runAllShares(withExt: ReadonlyArray<{ runAll: Window; runAgain?: Window }>) {
+  const again = withExt.flatMap((r) => (r.runAgain ? [r.runAgain] : []));
+  return {
+    extOwnMs: median(withExt.map((r) => r.runAll.ownMs)),
+    extSharePct: median(withExt.map((r) => (100 * r.runAll.ownMs) / r.runAll.taskMs)),
+    extCpuSharePct: median(withExt.map((r) => r.runAll.cpuSharePct)),
+    againOwnMs: median(again.map((w) => w.ownMs)),
+    againSharePct: median(again.map((w) => (100 * w.ownMs) / w.taskMs)),
+    againCpuSharePct: median(again.map((w) => w.cpuSharePct)),
+  };
+}
+
+const loadRange = (runs: ReadonlyArray<{ load: [number, number] }>): [number, number] => {
+  const loads = runs.flatMap((r) => r.load);
+  return [Math.min(...loads), Math.max(...loads)];
+};
 
 /** A size's Run alls in a tab behind another (lib/hidden.ts): medians over the pages, as summarizeScale's. */
 export interface HiddenSummary extends ScaleCase {
@@ -308,6 +319,7 @@ export interface HiddenSummary extends ScaleCase {
   extCpuSharePct: number;
   againOwnMs: number;
   againSharePct: number;
+  againCpuSharePct: number;
   pageTaskMs: number;
   load: [number, number];
 }
@@ -318,18 +330,12 @@ export function summarizeHidden(
 ): HiddenSummary {
   const mine = runs.filter((r) => sameCase(r, c));
   const withExt = mine.filter((r) => r.variant === 'with');
-  const again = withExt.flatMap((r) => (r.runAgain ? [r.runAgain] : []));
-  const loads = mine.flatMap((r) => r.load);
   return {
     cells: c.cells,
     frames: c.frames,
     runs: withExt.length,
-    extOwnMs: median(withExt.map((r) => r.runAll.ownMs)),
-    extSharePct: median(withExt.map((r) => (100 * r.runAll.ownMs) / r.runAll.taskMs)),
-    extCpuSharePct: median(withExt.map((r) => r.runAll.cpuSharePct)),
-    againOwnMs: median(again.map((w) => w.ownMs)),
-    againSharePct: median(again.map((w) => (100 * w.ownMs) / w.taskMs)),
+    ...runAllShares(withExt),
     pageTaskMs: median(mine.filter((r) => r.variant === 'without').map((r) => r.runAll.taskMs)),
-    load: [Math.min(...loads), Math.max(...loads)],
+    load: loadRange(mine),
   };
 }

@@ -625,6 +625,20 @@ function addFrame(src = FRAME_SRC, { loading = false } = {}) {
   return { posted, loaded, frame: iframe };
 }
 
+/**
+ * An output frame made for the OOM: it shows it once loaded, 300 ms later (not as it came), the page printing
+ * `meanwhile` first; then the cell's error, and the frame's answer, its last output the OOM.
+ */
+async function oomInNewFrame(w: PageWatch, meanwhile?: string) {
+  const { posted } = addFrame();
+  await tick();
+  await vi.advanceTimersByTimeAsync(300);
+  if (meanwhile) print(meanwhile);
+  frameError(w, OOM, { exact: false });
+  await state('error');
+  frameAnswer(w, requests(posted)[0]!, '', { error: true });
+}
+
 /** The ids of the stream-tail requests posted to a frame. */
 const requests = (posted: Array<{ data: unknown }>) =>
   posted.map(({ data }) => (isStreamTailRequest(data) ? data.id : null));
@@ -820,13 +834,7 @@ describe('page watch: the error output that ended the run decides, never an earl
     // Its start to run waits to be read with others: the page still reads it as queued when the frame comes.
     await state('running animating');
     // The frame is made when the OOM is sent to it; it loads while the run prints on in the page.
-    const { posted } = addFrame();
-    await tick();
-    await vi.advanceTimersByTimeAsync(300);
-    print('retrying with batch_size=32\n');
-    frameError(w, OOM, { exact: false });
-    await state('error');
-    frameAnswer(w, requests(posted)[0]!, '', { error: true });
+    await oomInNewFrame(w, 'retrying with batch_size=32\n');
     expect(reported()).toEqual([]);
     await vi.advanceTimersByTimeAsync(2000);
     frameError(w, INTERRUPT);
@@ -838,25 +846,14 @@ describe('page watch: the error output that ended the run decides, never an earl
     await state('running animating');
     print('epoch 1/3: loss=0.9\n');
     await vi.advanceTimersByTimeAsync(5000);
-    const { posted } = addFrame();
-    await tick();
-    await vi.advanceTimersByTimeAsync(300);
-    frameError(w, OOM, { exact: false });
-    await state('error');
-    frameAnswer(w, requests(posted)[0]!, '', { error: true });
+    await oomInNewFrame(w);
     expect(reported()).toEqual(['failure gpu-oom error-output 100']);
   });
 
   it('the same, the page printing while the frame loaded, nothing else telling the order: noted, unclear', async () => {
     const w = watch();
     await state('running animating');
-    const { posted } = addFrame();
-    await tick();
-    await vi.advanceTimersByTimeAsync(300);
-    print('retrying with batch_size=32\n');
-    frameError(w, OOM, { exact: false });
-    await state('error');
-    frameAnswer(w, requests(posted)[0]!, '', { error: true });
+    await oomInNewFrame(w, 'retrying with batch_size=32\n');
     expect(reported()).toEqual([]);
     await vi.advanceTimersByTimeAsync(LATE_OUTPUT_MS + 1);
     expect(reported()).toEqual(['declined ending-unclear gpu-oom 100']);
