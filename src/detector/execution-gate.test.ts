@@ -495,6 +495,20 @@ describe("execution gate: one record judges the run's last output across the pag
     expect(gate.ending('a', 60_300, { heard: true, page, frames: [later] })).toEqual({ kind: 'wait' });
   });
 
+  it("another frame's plot, shown long before, answering after the OOM came: no later output, the ending", () => {
+    const gate = createExecutionGate(0);
+    gate.cellState('a', 'running', 10);
+    inFrame(gate, OOM, { from: 60_000, to: 60_000 }, [[60_000, '']]);
+    gate.cellState('a', 'error', 60_005);
+    const oomFrame = { place: FRAME, count: 1, ids: [null], error: true, from: 60_000, to: 60_000 };
+    const plotFrame = { place: FRAME + 1, count: 1, ids: [null], error: false, from: 2000, to: 2000 };
+    const page = { count: 0, ids: [], mark: '' };
+    expect(gate.ending('a', 60_400, { heard: true, page, frames: [plotFrame, oomFrame] })).toMatchObject({
+      kind: 'ending',
+      text: OOM,
+    });
+  });
+
   it('an error output right after another in one frame, nothing between: it ends the run, the other a rival', () => {
     const gate = createExecutionGate(0);
     gate.cellState('a', 'running', 10);
