@@ -6,6 +6,7 @@
 
 import { type OutputKind, outputElementOf, outputKind } from './cells';
 import { streamAppender } from './dom';
+import { OUTPUT_FRAME_HOST, OUTPUT_FRAME_PATH } from './origins';
 import { outputList } from './output-list';
 import { OUTPUT_CORE } from './selectors';
 import { outputsIn, streamTail } from './stream-tail';
@@ -25,8 +26,8 @@ const outputBody = (doc: Document) => doc.getElementById(OUTPUT_CORE.frameBody);
 export function isColabOutputFrame(location: Pick<Location, 'protocol' | 'hostname' | 'pathname'>): boolean {
   return (
     location.protocol === 'https:' &&
-    OUTPUT_CORE.frameHost.test(location.hostname) &&
-    location.pathname === OUTPUT_CORE.framePath
+    OUTPUT_FRAME_HOST.test(location.hostname) &&
+    location.pathname === OUTPUT_FRAME_PATH
   );
 }
 
@@ -74,15 +75,13 @@ export function observeOutputFrame(
     outputAdded(outputKind(el), el);
   };
 
-  const scan = (root: Element) => {
-    if (root.matches(OUTPUT_CORE.element)) report(root);
-    for (const el of root.querySelectorAll(OUTPUT_CORE.element)) report(el);
-  };
+  // `report` tells an output from the rest (`root` included): an element inside an output, or in none, is skipped.
+  const scan = (root: Element) => [root, ...root.querySelectorAll(OUTPUT_CORE.element)].forEach(report);
 
   const onRecord = (record: MutationRecord) => {
     // A frame's document is its cell's output only: a few ancestors to the scope, no cache needed (the page's is).
-    const target = record.type === 'characterData' ? record.target.parentNode : record.target;
-    const out = target && outputElementOf(target, outputBody(doc));
+    // A text node's output is its parent's.
+    const out = outputElementOf(record.target, outputBody(doc));
     if (!out) {
       for (const node of record.addedNodes) if (node.nodeType === Node.ELEMENT_NODE) scan(node as Element);
       return;

@@ -1,7 +1,8 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FRAME_CHANNEL } from '../messaging/frame-channel';
-import { watchArrivals } from './arrivals';
+import { frameArrivals } from './arrivals';
+import { answerStreamTailRequests } from './stream-tail-answerer';
 
 /** README and docs/what-triggers-a-restart.md: an output frame delivers what it held while loading within a second. */
 const SETTLED_MS = 1000;
@@ -17,6 +18,13 @@ afterEach(() => {
   lifetime.abort();
   vi.useRealTimers();
 });
+
+/** The frame's arrivals, told of its window's messages by the one listener that hears them (the stream-tail answerer). */
+function watchArrivals(win: Window, signal: AbortSignal) {
+  const arrivals = frameArrivals();
+  answerStreamTailRequests(win.document, win.parent, () => {}, arrivals, signal);
+  return arrivals;
+}
 
 const output = () => document.createElement('div');
 const later = (ms: number) => vi.setSystemTime(Date.now() + ms);

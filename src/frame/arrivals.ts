@@ -1,5 +1,4 @@
 import { FRAME_SETTLED_MS } from '../limits';
-import { isStreamTailRequest } from '../messaging/frame-channel';
 
 /** When an output arrived, as this frame saw it; `exact`: that is when it arrived (detector/output-order.ts). */
 export interface Arrival {
@@ -8,6 +7,8 @@ export interface Arrival {
 }
 
 export interface Arrivals {
+  /** The frame's window got a message other than the page's question (the stream-tail answerer tells, it listens). */
+  delivered(): void;
   /** `output` is seen now: by the frame's observer as it came (`watched`), or at the observer's first look. */
   seen(output: Element, watched: boolean): void;
   /** When `output` arrived; for one never seen, now and not exact. */
@@ -21,15 +22,13 @@ export interface Arrivals {
  * FRAME_SETTLED_MS after that, while the observer watches, arrived when it was seen; the others, at any time since
  * the frame was made.
  */
-export function watchArrivals(win: Window, signal: AbortSignal): Arrivals {
+export function frameArrivals(): Arrivals {
   let flowing: number | undefined;
   const times = new WeakMap<Element, Arrival>();
-  const onMessage = (event: MessageEvent) => {
-    if (flowing !== undefined || (event.source === win.parent && isStreamTailRequest(event.data))) return;
-    flowing = Date.now();
-  };
-  win.addEventListener('message', onMessage, { signal });
   return {
+    delivered() {
+      flowing ??= Date.now();
+    },
     seen(output, watched) {
       if (times.has(output)) return;
       const at = Date.now();

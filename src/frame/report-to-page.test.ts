@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { tick } from '../../test/support/colab-dom';
 import { FRAME_CHANNEL, FRAMES_CHANGED } from '../messaging/frame-channel';
 import type { FrameHelloReply, FrameMessage } from '../messaging/protocol';
-import { watchArrivals } from './arrivals';
+import { frameArrivals } from './arrivals';
 import { reportWhileGuarded } from './report-to-page';
 
 vi.mock('./browser-runtime', async () => ({
@@ -62,7 +62,7 @@ describe("an output frame's reports to the Colab page", () => {
 
   async function start(...first: FrameHelloReply[]) {
     answers.push(...first);
-    reportWhileGuarded(document, parent, ask, watchArrivals(window, lifetime.signal), lifetime.signal);
+    reportWhileGuarded(document, parent, ask, frameArrivals(), lifetime.signal);
     await tick();
   }
 
@@ -163,7 +163,7 @@ describe("an output frame's reports to the Colab page", () => {
       answerFirst = resolve;
     });
     const replies: Array<Promise<FrameHelloReply>> = [slow, Promise.resolve(null)];
-    const arrivals = watchArrivals(window, lifetime.signal);
+    const arrivals = frameArrivals();
     reportWhileGuarded(document, parent, async <R>() => (await replies.shift()) as R, arrivals, lifetime.signal);
     await workerSaysChanged();
     // The first answer (from before the guard was switched off) arrives last.
@@ -198,7 +198,7 @@ describe("an output frame's reports to the Colab page", () => {
       const hello = new Promise<FrameHelloReply>((resolve) => {
         answer = resolve;
       });
-      const arrivals = watchArrivals(window, lifetime.signal);
+      const arrivals = frameArrivals();
       reportWhileGuarded(document, parent, async <R>() => (await hello) as R, arrivals, lifetime.signal);
       addOutput('stream', 'Traceback (most recent call last):\nKilled\n');
       request(7);

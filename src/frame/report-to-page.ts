@@ -94,8 +94,14 @@ function reportOutputs(
       arrivals.seen(element, watched);
       // Other outputs are read only for marker patterns.
       if (kind === 'error') {
-        const place = { index: frameOutputs(doc).indexOf(element), id: outputNumber(element) };
-        post({ kind: 'error-output', text: outputText(element), ...place, ...arrivals.of(element) });
+        const index = frameOutputs(doc).indexOf(element);
+        post({
+          kind: 'error-output',
+          text: outputText(element),
+          index,
+          id: outputNumber(element),
+          ...arrivals.of(element),
+        });
       } else if (markers) post({ kind: 'output-text', text: outputText(element) });
     },
     // Cut as the top frame reads it (outputText cuts the same way): the receiver refuses longer text.

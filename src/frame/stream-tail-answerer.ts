@@ -38,7 +38,8 @@ export function answerStreamTailRequests(
   };
   const changes = new MutationObserver(settle);
   const onMessage = (event: MessageEvent) => {
-    if (event.source !== parent || !isStreamTailRequest(event.data)) return;
+    // Any other message tells that Colab delivers to the frame (arrivals.ts): one listener for both.
+    if (event.source !== parent || !isStreamTailRequest(event.data)) return arrivals.delivered();
     if (!ids.length) {
       deadline = Date.now() + STREAM_TAIL_MAX_WAIT_MS;
       changes.observe(doc, { childList: true, subtree: true, characterData: true });
