@@ -19,7 +19,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-/** The frame's arrivals, told of its window's messages by the one listener that hears them (the stream-tail answerer). */
+/** The frame's arrivals, told of the window's messages by their one listener (the stream-tail answerer's). */
 function watchArrivals(win: Window, signal: AbortSignal) {
   const arrivals = frameArrivals();
   answerStreamTailRequests(win.document, win.parent, () => {}, arrivals, signal);
