@@ -25,6 +25,13 @@ export const MAX_SHELL_TAIL_CHARS = 16 * 1024;
  */
 export const STREAM_TAIL_QUIET_MS = 250;
 export const STREAM_TAIL_MAX_WAIT_MS = 2_000;
+/**
+ * An output frame delivers what Colab held for it while it loaded all at once, when it starts to show outputs (the
+ * page's messages, a first output): an output arriving this long after that arrived as it came, the time it was seen.
+ */
+export const FRAME_SETTLED_MS = 1_000;
+/** How many of a place's outputs (the newest) have their numbers told, with their count: what orders places. */
+export const MAX_ORDER_IDS = 200;
 
 /** The longest text of each kind that is sent between contexts and stored. */
 export const TEXT_LIMITS = {

@@ -11,6 +11,7 @@ export * from './kernel-state';
 export * from './languages';
 export * from './observer';
 export * from './output-frame-reader';
+export * from './output-list';
 export * from './page-language';
 export * from './runtime-menu';
 export * from './selectors';

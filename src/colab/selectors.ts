@@ -8,7 +8,6 @@
 
 import { joinRegex } from '../lib/regex';
 import { labelOf, mentionOf, orTranslated } from './languages';
-import { OUTPUT_FRAME_HOST, OUTPUT_FRAME_PATH } from './origins';
 
 /** Closure menubar and the Runtime menu (§1.1, §1.2). */
 export const MENU = {
@@ -300,9 +299,6 @@ export const OUTPUT_CORE = {
   errorClasses: ['error', 'output-error', 'output_error'],
   /** stderr is a stream too: warnings and progress bars go there, not only errors (§4.2). */
   streamClasses: ['stream', 'output_stream', 'output_stdout', 'output_stderr'],
-  /** §4.2/§4.3: frames are served from random googleusercontent.com hosts at this path. High. */
-  framePath: OUTPUT_FRAME_PATH,
-  frameHost: OUTPUT_FRAME_HOST,
 } as const;
 
 /**

@@ -4,8 +4,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { PageMessage } from '../messaging/protocol';
 import type { PageCapture } from '../state/page-capture';
 import { defaultNotebook, type NotebookRecord, notebookStorageKey } from '../state/schema';
-import type { WatchReports } from './failure-watch';
 import { startNotebookSession } from './notebook-session';
+import type { WatchReports } from './page-watch';
 
 vi.mock('webextension-polyfill', async () => ({ default: (await import('@webext-core/fake-browser')).fakeBrowser }));
 vi.mock('../lib/i18n', () => ({ t: (key: string, ...subs: string[]) => [key, ...subs].join(' ') }));
@@ -67,8 +67,8 @@ vi.mock('../colab', async (importOriginal) => ({
   ...(await importOriginal<typeof import('../colab')>()),
   restartAndRunAll: page.restartAndRunAll,
 }));
-vi.mock('./failure-watch', () => ({
-  createFailureWatch: (_doc: Document, reports: WatchReports, signal: AbortSignal) => {
+vi.mock('./page-watch', () => ({
+  createPageWatch: (_doc: Document, reports: WatchReports, signal: AbortSignal) => {
     page.reports = reports;
     const watch = { signal, configured: [] as unknown[] };
     page.watches.push(watch);
@@ -76,10 +76,8 @@ vi.mock('./failure-watch', () => ({
       configure: (settings: unknown) => watch.configured.push(settings),
       forgetExecutions: () => page.log.push('forget executions'),
       restartedAt: (at: number) => page.log.push(`restarted at ${at}`),
-      frameError: (_cell: Element, text: string, _frame: Element, first: boolean) =>
-        page.log.push(`frame error ${text} ${first}`),
-      frameText: (_cell: Element, text: string) => page.log.push(`frame text ${text}`),
-      frameStreamTail: (_cell: Element, id: number, text: string) => page.log.push(`frame tail ${id} ${text}`),
+      frameReport: (cell: Element, frame: Element, report: { kind: string; text: string }) =>
+        page.log.push(`frame ${report.kind} ${report.text} ${cell.localName} ${frame.localName}`),
     };
   },
 }));
@@ -267,18 +265,17 @@ describe('notebook session: what it sends, and for whom', () => {
     expect(page.reports).not.toBeNull();
   });
 
-  it("passes an output frame's reports on: a stream tail only as the answer it is, an error as text too", async () => {
+  it("passes an output frame's reports on to the page watch, with the frame and its cell", async () => {
     await (await start(watchingRecord)).watching();
     const cell = document.createElement('div');
     const frame = document.createElement('iframe');
     page.frames!.onReport(cell, { kind: 'stream-tail', id: 7, text: 'tail', error: false }, frame);
-    page.frames!.onReport(cell, { kind: 'error-output', text: 'OOM', first: true }, frame);
-    page.frames!.onReport(cell, { kind: 'text', text: 'epoch 1' }, frame);
+    page.frames!.onReport(cell, { kind: 'error-output', text: 'OOM' }, frame);
+    page.frames!.onReport(cell, { kind: 'output-text', text: 'epoch 1' }, frame);
     expect(page.log.filter((line) => line.startsWith('frame'))).toEqual([
-      'frame tail 7 tail',
-      'frame error OOM true',
-      'frame text OOM',
-      'frame text epoch 1',
+      'frame stream-tail tail div iframe',
+      'frame error-output OOM div iframe',
+      'frame output-text epoch 1 div iframe',
     ]);
   });
 

@@ -30,7 +30,9 @@ describe('the welcome page', () => {
     view.unmount();
     await fakeBrowser.storage.local.set({ settings: { v: 1, maxRestarts: 1, backoffBaseSec: 9, healthyMinutes: 1 } });
     view = await mount(<Welcome />);
-    await waitFor(() => expect(view!.container.textContent).toContain('at most 1 restart in a row, each after a countdown'));
+    await waitFor(() =>
+      expect(view!.container.textContent).toContain('at most 1 restart in a row, each after a countdown'),
+    );
     expect(view.container.textContent).toContain('starts at 9 s');
     expect(view.container.textContent).toContain('1 minute without a failure puts');
   });
