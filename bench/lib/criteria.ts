@@ -14,7 +14,7 @@ export const TARGETS = {
   contentScriptKB: 15,
   // Notebook scale: a Run all of 1,000 cells; switching the guard on.
   scaleSharePct: 0.5,
-  // issue 51: each later Run all (every restart overnight), what the guard keeps in the page, and a tab behind others.
+  // Each later Run all (every restart overnight), what the guard keeps in the page, and a tab behind others.
   scaleAgainSharePct: 0.4,
   scaleRetainedMB: 1.3,
   hiddenSharePct: 1,

@@ -165,7 +165,7 @@ function rows(r: BenchResults): string[][] | null {
 
 type Target = (text: string, id: string, about?: string) => string;
 
-/** What the guard keeps in the page after the Run all (results from before issue 51 did not measure it). */
+/** What the guard keeps in the page after the Run all (older results did not measure it). */
 function retainedRow(n1000: ScaleSummary, framed1000: ScaleSummary, target: Target): string[][] {
   if (n1000.retainedMB === undefined || framed1000.retainedMB === undefined) return [];
   return [
@@ -177,7 +177,7 @@ function retainedRow(n1000: ScaleSummary, framed1000: ScaleSummary, target: Targ
   ];
 }
 
-/** The Run alls in a tab behind another (results from before issue 51 did not measure them). */
+/** The Run alls in a tab behind another (older results did not measure them). */
 function hiddenRows(r: BenchResults, target: Target): string[][] {
   return (r.scale?.hidden ?? []).map((h) => [
     `Extension script during the first Run all over ${h.cells.toLocaleString('en')} cells with ${h.frames} output ` +
