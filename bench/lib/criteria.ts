@@ -70,19 +70,19 @@ export const CRITERIA: Criterion[] = [
     id: 'scale-again-share',
     rule:
       `extension script ≤ ${TARGETS.scaleAgainSharePct} % of main-thread time during each later Run all in the same ` +
-      'page (1,000 cells, 100 and 300 frames): the median of the pages (since issue 51)',
+      'page (1,000 cells, 100 and 300 frames): the median of the pages',
   },
   {
     id: 'scale-retained',
     rule:
       `heap kept ≤ ${TARGETS.scaleRetainedMB} MB after that Run all and two collections: the median of ` +
-      'heap(with) − heap(without), pages paired (since issue 51)',
+      'heap(with) − heap(without), pages paired',
   },
   {
     id: 'hidden-share',
     rule:
       `extension script ≤ ${TARGETS.hiddenSharePct} % of main-thread time during the first Run all of 1,000 cells ` +
-      '(100 frames) in a tab behind another: the median of the pages (since issue 51)',
+      '(100 frames) in a tab behind another: the median of the pages',
   },
   {
     id: 'switch-on',
