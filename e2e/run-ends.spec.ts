@@ -60,7 +60,7 @@ test('an error that is not out of memory stops the run: its cell and line, not r
 
   const popup = await openPopup(tabId);
   await expect(popup.locator('.night-line')).toHaveText(
-    /^Since .+: no failures, no restarts, run stopped by an error at \d.* \(not out of memory\)$/,
+    /^Since .+: run stopped by an error at \d.* \(not out of memory\), no restarts$/,
   );
   const newest = popup.locator('.events li').first();
   await expect(newest).toContainText('Run stopped by an error: not out of memory, not restarted');
