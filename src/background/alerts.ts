@@ -9,13 +9,11 @@ import {
   type AlertRequest,
   afterFailure,
   afterSuccess,
-  type DeliveryError,
   dueAlerts,
   nextDue,
   type PendingAlert,
   parseAlertLog,
   queueAlert,
-  responseError,
   withoutAlert,
 } from '../state/alert-delivery';
 import { type AlertWords, alertRequest } from '../state/alert-payload';
@@ -31,6 +29,8 @@ import {
 import type { CommandReply } from '../state/policy';
 import { type Effect, effectiveMaxRestarts } from '../state/policy';
 import type { NotebookRecord, Settings } from '../state/schema';
+import { releaseHost } from './host-permissions';
+import { type SendOutcome, sendTo } from './http';
 import { notificationText } from './notifications';
 
 /**
@@ -40,8 +40,6 @@ import { notificationText } from './notifications';
  */
 
 const RETRY_ALARM = 'alert-retry';
-/** A receiver that has not answered in this long has failed this try. */
-const SEND_TIMEOUT_MS = 15_000;
 
 const writes = createQueue<string>();
 /** The alerts being sent by this worker now: a second look at the log must not send them twice. */
@@ -144,27 +142,9 @@ export function isRetryAlarm(alarm: { name: string }): boolean {
   return alarm.name === RETRY_ALARM;
 }
 
-type SendOutcome = { kind: 'sent'; status: number } | DeliveryError;
-
 /** One POST, as the receiver's kind wants it. Needs the host permission the options page asked for. */
-async function send(request: AlertRequest): Promise<SendOutcome> {
-  const checked = checkAlertUrl(request.url, 'json');
-  if (!checked.ok || !(await browser.permissions.contains({ origins: [checked.permission] }))) {
-    return { kind: 'permission' };
-  }
-  try {
-    const response = await fetch(request.url, {
-      method: 'POST',
-      headers: request.headers,
-      body: request.body,
-      credentials: 'omit',
-      signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
-    });
-    return responseError(response.status) ?? { kind: 'sent', status: response.status };
-  } catch (error) {
-    if (error instanceof DOMException && error.name === 'TimeoutError') return { kind: 'timeout' };
-    return { kind: 'network', message: (error instanceof Error ? error.message : String(error)).slice(0, 300) };
-  }
+function send(request: AlertRequest): Promise<SendOutcome> {
+  return sendTo(request.url, { method: 'POST', headers: request.headers, body: request.body });
 }
 
 /** "Send a test alert": once, now, to the saved URL; what happened is the answer (a failure is not retried). */
@@ -204,7 +184,7 @@ export async function updateAlerts(patch: AlertsPatch): Promise<CommandReply> {
   const stored: AlertsConfig = receiver ? { ...next, url: receiver.url } : next;
   await browser.storage.local.set({ [ALERTS_KEY]: stored });
   const before = configuredReceiver(current);
-  if (before && before.permission !== (receiver?.permission ?? null)) await giveBack(before.permission);
+  if (before && before.permission !== (receiver?.permission ?? null)) await releaseHost(before.permission);
   if (stored.url !== current.url) await updateLog((log) => ({ ...log, pending: [], failures: [] }));
   return { ok: true };
 }
@@ -213,10 +193,5 @@ export async function updateAlerts(patch: AlertsPatch): Promise<CommandReply> {
 export async function clearAlerts(): Promise<void> {
   const receiver = configuredReceiver(await loadAlertsConfig());
   await writes.run(ALERT_LOG_KEY, () => browser.storage.local.remove([ALERTS_KEY, ALERT_LOG_KEY]));
-  if (receiver) await giveBack(receiver.permission);
-}
-
-/** A host the extension needs anyway (Colab's) is never given back: removing it fails, and nothing is lost. */
-async function giveBack(permission: string): Promise<void> {
-  await browser.permissions.remove({ origins: [permission] }).catch(() => undefined);
+  if (receiver) await releaseHost(receiver.permission);
 }

@@ -1,5 +1,4 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import browser from 'webextension-polyfill';
 import { t, tn } from '../lib/i18n';
 import type { AlertsPatch } from '../messaging/protocol';
 import type { AlertLog } from '../state/alert-delivery';
@@ -13,9 +12,10 @@ import {
 } from '../state/alerts';
 import { useAlertLog, useAlertsConfig } from '../ui/alert-hooks';
 import { alertEventLabel, deliveryErrorText, receiverName, urlProblemText } from '../ui/alert-text';
-import { errorText, sendUi } from '../ui/send';
+import { sendUi } from '../ui/send';
 import { formatTime } from '../ui/text';
 import { Toggle } from './controls';
+import { grantThenSave, type Said, SaidLine, TestSend } from './url-tools';
 
 /**
  * Alerts to a URL (ntfy, Slack, Discord, any JSON receiver): where, which events, whether the notebook's name goes
@@ -46,7 +46,7 @@ function save(patch: AlertsPatch): Promise<string | null> {
 function AlertUrl({ config }: { config: AlertsConfig }) {
   const [draft, setDraft] = useState(config.url ?? '');
   const [kind, setKind] = useState<KindChoice>(config.kind);
-  const [message, setMessage] = useState<{ error: boolean; text: string } | null>(null);
+  const [message, setMessage] = useState<Said | null>(null);
   // A URL saved or removed (here or in another window) shows as saved; typing is left alone until then.
   const shown = useRef({ url: config.url, kind: config.kind });
   useEffect(() => {
@@ -67,14 +67,7 @@ function AlertUrl({ config }: { config: AlertsConfig }) {
       return;
     }
     setMessage(null);
-    void browser.permissions.request({ origins: [result.permission] }).then(
-      async (granted) => {
-        if (!granted) return setMessage({ error: true, text: t('alertsPermissionRefused') });
-        const refusal = await save({ url: result.url, kind });
-        setMessage(refusal ? { error: true, text: refusal } : { error: false, text: t('alertsSaved') });
-      },
-      (error: unknown) => setMessage({ error: true, text: t('alertsPermissionError', errorText(error)) }),
-    );
+    void grantThenSave(result.permission, () => save({ url: result.url, kind }), t('alertsSaved')).then(setMessage);
   }
 
   async function onRemove() {
@@ -122,9 +115,7 @@ function AlertUrl({ config }: { config: AlertsConfig }) {
           </button>
         )}
       </div>
-      <p id="alert-url-message" class={message?.error ? 'error' : 'success'} role={message?.error ? 'alert' : 'status'}>
-        {message?.text ?? ''}
-      </p>
+      <SaidLine id="alert-url-message" said={message} />
       {saved && <p class="alert-target">{t('alertsSending', receiverName(saved.kind), new URL(saved.url).host)}</p>}
     </div>
   );
@@ -158,32 +149,14 @@ function AlertEvents({ config }: { config: AlertsConfig }) {
 }
 
 function TestAlert() {
-  const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<{ error: boolean; text: string } | null>(null);
-
-  async function onTest() {
-    setBusy(true);
-    setResult(null);
-    const reply = await sendUi({ type: 'ui-alert-test' });
-    setBusy(false);
-    if (!reply.ok) return setResult({ error: true, text: reply.message });
-    const outcome = reply.result;
-    setResult(
-      outcome.kind === 'sent'
-        ? { error: false, text: t('alertTestSent', outcome.status) }
-        : { error: true, text: t('alertTestFailed', deliveryErrorText(outcome)) },
-    );
-  }
-
   return (
-    <div class="row test-alert">
-      <button type="button" disabled={busy} onClick={() => void onTest()}>
-        {t('alertsTest')}
-      </button>
-      <p id="alert-test-result" class={result?.error ? 'error' : 'success'} role={result?.error ? 'alert' : 'status'}>
-        {busy ? t('alertTestSending') : (result?.text ?? '')}
-      </p>
-    </div>
+    <TestSend
+      id="alert-test-result"
+      label={t('alertsTest')}
+      send={() => sendUi({ type: 'ui-alert-test' })}
+      sent={(status) => t('alertTestSent', status)}
+      failed={(why) => t('alertTestFailed', why)}
+    />
   );
 }
 

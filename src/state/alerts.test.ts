@@ -72,14 +72,14 @@ describe('alert URLs', () => {
 });
 
 describe('alert settings', () => {
-  it('start with no URL, gave up and stopped chosen, the name kept in the browser, nothing offered yet', () => {
+  it('start with no URL, gave up, stopped and tab gone chosen, the name kept in the browser, nothing offered yet', () => {
     const config = defaultAlertsConfig();
     expect(config).toMatchObject({ url: null, kind: 'auto', includeTitle: false, notificationsOffered: false });
     expect(
       Object.entries(config.events)
         .filter(([, on]) => on)
         .map(([event]) => event),
-    ).toEqual(['gave-up', 'run-stopped']);
+    ).toEqual(['gave-up', 'run-stopped', 'tab-gone']);
   });
 
   it('alert only with a URL, and only for the chosen events', () => {

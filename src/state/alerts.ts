@@ -18,10 +18,11 @@ export const ALERT_EVENTS = [
   'left-to-person',
   'restarted',
   'run-finished',
+  'tab-gone',
 ] as const satisfies readonly NotifyEffect['kind'][];
 export type AlertEvent = (typeof ALERT_EVENTS)[number];
 
-/** What the person is told about at first: the two ends of a night that need them. */
+/** What the person is told about at first: the ends of a night that need them (nothing watching the run is one). */
 const DEFAULT_EVENTS: Record<AlertEvent, boolean> = {
   'gave-up': true,
   'run-stopped': true,
@@ -29,6 +30,7 @@ const DEFAULT_EVENTS: Record<AlertEvent, boolean> = {
   'left-to-person': false,
   restarted: false,
   'run-finished': false,
+  'tab-gone': true,
 };
 
 export const RECEIVER_KINDS = ['ntfy', 'slack', 'discord', 'json'] as const;
