@@ -1,6 +1,6 @@
 /**
  * The system's power management, through `chrome.power` (permission `power`): webextension-polyfill has no such
- * namespace, and Firefox no such API (REFERENCE §13.4), so this reads it where the browser has it and is null elsewhere.
+ * namespace, and Firefox no such API (REFERENCE §13.4), so this reads it where the browser has it (null elsewhere).
  * The browser drops the request when the extension is unloaded; while it is loaded it holds whether or not the worker
  * runs.
  */

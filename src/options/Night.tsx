@@ -24,7 +24,7 @@ import { grantThenSave, type Said, SaidLine, TestSend } from './url-tools';
 
 /**
  * Through the night: the computer kept awake while a guarded run goes on, and the heartbeat that tells the person
- * when the pings stop (state/heartbeat.ts). The heartbeat's URL, like the alert URL, asks for its one site in the click.
+ * when the pings stop (state/heartbeat.ts). Its URL, like the alert URL, asks for its one site in the click.
  */
 export function Night({ settings, save }: { settings: Settings; save: Save }) {
   const watch = useSessionKey(NIGHT_WATCH_KEY, parseNightWatch);

@@ -263,7 +263,7 @@ function NotebookPanel(props: {
 function AwakeLine({ notebookKey, keepAwake }: { notebookKey: string; keepAwake: boolean }) {
   const watch = useSessionKey(NIGHT_WATCH_KEY, parseNightWatch);
   if (!keepAwake || !watch?.going.includes(notebookKey)) return null;
-  return <p class="detail awake">{t(watch.canKeepAwake ? 'popupKeepingAwake' : 'popupCannotKeepAwake')}</p>;
+  return <p class="awake">{t(watch.canKeepAwake ? 'popupKeepingAwake' : 'popupCannotKeepAwake')}</p>;
 }
 
 /** Empty means "use the default from the options". */

@@ -72,7 +72,7 @@ describe('alert URLs', () => {
 });
 
 describe('alert settings', () => {
-  it('start with no URL, gave up, stopped and tab gone chosen, the name kept in the browser, nothing offered yet', () => {
+  it('start with no URL, gave up, stopped, tab gone chosen, the name kept in the browser, nothing offered', () => {
     const config = defaultAlertsConfig();
     expect(config).toMatchObject({ url: null, kind: 'auto', includeTitle: false, notificationsOffered: false });
     expect(

@@ -95,7 +95,7 @@ describe('what each ping asks', () => {
     expect(pingUrl(plain, 'fail')).toBeNull();
   });
 
-  it('fails on a give-up, a run stopped, a Colab UI problem, a run left to the person, a tab gone; not otherwise', () => {
+  it('fails on a give-up, a stopped run, a UI problem, a run left to the person, a tab gone; not otherwise', () => {
     for (const kind of ['gave-up', 'run-stopped', 'ui-problem', 'left-to-person', 'tab-gone'] as const) {
       expect(failsRun(['restarted', kind]), kind).toBe(true);
     }
