@@ -1,40 +1,15 @@
 import type { Worker } from '@playwright/test';
 import { runAll, waitForRun } from './colab-sim';
-import { distWithAlertPermissions } from './harness/alert-extension';
-import { type AlertReceiver, startAlertReceiver } from './harness/alert-receiver';
-import { test as base, expect, extensionServiceWorker, launchWithExtension } from './harness/extension';
+import { test } from './harness/alert-extension';
+import { expect } from './harness/extension';
 import { resetStorage, setSettings } from './harness/guard';
 import { EPOCH_DONE, historyOf, openNotebook, record, trainNotebook } from './harness/matrix';
-import { welcomeTabClosed } from './harness/welcome-tab';
 
 /**
  * Alerts that reach a phone, end to end in Chromium: the options page saves a URL, the service worker posts the
  * chosen events to a local HTTP receiver (started here, on 127.0.0.1) in each receiver's shape, retries after a
  * failure, and never holds a restart up. The popup offers desktop notifications at the first switch-on.
  */
-
-const test = base.extend<{ receiver: AlertReceiver }>({
-  // The built extension with the receiver's host and notifications granted at install (alert-extension.ts says why).
-  sharedContext: [
-    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern
-    async ({}, use) => {
-      const dist = distWithAlertPermissions();
-      const { context, close } = await launchWithExtension({ extension: dist.dir });
-      const worker = await extensionServiceWorker(context);
-      if (!(await worker.evaluate(welcomeTabClosed))) throw new Error('no welcome page opened on install');
-      await use(context);
-      await close();
-      dist.remove();
-    },
-    { scope: 'worker' },
-  ],
-  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern
-  receiver: async ({}, use) => {
-    const receiver = await startAlertReceiver();
-    await use(receiver);
-    await receiver.stop();
-  },
-});
 
 const VALUE_ERROR = { type: 'error' as const, ename: 'ValueError', evalue: 'shapes (3,) and (4,) not aligned' };
 const STOPS = trainNotebook({ 1: { fail: VALUE_ERROR, place: 'frame' }, default: EPOCH_DONE });

@@ -1,11 +1,10 @@
 import type { Page, Worker } from '@playwright/test';
 import { resume, runAll, waitForRun } from './colab-sim';
-import { distWithAlertPermissions } from './harness/alert-extension';
-import { type AlertReceiver, startAlertReceiver } from './harness/alert-receiver';
-import { test as base, expect, extensionServiceWorker, launchWithExtension } from './harness/extension';
+import { test } from './harness/alert-extension';
+import type { AlertReceiver } from './harness/alert-receiver';
+import { expect } from './harness/extension';
 import { resetStorage, setSettings } from './harness/guard';
 import { EPOCH_DONE, historyOf, openNotebook, record, trainNotebook } from './harness/matrix';
-import { welcomeTabClosed } from './harness/welcome-tab';
 
 /**
  * Issue 52 in real Chromium, on the simulated Colab (built from the same evidence as the product): the computer kept
@@ -15,29 +14,6 @@ import { welcomeTabClosed } from './harness/welcome-tab';
  * this test, the tab's autoDiscardable read from chrome.tabs, the pings and alerts at a local receiver, the heartbeat
  * alarm from chrome.alarms.
  */
-
-const test = base.extend<{ receiver: AlertReceiver }>({
-  // The built extension with the receiver's host granted at install (alert-extension.ts says why).
-  sharedContext: [
-    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern
-    async ({}, use) => {
-      const dist = distWithAlertPermissions();
-      const { context, close } = await launchWithExtension({ extension: dist.dir });
-      const worker = await extensionServiceWorker(context);
-      if (!(await worker.evaluate(welcomeTabClosed))) throw new Error('no welcome page opened on install');
-      await use(context);
-      await close();
-      dist.remove();
-    },
-    { scope: 'worker' },
-  ],
-  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern
-  receiver: async ({}, use) => {
-    const receiver = await startAlertReceiver();
-    await use(receiver);
-    await receiver.stop();
-  },
-});
 
 /** A healthchecks.io ping URL of a self-hosted instance, on the local receiver: `/ping/<uuid>`. */
 const CHECK = '/ping/5f2c1a3e-9b7d-4e21-8c3a-0d6f1e2b3c4d';

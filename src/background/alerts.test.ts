@@ -1,6 +1,7 @@
 import { fakeBrowser } from '@webext-core/fake-browser';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { getMessage } from '../../test/support/messages';
+import { grantedSites } from '../../test/support/permissions';
 import { ALERT_LOG_KEY, type AlertLog } from '../state/alert-delivery';
 import { ALERTS_KEY } from '../state/alerts';
 import type { NotifyEffect } from '../state/policy';
@@ -26,12 +27,7 @@ let fetchMock: ReturnType<typeof vi.fn>;
 beforeEach(async () => {
   fakeBrowser.reset();
   vi.spyOn(fakeBrowser.i18n, 'getMessage').mockImplementation(getMessage as typeof fakeBrowser.i18n.getMessage);
-  granted = new Set();
-  fakeBrowser.permissions.contains = vi.fn(async ({ origins = [] }) => origins.every((o: string) => granted.has(o)));
-  fakeBrowser.permissions.remove = vi.fn(async ({ origins = [] }) => {
-    for (const o of origins) granted.delete(o);
-    return true;
-  });
+  granted = grantedSites();
   fetchMock = vi.fn(async () => new Response('', { status: 200 }));
   vi.stubGlobal('fetch', fetchMock);
 });

@@ -1,6 +1,7 @@
 import { fakeBrowser } from '@webext-core/fake-browser';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { getMessage } from '../../test/support/messages';
+import { grantedSites } from '../../test/support/permissions';
 import { ALERTS_KEY } from '../state/alerts';
 import { HEARTBEAT_KEY, HEARTBEAT_LOG_KEY } from '../state/heartbeat';
 import type { NotifyEffect } from '../state/policy';
@@ -35,12 +36,7 @@ beforeEach(async () => {
   vi.spyOn(fakeBrowser.i18n, 'getMessage').mockImplementation(getMessage as typeof fakeBrowser.i18n.getMessage);
   power = { requestKeepAwake: vi.fn(), releaseKeepAwake: vi.fn() };
   vi.stubGlobal('chrome', { power });
-  granted = new Set();
-  fakeBrowser.permissions.contains = vi.fn(async ({ origins = [] }) => origins.every((o: string) => granted.has(o)));
-  fakeBrowser.permissions.remove = vi.fn(async ({ origins = [] }) => {
-    for (const o of origins) granted.delete(o);
-    return true;
-  });
+  granted = grantedSites();
   fetchMock = vi.fn(async () => new Response('OK', { status: 200 }));
   vi.stubGlobal('fetch', fetchMock);
   await fakeBrowser.windows.create({ focused: true });

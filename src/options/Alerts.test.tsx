@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 import { fakeBrowser } from '@webext-core/fake-browser';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { grantedSites } from '../../test/support/permissions';
 import {
   click,
   type FakeWorker,
@@ -19,11 +20,7 @@ import { Alerts } from './Alerts';
 
 vi.mock('webextension-polyfill', async () => ({ default: (await import('@webext-core/fake-browser')).fakeBrowser }));
 
-const permissions = fakeBrowser.permissions as unknown as {
-  contains: (request: unknown) => Promise<boolean>;
-  request: (request: unknown) => Promise<boolean>;
-  remove: (request: unknown) => Promise<boolean>;
-};
+const permissions = fakeBrowser.permissions as unknown as { request: (request: unknown) => Promise<boolean> };
 
 let worker: FakeWorker;
 let view: Mounted | undefined;
@@ -31,11 +28,7 @@ let granted: Set<string>;
 
 beforeEach(async () => {
   worker = await installFakeBrowser();
-  granted = new Set();
-  vi.spyOn(permissions, 'contains').mockImplementation(async (request) =>
-    ((request as { origins?: string[] }).origins ?? []).every((origin) => granted.has(origin)),
-  );
-  vi.spyOn(permissions, 'remove').mockResolvedValue(true);
+  granted = grantedSites();
 });
 
 afterEach(() => {

@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 import { fakeBrowser } from '@webext-core/fake-browser';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { grantedSites } from '../../test/support/permissions';
 import {
   click,
   type FakeWorker,
@@ -22,11 +23,7 @@ vi.mock('webextension-polyfill', async () => ({ default: (await import('@webext-
 /** Issue 52 in the options page: the keep-awake switch, and the heartbeat's URL, period and test ping. */
 const HC = 'https://hc-ping.com/5f2c1a3e-9b7d-4e21-8c3a-0d6f1e2b3c4d';
 
-const permissions = fakeBrowser.permissions as unknown as {
-  contains: (request: unknown) => Promise<boolean>;
-  request: (request: unknown) => Promise<boolean>;
-  remove: (request: unknown) => Promise<boolean>;
-};
+const permissions = fakeBrowser.permissions as unknown as { request: (request: unknown) => Promise<boolean> };
 
 let worker: FakeWorker;
 let view: Mounted | undefined;
@@ -35,12 +32,8 @@ let saved: Record<string, unknown>[];
 
 beforeEach(async () => {
   worker = await installFakeBrowser();
-  granted = new Set();
+  granted = grantedSites();
   saved = [];
-  vi.spyOn(permissions, 'contains').mockImplementation(async (request) =>
-    ((request as { origins?: string[] }).origins ?? []).every((origin) => granted.has(origin)),
-  );
-  vi.spyOn(permissions, 'remove').mockResolvedValue(true);
 });
 
 afterEach(() => {
