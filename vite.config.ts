@@ -53,10 +53,15 @@ function firefoxManifest(source: typeof manifest) {
       gecko: {
         id: GECKO_ID,
         strict_min_version: `${FIREFOX_MIN_VERSION}.0`,
-        // The extension sends nothing to its developer or to anyone it chooses (notebook state stays in browser
-        // storage). Alerts go only to the one address the person typed and granted, at their direction
-        // (docs/alerts.md, store/privacy.md). Revisit this declaration if that ever changes.
-        data_collection_permissions: { required: ['none' as const] },
+        // Nothing is required: without alerts or a heartbeat nothing leaves the browser. What those send, to the one
+        // address the person typed, is optional and asked for when it is saved (ui/data-consent.ts): what happened
+        // in Colab and what the guard did, and a heartbeat's pings while a run goes on (websiteActivity); an error's
+        // type or line and Colab's words (websiteContent); the notebook's name and a link to it, only when the person
+        // allows the name (browsingActivity). docs/alerts.md and store/privacy.md say the same; keep them together.
+        data_collection_permissions: {
+          required: ['none' as const],
+          optional: ['websiteActivity' as const, 'websiteContent' as const, 'browsingActivity' as const],
+        },
       },
       // Firefox for Android gained `data_collection_permissions` in 142.
       gecko_android: { strict_min_version: `${FIREFOX_ANDROID_MIN_VERSION}.0` },

@@ -44,7 +44,7 @@ const SCALE = Number(process.env.BENCH_SCALE ?? 1);
 const ONLY = new Set((process.env.BENCH_ONLY ?? PARTS.join(',')).split(','));
 /**
  * Notebook sizes, each `cells`, `cellsfFrames` (output frames; a tenth of the cells by default) and `xRuns` (pages
- * per variant; default BENCH_SCALE_RUNS, 3). Issue 19's goal names 1,000 cells with 300 output frames.
+ * per variant; default BENCH_SCALE_RUNS, 3). The scale target is 1,000 cells with 300 output frames.
  */
 const SCALE_RUNS = Number(process.env.BENCH_SCALE_RUNS ?? 3);
 const SCALE_SIZES = (process.env.BENCH_SCALE_CELLS ?? '100,1000,1000f300,3000x1').split(',').map((spec) => {
@@ -69,7 +69,7 @@ const CASES: StreamCase[] = [
   { name: 'progress bar', progress: Math.round(3_000 * SCALE) },
 ];
 
-/** The notebook-scale figures of the code before issue 19's changes (bench/scale-baseline.json). */
+/** The notebook-scale figures of the code before the notebook-scale work (bench/scale-baseline.json). */
 interface ScaleBaseline {
   srcCommit: string;
   date: string;
@@ -356,7 +356,7 @@ test('colab-oom-guard bench', async () => {
       };
     }
 
-    // ---- 5. Notebook scale (issue 19) -----------------------------------------------------------------------------
+    // ---- 5. Notebook scale ----------------------------------------------------------------------------------------
     if (ONLY.has('scale')) {
       const runs: ScaleRun[] = [];
       const orders: ScaleVariant[][] = [
@@ -498,7 +498,7 @@ test('colab-oom-guard bench', async () => {
   }
 
   const verdicts = judge(results as unknown as BenchResults);
-  say('\n== Targets (issues 7, 19), judged by the criteria above ==');
+  say('\n== Targets (reaction, size and notebook scale), judged by the criteria above ==');
   say(
     pad([
       ['criterion', 'target', 'value', 'met'],

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:hidden` (issue 52, item 8): the time from an out-of-memory failure to the restart in Colab tabs that
+ * `npm run bench:hidden`: the time from an out-of-memory failure to the restart in Colab tabs that
  * have been hidden for a long stretch (HIDDEN_MINUTES, default 10) in Chromium as a user has it: without Puppeteer's
  * three flags that keep background pages awake, so the tabs' chained timers wake once a minute (a probe in each page
  * shows it), with the user's first countdown (5 s). HIDDEN_TABS notebooks (default 3) run side by side, each behind

@@ -4,11 +4,12 @@ import { EPOCH_DONE, trainNotebook } from '../e2e/harness/matrix';
 import { expect, fill, openNotebook, test, waitForText } from './harness/test';
 
 /**
- * Issue 52 in Firefox: the heartbeat saved in the options page (its site asked for in the click; Firefox's pref
- * answers the prompt here, as in alerts.spec.ts), a test ping, /start when a run begins, a ping a period later from
- * the background page's alarm, and no alarm once the run ended. Firefox has no API to keep the computer awake: the
- * popup says so while the run goes on. The Colab tab is not discardable while guarded (Firefox desktop has the
- * property). Observed at a local receiver and through browser.alarms and browser.tabs, not the product's notes.
+ * Through the night in Firefox: the heartbeat saved in the options page (its site and the consent to website activity
+ * asked for in the click; Firefox's pref answers the prompt here, as in alerts.spec.ts), a test ping, /start when a run
+ * begins, a ping a period later from the background page's alarm, and no alarm once the run ended. Firefox has no API
+ * to keep the computer awake: the popup says so while the run goes on. The Colab tab is not discardable while guarded
+ * (Firefox desktop has the property). Observed at a local receiver and through browser.alarms and browser.tabs, not the
+ * product's notes.
  */
 
 test.use({ firefoxPrefs: { 'extensions.webextOptionalPermissionPrompts': false } });

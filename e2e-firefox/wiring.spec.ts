@@ -22,7 +22,7 @@ test("the page script registers the notebook; the output frame reports Colab's e
     appendToBody: true,
   };
   const runs = { 1: { outputs: [dashboard], fail: 'cuda-oom' as const, place: 'frame' as const }, default: EPOCH_DONE };
-  // Frames post only for a guarded notebook (issue 15.2); a long countdown keeps the restart out of the way.
+  // Frames post only for a guarded notebook; a long countdown keeps the restart out of the way.
   await firefox.resetStorage({ backoffBaseSec: 600 });
   const { key, tabId } = await openNotebook({ firefox, colab, sim }, trainNotebook(runs));
   expect(await firefox.session(`tab:${tabId}`)).toBe(key);

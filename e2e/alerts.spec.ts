@@ -1,8 +1,8 @@
 import type { Worker } from '@playwright/test';
 import { runAll, waitForRun } from './colab-sim';
-import { test } from './harness/alert-extension';
+import { alertLog, setAlerts, test } from './harness/alert-test';
 import { expect } from './harness/extension';
-import { resetStorage, setSettings } from './harness/guard';
+import { setSettings } from './harness/guard';
 import { EPOCH_DONE, historyOf, openNotebook, record, trainNotebook } from './harness/matrix';
 
 /**
@@ -14,23 +14,10 @@ import { EPOCH_DONE, historyOf, openNotebook, record, trainNotebook } from './ha
 const VALUE_ERROR = { type: 'error' as const, ename: 'ValueError', evalue: 'shapes (3,) and (4,) not aligned' };
 const STOPS = trainNotebook({ 1: { fail: VALUE_ERROR, place: 'frame' }, default: EPOCH_DONE });
 
-async function setAlerts(serviceWorker: Worker, alerts: Record<string, unknown>): Promise<void> {
-  await serviceWorker.evaluate((alerts) => chrome.storage.local.set({ alerts: { v: 1, ...alerts } }), alerts);
-}
-
-async function alertLog(serviceWorker: Worker): Promise<unknown> {
-  return serviceWorker.evaluate(async () => (await chrome.storage.local.get('alertLog')).alertLog);
-}
-
 async function notificationsSetting(serviceWorker: Worker): Promise<unknown> {
   const settings = await serviceWorker.evaluate(async () => (await chrome.storage.local.get('settings')).settings);
   return (settings as { notifications?: boolean } | undefined)?.notifications;
 }
-
-test.beforeEach(async ({ serviceWorker }) => {
-  await resetStorage(serviceWorker);
-  await setSettings(serviceWorker, { backoffBaseSec: 1 });
-});
 
 test('a URL saved in the options, a test alert, then a give-up after out of memory: one ntfy POST', async ({
   context,
@@ -66,11 +53,14 @@ test('a URL saved in the options, a test alert, then a give-up after out of memo
   expect(alert).toMatchObject({ method: 'POST', path: '/night-runs' });
   expect(alert?.headers).toMatchObject({
     title: 'Gave up: a notebook',
-    priority: 'high',
+    priority: 'urgent',
     tags: 'warning',
     'content-type': 'text/plain; charset=utf-8',
   });
-  expect(alert?.body).toMatch(/^Gave up: 1 restart already \(limit 1\)/);
+  expect(alert?.body).toMatch(
+    /^Gave up: 1 restart already \(limit 1\).*\nWaits for you: nothing restarts until you re-arm it\.$/,
+  );
+  expect(alert?.headers).not.toHaveProperty('click');
   // The restart itself was not chosen: one POST for the night, and nothing waits to be sent again.
   expect(historyOf(await record(serviceWorker, key), 'restarted')).toHaveLength(1);
   expect(await alertLog(serviceWorker)).toMatchObject({ pending: [], failures: [] });
@@ -81,19 +71,23 @@ const SHAPES = [
   {
     kind: 'discord',
     path: '/api/webhooks/123456/token-abc',
+    // By default the exception's type and the cell, not the line.
     body: () => ({
-      content: expect.stringMatching(/^Run stopped: a notebook\nCell \[2\]: ValueError: shapes/),
+      content:
+        'Run stopped: a notebook\nCell [2]: ValueError (not out of memory, not restarted)\n' +
+        'Waits for you: the guard restarts a run only after out of memory.',
       allowed_mentions: { parse: [] },
     }),
   },
   {
     kind: 'slack',
     path: '/services/T000/B000/secret',
-    body: () => ({ text: expect.stringMatching(/^Run stopped: a notebook\nCell \[2\]: ValueError: shapes/) }),
+    body: () => ({ text: expect.stringMatching(/^Run stopped: a notebook\nCell \[2\]: ValueError \(not out/) }),
   },
   {
     kind: 'auto',
     path: '/hook',
+    // The name (and the link) and the whole line, each allowed.
     body: () => ({
       schema: 'colab-oom-guard/alert',
       v: 1,
@@ -102,6 +96,9 @@ const SHAPES = [
       notebook: 'train.ipynb',
       title: 'Run stopped: train.ipynb',
       message: 'Cell [2]: ValueError: shapes (3,) and (4,) not aligned (not out of memory, not restarted)',
+      next: 'Waits for you: the guard restarts a run only after out of memory.',
+      heldBack: 0,
+      link: expect.stringMatching(/^https:\/\/colab\.research\.google\.com\/drive\/./),
       restarts: { used: 0, limit: 3 },
     }),
   },
@@ -120,6 +117,7 @@ for (const shape of SHAPES) {
       url: receiver.url(shape.path),
       kind: shape.kind,
       includeTitle: shape.kind === 'auto',
+      includeErrorLine: shape.kind === 'auto',
     });
     const { key } = await openNotebook({ context, page, serviceWorker, sim }, STOPS);
     await runAll(page);

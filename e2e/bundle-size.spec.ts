@@ -4,8 +4,8 @@ import { measureSizes } from '../bench/lib/sizes';
 import { DIST } from './harness/extension';
 
 /**
- * The two content scripts run in every Colab page and every output frame: each stays within 15 kB minified (issue 7),
- * counted as the bench counts it (the script with the chunks it imports at once). A byte budget, not a timing: a
+ * The two content scripts run in every Colab page and every output frame: each stays within 15 kB minified, counted
+ * as the bench counts it (the script with the chunks it imports at once). A byte budget, not a timing: a
  * module-level property read that tree-shaking cannot drop once pushed the frame script over it unnoticed.
  */
 const BUDGET_BYTES = 15_000;

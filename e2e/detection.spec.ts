@@ -16,7 +16,7 @@ import {
 } from './harness/matrix';
 
 /**
- * Issue 3 §2/§3 on the simulated Colab with the built extension: what the guard acts on (an OOM that ended a cell's
+ * Detection on the simulated Colab with the built extension: what the guard acts on (an OOM that ended a cell's
  * execution in this page, in the main document or in an output frame; Colab's crash toast; the user's failure and
  * marker patterns) and what it must leave alone (caught OOMs, OOM text in sources, saved and lazily rendered outputs,
  * old outputs after a restart, other errors, a notebook with the guard off).
@@ -71,8 +71,8 @@ async function expectOneRestart(
 }
 
 test.describe('acts on an OOM that ended a cell run in this page', () => {
-  // Every framework's message once, alternating between the two places Colab renders errors (issue 3 §3); PyTorch's
-  // current message in both.
+  // Every framework's message once, alternating between the two places Colab renders errors (the page, an output
+  // frame); PyTorch's current message in both.
   const cases: Array<{ fail: FailPreset; category: string; what: string; place: Place }> = [
     { fail: 'cuda-oom', category: 'gpu-oom', what: 'PyTorch CUDA out of memory', place: 'main' },
     { fail: 'cuda-oom', category: 'gpu-oom', what: 'PyTorch CUDA out of memory', place: 'frame' },

@@ -28,11 +28,11 @@ import {
 } from './harness/matrix';
 
 /**
- * Issue 4's optional disconnect handling on the simulated Colab: with "Reconnect and run all" switched on, the
+ * The optional disconnect handling on the simulated Colab: with "Reconnect and run all" switched on, the
  * "Runtime disconnected" dialog of an idle time-out gets Reconnect and then Runtime → Run all; switched off (the
- * default), nothing is touched. Dialogs only a person may answer (usage limits, and those of 2025-26: issue 14.3) are
+ * default), nothing is touched. Dialogs only a person may answer (usage limits, and those of 2025-26) are
  * never clicked: the guard says so in the page, and a restart due meanwhile stops at a UI problem that names the
- * dialog. Issue 43: a disconnect Colab or the notebook meant is never answered, whatever its title; an outage gets
+ * dialog. A disconnect Colab or the notebook meant is never answered, whatever its title; an outage gets
  * one counted reconnect per crash-loop slot; the connect button stuck on "Reconnecting" gets nothing.
  */
 

@@ -5,9 +5,9 @@ import { resetStorage, setSettings } from './harness/guard';
 import { expectNothingBeforeSentinel, logOf, openNotebook, waitForHelloDone } from './harness/matrix';
 
 /**
- * Issue 15.7: script in an output frame (the notebook's own JavaScript, run as `google.colab.output.eval_js` runs it)
- * tries to learn the token the frame's reports carry, and to post reports of its own. It learns nothing, and its
- * reports change nothing.
+ * Forged reports: script in an output frame (the notebook's own JavaScript, run as `google.colab.output.eval_js`
+ * runs it) tries to learn the token the frame's reports carry, and to post reports of its own. It learns nothing, and
+ * its reports change nothing.
  */
 
 const CHANNEL = 'colab-oom-guard/output-frame';

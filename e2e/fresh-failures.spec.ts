@@ -29,9 +29,9 @@ import {
 } from './harness/matrix';
 
 /**
- * Issue 13 on the simulated Colab with the built extension: the guard acts only on a fresh failure. Saved and stale
- * errors, a notebook restarting its own kernel, error-looking output of a cell that goes on, and a second tab showing
- * the same failure after the restart it caused are all left alone; what it cannot see, it says.
+ * Fresh failures on the simulated Colab with the built extension: the guard acts only on a fresh failure. Saved and
+ * stale errors, a notebook restarting its own kernel, error-looking output of a cell that goes on, and a second tab
+ * showing the same failure after the restart it caused are all left alone; what it cannot see, it says.
  * Negative cases end with the sentinel (harness/matrix.ts): a RAM crash whose Run all comes first had the guard not
  * acted before.
  */
@@ -43,7 +43,7 @@ test.beforeEach(async ({ serviceWorker }) => {
 
 const ALREADY_HANDLED = 'already-handled';
 
-test.describe('13.1 a saved error that appears without a run', () => {
+test.describe('a saved error that appears without a run', () => {
   for (const place of ['main', 'frame'] as const) {
     test(`a cell scrolled into view with its saved OOM and a stale error state (${place})`, async ({
       context,
@@ -74,7 +74,7 @@ test.describe('13.1 a saved error that appears without a run', () => {
   }
 });
 
-test.describe('13.2 a notebook restarting its own kernel ("crashed for an unknown reason")', () => {
+test.describe('a notebook restarting its own kernel ("crashed for an unknown reason")', () => {
   const selfRestarting = (): Scenario => ({
     title: 'install.ipynb',
     cells: [
@@ -131,7 +131,7 @@ test.describe('13.2 a notebook restarting its own kernel ("crashed for an unknow
   });
 });
 
-test.describe('13.3 one execution, one failure, across tabs', () => {
+test.describe('one execution, one failure, across tabs', () => {
   /** Two tabs on one runtime; the second is the follower, which the test makes show the failure late. */
   async function twoTabs(fx: Fixtures & { sim: NonNullable<Fixtures['sim']> }, scenario: Scenario) {
     const opened = await openNotebook(fx, { ...scenario, sharedKernel: true });
@@ -190,7 +190,7 @@ test.describe('13.3 one execution, one failure, across tabs', () => {
   }
 });
 
-test.describe('13.4 the error state triggers, the text is evidence', () => {
+test.describe('the error state triggers, the text is evidence', () => {
   for (const place of ['main', 'frame'] as const) {
     test(`error-looking output of a cell that goes on and ends well is not a failure (${place})`, async ({
       context,
@@ -224,7 +224,7 @@ test.describe('13.4 the error state triggers, the text is evidence', () => {
   }
 });
 
-test.describe('13.5 Run all clears the outputs of queued cells at once', () => {
+test.describe('Run all clears the outputs of queued cells at once', () => {
   test('a failure whose old OOM output was cleared when queued: one restart, verified, and the run completes', async ({
     context,
     page,
@@ -259,7 +259,7 @@ test.describe('13.5 Run all clears the outputs of queued cells at once', () => {
   });
 });
 
-test.describe('13.6 saying when the guard cannot see', () => {
+test.describe('saying when the guard cannot see', () => {
   test('Colab busy for 2 minutes, no cell seen running: the badge and the popup say detection may be blind', async ({
     context,
     page,

@@ -1,5 +1,5 @@
 /**
- * Issue 14.6: the whole restart in a Colab tab that is really hidden, as overnight (REFERENCE §11.6): behind a newer
+ * The whole restart in a Colab tab that is really hidden, as overnight (REFERENCE §11.6): behind a newer
  * tab, with no animation frames and throttled timers. Playwright keeps every page it drives visible and active
  * (microsoft/playwright#2286, #3570), so this file drives Debian's Chromium with puppeteer-core over CDP, with the
  * built extension, and serves the simulator through Puppeteer's request interception (colab-sim/puppeteer.ts).
@@ -186,7 +186,7 @@ test('Run all after a RAM crash in a hidden tab waits for the kernel Colab bring
 });
 
 /**
- * Issue 52, item 8: an OOM in a tab hidden long enough for Chrome's once-a-minute throttling of chained timers, shown
+ * An OOM in a tab hidden long enough for Chrome's once-a-minute throttling of chained timers, shown
  * by a probe in the page (a one-second chain waking a minute apart). The restart must come within 60 s of the failure
  * (the issue's target), with the user's first countdown (5 s). The countdown is one timer set when the worker's answer
  * arrives, and each step of the restart waits on the DOM (a MutationObserver), not on a chain of timers: the

@@ -1,29 +1,24 @@
 import type { Page, Worker } from '@playwright/test';
 import { resume, runAll, waitForRun } from './colab-sim';
-import { test } from './harness/alert-extension';
 import type { AlertReceiver } from './harness/alert-receiver';
+import { test } from './harness/alert-test';
 import { expect } from './harness/extension';
-import { resetStorage, setSettings } from './harness/guard';
+import { setSettings } from './harness/guard';
 import { EPOCH_DONE, historyOf, openNotebook, record, trainNotebook } from './harness/matrix';
 
 /**
- * Issue 52 in real Chromium, on the simulated Colab (built from the same evidence as the product): the computer kept
- * awake while a guarded run goes on and let go after, the Colab tab kept from being discarded while guarded, a tab
- * closed during a run told in the history and by an alert, and a heartbeat whose pings start with a run and stop
- * with it. What the browser was asked is observed from outside the product: chrome.power wrapped in the worker by
- * this test, the tab's autoDiscardable read from chrome.tabs, the pings and alerts at a local receiver, the heartbeat
- * alarm from chrome.alarms.
+ * Through the night in real Chromium, on the simulated Colab (built from the same evidence as the product): the
+ * computer kept awake while a guarded run goes on and let go after, the Colab tab kept from being discarded while
+ * guarded, a tab closed during a run told in the history and by an alert, and a heartbeat whose pings start with a run
+ * and stop with it. What the browser was asked is observed from outside the product: chrome.power wrapped in the worker
+ * by this test, the tab's autoDiscardable read from chrome.tabs, the pings and alerts at a local receiver, the
+ * heartbeat alarm from chrome.alarms.
  */
 
 /** A healthchecks.io ping URL of a self-hosted instance, on the local receiver: `/ping/<uuid>`. */
 const CHECK = '/ping/5f2c1a3e-9b7d-4e21-8c3a-0d6f1e2b3c4d';
 /** The run pauses in its training cell until the test lets it go on: a run going on, as long as the test needs. */
 const PAUSED = trainNotebook({ 1: { pause: true }, default: EPOCH_DONE });
-
-test.beforeEach(async ({ serviceWorker }) => {
-  await resetStorage(serviceWorker);
-  await setSettings(serviceWorker, { backoffBaseSec: 1 });
-});
 
 /**
  * Wraps chrome.power in the worker: each call is noted in `globalThis.powerCalls` and then made. The worker stays up

@@ -20,9 +20,10 @@ import {
 } from './harness/matrix';
 
 /**
- * Issue 5 on the simulated Colab with the built extension: the crash-loop limit and back-off, the guard switched off,
- * a reload during the back-off, two tabs on one notebook, the in-page countdown and its Cancel button, the badge.
- * Issue 14.1: a countdown carried into a new page starts again, shown; one nobody carried out in time is skipped.
+ * The restart policy on the simulated Colab with the built extension: the crash-loop limit and back-off, the guard
+ * switched off, a reload during the back-off, two tabs on one notebook, the in-page countdown and its Cancel button,
+ * the badge.
+ * A countdown carried into a new page starts again, shown; one nobody carried out in time is skipped.
  * Back-off base 1 s (so 1, 2, 4 s) unless a test says otherwise.
  */
 
@@ -367,7 +368,7 @@ test('the in-page notice counts down, and its Cancel button cancels the restart'
   expect(first).toBeLessThanOrEqual(5);
   await expect.poll(seconds, { timeout: 2500 }).toBeLessThan(first);
 
-  // A page script clicking Cancel does nothing: the button takes a person's click only (issue 15.6).
+  // A page script clicking Cancel does nothing: the button takes a person's click only.
   await page.evaluate(() =>
     [...(document.querySelector('colab-oom-guard-notice')?.shadowRoot?.querySelectorAll('button') ?? [])]
       .find((button) => /cancel/i.test(button.textContent ?? ''))

@@ -16,9 +16,9 @@ import {
 } from './harness/matrix';
 
 /**
- * Issues 4 and 14 on the simulated Colab with the built extension: "Restart session and run all" through Colab's own
+ * The restart on the simulated Colab with the built extension: "Restart session and run all" through Colab's own
  * UI, exactly once per failure, in every dialog form and label set; the dangerous items and dialogs never accepted; a
- * clear failure state (no loop) when the item is missing or disabled; the "Check Colab UI" dry run. Issue 14: a ready
+ * clear failure state (no loop) when the item is missing or disabled; the "Check Colab UI" dry run. Then a ready
  * kernel and real proof of a run, the dialogs of 2025-26 and dialogs still opening, the connect button's menu, a
  * collapsed or missing header.
  */
@@ -270,7 +270,7 @@ test.describe('Check Colab UI (dry run)', () => {
   });
 });
 
-test.describe('a ready kernel, and proof that the run started (issue 14.2)', () => {
+test.describe('a ready kernel, and proof that the run started', () => {
   test('after a RAM crash, Run all waits until the connect button shows the kernel back, and the run starts', async ({
     context,
     page,
@@ -317,7 +317,7 @@ test.describe('a ready kernel, and proof that the run started (issue 14.2)', () 
   });
 });
 
-test.describe('the dialogs of 2025-26 (issue 14.3)', () => {
+test.describe('the dialogs of 2025-26', () => {
   for (const kind of ['pip-restart', 'new-runtime-required', 'drive-permission'] as const) {
     test(`${kind} where the restart confirmation would be: refused, never clicked, the page names it`, async ({
       context,
@@ -387,7 +387,7 @@ test.describe('the dialogs of 2025-26 (issue 14.3)', () => {
   });
 });
 
-test.describe("the connect button's menu (issue 14.4)", () => {
+test.describe("the connect button's menu", () => {
   for (const runtimeMenuId of [true, false]) {
     const name = `left open by the user, nothing in it is activated${runtimeMenuId ? '' : ' (no #runtime-menu id)'}`;
     test(name, async ({ context, page, serviceWorker }) => {
@@ -414,7 +414,7 @@ test.describe("the connect button's menu (issue 14.4)", () => {
   }
 });
 
-test.describe('a collapsed or missing header (issue 14.5)', () => {
+test.describe('a collapsed or missing header', () => {
   for (const header of ['collapsed', 'missing'] as const) {
     test(`${header}: the toolbar's "Restart session and run all"; the header is left as it is`, async ({
       context,

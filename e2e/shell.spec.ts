@@ -13,7 +13,7 @@ import {
 } from './harness/matrix';
 
 /**
- * Issue 20 on the simulated Colab with the built extension: training launched from a shell cell (`!accelerate
+ * Shell cells on the simulated Colab with the built extension: training launched from a shell cell (`!accelerate
  * launch`, `%%bash`, `!python`) that dies of out-of-memory prints its traceback as stream output, and the cell ends
  * without an error or with only a CalledProcessError. The guard reads the end of the cell's stream when it stops: in
  * the main document, or asked of the cell's output frame (REFERENCE §4.2 and §11.4 disagree on where streams render).

@@ -7,8 +7,8 @@ import { readRecord, resetStorage, setSettings } from './harness/guard';
 import { EPOCH_DONE, historyOf, logOf, openNotebook, record } from './harness/matrix';
 
 /**
- * Issue 18: the notebook's own code reads its status, through the very script python/colab_oom_guard.py sends with
- * `google.colab.output.eval_js`, run by the simulator in the cell's output frame as Colab runs it.
+ * The status API: the notebook's own code reads its status, through the very script python/colab_oom_guard.py sends
+ * with `google.colab.output.eval_js`, run by the simulator in the cell's output frame as Colab runs it.
  */
 
 const HELPER = readFileSync(resolve(import.meta.dirname, '../python/colab_oom_guard.py'), 'utf8');

@@ -5,7 +5,7 @@ import { readRecord, resetStorage, setSettings } from './harness/guard';
 import { EPOCH_DONE, logOf, openNotebook, trainNotebook } from './harness/matrix';
 
 /**
- * Issue 15.3 and 15.4 with the built extension: storage holds only what the user chose, a write the browser refuses
+ * Storage with the built extension: storage holds only what the user chose, a write the browser refuses
  * (storage full) is shown to the user, and imports are bounded before they are read and before they are stored.
  */
 

@@ -14,7 +14,7 @@ import {
 } from './harness/matrix';
 
 /**
- * Issue 15.7, the service worker's promises in real Chromium: a worker stopped at any moment still gives one restart,
+ * The service worker's promises in real Chromium: a worker stopped at any moment still gives one restart,
  * and a claim granted after the tab opened another notebook restarts neither notebook. Each test has its own
  * browser: a stopped or blocked worker must not disturb the browser the other specs share.
  */

@@ -8,9 +8,15 @@
 //    public/_locales/en/messages.json, and every picture has its record (the e2e test that takes a picture compares
 //    the record with the page).
 //  - The stores' short texts fit their limits, and the Chrome one is the manifest's description.
+//  - Every backticked `src/…` path in the Markdown of the repository names a file or folder there (a glob, one at
+//    least), so a file that moves takes its mentions along.
+//  - No issue numbers (the word and a number) in the docs, test titles or code comments: they say what, not which
+//    issue asked for it (CHANGELOG.md may name them; test/fixtures/ holds copied evidence).
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseSync, walk } from './ast.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const README_MAX_WORDS = 1500;
@@ -133,6 +139,82 @@ export function storeTextProblems(chromeListing, firefoxListing, messages) {
   return problems;
 }
 
+/**
+ * Backticked `src/…` paths of a Markdown file that name nothing among `files` (repository paths), with their line.
+ * With `rooms` (src/'s folders), a mention that starts with one (`colab/hosts.ts`) is read under src/ too: the
+ * pages about the code name files that way.
+ */
+export function stalePaths(markdown, files, rooms = []) {
+  const known = new Set(files.flatMap((file) => [file, ...folders(file)]));
+  const mentions = new RegExp(`\`((?:src|${rooms.join('|') || 'src'})/[^\`\\s]*)\``, 'g');
+  const problems = [];
+  markdown.split('\n').forEach((line, i) => {
+    for (const [, mention] of line.matchAll(mentions)) {
+      // `<kind>` is a placeholder: the mention names files of that form.
+      const bare = mention.replace(/[#:].*$/, '').replace(/<[^>]*>/g, '*');
+      const where = bare.startsWith('src/') ? bare : `src/${bare}`;
+      const named = expandBraces(where).every((one) =>
+        /[*?]/.test(one) ? files.some((file) => globPattern(one).test(file)) : known.has(one),
+      );
+      if (!named) problems.push(`${i + 1}: \`${mention}\` names no file`);
+    }
+  });
+  return problems;
+}
+
+/** The folders a file is in, each with and without its trailing slash. */
+const folders = (file) =>
+  file
+    .split('/')
+    .slice(0, -1)
+    .flatMap((_, i, parts) => [parts.slice(0, i + 1).join('/'), `${parts.slice(0, i + 1).join('/')}/`]);
+
+function expandBraces(pattern) {
+  const match = pattern.match(/\{([^{}]*)\}/);
+  if (!match) return [pattern];
+  return match[1].split(',').flatMap((choice) => expandBraces(pattern.replace(match[0], choice)));
+}
+
+function globPattern(glob) {
+  const body = glob
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*\*?/g, (stars) => (stars === '**' ? '.*' : '[^/]*'));
+  return new RegExp(`^${body.replace(/\?/g, '[^/]')}$`);
+}
+
+const ISSUE_NUMBER = /\bissues?\s+#?\d+/i;
+const TEST_CALLS = new Set(['describe', 'it', 'test']);
+
+/** Where a file names an issue by number: in Markdown any line, in code its comments and test titles. */
+export function issueNumbers(file, text) {
+  const lineOf = (at) => text.slice(0, at).split('\n').length;
+  if (file.endsWith('.md')) {
+    return text.split('\n').flatMap((line, i) => (ISSUE_NUMBER.test(line) ? [`${file}:${i + 1}: ${line.trim()}`] : []));
+  }
+  if (!ISSUE_NUMBER.test(text)) return []; // most files: nothing to parse
+  const { program, comments } = parseSync(file, text);
+  const found = comments.flatMap((comment) => {
+    const at = comment.value.search(ISSUE_NUMBER);
+    return at < 0 ? [] : [comment.start + 2 + at];
+  });
+  walk(program, (node) => {
+    if (node.type !== 'CallExpression' || !TEST_CALLS.has(calleeRoot(node.callee))) return;
+    const [title] = node.arguments;
+    const words = title?.type === 'Literal' ? title.value : title?.type === 'TemplateLiteral' ? title.quasis : null;
+    const said = Array.isArray(words) ? words.map((quasi) => quasi.value.cooked).join(' ') : words;
+    if (typeof said === 'string' && ISSUE_NUMBER.test(said)) found.push(node.start);
+  });
+  return found.sort((a, b) => a - b).map((at) => `${file}:${lineOf(at)}: ${text.split('\n')[lineOf(at) - 1].trim()}`);
+}
+
+/** `describe` for `describe(…)`, `test.describe.serial(…)`, `it.each(…)(…)`. */
+function calleeRoot(callee) {
+  if (callee.type === 'Identifier') return callee.name;
+  if (callee.type === 'MemberExpression') return calleeRoot(callee.object);
+  if (callee.type === 'CallExpression') return calleeRoot(callee.callee);
+  return null;
+}
+
 const markdownIn = (dir) =>
   existsSync(dir)
     ? readdirSync(dir)
@@ -167,6 +249,25 @@ export function checkDocs() {
   const pictures = readdirSync(path.join(root, 'docs/screenshots')).filter((f) => f.endsWith('.png'));
   problems.push(...staleScreenshotStrings(JSON.parse(read('docs/screenshots/strings.json')), messages, pictures));
   problems.push(...storeTextProblems(read('store/chrome-web-store.md'), read('store/firefox-addons.md'), messages));
+
+  const tracked = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], {
+    cwd: root,
+    encoding: 'utf8',
+  })
+    .split('\n')
+    .filter((file) => file && !file.startsWith('test/fixtures/') && existsSync(path.join(root, file)));
+  const rooms = readdirSync(path.join(root, 'src'), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
+  // bench/ and e2e/ name their own lib/ and page/ folders.
+  const aboutTheCode = (file) => !/^(bench|e2e|e2e-firefox|python)\//.test(file);
+  for (const file of tracked.filter((f) => f.endsWith('.md'))) {
+    const named = stalePaths(read(file), tracked, aboutTheCode(file) ? rooms : []);
+    problems.push(...named.map((problem) => `${file}:${problem}`));
+  }
+  for (const file of tracked.filter((f) => /\.(md|ts|tsx|mjs|js)$/.test(f) && f !== 'CHANGELOG.md')) {
+    problems.push(...issueNumbers(file, read(file)).map((where) => `an issue number: ${where}`));
+  }
   return { words, problems };
 }
 

@@ -5,8 +5,10 @@ import {
   checkDocs,
   countWords,
   headingAnchors,
+  issueNumbers,
   README_MAX_WORDS,
   repeatedSentences,
+  stalePaths,
   staleScreenshotStrings,
   storeTextProblems,
 } from './check-docs.mjs';
@@ -17,7 +19,7 @@ describe("the repository's documentation", () => {
     expect(problems).toEqual([]);
     expect(words).toBeGreaterThan(500);
     expect(words).toBeLessThanOrEqual(README_MAX_WORDS);
-  });
+  }, 30_000);
 });
 
 describe('countWords', () => {
@@ -159,6 +161,58 @@ describe('storeTextProblems', () => {
     expect(storeTextProblems(chrome('Restarts it.'), firefox('x'.repeat(251)), messages)).toEqual([
       "store/chrome-web-store.md: the short description is not the manifest's",
       'store/firefox-addons.md: the summary has 251 characters (1–250)',
+    ]);
+  });
+});
+
+describe('stalePaths', () => {
+  const files = ['src/page/failure-watch.ts', 'src/colab/observer.ts', 'src/colab/cells.ts', 'src/state/schema.ts'];
+
+  it('passes files, folders with or without their slash, globs, brace lists and placeholders naming something', () => {
+    const markdown = [
+      '`src/page/failure-watch.ts` and `src/page/failure-watch.ts:12`, `src/colab/`, `src/colab`,',
+      '`src/colab/*.ts`, `src/{colab,state}`, `src/**/schema.ts`, `src/colab/cells.ts#L3`, `src/colab/<kind>.ts`.',
+    ].join('\n');
+    expect(stalePaths(markdown, files)).toEqual([]);
+  });
+
+  it("reads a mention starting with one of src/'s folders under src/, when asked", () => {
+    const markdown = '`colab/observer.ts`, `colab/`, `state/schema.ts`, `colab/hosts.ts`, `lib/criteria.ts`';
+    expect(stalePaths(markdown, files, ['colab', 'state'])).toEqual(['1: `colab/hosts.ts` names no file']);
+    expect(stalePaths(markdown, files)).toEqual([]);
+  });
+
+  it('names a moved file, a glob that matches nothing and a brace list with one choice gone, by line', () => {
+    const markdown = ['What changed (`src/content/failure-watch.ts`):', '`src/colab/*.tsx` and `src/{colab,detector}`'];
+    expect(stalePaths(markdown.join('\n'), files)).toEqual([
+      '1: `src/content/failure-watch.ts` names no file',
+      '2: `src/colab/*.tsx` names no file',
+      '2: `src/{colab,detector}` names no file',
+    ]);
+  });
+});
+
+describe('issueNumbers', () => {
+  it('finds an issue number in a Markdown line, a comment and a test title, but not in other strings', () => {
+    const test = [
+      '// Frames post only for a guarded notebook (issue 15.2).',
+      '/**',
+      ' * Issues 4 and 14 on the simulated Colab.',
+      ' */',
+      "test.describe('the dialogs of 2025-26 (issue 14.3)', () => {",
+      `  it(\`a title with $\{n} template (Issue #7)\`, () => {});`,
+      "  const shell = '!echo issue#1; python train.py';",
+      "  it('names the issues it found', () => {});",
+      '});',
+    ].join('\n');
+    expect(issueNumbers('e2e/x.spec.ts', test)).toEqual([
+      'e2e/x.spec.ts:1: // Frames post only for a guarded notebook (issue 15.2).',
+      'e2e/x.spec.ts:3: * Issues 4 and 14 on the simulated Colab.',
+      "e2e/x.spec.ts:5: test.describe('the dialogs of 2025-26 (issue 14.3)', () => {",
+      `e2e/x.spec.ts:6: it(\`a title with $\{n} template (Issue #7)\`, () => {});`,
+    ]);
+    expect(issueNumbers('docs/a.md', '# Scale\n\n## Notebook scale (issue 19)\nSee google/gemma#85.')).toEqual([
+      'docs/a.md:3: ## Notebook scale (issue 19)',
     ]);
   });
 });

@@ -13,4 +13,5 @@ declare class URL {
   readonly host: string;
   readonly username: string;
   readonly password: string;
+  readonly search: string;
 }

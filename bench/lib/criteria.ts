@@ -1,7 +1,8 @@
 /**
- * The bench's targets (issues 7 and 19), each with the one criterion that judges it, fixed here before any run: the
- * bench prints them first and keeps them in results.json, and docs/performance.md's table marks a missed one
- * "not met". A criterion that changes keeps its old form in `PREVIOUS`, judged beside the new one for a release.
+ * The bench's targets (reaction, size, memory and notebook scale), each with the one criterion that judges it, fixed
+ * here before any run: the bench prints them first and keeps them in results.json, and docs/performance.md's table
+ * marks a missed one "not met". A criterion that changes keeps its old form in `PREVIOUS`, judged beside the new one
+ * for a release.
  */
 import { isTenthFramed, type ScaleCase, type ScaleSummary, scaleLabel } from './scale';
 
@@ -11,7 +12,7 @@ export const TARGETS = {
   naiveOverExt: 10,
   heapGrowthMB: 1,
   contentScriptKB: 15,
-  // issue 19: a Run all of 1,000 cells; switching the guard on.
+  // Notebook scale: a Run all of 1,000 cells; switching the guard on.
   scaleSharePct: 0.5,
   scaleHeapMB: 0.5,
   switchOnMs: 50,

@@ -116,7 +116,7 @@ function rows(r: BenchResults): string[][] | null {
           `Extension script during the first Run all over 1,000 cells with ${s.frames} output frames (share of ` +
             `main-thread time; ${pages(s.runs)})`,
           scaleShare(s.extSharePct, s.extOwnMs, s.extCpuSharePct, s.deltaTaskMs) +
-            (was ? `; before issue 19: ${was.extSharePct.toFixed(2)} %` : ''),
+            (was ? `; before the notebook-scale work: ${was.extSharePct.toFixed(2)} %` : ''),
           target('≤ 0.5 %', 'scale-share', label),
         ],
         [

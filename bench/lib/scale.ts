@@ -1,5 +1,5 @@
 /**
- * Page cost at notebook scale (issue 19): a notebook of `cells` code cells, `frames` of them (a tenth by default)
+ * Page cost at notebook scale: a notebook of `cells` code cells, `frames` of them (a tenth by default)
  * showing a rich output (an HTML table) in a cross-origin output frame and the others one line of stdout, saved so
  * they show at load, as a notebook opened again does. One page per (size, variant):
  * - with the extension, the page loads with the guard off; then the guard is switched on (the notebook record

@@ -277,7 +277,7 @@ export function defaultTraceback(ename: string, evalue: string): string[] {
 }
 
 /**
- * How a process started from a shell cell ends (issue 20), as ready-made runs for `cells[i].runs[n]`. Their shapes
+ * How a process started from a shell cell ends, as ready-made runs for `cells[i].runs[n]`. Their shapes
  * come from test/fixtures/oom-corpus/launcher-tails.jsonl and the launchers' sources: the child's uncaught traceback
  * (shell-005), the bar tqdm redraws when it closes (Colab's non-terminal form, bmaltais/kohya_ss#3300), accelerate's
  * own traceback (shell-001; accelerate raises `subprocess.CalledProcessError(returncode, cmd)`), bash's job line for a

@@ -844,7 +844,7 @@ export class Night {
       ).length;
       check(left === want.leftToYou, 'Not now left to you', `${left} in the history, ${want.leftToYou} expected`);
     }
-    await this.alerts.check(want, check);
+    await this.alerts.check(want, () => this.#heldAlerts(), check);
     if (want.enabled) {
       check(rec?.status?.kind === (want.gaveUp ? 'gave-up' : 'watching'), 'stored status', `${rec?.status?.kind}`);
       await this.#checkPopup(want, check);
@@ -951,6 +951,18 @@ export class Night {
   }
 
   // Plumbing
+
+  /** How many alerts of each kind the worker holds back now, one alert per kind per notebook in 5 minutes. */
+  #heldAlerts(): Promise<Record<string, number>> {
+    return this.#storage(async () => {
+      const log = (await chrome.storage.local.get('alertLog')).alertLog as
+        | { recent?: Array<{ event: string; held: number }> }
+        | undefined;
+      const held: Record<string, number> = {};
+      for (const { event, held: n } of log?.recent ?? []) held[event] = (held[event] ?? 0) + n;
+      return held;
+    }, null);
+  }
 
   #storage<A, R>(fn: (arg: A) => Promise<R>, arg: A): Promise<R> {
     return this.probe.evaluate(fn as (arg: unknown) => Promise<R>, arg as unknown);

@@ -7,6 +7,7 @@ import {
   type AlertKind,
   type AlertLog,
   type AlertRequest,
+  admitAlert,
   afterFailure,
   afterSuccess,
   dueAlerts,
@@ -16,27 +17,34 @@ import {
   queueAlert,
   withoutAlert,
 } from '../state/alert-delivery';
-import { type AlertWords, alertRequest } from '../state/alert-payload';
+import { type AlertWords, alertRequest, authorized } from '../state/alert-payload';
 import {
+  ALERT_DATA,
+  ALERT_NAME_DATA,
   ALERTS_KEY,
-  type AlertEvent,
   type AlertsConfig,
+  alertDataCategories,
   checkAlertUrl,
   configuredReceiver,
   parseAlertsConfig,
+  type Receiver,
+  secretProblem,
   shouldAlert,
+  TOKEN_KINDS,
 } from '../state/alerts';
 import type { CommandReply } from '../state/policy';
 import { type Effect, effectiveMaxRestarts } from '../state/policy';
 import type { NotebookRecord, Settings } from '../state/schema';
-import { releaseHost } from './host-permissions';
+import { secretProblemText } from '../ui/alert-text';
+import { type AlertableEffect, alertWords } from './alert-words';
+import { mayReach, releaseUnused } from './host-permissions';
 import { type SendOutcome, sendTo } from './http';
-import { notificationText } from './notifications';
 
 /**
  * Alerts to the URL the person chose, sent from the service worker. Nothing here is awaited by the guard: a restart
  * never waits for a receiver. Each alert is stored before its first try and tried again after a failure (the delays
- * of state/alert-delivery.ts), by a timer while the worker lives and by an alarm after it was stopped.
+ * of state/alert-delivery.ts, or longer when the receiver asks), by a timer while the worker lives and by an alarm
+ * after it was stopped. One alert per event kind per notebook goes in 5 minutes; the next says how many were held.
  */
 
 const RETRY_ALARM = 'alert-retry';
@@ -62,9 +70,10 @@ function updateLog(change: (log: AlertLog) => AlertLog): Promise<AlertLog> {
   });
 }
 
-type AlertableEffect = Effect & { kind: AlertEvent };
-
-/** The policy's effects that the person chose to be alerted of, queued and sent. Never throws. */
+/**
+ * The policy's effects that the person chose to be alerted of, queued and sent; one held back when one like it went
+ * less than 5 minutes ago. Never throws.
+ */
 export async function alertEffects(effects: Effect[], record: NotebookRecord, settings: Settings): Promise<void> {
   // Most events have no effect: their settings are not even read.
   if (effects.length === 0) return;
@@ -73,31 +82,26 @@ export async function alertEffects(effects: Effect[], record: NotebookRecord, se
     const receiver = configuredReceiver(config);
     const chosen = effects.filter((effect): effect is AlertableEffect => shouldAlert(config, effect.kind));
     if (!receiver || chosen.length === 0) return;
-    const now = Date.now();
+    const at = Date.now();
     const restarts = { used: record.loopCount, limit: effectiveMaxRestarts(record, settings) };
     await updateLog((log) =>
       chosen.reduce((queued, effect) => {
-        const words = effectWords(effect, config, restarts, now);
-        const request = alertRequest(receiver.kind, receiver.url, words);
-        return queueAlert(queued, { id: crypto.randomUUID(), event: effect.kind, dueAt: now, request });
+        const admitted = admitAlert(queued, effect.key, effect.kind, at);
+        if (!admitted.send) return admitted.log;
+        const words = alertWords(effect, config, { at, restarts, heldBack: admitted.heldBack });
+        const alert = {
+          id: crypto.randomUUID(),
+          event: effect.kind,
+          dueAt: at,
+          request: alertRequest(receiver, words),
+        };
+        return queueAlert(admitted.log, alert);
       }, log),
     );
     await deliverDue();
   } catch {
     // An alert that could not even be queued must not fail the event that caused it.
   }
-}
-
-/** The notification's words; the notebook's name only if the person allowed it to leave the browser. */
-function effectWords(
-  effect: AlertableEffect,
-  config: AlertsConfig,
-  restarts: AlertWords['restarts'],
-  at: number,
-): AlertWords {
-  const notebook = config.includeTitle ? effect.title : null;
-  const { title, message } = notificationText({ ...effect, title: notebook ?? t('alertSomeNotebook') });
-  return { event: effect.kind, at, title, message, notebook, restarts };
 }
 
 /** Sends every alert that is due, then waits for the next one. */
@@ -112,12 +116,13 @@ async function deliver(alert: PendingAlert): Promise<void> {
   inFlight.add(alert.id);
   try {
     const config = await loadAlertsConfig();
+    const receiver = configuredReceiver(config);
     // The URL changed or went since it was queued: the alert was for a receiver the person no longer wants.
-    if (configuredReceiver(config)?.url !== alert.request.url) {
+    if (!receiver || receiver.url !== alert.request.url) {
       await updateLog((log) => withoutAlert(log, alert.id));
       return;
     }
-    const outcome = await send(alert.request);
+    const outcome = await send(alert.request, receiver, config);
     await updateLog((log) =>
       outcome.kind === 'sent' ? afterSuccess(log, alert.id) : afterFailure(log, alert.id, outcome, Date.now()),
     );
@@ -142,9 +147,18 @@ export function isRetryAlarm(alarm: { name: string }): boolean {
   return alarm.name === RETRY_ALARM;
 }
 
-/** One POST, as the receiver's kind wants it. Needs the host permission the options page asked for. */
-function send(request: AlertRequest): Promise<SendOutcome> {
-  return sendTo(request.url, { method: 'POST', headers: request.headers, body: request.body });
+/**
+ * One POST, as the receiver's kind wants it, with its secrets. Needs the host permission the options page asked for
+ * (and, in Firefox, the consent to the data it sends).
+ */
+async function send(request: AlertRequest, receiver: Receiver, config: AlertsConfig): Promise<SendOutcome> {
+  if (!(await allowed(receiver, config))) return { kind: 'permission' };
+  const { url, headers, body } = authorized(request, receiver);
+  return sendTo(url, { method: 'POST', headers, body });
+}
+
+function allowed(receiver: Receiver, config: AlertsConfig): Promise<boolean> {
+  return mayReach(receiver.permission, alertDataCategories(config));
 }
 
 /** "Send a test alert": once, now, to the saved URL; what happened is the answer (a failure is not retried). */
@@ -157,41 +171,64 @@ export async function sendTestAlert(): Promise<AlertTestReply | { ok: false; mes
     at: Date.now(),
     title: t('alertTestTitle'),
     message: t('alertTestBody'),
+    next: '',
+    heldBack: { count: 0, text: '' },
+    link: null,
     notebook: null,
     restarts: { used: 0, limit: 0 },
   };
-  return { ok: true, result: await send(alertRequest(receiver.kind, receiver.url, words)) };
+  return { ok: true, result: await send(alertRequest(receiver, words), receiver, config) };
 }
 
 /**
  * A change to the alert settings. A new URL is saved only with its host permission already granted (the options page
- * asks for it first), so nothing is saved half; the permission of a URL no longer used is given back.
+ * asks for it first), so nothing is saved half; the permission of a URL no longer used is given back. A token belongs
+ * to the host it was typed for: a URL on another host drops the saved one unless a new one comes with it.
  */
 export async function updateAlerts(patch: AlertsPatch): Promise<CommandReply> {
   const current = await loadAlertsConfig();
-  const next: AlertsConfig = {
-    ...current,
-    ...patch,
-    events: { ...current.events, ...patch.events },
+  const next: AlertsConfig = { ...current, ...patch, events: { ...current.events, ...patch.events } };
+  const checked = next.url === null ? null : checkAlertUrl(next.url, next.kind);
+  if (checked && !checked.ok) return { ok: false, message: t('alertsUrlRefused') };
+  const before = current.url === null ? null : checkAlertUrl(current.url, current.kind);
+  const sameHost = before?.ok === true && before.permission === checked?.permission;
+  const token = patch.token !== undefined ? patch.token : sameHost ? current.token : null;
+  const stored: AlertsConfig = {
+    ...next,
+    url: checked?.url ?? null,
+    token: checked && TOKEN_KINDS.includes(checked.kind) ? token : null,
+    chatId: checked?.kind === 'telegram' ? next.chatId : null,
   };
-  const receiver = next.url === null ? null : checkAlertUrl(next.url, next.kind);
-  if (receiver && !receiver.ok) return { ok: false, message: t('alertsUrlRefused') };
-  // Checked for a new URL only: a lost permission must not also keep the events or the offer from being saved.
-  const newUrl = patch.url !== undefined && patch.url !== current.url;
-  if (receiver && newUrl && !(await browser.permissions.contains({ origins: [receiver.permission] }))) {
-    return { ok: false, message: t('alertsPermissionMissing') };
+  const secret = checked && secretProblem(checked.kind, stored.token, stored.chatId);
+  if (secret) return { ok: false, message: secretProblemText(secret) };
+  // Checked for what newly leaves the browser only: a lost permission must not keep the events from being saved.
+  const receiver = configuredReceiver(stored);
+  const newlySent = patch.url !== undefined && patch.url !== current.url;
+  const nameNewlySent = stored.includeTitle && !current.includeTitle;
+  if (receiver && (newlySent || nameNewlySent) && !(await allowed(receiver, stored))) {
+    return { ok: false, message: t(newlySent ? 'alertsPermissionMissing' : 'alertsConsentRefused') };
   }
-  const stored: AlertsConfig = receiver ? { ...next, url: receiver.url } : next;
   await browser.storage.local.set({ [ALERTS_KEY]: stored });
-  const before = configuredReceiver(current);
-  if (before && before.permission !== (receiver?.permission ?? null)) await releaseHost(before.permission);
-  if (stored.url !== current.url) await updateLog((log) => ({ ...log, pending: [], failures: [] }));
+  await giveBackUnused(current);
+  if (stored.url !== current.url || stored.kind !== current.kind || stored.chatId !== current.chatId) {
+    await updateLog((log) => ({ ...log, pending: [], failures: [] }));
+  }
   return { ok: true };
+}
+
+/**
+ * What the old settings needed and the stored ones (or the heartbeat) do not: the URL's host, the consent to the data
+ * alerts send, the consent to send the notebook's name.
+ */
+async function giveBackUnused(before: AlertsConfig): Promise<void> {
+  if (before.url === null) return;
+  const was = checkAlertUrl(before.url, before.kind);
+  await releaseUnused(was.ok ? [was.permission] : [], [...ALERT_DATA, ALERT_NAME_DATA]);
 }
 
 /** "Clear all data": the alert settings and their log go too, and the URL's permission is given back. */
 export async function clearAlerts(): Promise<void> {
-  const receiver = configuredReceiver(await loadAlertsConfig());
+  const config = await loadAlertsConfig();
   await writes.run(ALERT_LOG_KEY, () => browser.storage.local.remove([ALERTS_KEY, ALERT_LOG_KEY]));
-  if (receiver) await releaseHost(receiver.permission);
+  await giveBackUnused(config);
 }

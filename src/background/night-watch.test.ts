@@ -18,7 +18,7 @@ import {
 vi.mock('webextension-polyfill', async () => ({ default: (await import('@webext-core/fake-browser')).fakeBrowser }));
 
 /**
- * Issue 52, items 1-3, through the worker's adapter with a fake browser: the computer kept awake while a guarded run
+ * Through the night, through the worker's adapter with a fake browser: the computer kept awake while a guarded run
  * goes on and let go after, the tabs of guarded notebooks kept from being discarded and given back, the heartbeat's
  * pings starting with a run and stopping with it.
  */
@@ -28,6 +28,8 @@ const HC = 'https://hc-ping.com/5f2c1a3e-9b7d-4e21-8c3a-0d6f1e2b3c4d';
 
 let power: { requestKeepAwake: ReturnType<typeof vi.fn>; releaseKeepAwake: ReturnType<typeof vi.fn> };
 let granted: Set<string>;
+/** Firefox's data consent: null in Chrome, which has none; else the categories granted. */
+let consent: Set<string> | null;
 let fetchMock: ReturnType<typeof vi.fn>;
 let tab: number;
 
@@ -36,7 +38,8 @@ beforeEach(async () => {
   vi.spyOn(fakeBrowser.i18n, 'getMessage').mockImplementation(getMessage as typeof fakeBrowser.i18n.getMessage);
   power = { requestKeepAwake: vi.fn(), releaseKeepAwake: vi.fn() };
   vi.stubGlobal('chrome', { power });
-  granted = grantedSites();
+  consent = null;
+  granted = grantedSites(() => consent);
   fetchMock = vi.fn(async () => new Response('OK', { status: 200 }));
   vi.stubGlobal('fetch', fetchMock);
   await fakeBrowser.windows.create({ focused: true });
@@ -180,6 +183,25 @@ describe('the heartbeat', () => {
     const log = (await fakeBrowser.storage.session.get(HEARTBEAT_LOG_KEY))[HEARTBEAT_LOG_KEY];
     expect(log).toMatchObject([{ kind: 'start', outcome: { kind: 'permission' } }]);
   });
+
+  it('in Firefox, pings only with the consent to send website activity', async () => {
+    consent = new Set();
+    await heartbeat();
+    expect(await sendTestPing()).toEqual({ ok: true, result: { kind: 'permission' } });
+    consent.add('websiteActivity');
+    expect(await sendTestPing()).toEqual({ ok: true, result: { kind: 'sent', status: 200 } });
+    expect(pinged()).toEqual([`GET ${HC}/log`]);
+  });
+
+  it('follows no redirect, and a 429 is noted, not tried again', async () => {
+    await heartbeat();
+    fetchMock.mockResolvedValueOnce(new Response('', { status: 429, headers: { 'Retry-After': '60' } }));
+    await notebook({ busy: true });
+    expect(fetchMock.mock.calls[0]?.[1]).toMatchObject({ redirect: 'manual', credentials: 'omit' });
+    const log = (await fakeBrowser.storage.session.get(HEARTBEAT_LOG_KEY))[HEARTBEAT_LOG_KEY];
+    expect(log).toMatchObject([{ kind: 'start', outcome: { kind: 'http', status: 429, waitSec: 60 } }]);
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+  });
 });
 
 describe('the heartbeat setting', () => {
@@ -215,5 +237,22 @@ describe('the heartbeat setting', () => {
     await clearHeartbeat();
     expect(granted.has('https://hc-ping.com/*')).toBe(false);
     expect(await fakeBrowser.storage.local.get(HEARTBEAT_KEY)).toEqual({});
+  });
+
+  it('in Firefox, saves a new URL only with the consent too; gives it back unless the alerts send it', async () => {
+    consent = new Set();
+    granted.add('https://hc-ping.com/*');
+    expect(await updateHeartbeat({ url: HC })).toMatchObject({ ok: false });
+    consent.add('websiteActivity');
+    expect(await updateHeartbeat({ url: HC })).toEqual({ ok: true });
+    granted.add('https://ntfy.sh/*');
+    await fakeBrowser.storage.local.set({ [ALERTS_KEY]: { v: 2, url: 'https://ntfy.sh/night' } });
+    await updateHeartbeat({ url: null });
+    expect([...consent]).toEqual(['websiteActivity']);
+    expect(granted.has('https://hc-ping.com/*')).toBe(false);
+    await heartbeat();
+    await fakeBrowser.storage.local.remove(ALERTS_KEY);
+    await clearHeartbeat();
+    expect([...consent]).toEqual([]);
   });
 });

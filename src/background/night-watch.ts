@@ -5,6 +5,7 @@ import {
   checkHeartbeatUrl,
   configuredHeartbeat,
   failsRun,
+  HEARTBEAT_DATA,
   HEARTBEAT_KEY,
   HEARTBEAT_LOG_KEY,
   type HeartbeatBeat,
@@ -29,8 +30,8 @@ import {
 import { NOTEBOOK_PREFIX, SETTINGS_KEY } from '../state/schema';
 import { loadNotebook, loadSettings } from '../state/store';
 import { keepAwake, powerApi } from './awake';
-import { releaseHost } from './host-permissions';
-import { sendTo } from './http';
+import { mayReach, releaseUnused } from './host-permissions';
+import { type SendOutcome, sendTo } from './http';
 import { browserSession } from './session';
 import { registryChanged, tabsByNotebookIn } from './tab-registry';
 
@@ -178,8 +179,7 @@ async function ping(kind: Exclude<PingKind, 'test'>): Promise<void> {
     const target = configuredHeartbeat(await loadHeartbeatConfig());
     const url = target && pingUrl(target, kind);
     if (!url) return;
-    const outcome = await sendTo(url, { method: 'GET' });
-    await notePing({ at: Date.now(), kind, outcome });
+    await notePing({ at: Date.now(), kind, outcome: await pingOnce(url, target.permission) });
   } catch {
     // A heartbeat that cannot even be noted must not fail the review or the event that caused it.
   }
@@ -200,7 +200,13 @@ export async function sendTestPing(): Promise<AlertTestReply | { ok: false; mess
   const target = configuredHeartbeat(await loadHeartbeatConfig());
   const url = target && pingUrl(target, 'test');
   if (!url) return { ok: false, message: t('heartbeatNoUrl') };
-  return { ok: true, result: await sendTo(url, { method: 'GET' }) };
+  return { ok: true, result: await pingOnce(url, target.permission) };
+}
+
+/** A GET with nothing of the notebook: only with the site granted and, in Firefox, the consent to website activity. */
+async function pingOnce(url: string, permission: string): Promise<SendOutcome> {
+  if (!(await mayReach(permission, HEARTBEAT_DATA))) return { kind: 'permission' };
+  return sendTo(url, { method: 'GET' });
 }
 
 /**
@@ -217,20 +223,25 @@ export async function updateHeartbeat(patch: HeartbeatPatch): Promise<CommandRep
   const checked = next.url === null ? null : checkHeartbeatUrl(next.url);
   if (checked && !checked.ok) return { ok: false, message: t('heartbeatUrlRefused') };
   const newUrl = patch.url !== undefined && patch.url !== current.url;
-  if (checked && newUrl && !(await browser.permissions.contains({ origins: [checked.permission] }))) {
+  if (checked && newUrl && !(await mayReach(checked.permission, HEARTBEAT_DATA))) {
     return { ok: false, message: t('alertsPermissionMissing') };
   }
   await browser.storage.local.set({ [HEARTBEAT_KEY]: checked ? { ...next, url: checked.url } : next });
-  const before = configuredHeartbeat(current);
-  if (before && before.permission !== (checked?.permission ?? null)) await releaseHost(before.permission);
+  await releaseUnusedBy(current);
   if (newUrl) await browser.storage.session.remove(HEARTBEAT_LOG_KEY);
   return { ok: true };
 }
 
 /** "Clear all data": the heartbeat goes too, and its site's permission is given back (unless alerts use it). */
 export async function clearHeartbeat(): Promise<void> {
-  const before = configuredHeartbeat(await loadHeartbeatConfig());
+  const before = await loadHeartbeatConfig();
   await browser.storage.local.remove(HEARTBEAT_KEY);
   await browser.storage.session.remove(HEARTBEAT_LOG_KEY);
-  if (before) await releaseHost(before.permission);
+  await releaseUnusedBy(before);
+}
+
+/** What the heartbeat had (its site, the consent) and neither it nor the alerts use now, given back. */
+async function releaseUnusedBy(before: HeartbeatConfig): Promise<void> {
+  const was = configuredHeartbeat(before);
+  if (was) await releaseUnused([was.permission], HEARTBEAT_DATA);
 }

@@ -368,14 +368,14 @@ describe('toolbar menu edges', () => {
       failed: { reason: 'menubar-missing', saw: expect.stringContaining('toolbar fallback: item-missing') },
     });
     expect(menu.hasAttribute('open')).toBe(true);
-    expect(await checkUi(document, FAST)).toMatchObject({ ready: false, failed: { step: 'open-menu' } });
+    expect(await checkUi(document, FAST)).toMatchObject({ ok: false, failed: { step: 'open-menu' } });
     expect(menu.hasAttribute('open')).toBe(true);
   });
 
   it('Check Colab UI with the header gone and a toolbar menu that does not open: not ready, saying so', async () => {
     page({ menubar: false, toolbar: true });
     expect(await checkUi(document, FAST)).toMatchObject({
-      ready: false,
+      ok: false,
       failed: {
         step: 'open-menu',
         reason: 'menubar-missing',
@@ -576,7 +576,7 @@ describe('checkUi (dry run)', () => {
     const fake = fakeClosureMenu(document);
     const result = await checkUi(document, FAST);
     expect(result).toMatchObject({
-      ready: true,
+      ok: true,
       via: 'command',
       label: 'Restart session and run all',
       disabled: false,
@@ -593,8 +593,8 @@ describe('checkUi (dry run)', () => {
     item.classList.add('goog-menuitem-disabled');
     fakeClosureMenu(document);
     const result = await checkUi(document, FAST);
-    expect(result).toMatchObject({ ready: true, via: 'label', disabled: true, toolbar: false });
-    expect(result.ready && result.detail).toContain('disabled');
+    expect(result).toMatchObject({ ok: true, via: 'label', disabled: true, toolbar: false });
+    expect(result.ok && result.detail).toContain('disabled');
   });
 
   it('says exactly what is missing', async () => {
@@ -602,13 +602,13 @@ describe('checkUi (dry run)', () => {
     document.querySelector('[command="restart-and-run-all"]')!.remove();
     const fake = fakeClosureMenu(document);
     const result = await checkUi(document, FAST);
-    expect(result).toMatchObject({ ready: false, failed: { step: 'find-item', reason: 'item-missing' } });
-    expect(!result.ready && result.failed.saw).toContain('restart: Restart session');
+    expect(result).toMatchObject({ ok: false, failed: { step: 'find-item', reason: 'item-missing' } });
+    expect(!result.ok && result.failed.saw).toContain('restart: Restart session');
     expect(fake.isOpen()).toBe(false);
     document.getElementById('runtime-menu-button')!.remove();
     document.getElementById('top-menubar')!.remove();
     expect(await checkUi(document, FAST)).toMatchObject({
-      ready: false,
+      ok: false,
       failed: { step: 'open-menu', reason: 'menubar-missing' },
     });
   });
@@ -619,8 +619,8 @@ describe('checkUi (dry run)', () => {
     document.querySelector<HTMLElement>('.menubar-wrapper')!.style.display = 'none';
     const menu = fakeToolbar(() => {});
     const result = await checkUi(document, FAST);
-    expect(result).toMatchObject({ ready: true, path: 'toolbar', via: 'command', toolbar: true });
-    expect(result.ready && result.detail).toBe(
+    expect(result).toMatchObject({ ok: true, path: 'toolbar', via: 'command', toolbar: true });
+    expect(result.ok && result.detail).toBe(
       'header-collapsed: "Restart session and run all" found by command in the toolbar menu',
     );
     expect(menu.hasAttribute('open')).toBe(false);
@@ -651,8 +651,8 @@ describe('verifyRunStarted', () => {
       counter().textContent = '[ ]';
     }, 5);
     const result = await verifyRunStarted(document, { since, timeoutMs: 100 });
-    expect(result).toMatchObject({ ok: false, reason: 'no-run-started' });
-    expect(!result.ok && result.saw).toBe('1 cells, none pending/running; runtime connecting');
+    expect(result).toMatchObject({ ok: false, failed: { step: 'verify', reason: 'no-run-started' } });
+    expect(!result.ok && result.failed.saw).toBe('1 cells, none pending/running; runtime connecting');
   });
 
   it('sees a cell that was running go idle and then pending again', async () => {
@@ -741,7 +741,7 @@ describe('menus left as they were found', () => {
     page();
     const fake = fakeClosureMenu(document);
     personPresses();
-    expect(await checkUi(document, FAST)).toMatchObject({ ready: true, path: 'menu' });
+    expect(await checkUi(document, FAST)).toMatchObject({ ok: true, path: 'menu' });
     expect(fake.isOpen()).toBe(true);
     personPresses();
   });
@@ -751,7 +751,7 @@ describe('menus left as they were found', () => {
     const fake = fakeClosureMenu(document, { ignoreEscape: true });
     onlyFirstPressActs();
     expect(await checkUi(document, FAST)).toEqual({
-      ready: false,
+      ok: false,
       failed: {
         step: 'close-menu',
         reason: 'menu-stayed-open',
@@ -780,7 +780,7 @@ describe('Check Colab UI: what it reports', () => {
     page();
     fakeClosureMenu(document);
     expect(await checkUi(document, FAST)).toEqual({
-      ready: true,
+      ok: true,
       path: 'menu',
       via: 'command',
       label: 'Restart session and run all',
@@ -792,16 +792,14 @@ describe('Check Colab UI: what it reports', () => {
     page({ toolbar: true });
     fakeClosureMenu(document);
     const result = await checkUi(document, FAST);
-    expect(result.ready && result.detail).toBe(
-      '"Restart session and run all" found by command; toolbar fallback present',
-    );
+    expect(result.ok && result.detail).toBe('"Restart session and run all" found by command; toolbar fallback present');
   });
 
   it('reports a Runtime menu that does not open, even with a working toolbar menu beside it', async () => {
     page({ toolbar: true });
     fakeToolbar(() => {});
     expect(await checkUi(document, FAST)).toMatchObject({
-      ready: false,
+      ok: false,
       failed: { step: 'open-menu', reason: 'menu-did-not-open', saw: expect.stringMatching(/^aria-expanded=/) },
       toolbar: true,
     });
@@ -810,7 +808,7 @@ describe('Check Colab UI: what it reports', () => {
   it('with no menubar and no toolbar, says only that the menubar is missing', async () => {
     page({ menubar: false });
     expect(await checkUi(document, FAST)).toEqual({
-      ready: false,
+      ok: false,
       failed: {
         step: 'open-menu',
         reason: 'menubar-missing',

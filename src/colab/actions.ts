@@ -5,7 +5,7 @@
  * failed and what it saw, and leaves no menu open.
  */
 
-import type { FailedStep } from '../state/failed-step';
+import { type Failed, fail, seeing } from '../state/failed-step';
 import { classifyOpenDialogs, confirmRestartDialog, declineHighRamOffer, openDialogs } from './dialogs';
 import { isVisible } from './dom';
 import {
@@ -38,7 +38,7 @@ export interface ActionOptions {
 
 export type ActionStep = 'precheck' | 'runtime-ready' | 'open-menu' | 'find-item' | 'confirm' | 'verify';
 
-export type ActionFailure = { ok: false; failed: FailedStep & { step: ActionStep } };
+export type ActionFailure = Failed<ActionStep>;
 
 export type ActionResult =
   | {
@@ -64,16 +64,11 @@ interface Chosen {
 }
 
 type Fallback = () => Promise<
-  { ok: true; via: 'command' | 'label'; label: string } | { ok: false; reason: string; saw: string }
+  { ok: true; via: 'command' | 'label'; label: string } | Failed<'open-menu' | 'find-item'>
 >;
 
 const RESTART_VERIFY_MS = 60_000;
 const RUN_ALL_VERIFY_MS = 15_000;
-
-const failure = (step: ActionStep, reason: string, saw: string): ActionFailure => ({
-  ok: false,
-  failed: { step, reason, saw },
-});
 
 function isEnglishLabel(command: string, label: string): boolean {
   return (LABELS[command] ?? []).some((re) => re.test(label));
@@ -82,16 +77,16 @@ function isEnglishLabel(command: string, label: string): boolean {
 /** A dialog already open would swallow our clicks or be mistaken for ours: report it, act on nothing. */
 function precheck(doc: Document): ActionFailure | null {
   const open = classifyOpenDialogs(doc)[0];
-  return open ? failure('precheck', open.kind, open.text) : null;
+  return open ? fail('precheck', open.kind, open.text) : null;
 }
 
 async function chooseViaMenu(doc: Document, command: string, opts: ActionOptions): Promise<Chosen | ActionFailure> {
   const opened = await openRuntimeMenu(doc, { timeoutMs: opts.menuTimeoutMs });
-  if (!opened.ok) return failure('open-menu', opened.reason, opened.saw);
+  if (!opened.ok) return opened;
   const found = findMenuItem(opened.menu, command);
   if (!found.ok) {
     if (opened.openedByUs) await closeMenu(doc, opened.menu);
-    return failure('find-item', found.reason, found.saw);
+    return found;
   }
   const before = openDialogs(doc);
   const since = Date.now();
@@ -114,8 +109,8 @@ async function choose(
   const since = Date.now();
   const viaToolbar = await fallback();
   if (!viaToolbar.ok) {
-    const { step, reason, saw } = viaMenu.failed;
-    return failure(step, reason, `${saw}; toolbar fallback: ${viaToolbar.reason}; toolbar: ${viaToolbar.saw}`);
+    const { reason, saw } = viaToolbar.failed;
+    return seeing(viaMenu, `${viaMenu.failed.saw}; toolbar fallback: ${reason}; toolbar: ${saw}`);
   }
   const englishUi = isEnglishLabel(command, viaToolbar.label);
   return { ok: true, path: 'toolbar', via: viaToolbar.via, englishUi, before, since, menu: null };
@@ -139,7 +134,7 @@ async function verify(
   timeoutMs: number,
 ): Promise<ActionResult> {
   const verified = await verifyRunStarted(doc, { since: snapshot, timeoutMs });
-  if (!verified.ok) return failure('verify', verified.reason, `(dialog: ${dialog})${note}; ${verified.saw}`);
+  if (!verified.ok) return seeing(verified, `(dialog: ${dialog})${note}; ${verified.failed.saw}`);
   return { ok: true, path: chosen.path, via: chosen.via, dialog, evidence: verified.evidence };
 }
 
@@ -166,11 +161,10 @@ export async function restartAndRunAll(doc: Document, opts: ActionOptions = {}):
     runStarted: () => started() !== null,
   });
   const note = await tidyMenu(doc, chosen);
-  if (confirm.outcome === 'refused')
-    return failure('confirm', confirm.reason, `${confirm.kind}${note}; ${confirm.saw}`);
+  if (confirm.outcome === 'refused') return fail('confirm', confirm.reason, `${confirm.kind}${note}; ${confirm.saw}`);
   if (confirm.outcome === 'stayed-open') {
     const lost = `${confirm.kind} (the click was lost; not clicked again)${note}`;
-    return failure('confirm', 'dialog-stayed-open', `${lost}; ${confirm.saw}`);
+    return fail('confirm', 'dialog-stayed-open', `${lost}; ${confirm.saw}`);
   }
   return verify(doc, chosen, snapshot, confirm.outcome, note, opts.verifyTimeoutMs ?? RESTART_VERIFY_MS);
 }
@@ -190,7 +184,7 @@ export async function runAll(doc: Document, opts: ActionOptions = {}): Promise<A
   const blocked = precheck(doc);
   if (blocked) return blocked;
   const ready = await waitForReadyRuntime(doc, { timeoutMs: opts.readyTimeoutMs });
-  if (!ready.ok) return failure('runtime-ready', ready.reason, ready.saw);
+  if (!ready.ok) return ready;
   // A dialog may have opened while the kernel came back (new runtime required, usage limits).
   const blockedNow = precheck(doc);
   if (blockedNow) return blockedNow;
@@ -198,7 +192,7 @@ export async function runAll(doc: Document, opts: ActionOptions = {}): Promise<A
   const chosen = await choose(doc, COMMAND.runAll, opts, async () =>
     clickToolbarRunAll(doc)
       ? { ok: true, via: 'command', label: 'Run all' }
-      : { ok: false, reason: 'toolbar-missing', saw: 'no toolbar Run all button' },
+      : fail('open-menu', 'toolbar-missing', 'no toolbar Run all button'),
   );
   if (!chosen.ok) return chosen;
   const note = await tidyMenu(doc, chosen);
@@ -207,7 +201,7 @@ export async function runAll(doc: Document, opts: ActionOptions = {}): Promise<A
 
 export type CheckUiResult =
   | {
-      ready: true;
+      ok: true;
       path: 'menu' | 'toolbar';
       via: 'command' | 'label';
       label: string;
@@ -215,7 +209,7 @@ export type CheckUiResult =
       toolbar: boolean;
       detail: string;
     }
-  | { ready: false; failed: FailedStep & { step: 'open-menu' | 'find-item' | 'close-menu' }; toolbar: boolean };
+  | (Failed<'open-menu' | 'find-item' | 'close-menu'> & { toolbar: boolean });
 
 /**
  * The "Check Colab UI" dry run: opens the Runtime menu, finds the restart item (by command or label, noting
@@ -226,21 +220,23 @@ export async function checkUi(doc: Document, opts: ActionOptions = {}): Promise<
   const toolbar = hasToolbarMenu(doc);
   const opened = await openRuntimeMenu(doc, { timeoutMs: opts.menuTimeoutMs });
   if (!opened.ok) {
-    const headerGone = opened.reason === 'menubar-missing' || opened.reason === 'header-collapsed';
-    if (headerGone && toolbar) return checkToolbar(doc, opened.reason, opts);
-    return { ready: false, failed: { step: 'open-menu', reason: opened.reason, saw: opened.saw }, toolbar };
+    const { reason } = opened.failed;
+    if ((reason === 'menubar-missing' || reason === 'header-collapsed') && toolbar) {
+      return checkToolbar(doc, reason, opts);
+    }
+    return { ...opened, toolbar };
   }
   const found = locateMenuItem(opened.menu, COMMAND.restartAndRunAll);
   const items = describeItems(opened.menu);
   const closed = opened.openedByUs ? await closeMenu(doc, opened.menu) : true;
   if (!found)
-    return { ready: false, failed: { step: 'find-item', reason: 'item-missing', saw: `items: ${items}` }, toolbar };
+    return { ok: false, failed: { step: 'find-item', reason: 'item-missing', saw: `items: ${items}` }, toolbar };
   if (!closed) {
     const saw = `"${found.label}" found by ${found.via}`;
-    return { ready: false, failed: { step: 'close-menu', reason: 'menu-stayed-open', saw }, toolbar };
+    return { ok: false, failed: { step: 'close-menu', reason: 'menu-stayed-open', saw }, toolbar };
   }
   return {
-    ready: true,
+    ok: true,
     path: 'menu',
     via: found.via,
     label: found.label,
@@ -256,14 +252,18 @@ function disabledNote(disabled: boolean): string {
   return disabled ? ' (disabled now: Colab disables it while no runtime is connected)' : '';
 }
 
-async function checkToolbar(doc: Document, menuProblem: string, opts: ActionOptions): Promise<CheckUiResult> {
+async function checkToolbar(
+  doc: Document,
+  menuProblem: 'menubar-missing' | 'header-collapsed',
+  opts: ActionOptions,
+): Promise<CheckUiResult> {
   const found = await checkToolbarCommand(doc, COMMAND.restartAndRunAll, { timeoutMs: opts.menuTimeoutMs });
   if (!found.ok) {
-    const saw = `toolbar fallback: ${found.reason}; toolbar: ${found.saw}`;
-    return { ready: false, failed: { step: 'open-menu', reason: menuProblem, saw }, toolbar: true };
+    const saw = `toolbar fallback: ${found.failed.reason}; toolbar: ${found.failed.saw}`;
+    return { ok: false, failed: { step: 'open-menu', reason: menuProblem, saw }, toolbar: true };
   }
   return {
-    ready: true,
+    ok: true,
     path: 'toolbar',
     via: found.via,
     label: found.label,

@@ -5,43 +5,40 @@
  * one. Reads the page once, on request.
  */
 
-import type { FailedStep, UiStep } from '../state/failed-step';
+import { type Failed, fail } from '../state/failed-step';
 import { cellOf, findCells } from './cells';
 import { deepQueryAll } from './dom';
 import { CELL, OUTPUT } from './selectors';
 
-export type DetectionCheck = { ok: true; detail: string } | { ok: false; failed: FailedStep };
+export type DetectionCheck =
+  | { ok: true; detail: string }
+  | Failed<'find-cells' | 'read-run-states' | 'unknown-frame-host' | 'match-output-frames'>;
 
 export function checkDetection(doc: Document): DetectionCheck {
   const cells = findCells(doc);
   if (cells.length === 0) {
-    return problem('find-cells', 'no-cells', `no notebook cells found (${CELL.cell}): no failure can be seen`);
+    return fail('find-cells', 'no-cells', `no notebook cells found (${CELL.cell}): no failure can be seen`);
   }
   const code = cells.filter((cell) => cell.querySelector(CELL.runButton));
   const readable = code.filter(runStateReadable).length;
   if (readable === 0) {
     const what = code.length ? `none of ${code.length} run buttons shows a readable state` : 'no cell has a run button';
     const saw = `${what} (${CELL.runButton} ${CELL.execution}): no cell can be seen running`;
-    return problem('read-run-states', 'no-run-states', saw);
+    return fail('read-run-states', 'no-run-states', saw);
   }
   const strangers = [...new Set(outputFrames(doc, false).map((frame) => new URL(frame.src).hostname))];
   if (strangers.length > 0) {
     const saw = "Colab's output frames come from a host the guard does not know: errors shown there cannot be seen";
-    return problem('unknown-frame-host', strangers.join(', '), saw);
+    return fail('unknown-frame-host', strangers.join(', '), saw);
   }
   const frames = outputFrames(doc);
   const loose = frames.filter((frame) => !frame.matches(OUTPUT.frame) || !cellOf(frame)).length;
   if (loose > 0) {
     const outside = `${loose} of ${frames.length} output frames are outside a cell's output area`;
-    return problem('match-output-frames', 'frames-outside-cells', `${outside}: their errors cannot be seen`);
+    return fail('match-output-frames', 'frames-outside-cells', `${outside}: their errors cannot be seen`);
   }
   const seen = `${cells.length} cells, ${readable} of ${code.length} run states readable`;
   return { ok: true, detail: `${seen}, ${frames.length} output frames in their cells` };
-}
-
-/** For the unknown host, the reason is the host: the words name it. */
-function problem(step: UiStep, reason: string, saw: string): DetectionCheck {
-  return { ok: false, failed: { step, reason, saw } };
 }
 
 /** A run state is readable from the run button's state element (2024-08 →) or its title (before). */

@@ -5,6 +5,7 @@
 
 import { cut, TEXT_LIMITS } from '../limits';
 import type { DialogKind } from '../state/dialogs';
+import type { RefuseReason } from '../state/failed-step';
 import { deepQuery, deepQueryAll, deepText, dispatchMouseSequence, isVisible, squash, waitFor } from './dom';
 import { baseLanguage, colabLanguage } from './page-language';
 import { DANGEROUS_LABEL, DIALOG, DIALOG_MARKERS, DIALOG_TEXT } from './selectors';
@@ -147,16 +148,6 @@ export interface ConfirmOptions {
   /** How long a click waits for the dialog's opening animation, and then for the dialog to close (default 3000 ms). */
   settleMs?: number;
 }
-
-export type RefuseReason =
-  | 'other-dialog'
-  | 'unrecognised-dialog'
-  | 'late-dialog'
-  | 'no-choice'
-  | 'no-confirm-button'
-  | 'confirm-disabled'
-  | 'confirm-looks-like-cancel'
-  | 'confirm-looks-dangerous';
 
 export type ConfirmOutcome =
   | { outcome: 'confirmed'; dialog: Element; rule: 'english-text' | 'right-after-action'; saw: string }

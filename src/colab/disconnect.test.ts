@@ -215,8 +215,11 @@ describe('reconnect: what a person clicks after an idle time-out or an outage, n
       const [host] = mount(dialog(body!));
       expect(await reconnect(document, 50)).toMatchObject({
         ok: false,
-        reason: 'dialog-open',
-        saw: `disconnected (${kind})`,
+        failed: {
+          step: 'reconnect',
+          reason: 'dialog-open',
+          saw: `disconnected (${kind})`,
+        },
       });
       host!.remove();
     }
@@ -251,7 +254,10 @@ describe('reconnect: what a person clicks after an idle time-out or an outage, n
     const log = clicks();
     for (const state of ['idle', 'busy', 'connecting', 'reconnecting'] as const) {
       connectButton(state);
-      expect(await reconnect(document)).toMatchObject({ ok: false, reason: 'not-needed' });
+      expect(await reconnect(document)).toMatchObject({
+        ok: false,
+        failed: { step: 'reconnect', reason: 'not-needed' },
+      });
     }
     expect(log).toEqual([]);
   });
@@ -266,7 +272,10 @@ describe('reconnect: what a person clicks after an idle time-out or an outage, n
         'Permit this notebook to access your Google Drive files?',
       ),
     );
-    expect(await reconnect(document)).toMatchObject({ ok: false, reason: 'dialog-open', saw: 'drive-permission' });
+    expect(await reconnect(document)).toMatchObject({
+      ok: false,
+      failed: { step: 'reconnect', reason: 'dialog-open', saw: 'drive-permission' },
+    });
     expect(log).toEqual([]);
   });
 });
@@ -274,7 +283,7 @@ describe('reconnect: what a person clicks after an idle time-out or an outage, n
 describe('awaitReconnect', () => {
   const started = async () => {
     const start = await reconnect(document);
-    if (!start.ok) throw new Error(start.reason);
+    if (!start.ok) throw new Error(start.failed.reason);
     return start.before;
   };
 
@@ -294,7 +303,7 @@ describe('awaitReconnect', () => {
     connectButton('connecting');
     await tick();
     connectButton('reconnect');
-    expect(await outcome).toMatchObject({ ok: false, reason: 'unable-to-connect' });
+    expect(await outcome).toMatchObject({ ok: false, failed: { step: 'reconnect', reason: 'unable-to-connect' } });
   });
 
   it('ends as unable to connect on a new "Unable to connect" toast, not on one shown before', async () => {
@@ -304,15 +313,21 @@ describe('awaitReconnect', () => {
     host.setAttribute('labeltext', 'Unable to connect to the runtime. Retrying failed.');
     expect(await outcome).toMatchObject({
       ok: false,
-      reason: 'unable-to-connect',
-      saw: expect.stringContaining('Retrying'),
+      failed: {
+        step: 'reconnect',
+        reason: 'unable-to-connect',
+        saw: expect.stringContaining('Retrying'),
+      },
     });
     document.body.innerHTML = '';
     connectButton('reconnect');
     toast('Unable to connect to the runtime.');
     expect(await awaitReconnect(document, await started(), 100)).toMatchObject({
       ok: false,
-      reason: 'runtime-not-ready',
+      failed: {
+        step: 'reconnect',
+        reason: 'runtime-not-ready',
+      },
     });
   });
 
@@ -320,15 +335,18 @@ describe('awaitReconnect', () => {
     connectButton('reconnect');
     let outcome = awaitReconnect(document, await started(), 2000);
     mount(dialog(IDLE));
-    expect(await outcome).toMatchObject({ ok: false, reason: 'unable-to-connect' });
+    expect(await outcome).toMatchObject({ ok: false, failed: { step: 'reconnect', reason: 'unable-to-connect' } });
     document.body.innerHTML = '';
     connectButton('reconnect');
     outcome = awaitReconnect(document, await started(), 2000);
     mount(dialog(DISALLOWED));
     expect(await outcome).toMatchObject({
       ok: false,
-      reason: 'dialog-open',
-      saw: expect.stringContaining('disallowed-code'),
+      failed: {
+        step: 'reconnect',
+        reason: 'dialog-open',
+        saw: expect.stringContaining('disallowed-code'),
+      },
     });
   });
 });
@@ -403,8 +421,11 @@ describe('reconnect: every refusal says why', () => {
     mount(dialog('This notebook is requesting access to your Google Drive files.', 'Connect to Google Drive', 'Drive'));
     expect(await reconnect(document, 50)).toMatchObject({
       ok: false,
-      reason: 'dialog-open',
-      saw: 'disconnected (disallowed-code), drive-permission',
+      failed: {
+        step: 'reconnect',
+        reason: 'dialog-open',
+        saw: 'disconnected (disallowed-code), drive-permission',
+      },
     });
   });
 
@@ -413,33 +434,48 @@ describe('reconnect: every refusal says why', () => {
     connectButton('reconnect');
     mount(dialog('Your runtime will be disconnected due to inactivity.', 'Reconnect', 'Are you still there?'));
     expect(findDisconnectDialog(document)).toBeNull();
-    expect(await reconnect(document, 50)).toMatchObject({ ok: false, reason: 'dialog-open' });
+    expect(await reconnect(document, 50)).toMatchObject({
+      ok: false,
+      failed: { step: 'reconnect', reason: 'dialog-open' },
+    });
     expect(log).toEqual([]);
   });
 
   it('leaves the idle dialog alone when its Reconnect is disabled or missing', async () => {
     const log = stuckClicks();
     mount(dialog(IDLE).replace('dialogaction="ok"', 'dialogaction="ok" disabled'));
-    expect(await reconnect(document, 50)).toMatchObject({ ok: false, reason: 'no-reconnect-button' });
+    expect(await reconnect(document, 50)).toMatchObject({
+      ok: false,
+      failed: { step: 'reconnect', reason: 'no-reconnect-button' },
+    });
     document.body.innerHTML = '';
     mount(
       `<mwc-dialog open heading="Runtime disconnected"><div>${IDLE}</div>` +
         '<md-text-button slot="secondaryAction" dialogaction="cancel">Close</md-text-button></mwc-dialog>',
     );
-    expect(await reconnect(document, 50)).toMatchObject({ ok: false, reason: 'no-reconnect-button' });
+    expect(await reconnect(document, 50)).toMatchObject({
+      ok: false,
+      failed: { step: 'reconnect', reason: 'no-reconnect-button' },
+    });
     expect(log).toEqual([]);
   });
 
   it('says which label it refused, and when a dialog stayed open after its Reconnect', async () => {
     mount(dialog(IDLE, 'Disconnect'));
-    expect(await reconnect(document, 50)).toEqual({ ok: false, reason: 'unexpected-label', saw: 'Disconnect' });
+    expect(await reconnect(document, 50)).toEqual({
+      ok: false,
+      failed: { step: 'reconnect', reason: 'unexpected-label', saw: 'Disconnect' },
+    });
     document.body.innerHTML = '';
     const log = stuckClicks();
     mount(dialog(IDLE));
     expect(await reconnect(document, 50)).toEqual({
       ok: false,
-      reason: 'no-reconnect-button',
-      saw: 'the dialog stayed open after "Reconnect" was clicked',
+      failed: {
+        step: 'reconnect',
+        reason: 'no-reconnect-button',
+        saw: 'the dialog stayed open after "Reconnect" was clicked',
+      },
     });
     expect(log).toEqual(['Reconnect']);
   });
@@ -447,22 +483,34 @@ describe('reconnect: every refusal says why', () => {
   it('says the connect button is missing, or in which state it needs nothing', async () => {
     expect(await reconnect(document)).toEqual({
       ok: false,
-      reason: 'no-connect-button',
-      saw: 'no colab-connect-button',
+      failed: {
+        step: 'reconnect',
+        reason: 'no-connect-button',
+        saw: 'no colab-connect-button',
+      },
     });
     connectButton('idle');
-    expect(await reconnect(document)).toEqual({ ok: false, reason: 'not-needed', saw: 'runtime idle' });
+    expect(await reconnect(document)).toEqual({
+      ok: false,
+      failed: { step: 'reconnect', reason: 'not-needed', saw: 'runtime idle' },
+    });
   });
 
   it('never clicks a connect button it cannot read: not rendered yet, or showing an unknown state', async () => {
     const log = stuckClicks();
     mount('<colab-connect-button></colab-connect-button>');
     deepQuery(document, 'colab-connect-button')!.attachShadow({ mode: 'open' });
-    expect(await reconnect(document)).toEqual({ ok: false, reason: 'runtime-unreadable', saw: 'connect button: ""' });
+    expect(await reconnect(document)).toEqual({
+      ok: false,
+      failed: { step: 'reconnect', reason: 'runtime-unreadable', saw: 'connect button: ""' },
+    });
     document.body.innerHTML = '';
     connectButton('idle');
     connectIcon().textContent = 'error';
-    expect(await reconnect(document)).toMatchObject({ ok: false, reason: 'runtime-unreadable' });
+    expect(await reconnect(document)).toMatchObject({
+      ok: false,
+      failed: { step: 'reconnect', reason: 'runtime-unreadable' },
+    });
     expect(log).toEqual([]);
   });
 
@@ -471,7 +519,10 @@ describe('reconnect: every refusal says why', () => {
     connectButton('reconnect');
     for (const label of ['Disconnect and delete runtime', 'Runtime options']) {
       connectLabel().setAttribute('label', label);
-      expect(await reconnect(document)).toEqual({ ok: false, reason: 'unexpected-label', saw: label });
+      expect(await reconnect(document)).toEqual({
+        ok: false,
+        failed: { step: 'reconnect', reason: 'unexpected-label', saw: label },
+      });
     }
     expect(log).toEqual([]);
   });
@@ -505,8 +556,11 @@ describe('awaitReconnect: every outcome', () => {
     connectButton('reconnect');
     expect(await outcome).toEqual({
       ok: false,
-      reason: 'unable-to-connect',
-      saw: 'the connect button showed "Reconnect" again',
+      failed: {
+        step: 'reconnect',
+        reason: 'unable-to-connect',
+        saw: 'the connect button showed "Reconnect" again',
+      },
     });
   });
 
@@ -516,24 +570,30 @@ describe('awaitReconnect: every outcome', () => {
     const surface = host.shadowRoot!.querySelector('.mdc-snackbar')!;
     surface.classList.remove('mdc-snackbar--open');
     const start = await reconnect(document);
-    if (!start.ok) throw new Error(start.reason);
+    if (!start.ok) throw new Error(start.failed.reason);
     const outcome = awaitReconnect(document, start.before, 2000);
     surface.classList.add('mdc-snackbar--open');
-    expect(await outcome).toMatchObject({ ok: false, reason: 'unable-to-connect' });
+    expect(await outcome).toMatchObject({ ok: false, failed: { step: 'reconnect', reason: 'unable-to-connect' } });
   });
 
   it('says in which state the runtime was when time ran out', async () => {
     connectButton('reconnect');
     expect(await awaitReconnect(document, nothingBefore(), 50)).toEqual({
       ok: false,
-      reason: 'runtime-not-ready',
-      saw: 'runtime disconnected after 50 ms',
+      failed: {
+        step: 'reconnect',
+        reason: 'runtime-not-ready',
+        saw: 'runtime disconnected after 50 ms',
+      },
     });
     document.body.innerHTML = '';
     expect(await awaitReconnect(document, nothingBefore(), 50)).toEqual({
       ok: false,
-      reason: 'runtime-not-ready',
-      saw: 'runtime unknown after 50 ms',
+      failed: {
+        step: 'reconnect',
+        reason: 'runtime-not-ready',
+        saw: 'runtime unknown after 50 ms',
+      },
     });
   });
 });

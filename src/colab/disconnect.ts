@@ -5,6 +5,7 @@
  */
 
 import type { DisconnectKind } from '../state/disconnect';
+import { type Failed, fail } from '../state/failed-step';
 import { cellSource, editorText, outputText } from './cells';
 import {
   buttonLabel,
@@ -17,7 +18,6 @@ import {
 } from './dialogs';
 import { deepQuery, deepQueryAll, dispatchMouseSequence, squash, waitFor } from './dom';
 import { connectButtonState, runtimeState } from './kernel-state';
-import { type Fail, fail } from './result';
 import { CONNECT, DANGEROUS_LABEL, DIALOG, DIALOG_TEXT, DISCONNECT_TEXT, OUTPUT, TOAST, UNASSIGN } from './selectors';
 import { toastText } from './toast-watcher';
 
@@ -114,9 +114,8 @@ interface Before {
 
 export type ReconnectStart =
   | { ok: true; via: 'dialog' | 'connect-button'; before: Before }
-  /** The runtime shows connected or connecting again: there is nothing to reconnect. */
-  | Fail<'not-needed'>
-  | Fail<'dialog-open' | 'no-reconnect-button' | 'unexpected-label' | 'no-connect-button' | 'runtime-unreadable'>;
+  /** With `not-needed`, the runtime shows connected or connecting again: there is nothing to reconnect. */
+  | Failed<'reconnect'>;
 
 /**
  * Starts a reconnect as a person would: Reconnect on the one open disconnect dialog that may be answered (an idle
@@ -127,15 +126,16 @@ export async function reconnect(doc: Document, settleMs?: number): Promise<Recon
   const dialogs = openDialogs(doc);
   const answerable = findDisconnectDialog(doc);
   const others = dialogs.filter((dialog) => dialog !== answerable);
-  if (others.length) return fail('dialog-open', others.map(describeDialog).join(', '));
+  if (others.length) return fail('reconnect', 'dialog-open', others.map(describeDialog).join(', '));
   const before = { dialogs: new Set(dialogs), toasts: new Set(openToastTexts(doc)) };
   if (answerable) {
     const button = confirmButtonOf(answerable);
-    if (!button || isDisabled(button)) return fail('no-reconnect-button', dialogText(answerable));
+    if (!button || isDisabled(button)) return fail('reconnect', 'no-reconnect-button', dialogText(answerable));
     const label = buttonLabel(button);
-    if (!DIALOG_TEXT.reconnectLabel.test(label) || DANGEROUS_LABEL.test(label)) return fail('unexpected-label', label);
+    if (!DIALOG_TEXT.reconnectLabel.test(label) || DANGEROUS_LABEL.test(label))
+      return fail('reconnect', 'unexpected-label', label);
     if (!(await clickDialogButton(answerable, button, settleMs)))
-      return fail('no-reconnect-button', `the dialog stayed open after "${label}" was clicked`);
+      return fail('reconnect', 'no-reconnect-button', `the dialog stayed open after "${label}" was clicked`);
     return { ok: true, via: 'dialog', before };
   }
   return clickConnectButton(doc, before);
@@ -143,13 +143,15 @@ export async function reconnect(doc: Document, settleMs?: number): Promise<Recon
 
 function clickConnectButton(doc: Document, before: Before): ReconnectStart {
   const host = deepQuery(doc, CONNECT.host);
-  if (!host) return fail('no-connect-button', `no ${CONNECT.host}`);
+  if (!host) return fail('reconnect', 'no-connect-button', `no ${CONNECT.host}`);
   const state = connectButtonState(host);
-  if (state === 'idle' || state === 'busy' || state === 'connecting') return fail('not-needed', `runtime ${state}`);
+  if (state === 'idle' || state === 'busy' || state === 'connecting')
+    return fail('reconnect', 'not-needed', `runtime ${state}`);
   const button = (host.shadowRoot ?? host).querySelector(CONNECT.button);
   const label = button ? buttonLabel(button) : '';
-  if (state !== 'disconnected' || !button) return fail('runtime-unreadable', `connect button: "${label}"`);
-  if (!CONNECT.disconnectedText.test(label) || DANGEROUS_LABEL.test(label)) return fail('unexpected-label', label);
+  if (state !== 'disconnected' || !button) return fail('reconnect', 'runtime-unreadable', `connect button: "${label}"`);
+  if (!CONNECT.disconnectedText.test(label) || DANGEROUS_LABEL.test(label))
+    return fail('reconnect', 'unexpected-label', label);
   dispatchMouseSequence(button, 'click');
   return { ok: true, via: 'connect-button', before };
 }
@@ -171,21 +173,23 @@ export async function awaitReconnect(
   doc: Document,
   before: Before,
   timeoutMs = 60_000,
-): Promise<{ ok: true } | Fail<'unable-to-connect' | 'dialog-open' | 'runtime-not-ready'>> {
+): Promise<{ ok: true } | Failed<'reconnect'>> {
   let tried = false;
   const outcome = () => {
     const state = runtimeState(doc);
     if (state === 'idle' || state === 'busy') return { ok: true as const };
     tried ||= state === 'connecting';
     if (tried && state === 'disconnected')
-      return fail('unable-to-connect', 'the connect button showed "Reconnect" again');
+      return fail('reconnect', 'unable-to-connect', 'the connect button showed "Reconnect" again');
     const toast = openToastTexts(doc).find((text) => toastDisconnect(text) && !before.toasts.has(text));
-    if (toast) return fail('unable-to-connect', toast);
+    if (toast) return fail('reconnect', 'unable-to-connect', toast);
     const dialog = openDialogs(doc).find((d) => !before.dialogs.has(d));
     if (!dialog) return null;
-    if (dialog === findDisconnectDialog(doc)) return fail('unable-to-connect', dialogText(dialog));
-    return fail('dialog-open', `${describeDialog(dialog)}: ${dialogText(dialog)}`);
+    if (dialog === findDisconnectDialog(doc)) return fail('reconnect', 'unable-to-connect', dialogText(dialog));
+    return fail('reconnect', 'dialog-open', `${describeDialog(dialog)}: ${dialogText(dialog)}`);
   };
   const settled = await waitFor(outcome, { root: doc, timeoutMs, observeShadowRoots: true });
-  return settled ?? fail('runtime-not-ready', `runtime ${runtimeState(doc) ?? 'unknown'} after ${timeoutMs} ms`);
+  return (
+    settled ?? fail('reconnect', 'runtime-not-ready', `runtime ${runtimeState(doc) ?? 'unknown'} after ${timeoutMs} ms`)
+  );
 }

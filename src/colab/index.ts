@@ -11,7 +11,6 @@ export * from './languages';
 export * from './observer';
 export * from './output-frame-reader';
 export * from './page-language';
-export type { Fail } from './result';
 export * from './runtime-menu';
 export * from './selectors';
 export * from './stream-tail';

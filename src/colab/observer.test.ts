@@ -145,7 +145,7 @@ describe('run-state transitions', () => {
   });
 });
 
-describe('reading running cells together (issue 19)', () => {
+describe('reading running cells together', () => {
   beforeEach(() => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     vi.setSystemTime(0);

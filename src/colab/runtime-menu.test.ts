@@ -81,41 +81,65 @@ describe('findMenuItem', () => {
 
   it('reports a disabled item (Colab disables it while disconnected)', () => {
     item('restart-and-run-all').classList.add('goog-menuitem-disabled');
-    expect(findMenuItem(menu(), 'restart-and-run-all')).toMatchObject({ ok: false, reason: 'item-disabled' });
+    expect(findMenuItem(menu(), 'restart-and-run-all')).toMatchObject({
+      ok: false,
+      failed: { step: 'find-item', reason: 'item-disabled' },
+    });
     item('restart-and-run-all').classList.remove('goog-menuitem-disabled');
     item('restart-and-run-all').setAttribute('aria-disabled', 'true');
-    expect(findMenuItem(menu(), 'restart-and-run-all')).toMatchObject({ ok: false, reason: 'item-disabled' });
+    expect(findMenuItem(menu(), 'restart-and-run-all')).toMatchObject({
+      ok: false,
+      failed: { step: 'find-item', reason: 'item-disabled' },
+    });
     expect(locateMenuItem(menu(), 'restart-and-run-all')).toMatchObject({ disabled: true, via: 'command' });
   });
 
   it('reports the items it saw when the item is missing', () => {
     item('restart-and-run-all').remove();
     const found = findMenuItem(menu(), 'restart-and-run-all');
-    expect(found).toMatchObject({ ok: false, reason: 'item-missing' });
-    expect(!found.ok && found.saw).toContain('restart: Restart session');
-    expect(!found.ok && found.saw).toContain('powerwash-current-vm: Disconnect and delete runtime');
+    expect(found).toMatchObject({ ok: false, failed: { step: 'find-item', reason: 'item-missing' } });
+    expect(!found.ok && found.failed.saw).toContain('restart: Restart session');
+    expect(!found.ok && found.failed.saw).toContain('powerwash-current-vm: Disconnect and delete runtime');
   });
 
   it('never returns a dangerous item, whatever the labels say', () => {
     item('restart-and-run-all').remove();
     const powerwash = item('powerwash-current-vm');
     powerwash.querySelector('.goog-menuitem-content')!.textContent = 'Restart and run all';
-    expect(findMenuItem(menu(), 'restart-and-run-all')).toMatchObject({ ok: false, reason: 'item-missing' });
+    expect(findMenuItem(menu(), 'restart-and-run-all')).toMatchObject({
+      ok: false,
+      failed: { step: 'find-item', reason: 'item-missing' },
+    });
     powerwash.removeAttribute('command');
     powerwash.querySelector('.goog-menuitem-content')!.textContent =
       'Restart and run all (disconnect and delete runtime)';
-    expect(findMenuItem(menu(), 'restart-and-run-all')).toMatchObject({ ok: false, reason: 'item-missing' });
-    expect(findMenuItem(menu(), 'powerwash-current-vm')).toMatchObject({ ok: false, reason: 'item-dangerous' });
-    expect(findMenuItem(menu(), 'change-runtime-type', [/.*/])).toMatchObject({ ok: false, reason: 'item-dangerous' });
+    expect(findMenuItem(menu(), 'restart-and-run-all')).toMatchObject({
+      ok: false,
+      failed: { step: 'find-item', reason: 'item-missing' },
+    });
+    expect(findMenuItem(menu(), 'powerwash-current-vm')).toMatchObject({
+      ok: false,
+      failed: { step: 'find-item', reason: 'item-dangerous' },
+    });
+    expect(findMenuItem(menu(), 'change-runtime-type', [/.*/])).toMatchObject({
+      ok: false,
+      failed: { step: 'find-item', reason: 'item-dangerous' },
+    });
     expect(findMenuItem(menu(), 'anything', [/Change runtime type/])).toMatchObject({
       ok: false,
-      reason: 'item-missing',
+      failed: {
+        step: 'find-item',
+        reason: 'item-missing',
+      },
     });
   });
 
   it('refuses an item carrying the command but labelled as a dangerous action', () => {
     item('restart-and-run-all').querySelector('.goog-menuitem-content')!.textContent = 'Disconnect and delete runtime';
-    expect(findMenuItem(menu(), 'restart-and-run-all')).toMatchObject({ ok: false, reason: 'item-dangerous' });
+    expect(findMenuItem(menu(), 'restart-and-run-all')).toMatchObject({
+      ok: false,
+      failed: { step: 'find-item', reason: 'item-dangerous' },
+    });
   });
 });
 
@@ -152,14 +176,20 @@ describe('openRuntimeMenu', () => {
   it('fails when the menu does not open, and when there is no button', async () => {
     expect(await openRuntimeMenu(document, { timeoutMs: 30 })).toMatchObject({
       ok: false,
-      reason: 'menu-did-not-open',
+      failed: {
+        step: 'open-menu',
+        reason: 'menu-did-not-open',
+      },
     });
     document.getElementById('runtime-menu-button')!.remove();
     document.querySelector('#top-menubar')!.remove();
     expect(await openRuntimeMenu(document, { timeoutMs: 30 })).toMatchObject({
       ok: false,
-      reason: 'menubar-missing',
-      saw: "no Runtime menu button: Colab's menu bar is not on the page",
+      failed: {
+        step: 'open-menu',
+        reason: 'menubar-missing',
+        saw: "no Runtime menu button: Colab's menu bar is not on the page",
+      },
     });
   });
 
@@ -168,8 +198,8 @@ describe('openRuntimeMenu', () => {
     document.querySelector<HTMLElement>('.menubar-wrapper')!.style.display = 'none';
     const log = recordEvents(document);
     const opened = await openRuntimeMenu(document, { timeoutMs: 30 });
-    expect(opened).toMatchObject({ ok: false, reason: 'header-collapsed' });
-    expect(!opened.ok && opened.saw).toContain('collapsed');
+    expect(opened).toMatchObject({ ok: false, failed: { step: 'open-menu', reason: 'header-collapsed' } });
+    expect(!opened.ok && opened.failed.saw).toContain('collapsed');
     expect(log).toEqual([]);
     expect(fake.isOpen()).toBe(false);
   });
@@ -212,7 +242,10 @@ describe('the connect menu, a second Closure menu (§11.3)', () => {
     const log = recordEvents(connectMenu);
     expect(await openRuntimeMenu(document, { timeoutMs: 30 })).toMatchObject({
       ok: false,
-      reason: 'menu-did-not-open',
+      failed: {
+        step: 'open-menu',
+        reason: 'menu-did-not-open',
+      },
     });
     expect(log).toEqual([]);
   });
@@ -302,17 +335,20 @@ describe('openRuntimeMenu when the menu is slow or cannot be told', () => {
       button.setAttribute('aria-expanded', String(button.getAttribute('aria-expanded') !== 'true'));
     });
     const opened = await openRuntimeMenu(document, { timeoutMs: 30 });
-    expect(opened).toMatchObject({ ok: false, reason: 'menu-did-not-open', saw: 'aria-expanded=true; menu not found' });
+    expect(opened).toMatchObject({
+      ok: false,
+      failed: { step: 'open-menu', reason: 'menu-did-not-open', saw: 'aria-expanded=true; menu not found' },
+    });
     expect(presses).toEqual(['press', 'press']);
     expect(button.getAttribute('aria-expanded')).toBe('false');
   });
 
   it('says how the menu it found was hidden when it did not show', async () => {
     const failed = await openRuntimeMenu(document, { timeoutMs: 30 });
-    expect(failed).toMatchObject({ ok: false, saw: 'aria-expanded=false; menu present, display=none' });
+    expect(failed).toMatchObject({ ok: false, failed: { saw: 'aria-expanded=false; menu present, display=none' } });
     menu().setAttribute('style', 'visibility: hidden;');
     const hidden = await openRuntimeMenu(document, { timeoutMs: 30 });
-    expect(hidden).toMatchObject({ ok: false, saw: 'aria-expanded=false; menu present, display=default' });
+    expect(hidden).toMatchObject({ ok: false, failed: { saw: 'aria-expanded=false; menu present, display=default' } });
   });
 
   it('chooses no menu when two popups with run commands show after the press', async () => {
@@ -325,7 +361,7 @@ describe('openRuntimeMenu when the menu is slow or cannot be told', () => {
       .getElementById('runtime-menu-button')!
       .addEventListener('mousedown', () => second!.setAttribute('style', 'visibility: visible;'));
     const opened = await openRuntimeMenu(document, { timeoutMs: 30 });
-    expect(opened).toMatchObject({ ok: false, reason: 'menu-did-not-open' });
+    expect(opened).toMatchObject({ ok: false, failed: { step: 'open-menu', reason: 'menu-did-not-open' } });
     expect(runtimeMenu.style.visibility).toBe('visible');
   });
 });
@@ -335,15 +371,18 @@ describe('items: what is reported, and what is never found', () => {
     item('restart-and-run-all').setAttribute('disabled', '');
     expect(findMenuItem(menu(), 'restart-and-run-all')).toMatchObject({
       ok: false,
-      reason: 'item-disabled',
-      saw: 'command restart-and-run-all: "Restart session and run all"',
+      failed: {
+        step: 'find-item',
+        reason: 'item-disabled',
+        saw: 'command restart-and-run-all: "Restart session and run all"',
+      },
     });
   });
 
   it('names the refused item and its label when the command is labelled as a dangerous action', () => {
     item('restart-and-run-all').querySelector('.goog-menuitem-content')!.textContent = 'Disconnect and delete runtime';
     expect(findMenuItem(menu(), 'restart-and-run-all')).toMatchObject({
-      saw: 'restart-and-run-all: "Disconnect and delete runtime"',
+      failed: { saw: 'restart-and-run-all: "Disconnect and delete runtime"' },
     });
   });
 
@@ -351,11 +390,14 @@ describe('items: what is reported, and what is never found', () => {
     item('restart-and-run-all').remove();
     item('restart').removeAttribute('command');
     const found = findMenuItem(menu(), 'restart-and-run-all');
-    expect(!found.ok && found.saw).toMatch(/^items: runall: Run all; runbefore: .*; \?: Restart session; /);
+    expect(!found.ok && found.failed.saw).toMatch(/^items: runall: Run all; runbefore: .*; \?: Restart session; /);
   });
 
   it('finds a command without known labels only by that command', () => {
-    expect(findMenuItem(menu(), 'no-such-command')).toMatchObject({ ok: false, reason: 'item-missing' });
+    expect(findMenuItem(menu(), 'no-such-command')).toMatchObject({
+      ok: false,
+      failed: { step: 'find-item', reason: 'item-missing' },
+    });
     expect(locateMenuItem(menu(), 'no-such-command')).toBeNull();
   });
 
@@ -452,8 +494,11 @@ describe('a dangerous command asked for', () => {
     item('powerwash-current-vm').remove();
     expect(findMenuItem(menu(), 'powerwash-current-vm')).toEqual({
       ok: false,
-      reason: 'item-dangerous',
-      saw: 'powerwash-current-vm: ""',
+      failed: {
+        step: 'find-item',
+        reason: 'item-dangerous',
+        saw: 'powerwash-current-vm: ""',
+      },
     });
   });
 });

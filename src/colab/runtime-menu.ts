@@ -1,8 +1,8 @@
 /** The Runtime menu of Colab's Closure menubar (REFERENCE.md §1.1, §1.2). */
 
+import { type Failed, fail } from '../state/failed-step';
 import { openDialogs } from './dialogs';
 import { dispatchMouseSequence, isVisible, nodeText, pressEscape, squash, waitFor } from './dom';
-import { type Fail, fail } from './result';
 import { COMMAND, DANGEROUS_COMMANDS, DANGEROUS_LABEL, LABELS, MENU, TOOLBAR, TRANSLATED_LABELS } from './selectors';
 
 export interface MenuOptions {
@@ -12,7 +12,7 @@ export interface MenuOptions {
 
 export type OpenMenuResult =
   | { ok: true; menu: HTMLElement; button: HTMLElement; openedByUs: boolean }
-  | Fail<'menubar-missing' | 'header-collapsed' | 'menu-did-not-open'>;
+  | Failed<'open-menu'>;
 
 export interface LocatedItem {
   item: Element;
@@ -21,7 +21,7 @@ export interface LocatedItem {
   disabled: boolean;
 }
 
-export type FindItemResult = ({ ok: true } & LocatedItem) | Fail<'item-missing' | 'item-disabled' | 'item-dangerous'>;
+export type FindItemResult = ({ ok: true } & LocatedItem) | Failed<'find-item'>;
 
 /** `#runtime-menu-button`, else the menubar button captioned "Runtime" (#2), in any language Colab was seen in. */
 export function findRuntimeButton(doc: Document): HTMLElement | null {
@@ -76,9 +76,14 @@ function shownRuntimeMenu(doc: Document, button: HTMLElement, shownBefore: Set<E
  */
 export async function openRuntimeMenu(doc: Document, opts: MenuOptions = {}): Promise<OpenMenuResult> {
   const button = findRuntimeButton(doc);
-  if (!button) return fail('menubar-missing', "no Runtime menu button: Colab's menu bar is not on the page");
+  if (!button)
+    return fail('open-menu', 'menubar-missing', "no Runtime menu button: Colab's menu bar is not on the page");
   if (!isVisible(button)) {
-    return fail('header-collapsed', "the Runtime menu button is hidden: Colab's header is collapsed (its ^ caret)");
+    return fail(
+      'open-menu',
+      'header-collapsed',
+      "the Runtime menu button is hidden: Colab's header is collapsed (its ^ caret)",
+    );
   }
   const wasExpanded = button.getAttribute('aria-expanded') === 'true';
   const shownBefore = wasExpanded ? null : new Set<Element>(visiblePopups(doc));
@@ -94,7 +99,7 @@ export async function openRuntimeMenu(doc: Document, opts: MenuOptions = {}): Pr
     `${present ? `present, display=${present.style.display || 'default'}` : 'not found'}`;
   // Pressed open but not known as the Runtime menu: Closure's MenuButton closes it on a second press.
   if (!wasExpanded && button.getAttribute('aria-expanded') === 'true') dispatchMouseSequence(button, 'press');
-  return fail('menu-did-not-open', saw);
+  return fail('open-menu', 'menu-did-not-open', saw);
 }
 
 /** Label text of a menu item without its keyboard hint (`.goog-menuitem-accel`, §1.1), or an md-menu headline. */
@@ -153,11 +158,11 @@ export function locateMenuItem(menu: ParentNode, command: string, labels = label
 export function findMenuItem(menu: ParentNode, command: string, labels = labelsOf(command)): FindItemResult {
   const byCommand = menu.querySelector(`[command="${command}"]`);
   if (DANGEROUS_COMMANDS.includes(command) || (byCommand && isDangerous(byCommand))) {
-    return fail('item-dangerous', `${command}: "${byCommand ? itemLabel(byCommand) : ''}"`);
+    return fail('find-item', 'item-dangerous', `${command}: "${byCommand ? itemLabel(byCommand) : ''}"`);
   }
   const found = locateMenuItem(menu, command, labels);
-  if (!found) return fail('item-missing', `items: ${describeItems(menu)}`);
-  if (found.disabled) return fail('item-disabled', `${found.via} ${command}: "${found.label}"`);
+  if (!found) return fail('find-item', 'item-missing', `items: ${describeItems(menu)}`);
+  if (found.disabled) return fail('find-item', 'item-disabled', `${found.via} ${command}: "${found.label}"`);
   return { ok: true, ...found };
 }
 

@@ -37,7 +37,7 @@ describe('the toolbar menu (§1.3)', () => {
     toolbar(3100);
     const late = chooseToolbarCommand(document, 'restart-and-run-all');
     await vi.advanceTimersByTimeAsync(3400);
-    expect(await late).toMatchObject({ ok: false, reason: 'toolbar-menu-did-not-open' });
+    expect(await late).toMatchObject({ ok: false, failed: { step: 'open-menu', reason: 'toolbar-menu-did-not-open' } });
   });
 
   it('closes the menu it opened for a look: by Escape, else after 300 ms by its open attribute', async () => {
@@ -70,13 +70,19 @@ describe('a toolbar the guard cannot use is named, and nothing is pressed', () =
     mount('<colab-notebook-toolbar id="top-toolbar"></colab-notebook-toolbar>');
     expect(await chooseToolbarCommand(document, 'restart-and-run-all')).toEqual({
       ok: false,
-      reason: 'toolbar-missing',
-      saw: 'no colab-notebook-toolbar-run-button',
+      failed: {
+        step: 'open-menu',
+        reason: 'toolbar-missing',
+        saw: 'no colab-notebook-toolbar-run-button',
+      },
     });
     expect(await checkToolbarCommand(document, 'restart-and-run-all')).toEqual({
       ok: false,
-      reason: 'toolbar-missing',
-      saw: 'no colab-notebook-toolbar-run-button with a More actions menu',
+      failed: {
+        step: 'open-menu',
+        reason: 'toolbar-missing',
+        saw: 'no colab-notebook-toolbar-run-button with a More actions menu',
+      },
     });
   });
 
@@ -88,12 +94,18 @@ describe('a toolbar the guard cannot use is named, and nothing is pressed', () =
       root.querySelector(part)!.remove();
       expect(await chooseToolbarCommand(document, 'restart-and-run-all')).toEqual({
         ok: false,
-        reason: 'toolbar-missing',
-        saw: 'no More actions button or md-menu',
+        failed: {
+          step: 'open-menu',
+          reason: 'toolbar-missing',
+          saw: 'no More actions button or md-menu',
+        },
       });
       expect(await checkToolbarCommand(document, 'restart-and-run-all')).toMatchObject({
         ok: false,
-        reason: 'toolbar-missing',
+        failed: {
+          step: 'open-menu',
+          reason: 'toolbar-missing',
+        },
       });
       expect(menu.hasAttribute('open')).toBe(false);
       expect(opened).toBe(false);
@@ -110,7 +122,10 @@ describe('a toolbar the guard cannot use is named, and nothing is pressed', () =
       more.replaceWith(more.cloneNode(true));
       const result = look(document, 'restart-and-run-all');
       await vi.advanceTimersByTimeAsync(3100);
-      expect(await result).toEqual({ ok: false, reason: 'toolbar-menu-did-not-open', saw: 'md-menu has no [open]' });
+      expect(await result).toEqual({
+        ok: false,
+        failed: { step: 'open-menu', reason: 'toolbar-menu-did-not-open', saw: 'md-menu has no [open]' },
+      });
       document.body.innerHTML = '';
     }
   });
@@ -120,8 +135,11 @@ describe('a toolbar the guard cannot use is named, and nothing is pressed', () =
     menu.querySelector('md-menu-item[command="restart-and-run-all"]')!.remove();
     expect(await checkToolbarCommand(document, 'restart-and-run-all')).toEqual({
       ok: false,
-      reason: 'item-missing',
-      saw: 'not in the toolbar menu',
+      failed: {
+        step: 'find-item',
+        reason: 'item-missing',
+        saw: 'not in the toolbar menu',
+      },
     });
     expect(menu.hasAttribute('open')).toBe(false);
   });

@@ -4,8 +4,8 @@
  * Medium confidence: no source automated this path.
  */
 
+import { type Failed, fail } from '../state/failed-step';
 import { deepQuery, pressEscape, waitFor } from './dom';
-import { type Fail, fail } from './result';
 import { findMenuItem, type LocatedItem, locateMenuItem } from './runtime-menu';
 import { TOOLBAR } from './selectors';
 
@@ -14,9 +14,7 @@ export interface ToolbarOptions {
   timeoutMs?: number;
 }
 
-export type ToolbarResult =
-  | ({ ok: true } & LocatedItem)
-  | Fail<'toolbar-missing' | 'toolbar-menu-did-not-open' | 'item-missing' | 'item-disabled' | 'item-dangerous'>;
+export type ToolbarResult = ({ ok: true } & LocatedItem) | Failed<'open-menu' | 'find-item'>;
 
 function toolbarRoot(doc: Document): ShadowRoot | null {
   return deepQuery(doc, TOOLBAR.host)?.shadowRoot ?? null;
@@ -37,11 +35,11 @@ export async function chooseToolbarCommand(
   const more = root?.querySelector<HTMLElement>(TOOLBAR.moreActions);
   const menu = root?.querySelector(TOOLBAR.menu);
   if (!root || !more || !menu)
-    return fail('toolbar-missing', root ? 'no More actions button or md-menu' : `no ${TOOLBAR.host}`);
+    return fail('open-menu', 'toolbar-missing', root ? 'no More actions button or md-menu' : `no ${TOOLBAR.host}`);
   const wasOpen = menu.hasAttribute('open');
   if (!wasOpen) clickInnermost(more);
   const opened = await waitFor(() => menu.hasAttribute('open'), { root, timeoutMs: opts.timeoutMs ?? 3000 });
-  if (!opened) return fail('toolbar-menu-did-not-open', 'md-menu has no [open]');
+  if (!opened) return fail('open-menu', 'toolbar-menu-did-not-open', 'md-menu has no [open]');
   const found = findMenuItem(menu, command);
   if (!found.ok) {
     if (!wasOpen) await closeToolbarMenu(menu);
@@ -51,9 +49,7 @@ export async function chooseToolbarCommand(
   return found;
 }
 
-export type ToolbarCheck =
-  | ({ ok: true } & Omit<LocatedItem, 'item'>)
-  | Fail<'toolbar-missing' | 'toolbar-menu-did-not-open' | 'item-missing'>;
+export type ToolbarCheck = ({ ok: true } & Omit<LocatedItem, 'item'>) | Failed<'open-menu' | 'find-item'>;
 
 /** The dry run of `chooseToolbarCommand`: opens the md-menu, finds the item, closes the menu without choosing it. */
 export async function checkToolbarCommand(
@@ -64,14 +60,15 @@ export async function checkToolbarCommand(
   const root = toolbarRoot(doc);
   const more = root?.querySelector<HTMLElement>(TOOLBAR.moreActions);
   const menu = root?.querySelector(TOOLBAR.menu);
-  if (!root || !more || !menu) return fail('toolbar-missing', `no ${TOOLBAR.host} with a More actions menu`);
+  if (!root || !more || !menu)
+    return fail('open-menu', 'toolbar-missing', `no ${TOOLBAR.host} with a More actions menu`);
   const wasOpen = menu.hasAttribute('open');
   if (!wasOpen) clickInnermost(more);
   const opened = await waitFor(() => menu.hasAttribute('open'), { root, timeoutMs: opts.timeoutMs ?? 3000 });
-  if (!opened) return fail('toolbar-menu-did-not-open', 'md-menu has no [open]');
+  if (!opened) return fail('open-menu', 'toolbar-menu-did-not-open', 'md-menu has no [open]');
   const found = locateMenuItem(menu, command);
   if (!wasOpen) await closeToolbarMenu(menu);
-  if (!found) return fail('item-missing', 'not in the toolbar menu');
+  if (!found) return fail('find-item', 'item-missing', 'not in the toolbar menu');
   return { ok: true, via: found.via, label: found.label, disabled: found.disabled };
 }
 

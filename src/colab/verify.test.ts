@@ -73,8 +73,11 @@ describe('waitForReadyRuntime', () => {
     button().textContent = 'Reconnect';
     expect(await waitForReadyRuntime(document, { timeoutMs: 40 })).toEqual({
       ok: false,
-      reason: 'runtime-not-ready',
-      saw: 'the connect button still showed "disconnected" after 40 ms',
+      failed: {
+        step: 'runtime-ready',
+        reason: 'runtime-not-ready',
+        saw: 'the connect button still showed "disconnected" after 40 ms',
+      },
     });
   });
 
@@ -90,7 +93,7 @@ describe('waitForReadyRuntime', () => {
       await vi.advanceTimersByTimeAsync(59_999);
       expect(outcome).toBeNull();
       await vi.advanceTimersByTimeAsync(1);
-      expect(outcome).toMatchObject({ ok: false, reason: 'runtime-not-ready' });
+      expect(outcome).toMatchObject({ ok: false, failed: { step: 'runtime-ready', reason: 'runtime-not-ready' } });
     } finally {
       vi.useRealTimers();
     }
@@ -140,7 +143,7 @@ describe('verifyRunStarted without a bound named', () => {
       await vi.advanceTimersByTimeAsync(14_990);
       expect(outcome).toBeNull();
       await vi.advanceTimersByTimeAsync(20);
-      expect(outcome).toMatchObject({ ok: false, reason: 'no-run-started' });
+      expect(outcome).toMatchObject({ ok: false, failed: { step: 'verify', reason: 'no-run-started' } });
     } finally {
       vi.useRealTimers();
     }
@@ -151,8 +154,11 @@ describe('what verification says when it fails', () => {
   it('names the missing connect button, and why it matters', async () => {
     expect(await waitForReadyRuntime(document, { timeoutMs: 10 })).toEqual({
       ok: false,
-      reason: 'connect-button-missing',
-      saw: 'no colab-connect-button: cannot tell whether the runtime is ready',
+      failed: {
+        step: 'runtime-ready',
+        reason: 'connect-button-missing',
+        saw: 'no colab-connect-button: cannot tell whether the runtime is ready',
+      },
     });
   });
 
@@ -163,7 +169,7 @@ describe('what verification says when it fails', () => {
     mount('<mwc-dialog open heading="Second notice"><div>Other words</div></mwc-dialog>');
     const result = await verifyRunStarted(document, { timeoutMs: 10 });
     expect(result.ok).toBe(false);
-    const saw = result.ok ? '' : result.saw;
+    const saw = result.ok ? '' : result.failed.saw;
     const [, dialogs] = saw.split('; open dialogs: ');
     const [first, second] = dialogs!.split('; ');
     expect(first).toMatch(/^unknown: "Notice Your session crashed\. x+"$/);
@@ -174,6 +180,6 @@ describe('what verification says when it fails', () => {
   it('with no runtime state and no dialog to name, says only what the cells showed', async () => {
     mount(snippet('code-cell-with-static-output-2026-03.html'));
     const result = await verifyRunStarted(document, { timeoutMs: 10 });
-    expect(!result.ok && result.saw).toBe('1 cells, none pending/running');
+    expect(!result.ok && result.failed.saw).toBe('1 cells, none pending/running');
   });
 });

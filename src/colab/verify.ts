@@ -1,10 +1,10 @@
 /** Is the runtime ready, and did the run start? Evidence read from the page (REFERENCE.md §4.1, §5.4, §11.5). */
 
+import { type Failed, fail } from '../state/failed-step';
 import { cellId, cellRunState, executionCount, findCells, isUnderWay } from './cells';
 import { classifyOpenDialogs } from './dialogs';
 import { deepQuery, waitFor } from './dom';
 import { connectButtonState, runtimeState } from './kernel-state';
-import { type Fail, fail } from './result';
 import { CONNECT } from './selectors';
 
 export interface ReadyOptions {
@@ -19,9 +19,14 @@ export interface ReadyOptions {
 export async function waitForReadyRuntime(
   doc: Document,
   opts: ReadyOptions = {},
-): Promise<{ ok: true } | Fail<'connect-button-missing' | 'runtime-not-ready'>> {
+): Promise<{ ok: true } | Failed<'runtime-ready'>> {
   const host = deepQuery(doc, CONNECT.host);
-  if (!host) return fail('connect-button-missing', `no ${CONNECT.host}: cannot tell whether the runtime is ready`);
+  if (!host)
+    return fail(
+      'runtime-ready',
+      'connect-button-missing',
+      `no ${CONNECT.host}: cannot tell whether the runtime is ready`,
+    );
   const timeoutMs = opts.timeoutMs ?? 60_000;
   const ready = await waitFor(() => connectButtonState(host) === 'idle', {
     root: host.shadowRoot ?? host,
@@ -30,6 +35,7 @@ export async function waitForReadyRuntime(
   });
   if (ready) return { ok: true };
   return fail(
+    'runtime-ready',
     'runtime-not-ready',
     `the connect button still showed "${connectButtonState(host)}" after ${timeoutMs} ms`,
   );
@@ -86,7 +92,7 @@ export interface VerifyOptions {
 export async function verifyRunStarted(
   doc: Document,
   opts: VerifyOptions = {},
-): Promise<{ ok: true; evidence: string } | Fail<'no-run-started'>> {
+): Promise<{ ok: true; evidence: string } | Failed<'verify'>> {
   const evidence = await waitFor(runStartCheck(doc, opts.since ?? takeRunSnapshot(doc)), {
     root: doc,
     timeoutMs: opts.timeoutMs ?? 15000,
@@ -98,6 +104,7 @@ export async function verifyRunStarted(
     .join('; ');
   const runtime = runtimeState(doc);
   return fail(
+    'verify',
     'no-run-started',
     `${findCells(doc).length} cells, none pending/running${runtime ? `; runtime ${runtime}` : ''}` +
       `${dialogs ? `; open dialogs: ${dialogs}` : ''}`,

@@ -151,9 +151,9 @@ describe('refusedPattern (imports)', () => {
 });
 
 /**
- * The issue's patterns, timed in V8 on one short line at 4 s to over 30 s each, on lines built to make a backtracking
- * engine fail slowly, at the detector's bounds. These assert the verdicts: were matching not linear, the run would
- * not end.
+ * Patterns that make a backtracking engine slow, timed in V8 on one short line at 4 s to over 30 s each, on lines
+ * built to make such an engine fail slowly, at the detector's bounds. These assert the verdicts: were matching not
+ * linear, the run would not end.
  */
 describe('hostile patterns on hostile output', () => {
   const full = (line: string): string => Array.from({ length: MAX_USER_LINES }, () => line).join('\n');

@@ -174,7 +174,7 @@ describe("an output frame's reports to the Colab page", () => {
     expect(asked).toEqual([{ type: 'frame-hello' }]);
   });
 
-  describe('stream tails asked by the page when a cell stops (issue 20)', () => {
+  describe('stream tails asked by the page when a cell stops', () => {
     /** The page above asks (or a stranger, from another window). */
     const request = (id: number, from: { source?: unknown } = {}) =>
       window.dispatchEvent(

@@ -35,7 +35,7 @@ describe('page messages', () => {
   });
 });
 
-describe('the frame channel: stream tails (issue 20)', () => {
+describe('the frame channel: stream tails', () => {
   const report = (id: unknown, text: string) => ({
     channel: FRAME_CHANNEL,
     token: 'x'.repeat(32),

@@ -1,7 +1,14 @@
 import * as v from 'valibot';
 import { IMPORT_MAX_CHARS, MAX_SHELL_TAIL_CHARS, MAX_TEXT_CHARS, MAX_URL_CHARS, TEXT_LIMITS } from '../limits';
 import type { DeliveryError } from '../state/alert-delivery';
-import { ALERT_EVENTS, type AlertEvent, KIND_CHOICES, MAX_ALERT_URL_CHARS } from '../state/alerts';
+import {
+  ALERT_EVENTS,
+  type AlertEvent,
+  KIND_CHOICES,
+  MAX_ALERT_CHAT_CHARS,
+  MAX_ALERT_TOKEN_CHARS,
+  MAX_ALERT_URL_CHARS,
+} from '../state/alerts';
 import { PERSON_ONLY_KINDS } from '../state/dialogs';
 import { DISCONNECT_KINDS } from '../state/disconnect';
 import type { ClaimReply, CommandReply, ReportReply } from '../state/policy';
@@ -146,10 +153,14 @@ export type FrameMessage = v.InferOutput<typeof FrameMessageSchema>;
 const AlertsPatchSchema = v.object({
   url: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(MAX_ALERT_URL_CHARS)))),
   kind: v.optional(v.picklist(KIND_CHOICES)),
+  /** A secret for the URL's receiver; null forgets it. Absent keeps the saved one while the host stays the same. */
+  token: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(MAX_ALERT_TOKEN_CHARS)))),
+  chatId: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(MAX_ALERT_CHAT_CHARS)))),
   events: v.optional(
     v.partial(v.object(Object.fromEntries(ALERT_EVENTS.map((e) => [e, v.boolean()])) as AlertEventFlags)),
   ),
   includeTitle: v.optional(v.boolean()),
+  includeErrorLine: v.optional(v.boolean()),
   notificationsOffered: v.optional(v.boolean()),
 });
 type AlertEventFlags = Record<AlertEvent, v.BooleanSchema<undefined>>;

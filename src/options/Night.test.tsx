@@ -20,7 +20,7 @@ import { Night } from './Night';
 
 vi.mock('webextension-polyfill', async () => ({ default: (await import('@webext-core/fake-browser')).fakeBrowser }));
 
-/** Issue 52 in the options page: the keep-awake switch, and the heartbeat's URL, period and test ping. */
+/** Through the night in the options page: the keep-awake switch, and the heartbeat's URL, period and test ping. */
 const HC = 'https://hc-ping.com/5f2c1a3e-9b7d-4e21-8c3a-0d6f1e2b3c4d';
 
 const permissions = fakeBrowser.permissions as unknown as { request: (request: unknown) => Promise<boolean> };
@@ -28,11 +28,14 @@ const permissions = fakeBrowser.permissions as unknown as { request: (request: u
 let worker: FakeWorker;
 let view: Mounted | undefined;
 let granted: Set<string>;
+/** Firefox's data consent: null in Chrome, which has none to ask for; else the categories granted. */
+let consent: Set<string> | null;
 let saved: Record<string, unknown>[];
 
 beforeEach(async () => {
   worker = await installFakeBrowser();
-  granted = grantedSites();
+  consent = null;
+  granted = grantedSites(() => consent);
   saved = [];
 });
 
@@ -122,6 +125,20 @@ describe('the heartbeat', () => {
     await waitFor(() => getByText(root, /^Pinging hc-ping\.com every 10 min while a guarded run goes on, with/));
     expect(worker.sent).toEqual([{ type: 'ui-heartbeat', patch: { url: HC, everyMinutes: 10 } }]);
     expect(await stored()).toEqual({ v: 1, url: HC, everyMinutes: 10 });
+  });
+
+  it('in Firefox, asks in the same click for the consent to send website activity', async () => {
+    consent = new Set();
+    const request = vi.spyOn(permissions, 'request').mockImplementation(async () => {
+      granted.add('https://hc-ping.com/*');
+      consent?.add('websiteActivity');
+      return true;
+    });
+    const root = await open();
+    await fillIn(root, HC);
+    await click(getByRole(root, 'button', 'Save heartbeat'));
+    await waitFor(() => getByText(root, /^Pinging hc-ping\.com every 5 min/));
+    expect(request).toHaveBeenCalledWith({ origins: ['https://hc-ping.com/*'], data_collection: ['websiteActivity'] });
   });
 
   it('shows the test ping’s result and the last ping of a run, with what the service answered', async () => {

@@ -3,6 +3,7 @@ import { t } from '../lib/i18n';
 import {
   checkHeartbeatUrl,
   configuredHeartbeat,
+  HEARTBEAT_DATA,
   HEARTBEAT_KEY,
   HEARTBEAT_LOG_KEY,
   HEARTBEAT_MINUTES,
@@ -20,7 +21,7 @@ import { sendUi } from '../ui/send';
 import { formatTime } from '../ui/text';
 import { Toggle } from './controls';
 import type { Save } from './save';
-import { grantThenSave, type Said, SaidLine, TestSend } from './url-tools';
+import { grantThenSave, type Said, SaidLine, TestSend, useAsksDataConsent } from './url-tools';
 
 /**
  * Through the night: the computer kept awake while a guarded run goes on, and the heartbeat that tells the person
@@ -49,11 +50,12 @@ export function Night({ settings, save }: { settings: Settings; save: Save }) {
 function Heartbeat() {
   const config = useLocalKey(HEARTBEAT_KEY, parseHeartbeatConfig);
   const pings = useSessionKey(HEARTBEAT_LOG_KEY, parsePings);
-  if (!config) return <p class="muted">{t('loading')}</p>;
+  const asksConsent = useAsksDataConsent();
+  if (!config || asksConsent === undefined) return <p class="muted">{t('loading')}</p>;
   const saved = configuredHeartbeat(config);
   return (
     <div class="heartbeat">
-      <HeartbeatForm config={config} />
+      <HeartbeatForm config={config} asksConsent={asksConsent} />
       {saved && (
         <>
           <p class="alert-target">
@@ -77,7 +79,7 @@ function Heartbeat() {
   );
 }
 
-function HeartbeatForm({ config }: { config: HeartbeatConfig }) {
+function HeartbeatForm({ config, asksConsent }: { config: HeartbeatConfig; asksConsent: boolean }) {
   const [url, setUrl] = useState(config.url ?? '');
   const [every, setEvery] = useState(String(config.everyMinutes));
   const [message, setMessage] = useState<Said | null>(null);
@@ -107,7 +109,8 @@ function HeartbeatForm({ config }: { config: HeartbeatConfig }) {
       );
       return;
     }
-    void grantThenSave(checked.permission, saving, t('heartbeatSaved')).then(setMessage);
+    const sending = { permission: checked.permission, data: HEARTBEAT_DATA, asksConsent };
+    void grantThenSave(sending, saving, t('heartbeatSaved')).then(setMessage);
   }
 
   async function onRemove() {

@@ -1,8 +1,10 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import browser from 'webextension-polyfill';
 import { t } from '../lib/i18n';
 import type { AlertTestReply } from '../messaging/protocol';
+import type { AlertDataCategory } from '../state/alerts';
 import { deliveryErrorText } from '../ui/alert-text';
+import { asksDataConsent } from '../ui/data-consent';
 import { errorText } from '../ui/send';
 
 /** What the URLs the person saves share (the alert URL, the heartbeat): a site's permission, a test, a result line. */
@@ -12,12 +14,30 @@ export interface Said {
   text: string;
 }
 
+/** Whether the browser asks consent to the data sent (Firefox): known before any click, which must ask at once. */
+export function useAsksDataConsent(): boolean | undefined {
+  const [asks, setAsks] = useState<boolean | undefined>(undefined);
+  useEffect(() => {
+    void asksDataConsent().then(setAsks, () => setAsks(false));
+  }, []);
+  return asks;
+}
+
+/** What a URL's save asks for, in one prompt: its site, and where the browser asks (Firefox) the data sent there. */
+export interface Sending {
+  permission: string;
+  data: readonly AlertDataCategory[];
+  asksConsent: boolean;
+}
+
 /**
- * Asks for the one site's permission, then saves. Call it in the click itself, before anything is awaited: browsers
- * grant a permission only during the person's gesture. Refused: nothing is saved, and the answer says so.
+ * Asks for the one site's permission (and the consent to the data sent there), then saves. Call it in the click
+ * itself, before anything is awaited: browsers grant a permission only during the person's gesture. Refused: nothing
+ * is saved, and the answer says so.
  */
-export function grantThenSave(permission: string, save: () => Promise<string | null>, saved: string): Promise<Said> {
-  return browser.permissions.request({ origins: [permission] }).then(
+export function grantThenSave(sending: Sending, save: () => Promise<string | null>, saved: string): Promise<Said> {
+  const data = sending.asksConsent ? { data_collection: [...sending.data] } : {};
+  return browser.permissions.request({ origins: [sending.permission], ...data }).then(
     async (granted) => {
       if (!granted) return { error: true, text: t('alertsPermissionRefused') };
       const refusal = await save();

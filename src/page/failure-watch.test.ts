@@ -434,7 +434,7 @@ async function shellCell(ending: ShellEnding, end: 'focused' | 'error' = 'focuse
   await state(end);
 }
 
-describe('failure watch: a process started from a shell cell (issue 20), its stream in the main document', () => {
+describe('failure watch: a process started from a shell cell, its stream in the main document', () => {
   beforeEach(() => setSource('!accelerate launch --mixed_precision fp16 train.py'));
 
   it('`!accelerate launch` dying of CUDA OOM, the cell ending with no error: one failure, its line shown', async () => {

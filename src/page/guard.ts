@@ -55,7 +55,7 @@ export function createPageGuard(doc: Document, context: ScriptContext): PageGuar
       const detection = checkDetection(doc);
       if (!detection.ok) return { ready: false, failed: detection.failed, language };
       const result = await checkUi(doc);
-      if (result.ready) return { ready: true, detail: `${result.detail}; ${detection.detail}`, language };
+      if (result.ok) return { ready: true, detail: `${result.detail}; ${detection.detail}`, language };
       return { ready: false, failed: result.failed, language };
     },
   };

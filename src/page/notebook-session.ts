@@ -1,8 +1,8 @@
 import { t } from '../lib/i18n';
-import { cut, TEXT_LIMITS } from '../limits';
 import type { PageMessage, ReplyTo } from '../messaging/protocol';
 import { isPersonOnly } from '../state/dialogs';
 import { answersDisconnect } from '../state/disconnect';
+import { clipFailed } from '../state/failed-step';
 import type { NotebookRecord, Settings } from '../state/schema';
 import { urlShowsNotebook } from '../state/scratch';
 import { loadNotebook, loadSettings, watchNotebook, watchSettings } from '../state/store';
@@ -265,16 +265,8 @@ export function startNotebookSession(
 }
 
 /** What a failed step saw can be long; the service worker refuses a result whose texts exceed what it stores. */
-function clipOutcome(outcome: Outcome): Outcome {
-  if (outcome.ok) return outcome;
-  return {
-    ...outcome,
-    failed: {
-      step: outcome.failed.step,
-      reason: cut(outcome.failed.reason, TEXT_LIMITS.uiStep),
-      saw: cut(outcome.failed.saw, TEXT_LIMITS.detail),
-    },
-  };
+function clipOutcome(outcome: Outcome) {
+  return outcome.ok ? outcome : { ...outcome, failed: clipFailed(outcome.failed) };
 }
 
 /** The cell and the exception's line an error stopped the run at, when known. */

@@ -260,7 +260,10 @@ describe('restart runner', () => {
 
     it('Colab unable to connect ends the attempt, as no UI problem, and runs nothing', async () => {
       colab.reconnect.mockResolvedValue({ ok: true, via: 'connect-button', before });
-      colab.awaitReconnect.mockResolvedValue({ ok: false, reason: 'unable-to-connect', saw: 'Unable to connect' });
+      colab.awaitReconnect.mockResolvedValue({
+        ok: false,
+        failed: { step: 'reconnect', reason: 'unable-to-connect', saw: 'Unable to connect' },
+      });
       await run();
       expect(outcomes).toEqual([
         {
@@ -273,7 +276,10 @@ describe('restart runner', () => {
     });
 
     it('a runtime connected again needs nothing', async () => {
-      colab.reconnect.mockResolvedValue({ ok: false, reason: 'not-needed', saw: 'runtime busy' });
+      colab.reconnect.mockResolvedValue({
+        ok: false,
+        failed: { step: 'reconnect', reason: 'not-needed', saw: 'runtime busy' },
+      });
       await run();
       expect(outcomes).toEqual([
         {
@@ -287,7 +293,10 @@ describe('restart runner', () => {
     });
 
     it('anything else is a failed step: a dialog the guard leaves alone stops it', async () => {
-      colab.reconnect.mockResolvedValue({ ok: false, reason: 'dialog-open', saw: 'disconnected (disallowed-code)' });
+      colab.reconnect.mockResolvedValue({
+        ok: false,
+        failed: { step: 'reconnect', reason: 'dialog-open', saw: 'disconnected (disallowed-code)' },
+      });
       await run();
       expect(outcomes).toEqual([
         { ok: false, failed: { step: 'reconnect', reason: 'dialog-open', saw: 'disconnected (disallowed-code)' } },

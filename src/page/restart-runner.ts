@@ -1,8 +1,8 @@
 import { type ActionResult, awaitReconnect, reconnect, restartAndRunAll, runAll } from '../colab';
-import { cut, TEXT_LIMITS } from '../limits';
 import type { ClaimReply } from '../messaging/protocol';
+import { type Failed, fail } from '../state/failed-step';
 import type { ReconnectEnd } from '../state/policy';
-import type { FailedStep, NotebookRecord, RestartAction, Status } from '../state/schema';
+import type { NotebookRecord, RestartAction, Status } from '../state/schema';
 
 /**
  * Follows the notebook's record: when this tab owns a pending restart it waits for the deadline the record holds (the
@@ -40,7 +40,7 @@ export interface RestartRunner {
  * How the action went; a failure names the step and what it saw, for the user. `runtime`: a reconnect that found
  * Colab unable to connect, or nothing to reconnect, which is no UI problem (the policy decides what follows).
  */
-export type Outcome = { ok: true } | { ok: false; failed: FailedStep; runtime?: ReconnectEnd };
+export type Outcome = { ok: true } | (Failed & { runtime?: ReconnectEnd });
 
 /**
  * A claim refused while the record still says this tab should claim is a passing refusal (the worker threw and gave
@@ -134,7 +134,7 @@ async function performReporting(doc: Document, action: RestartAction): Promise<O
   try {
     return await perform(doc, action);
   } catch (error) {
-    return { ok: false, failed: { step: 'exception', reason: 'threw', saw: cut(String(error), TEXT_LIMITS.detail) } };
+    return fail('exception', 'threw', String(error));
   }
 }
 
@@ -156,15 +156,16 @@ async function perform(doc: Document, action: RestartAction): Promise<Outcome> {
  */
 async function reconnectAndRunAll(doc: Document): Promise<Outcome> {
   const started = await reconnect(doc);
-  if (!started.ok) return reconnectFailed(started.reason, started.saw);
+  if (!started.ok) return reconnectFailed(started);
   const connected = await awaitReconnect(doc, started.before);
-  if (!connected.ok) return reconnectFailed(connected.reason, connected.saw);
+  if (!connected.ok) return reconnectFailed(connected);
   return outcomeOf(await runAll(doc));
 }
 
-function reconnectFailed(reason: string, saw: string): Outcome {
-  const failed = { ok: false as const, failed: { step: 'reconnect' as const, reason, saw } };
-  return reason === 'not-needed' || reason === 'unable-to-connect' ? { ...failed, runtime: reason } : failed;
+/** Colab unable to connect, or nothing to reconnect, is no UI problem: the policy decides what follows. */
+function reconnectFailed(failure: Failed<'reconnect'>): Outcome {
+  const { reason } = failure.failed;
+  return reason === 'not-needed' || reason === 'unable-to-connect' ? { ...failure, runtime: reason } : failure;
 }
 
 function outcomeOf(result: ActionResult): Outcome {

@@ -2,22 +2,36 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   type AlertLog,
+  admitAlert,
   afterFailure,
   afterSuccess,
   dueAlerts,
   emptyAlertLog,
+  isRedirect,
   MAX_FAILURES,
   MAX_PENDING,
   nextDue,
   parseAlertLog,
   queueAlert,
+  type ReceiverResponse,
   responseError,
+  retryAfterSeconds,
+  telegramError,
   withoutAlert,
 } from './alert-delivery';
 
 const request = { url: 'https://ntfy.sh/x', headers: {}, body: 'hi' };
 const alert = (id: string, dueAt = 0) => ({ id, event: 'gave-up' as const, dueAt, request });
 const network = { kind: 'network' as const, message: 'Failed to fetch' };
+/** A plain answer from the receiver itself. */
+const answer = (status: number, extra: Partial<ReceiverResponse> = {}): ReceiverResponse => ({
+  status,
+  type: 'cors',
+  redirected: false,
+  retryAfter: null,
+  body: null,
+  ...extra,
+});
 
 describe('alert delivery', () => {
   it('tries again 10 s, 1 min and 5 min after failures, then gives up and says so', () => {
@@ -86,10 +100,9 @@ describe('alert delivery', () => {
   });
 
   it('counts any 2xx as delivered', () => {
-    expect(responseError(200)).toBeNull();
-    expect(responseError(204)).toBeNull();
-    expect(responseError(301)).toEqual({ kind: 'http', status: 301 });
-    expect(responseError(500)).toEqual({ kind: 'http', status: 500 });
+    expect(responseError(answer(200), 0)).toBeNull();
+    expect(responseError(answer(204), 0)).toBeNull();
+    expect(responseError(answer(500), 0)).toEqual({ kind: 'http', status: 500 });
   });
 
   it('reads a corrupt stored log as empty', () => {
@@ -122,11 +135,164 @@ describe('alert delivery with several alerts waiting', () => {
 
   it('an alert due now is due; any 2xx is delivered, and nothing else is', () => {
     expect(dueAlerts(queueAlert(emptyAlertLog(), alert('a', 5000)), 5000).map((p) => p.id)).toEqual(['a']);
-    for (const status of [200, 204, 299]) expect(responseError(status)).toBeNull();
-    for (const status of [101, 199, 300, 404]) expect(responseError(status)).toEqual({ kind: 'http', status });
+    for (const status of [200, 204, 299]) expect(responseError(answer(status), 0)).toBeNull();
+    for (const status of [101, 199, 404]) expect(responseError(answer(status), 0)).toEqual({ kind: 'http', status });
+    for (const status of [300, 307, 399]) expect(responseError(answer(status), 0)).toEqual({ kind: 'redirect' });
   });
 
   it('a stored log with nothing waiting and no failures reads as empty', () => {
     expect(parseAlertLog({ v: 1 })).toEqual(emptyAlertLog());
+  });
+});
+
+describe('a receiver that asks to wait (HTTP 429, Retry-After, Telegram retry_after)', () => {
+  const NOW = Date.UTC(2026, 10, 28, 3, 0, 0);
+
+  it('reads Retry-After as seconds or as an HTTP date, and nothing else', () => {
+    expect(retryAfterSeconds('120', NOW)).toBe(120);
+    expect(retryAfterSeconds(' 0 ', NOW)).toBe(0);
+    expect(retryAfterSeconds('Sat, 28 Nov 2026 03:01:30 GMT', NOW)).toBe(90);
+    expect(retryAfterSeconds('Sat, 28 Nov 2026 02:59:00 GMT', NOW)).toBe(0);
+    for (const unread of [null, '', 'soon', '-5', '1.5', '12345678901']) {
+      expect(retryAfterSeconds(unread, NOW), String(unread)).toBeUndefined();
+    }
+  });
+
+  it("reads Telegram's error body: its wait and its words", () => {
+    const body =
+      '{"ok":false,"error_code":429,"description":"Too Many Requests: retry after 34","parameters":{"retry_after":34}}';
+    expect(telegramError(body)).toEqual({ waitSec: 34, detail: 'Too Many Requests: retry after 34' });
+    expect(telegramError('{"ok":false,"description":"Bad Request: chat not found"}')).toEqual({
+      detail: 'Bad Request: chat not found',
+    });
+    for (const other of [null, '', 'no', '[]', '{"parameters":{"retry_after":"34"}}', '{"description":5}']) {
+      expect(telegramError(other)).toEqual({});
+    }
+  });
+
+  it('says the wait of a 429 or 503 from the header first, else from the body; other statuses wait as usual', () => {
+    expect(responseError(answer(429, { retryAfter: '30' }), NOW)).toEqual({ kind: 'http', status: 429, waitSec: 30 });
+    expect(responseError(answer(503, { retryAfter: '7' }), NOW)).toEqual({ kind: 'http', status: 503, waitSec: 7 });
+    const telegram = answer(429, { body: '{"description":"Too Many Requests","parameters":{"retry_after":12}}' });
+    expect(responseError(telegram, NOW)).toEqual({
+      kind: 'http',
+      status: 429,
+      waitSec: 12,
+      detail: 'Too Many Requests',
+    });
+    expect(responseError({ ...telegram, retryAfter: '40' }, NOW)).toMatchObject({ waitSec: 40 });
+    expect(responseError(answer(500, { retryAfter: '30' }), NOW)).toEqual({ kind: 'http', status: 500 });
+    expect(responseError(answer(429), NOW)).toEqual({ kind: 'http', status: 429 });
+  });
+
+  it('tries again no sooner than asked, holds every other alert back, and waits as usual when asked less', () => {
+    let log = queueAlert(queueAlert(emptyAlertLog(), alert('a', 0)), alert('b', 0));
+    log = afterFailure(log, 'a', { kind: 'http', status: 429, waitSec: 90 }, 1000);
+    expect(log.pending.find((p) => p.id === 'a')?.dueAt).toBe(91_000);
+    expect(log.pausedUntil).toBe(91_000);
+    expect(dueAlerts(log, 90_999)).toEqual([]);
+    expect(dueAlerts(log, 91_000).map((p) => p.id)).toEqual(['a', 'b']);
+    expect(nextDue(log)).toBe(91_000);
+    const short = afterFailure(
+      queueAlert(emptyAlertLog(), alert('c', 0)),
+      'c',
+      { kind: 'http', status: 429, waitSec: 2 },
+      0,
+    );
+    expect(short.pending[0]?.dueAt).toBe(10_000);
+    expect(afterSuccess(log, 'b').pausedUntil).toBeUndefined();
+  });
+
+  it('gives an alert up at once when the receiver asks to wait more than an hour', () => {
+    const log = afterFailure(
+      queueAlert(emptyAlertLog(), alert('a', 0)),
+      'a',
+      { kind: 'http', status: 429, waitSec: 3601 },
+      0,
+    );
+    expect(log.pending).toEqual([]);
+    expect(log.failures.at(-1)?.final).toBe(true);
+    expect(log.pausedUntil).toBeUndefined();
+    const hour = afterFailure(
+      queueAlert(emptyAlertLog(), alert('a', 0)),
+      'a',
+      { kind: 'http', status: 429, waitSec: 3600 },
+      0,
+    );
+    expect(hour.pending[0]?.dueAt).toBe(3_600_000);
+  });
+});
+
+describe('redirects', () => {
+  it('are refused whatever host they name: an opaque redirect, a 3xx, an answer after one the browser followed', () => {
+    expect(isRedirect({ status: 0, type: 'opaqueredirect', redirected: false })).toBe(true);
+    expect(isRedirect({ status: 307, type: 'basic', redirected: false })).toBe(true);
+    expect(isRedirect({ status: 200, type: 'cors', redirected: true })).toBe(true);
+    expect(isRedirect({ status: 200, type: 'cors', redirected: false })).toBe(false);
+    expect(isRedirect({ status: 404, type: 'cors', redirected: false })).toBe(false);
+    expect(responseError(answer(0, { type: 'opaqueredirect' }), 0)).toEqual({ kind: 'redirect' });
+    expect(responseError(answer(200, { redirected: true }), 0)).toEqual({ kind: 'redirect' });
+  });
+});
+
+describe('one alert per event kind per notebook in 5 minutes', () => {
+  const T0 = 1_000_000;
+  /** docs/alerts.md's 5 minutes, as a literal. */
+  const ALERT_RATE_MS = 5 * 60_000;
+
+  it('sends the first, holds back and counts the next ones, then says the count with the first after 5 minutes', () => {
+    let log = emptyAlertLog();
+    const admit = (at: number, key = 'drive:a', event: 'restarted' | 'gave-up' = 'restarted') => {
+      const admitted = admitAlert(log, key, event, at);
+      log = admitted.log;
+      return [admitted.send, admitted.heldBack];
+    };
+    expect(admit(T0)).toEqual([true, 0]);
+    expect(admit(T0 + 60_000)).toEqual([false, 0]);
+    expect(admit(T0 + ALERT_RATE_MS - 1)).toEqual([false, 0]);
+    // Another kind, another notebook: their own windows.
+    expect(admit(T0 + 1000, 'drive:a', 'gave-up')).toEqual([true, 0]);
+    expect(admit(T0 + 1000, 'drive:b')).toEqual([true, 0]);
+    expect(admit(T0 + ALERT_RATE_MS)).toEqual([true, 2]);
+    expect(admit(T0 + ALERT_RATE_MS + 1)).toEqual([false, 0]);
+    expect(admit(T0 + 3 * ALERT_RATE_MS)).toEqual([true, 1]);
+    expect(admit(T0 + 5 * ALERT_RATE_MS)).toEqual([true, 0]);
+  });
+
+  it('lets a clock set back send, and forgets a held count after a day', () => {
+    const sent = admitAlert(emptyAlertLog(), 'drive:a', 'gave-up', T0).log;
+    expect(admitAlert(sent, 'drive:a', 'gave-up', T0 - 60_000).send).toBe(true);
+    const held = admitAlert(sent, 'drive:a', 'gave-up', T0 + 1).log;
+    expect(admitAlert(held, 'drive:a', 'gave-up', T0 + 24 * 3_600_000)).toMatchObject({ send: true, heldBack: 0 });
+  });
+
+  it('never sends two of a kind for a notebook within 5 minutes, and every alert is sent or counted', () => {
+    const step = fc.record({
+      gap: fc.integer({ min: 0, max: 2 * ALERT_RATE_MS }),
+      key: fc.constantFrom('drive:a', 'drive:b'),
+      event: fc.constantFrom('gave-up' as const, 'restarted' as const),
+    });
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 60 }), (steps) => {
+        let log = emptyAlertLog();
+        let now = T0;
+        const lastSent = new Map<string, number>();
+        let sent = 0;
+        let told = 0;
+        for (const { gap, key, event } of steps) {
+          now += gap;
+          const admitted = admitAlert(log, key, event, now);
+          log = admitted.log;
+          if (!admitted.send) continue;
+          const last = lastSent.get(`${key} ${event}`);
+          if (last !== undefined && now - last < ALERT_RATE_MS) return false;
+          lastSent.set(`${key} ${event}`, now);
+          sent++;
+          told += admitted.heldBack;
+        }
+        const stillHeld = log.recent.reduce((sum, entry) => sum + entry.held, 0);
+        return sent + told + stillHeld === steps.length;
+      }),
+    );
   });
 });

@@ -1,5 +1,5 @@
 import type { AlertKind, AlertRequest } from './alert-delivery';
-import type { ReceiverKind } from './alerts';
+import type { Receiver } from './alerts';
 
 /**
  * What an alert says, already in words (the worker makes them from the history's words, in the extension's
@@ -10,7 +10,14 @@ export interface AlertWords {
   at: number;
   /** "Gave up: train.ipynb" (or "…: a notebook" when the name may not leave the browser). */
   title: string;
+  /** What happened, and what the guard did. */
   message: string;
+  /** What happens next: "2 of 3 restarts left…", "Waits for you…"; '' when nothing follows (a test). */
+  next: string;
+  /** How many alerts like it were held back since the last one sent, and that in words ('' for none). */
+  heldBack: { count: number; text: string };
+  /** The notebook's address and the words offering it: only when the person allows the name to leave the browser. */
+  link: { url: string; label: string } | null;
   /** The notebook's name, or null when the person did not allow it. */
   notebook: string | null;
   restarts: { used: number; limit: number };
@@ -20,24 +27,32 @@ export interface AlertWords {
 export const JSON_ALERT_SCHEMA = 'colab-oom-guard/alert';
 export const JSON_ALERT_VERSION = 1;
 
-/** Discord refuses a message longer than 2,000 characters; Slack cuts at 40,000, ntfy at 4,096 bytes. */
+/** Discord refuses a message over 2,000 characters, Telegram one over 4,096; Slack cuts at 40,000, ntfy at 4 kB. */
 const DISCORD_MAX = 2000;
+const TELEGRAM_MAX = 4096;
 const NTFY_MAX_CHARS = 1000;
 
-/** ntfy's priorities (1-5 by name) and tags (emoji names shown before the title) per event. */
+/**
+ * ntfy's priorities per event (`urgent`: long vibration bursts and a pop-over, through "do not disturb" where the phone
+ * allows it) and tags (emoji names shown before the title). A give-up wakes; what waits for the person is high; a
+ * restart or a finished run, which need nobody, ring as usual; a test rings as usual too, to show what an alert does.
+ */
 const NTFY: Record<AlertKind, { priority: string; tags: string }> = {
-  'gave-up': { priority: 'high', tags: 'warning' },
+  'gave-up': { priority: 'urgent', tags: 'warning' },
   'run-stopped': { priority: 'high', tags: 'x' },
   'ui-problem': { priority: 'high', tags: 'wrench' },
   'left-to-person': { priority: 'high', tags: 'raising_hand' },
   restarted: { priority: 'default', tags: 'arrows_counterclockwise' },
   'run-finished': { priority: 'default', tags: 'white_check_mark' },
   'tab-gone': { priority: 'high', tags: 'see_no_evil' },
-  test: { priority: 'low', tags: 'test_tube' },
+  test: { priority: 'default', tags: 'test_tube' },
 };
 
-export function alertRequest(kind: ReceiverKind, url: string, words: AlertWords): AlertRequest {
-  switch (kind) {
+/** The request for `receiver`, without its secrets: those are added at each try (`authorized`), never stored twice. */
+export function alertRequest(receiver: Pick<Receiver, 'kind' | 'url' | 'chatId'>, words: AlertWords): AlertRequest {
+  const { url } = receiver;
+  const lines = textLines(words);
+  switch (receiver.kind) {
     case 'ntfy':
       return {
         url,
@@ -46,20 +61,57 @@ export function alertRequest(kind: ReceiverKind, url: string, words: AlertWords)
           Title: headerText(words.title),
           Priority: NTFY[words.event].priority,
           Tags: NTFY[words.event].tags,
+          // A tap on the notification opens the notebook.
+          ...(words.link ? { Click: words.link.url } : {}),
         },
-        body: clip(words.message, NTFY_MAX_CHARS),
+        body: withLink(lines, words.link, NTFY_MAX_CHARS, (link) => `${link.label}: ${link.url}`),
       };
-    case 'slack':
-      return jsonRequest(url, { text: `${slackEscape(words.title)}\n${slackEscape(words.message)}` });
-    case 'discord':
-      // No mention in a notebook's name or an error line may ping anyone.
+    case 'telegram':
       return jsonRequest(url, {
-        content: clip(`${words.title}\n${words.message}`, DISCORD_MAX),
+        chat_id: receiver.chatId,
+        text: withLink(`${words.title}\n${lines}`, words.link, TELEGRAM_MAX, (link) => `${link.label}: ${link.url}`),
+        link_preview_options: { is_disabled: true },
+      });
+    case 'slack':
+      return jsonRequest(url, {
+        text: withLink(
+          `${slackEscape(words.title)}\n${slackEscape(lines)}`,
+          words.link,
+          Number.POSITIVE_INFINITY,
+          (link) => `<${link.url}|${slackEscape(link.label)}>`,
+        ),
+      });
+    case 'discord':
+      // No mention in a notebook's name or an error line may ping anyone; <url> shows no preview.
+      return jsonRequest(url, {
+        content: withLink(
+          `${words.title}\n${lines}`,
+          words.link,
+          DISCORD_MAX,
+          (link) => `${link.label}: <${link.url}>`,
+        ),
         allowed_mentions: { parse: [] },
       });
     case 'json':
       return jsonRequest(url, genericAlert(words));
   }
+}
+
+/** What happened, what the guard did, what happens next, and how many like it were held back: a line each. */
+function textLines(words: AlertWords): string {
+  return [words.message, words.next, words.heldBack.text].filter((line) => line !== '').join('\n');
+}
+
+/** The text cut to `max` with the link kept whole after it: the link is what a person acts on. */
+function withLink(
+  text: string,
+  link: AlertWords['link'],
+  max: number,
+  format: (link: NonNullable<AlertWords['link']>) => string,
+): string {
+  if (!link) return clip(text, max);
+  const line = `\n${format(link)}`;
+  return `${clip(text, Math.max(1, max - line.length))}${line}`;
 }
 
 /** The generic JSON shape (docs/alerts.md documents it). */
@@ -72,8 +124,32 @@ export function genericAlert(words: AlertWords) {
     notebook: words.notebook,
     title: words.title,
     message: words.message,
+    next: words.next,
+    heldBack: words.heldBack.count,
+    link: words.link?.url ?? null,
     restarts: words.restarts,
   };
+}
+
+/**
+ * The request as it is sent: Telegram's bot token goes in the method's path (`/bot<token>/sendMessage`), the access
+ * token of ntfy or a JSON receiver in `Authorization: Bearer`.
+ */
+export function authorized(request: AlertRequest, receiver: Pick<Receiver, 'kind' | 'token'>): AlertRequest {
+  if (receiver.token === null) return request;
+  if (receiver.kind === 'telegram') {
+    return { ...request, url: `${request.url.replace(/\/+$/, '')}/bot${receiver.token}/sendMessage` };
+  }
+  return { ...request, headers: { ...request.headers, Authorization: `Bearer ${receiver.token}` } };
+}
+
+/**
+ * The exception's type at the start of an error's last line (`torch.OutOfMemoryError: CUDA out…` →
+ * `torch.OutOfMemoryError`), or null when the line does not start with one: all a stopped run's alert says of the
+ * line unless the person asks for the whole of it.
+ */
+export function exceptionType(line: string): string | null {
+  return /^\s*([A-Za-z_][\w.]{0,99})(?=:|\s*$)/.exec(line)?.[1] ?? null;
 }
 
 function jsonRequest(url: string, body: unknown): AlertRequest {

@@ -12,7 +12,7 @@ import {
 } from './heartbeat';
 
 /**
- * Issue 52 and docs/alerts.md: a heartbeat URL, pinged every 5 minutes by default while a guarded run goes on; the
+ * docs/alerts.md: a heartbeat URL, pinged every 5 minutes by default while a guarded run goes on; the
  * healthchecks.io conventions (/start, /fail; /log for a test) where the URL is one of theirs, hosted or self-hosted.
  */
 const UUID = '5f2c1a3e-9b7d-4e21-8c3a-0d6f1e2b3c4d';

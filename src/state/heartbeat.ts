@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { DeliveryErrorSchema } from './alert-delivery';
-import { checkAlertUrl, type UrlProblem } from './alerts';
+import { type AlertDataCategory, checkAlertUrl, type UrlProblem } from './alerts';
 import type { NotifyEffect } from './policy';
 
 /**
@@ -15,6 +15,8 @@ export const HEARTBEAT_VERSION = 1;
 /** How often it pings, in minutes: healthchecks.io's shortest period is one minute; an hour is a long night's step. */
 export const HEARTBEAT_MINUTES = [1, 60] as const;
 export const DEFAULT_HEARTBEAT_MINUTES = 5;
+/** What a ping tells its service, for Firefox's data consent: that a run goes on in this browser, nothing of it. */
+export const HEARTBEAT_DATA: readonly AlertDataCategory[] = ['websiteActivity'];
 
 export const HeartbeatConfigSchema = v.object({
   v: v.literal(HEARTBEAT_VERSION),

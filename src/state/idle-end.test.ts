@@ -3,7 +3,7 @@ import { idleEndAt } from './idle-end';
 import { type PolicyContext, type PolicyEvent, reduce } from './policy';
 import { defaultNotebook, defaultSettings, type NotebookRecord, type Settings, type Verdict } from './schema';
 
-/** Issue text and docs/settings.md: a guard that saw nothing run for 12 hours ends by itself. */
+/** docs/settings.md: a guard that saw nothing run for 12 hours ends by itself. */
 const HOUR = 60 * 60_000;
 const STRETCH = 12 * HOUR;
 const KEY = 'drive:1AbCdEfGhIjKlMnOpQrStUvWxYz012345';

@@ -140,7 +140,7 @@ describe('every address form, on every Colab domain, with any query and fragment
     ['/#fileId=https%3A%2F%2Fexample.com%2Fnb.ipynb', 'url:https://example.com/nb.ipynb'],
     [`/fileId=${DRIVE_ID}`, `drive:${DRIVE_ID}`],
   ];
-  // §12.2 and the issue's list: none of them names another notebook.
+  // §12.2 and the query strings Colab's links carry: none of them names another notebook.
   const queries = ['', '?authuser=1', '?hl=pt-BR', '?hl=ja&authuser=2', '?dbu=%2Ftun%2Fm%2Fabc', '?usp=sharing'];
   const fragments = [
     '',

@@ -221,7 +221,7 @@ describe('failure reports', () => {
   });
 });
 
-describe('one execution, one failure, across tabs (issue 13.3)', () => {
+describe('one execution, one failure, across tabs', () => {
   const ALREADY = /^Already handled/;
 
   it("a failure of an execution that began before the last restart's claim is ignored and noted as handled", () => {
@@ -319,7 +319,7 @@ describe('failures a page saw and left alone', () => {
   });
 });
 
-describe('whether the page can see (issue 13.6)', () => {
+describe('whether the page can see', () => {
   const sight = (blind: boolean, at = T0) => ({ type: 'sight' as const, blind, at });
 
   it('keeps since when a page reports detection may be blind, until a page sees a cell run again', () => {
@@ -444,7 +444,7 @@ describe('the owner tab closing', () => {
   });
 });
 
-describe('a tab gone while its run went on (issue 52)', () => {
+describe('a tab gone while its run went on', () => {
   const busy = (tabId = TAB): PolicyEvent => ({ type: 'activity', tabId, busy: true });
   const gone = (gone: 'closed' | 'discarded' | 'navigated', othersShow = false, tabId = TAB): PolicyEvent => ({
     type: 'tab-closed',

@@ -3,6 +3,7 @@ import { secondsUntil } from '../lib/units';
 import { cut, TEXT_LIMITS } from '../limits';
 import type { PersonOnlyKind } from './dialogs';
 import { answersDisconnect, type DisconnectKind, disconnectVerdict } from './disconnect';
+import { clipFailed } from './failed-step';
 import { endedByItself, endIdleGuard, forgetTab, freshActivity, noteActivity } from './idle-end';
 import { RETENTION_MS } from './retention';
 import { tabCarriesRun } from './run-going';
@@ -1031,10 +1032,6 @@ function notify(record: NotebookRecord, kind: NotifyEffect['kind'], entry: Histo
 
 function reply(record: NotebookRecord, answer: AnyReply): Reduction {
   return { record, effects: [], reply: answer };
-}
-
-function clipFailed({ step, reason, saw }: FailedStep): FailedStep {
-  return { step, reason: cut(reason, TEXT_LIMITS.uiStep), saw: cut(saw, TEXT_LIMITS.detail) };
 }
 
 function clipVerdict(verdict: Verdict): Verdict {

@@ -4,7 +4,7 @@ import { guardedTabs, notebooksGoing, runGoing, tabCarriesRun, wantsKeepAwake } 
 import { defaultNotebook, defaultSettings, type NotebookRecord, type Verdict } from './schema';
 
 /**
- * Issue 52: the computer is kept awake, and the heartbeat pings, while a guarded notebook has a run going, a countdown,
+ * The computer is kept awake, and the heartbeat pings, while a guarded notebook has a run going, a countdown,
  * or a restart on its way, and not when nothing runs, the guard is off, or it gave up. Records are made by the reducer,
  * as the worker makes them.
  */

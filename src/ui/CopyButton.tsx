@@ -2,6 +2,8 @@ import { useState } from 'preact/hooks';
 import browser from 'webextension-polyfill';
 import { t } from '../lib/i18n';
 import type { CheckUiReply } from '../messaging/protocol';
+import { ALERT_LOG_KEY, parseAlertLog } from '../state/alert-delivery';
+import { ALERTS_KEY, parseAlertsConfig } from '../state/alerts';
 import type { NotebookRecord } from '../state/schema';
 import { loadSettings } from '../state/store';
 import { diagnosticsText } from './diagnostics';
@@ -47,11 +49,13 @@ export async function gatherDiagnostics(
   notebooks: readonly NotebookRecord[],
   check?: CheckUiReply | 'no-answer',
 ): Promise<string> {
+  const stored = await browser.storage.local.get([ALERTS_KEY, ALERT_LOG_KEY]);
   return diagnosticsText({
     extensionVersion: browser.runtime.getManifest().version,
     browser: navigator.userAgent,
     uiLanguage: browser.i18n.getUILanguage(),
     settings: await loadSettings(),
+    alerts: { config: parseAlertsConfig(stored[ALERTS_KEY]), log: parseAlertLog(stored[ALERT_LOG_KEY]) },
     notebooks,
     check,
     now: Date.now(),

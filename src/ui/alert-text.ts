@@ -1,6 +1,6 @@
 import { type MessageKey, t } from '../lib/i18n';
 import type { AlertKind, DeliveryError } from '../state/alert-delivery';
-import type { ReceiverKind, UrlProblem } from '../state/alerts';
+import type { ReceiverKind, SecretProblem, UrlProblem } from '../state/alerts';
 
 /** The words of the alert settings and their results, shared by the options page and the popup. */
 
@@ -21,6 +21,7 @@ export function alertEventLabel(event: AlertKind): string {
 
 const RECEIVER_NAMES: Record<ReceiverKind, MessageKey> = {
   ntfy: 'alertKindNtfy',
+  telegram: 'alertKindTelegram',
   slack: 'alertKindSlack',
   discord: 'alertKindDiscord',
   json: 'alertKindJson',
@@ -39,6 +40,7 @@ const URL_PROBLEMS: Record<UrlProblem, MessageKey> = {
   'slack-path': 'alertUrlSlack',
   'discord-path': 'alertUrlDiscord',
   'ntfy-topic': 'alertUrlNtfy',
+  'telegram-path': 'alertUrlTelegram',
 };
 
 export function urlProblemText(problem: UrlProblem): string {
@@ -52,15 +54,28 @@ export function heartbeatUrlProblemText(problem: UrlProblem): string {
   return urlProblemText(problem);
 }
 
+const SECRET_PROBLEMS: Record<SecretProblem, MessageKey> = {
+  'telegram-token': 'alertSecretTelegramToken',
+  'telegram-chat': 'alertSecretTelegramChat',
+  'token-chars': 'alertSecretTokenChars',
+};
+
+export function secretProblemText(problem: SecretProblem): string {
+  return t(SECRET_PROBLEMS[problem]);
+}
+
 export function deliveryErrorText(error: DeliveryError): string {
   switch (error.kind) {
     case 'http':
-      return t('alertErrorHttp', error.status);
+      if (error.waitSec !== undefined) return t('alertErrorHttpWait', error.status, error.waitSec);
+      return error.detail ? t('alertErrorHttpDetail', error.status, error.detail) : t('alertErrorHttp', error.status);
     case 'network':
       return t('alertErrorNetwork', error.message);
     case 'timeout':
       return t('alertErrorTimeout');
     case 'permission':
       return t('alertErrorPermission');
+    case 'redirect':
+      return t('alertErrorRedirect');
   }
 }

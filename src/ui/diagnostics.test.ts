@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { emptyAlertLog } from '../state/alert-delivery';
+import { defaultAlertsConfig } from '../state/alerts';
 import { defaultNotebook, defaultSettings, type HistoryEntry, type NotebookRecord } from '../state/schema';
-import { diagnosticsText } from './diagnostics';
+import { alertsLine, diagnosticsText } from './diagnostics';
 
 const T0 = Date.UTC(2026, 10, 28, 3, 10);
 const oom = {
@@ -100,5 +102,62 @@ describe('Copy diagnostics', () => {
     expect(events).toHaveLength(50);
     expect(events[0]).toBe(`${new Date(T0 + 30_000).toISOString()} nb1 run-started`);
     expect(events.at(-1)).toBe(`${new Date(T0 + 79_000).toISOString()} nb2 run-started`);
+  });
+
+  it('takes query strings and token-like strings out of every line, and keeps the rest', () => {
+    const leaky: HistoryEntry[] = [
+      {
+        at: T0,
+        type: 'run-stopped',
+        params: {
+          cell: 3,
+          saw: 'HTTPError: 401 for https://huggingface.co/api/models?token=abc123 (hf_AbCdEfGhIjKlMnOpQrStUv01)',
+        },
+      },
+      { at: T0 + 1, type: 'left-to-person', detail: 'Colab said: WANDB_API_KEY=0123456789abcdef0123456789abcdef' },
+    ];
+    const text = diagnosticsText({ ...base, notebooks: [notebook('drive:1AbC', leaky)] });
+    expect(text).toContain('  HTTPError: 401 for https://huggingface.co/api/models?[redacted] (hf_[redacted])');
+    expect(text).toContain('  Colab said: WANDB_API_KEY=[redacted]');
+    expect(text).not.toMatch(/abc123|AbCdEf|0123456789abcdef/);
+    expect(text).toContain('Browser: Mozilla/5.0 Chrome/131');
+    expect(text).toContain(`Settings: ${JSON.stringify(defaultSettings())}`);
+  });
+});
+
+describe('the alerts line of Copy diagnostics', () => {
+  const token = '123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw9';
+  const telegram = {
+    ...defaultAlertsConfig(),
+    url: 'https://api.telegram.org/',
+    token,
+    chatId: '-1001234567890',
+  };
+
+  it('says how alerts are set up and how they fare, never where they go nor their secrets', () => {
+    const log = {
+      ...emptyAlertLog(),
+      pending: [
+        { id: 'a', event: 'gave-up' as const, tries: 1, dueAt: T0, request: { url: 'x', headers: {}, body: '' } },
+      ],
+      pausedUntil: T0 + 30_000,
+      failures: [
+        { at: T0, event: 'gave-up' as const, error: { kind: 'http' as const, status: 429, waitSec: 30 }, final: false },
+      ],
+    };
+    const line = alertsLine(telegram, log);
+    expect(line).toBe(
+      'Alerts: telegram, token set, chat set; events gave-up, run-stopped, ui-problem, left-to-person, tab-gone; ' +
+        'name off, error line off; 1 waiting until 2026-11-28T03:10:30.000Z; last failures: http 429 (wait 30 s)',
+    );
+    const text = diagnosticsText({ ...base, notebooks: [], alerts: { config: telegram, log } });
+    expect(text).toContain(line);
+    expect(text).not.toMatch(/api\.telegram|AAHdq|1001234567890/);
+  });
+
+  it('says none without a URL, and names a URL that no longer checks by its problem alone', () => {
+    expect(alertsLine(defaultAlertsConfig(), emptyAlertLog())).toBe('Alerts: none');
+    const broken = { ...defaultAlertsConfig(), url: 'http://example.org/secret-hook', kind: 'ntfy' as const };
+    expect(alertsLine(broken, emptyAlertLog())).toMatch(/^Alerts: unusable URL \(not-https\) \(chosen\), no token;/);
   });
 });

@@ -1,12 +1,16 @@
+import { redactSecrets } from '../lib/redact';
 import type { CheckUiReply } from '../messaging/protocol';
+import type { AlertLog } from '../state/alert-delivery';
+import { ALERT_EVENTS, type AlertsConfig, checkAlertUrl } from '../state/alerts';
 import { failedStepText } from '../state/failed-step';
 import type { HistoryEntry, NotebookRecord, Settings } from '../state/schema';
 
 /**
  * "Copy diagnostics": what a bug report needs, as plain text in English (the maintainers read it, whatever the UI's
- * language): versions, settings, Colab's UI check with what its selectors found, each notebook's state, and the last
- * events with every internal id the everyday view leaves out (rule, step, tab). Notebooks are numbered, never named,
- * and no notebook text goes in beyond failure lines.
+ * language): versions, settings, how alerts are set up (never where they go, nor their secrets), Colab's UI check with
+ * what its selectors found, each notebook's state, and the last events with every internal id the everyday view leaves
+ * out (rule, step, tab). Notebooks are numbered, never named, and no notebook text goes in beyond failure lines; the
+ * whole text has query strings and token-like strings taken out (lib/redact.ts), as alerts have.
  */
 
 /** How many events a report carries, newest last. */
@@ -17,6 +21,8 @@ export interface DiagnosticsInput {
   browser: string;
   uiLanguage: string;
   settings: Settings;
+  /** The alert settings and their delivery log; absent where they could not be read. */
+  alerts?: { config: AlertsConfig; log: AlertLog };
   notebooks: readonly NotebookRecord[];
   /** The popup tab's UI check (the dry run), or 'no-answer' when its page did not answer; absent in the options. */
   check?: CheckUiReply | 'no-answer';
@@ -25,7 +31,7 @@ export interface DiagnosticsInput {
 
 export function diagnosticsText(input: DiagnosticsInput): string {
   const labels = new Map(input.notebooks.map((record, i) => [record.key, `nb${i + 1}`]));
-  return [
+  const text = [
     'Colab OOM Guard diagnostics',
     `Generated: ${iso(input.now)}`,
     `Extension: ${input.extensionVersion}`,
@@ -33,6 +39,7 @@ export function diagnosticsText(input: DiagnosticsInput): string {
     `Browser language: ${input.uiLanguage}`,
     '',
     `Settings: ${JSON.stringify(input.settings)}`,
+    ...(input.alerts ? [alertsLine(input.alerts.config, input.alerts.log)] : []),
     '',
     ...checkLines(input.check),
     `Notebooks: ${input.notebooks.length}`,
@@ -41,6 +48,35 @@ export function diagnosticsText(input: DiagnosticsInput): string {
     `Last ${DIAGNOSTIC_EVENTS} events (oldest first):`,
     ...lastEvents(input.notebooks, labels).map(({ label, entry }) => eventLine(label, entry)),
   ].join('\n');
+  return redactSecrets(text);
+}
+
+/** "Alerts: telegram, token set, chat set; events gave-up, run-stopped; name off, error line off; 1 waiting; …". */
+export function alertsLine(config: AlertsConfig, log: AlertLog): string {
+  if (config.url === null) return 'Alerts: none';
+  const checked = checkAlertUrl(config.url, config.kind);
+  const receiver = checked.ok ? checked.kind : `unusable URL (${checked.problem})`;
+  const secrets = [config.token === null ? 'no token' : 'token set', ...(config.chatId === null ? [] : ['chat set'])];
+  const events = ALERT_EVENTS.filter((event) => config.events[event]);
+  const failures = log.failures.map(({ error, final }) => `${failureWords(error)}${final ? ' (final)' : ''}`);
+  return [
+    `Alerts: ${receiver}${config.kind === 'auto' ? '' : ' (chosen)'}, ${secrets.join(', ')}`,
+    `events ${events.join(', ') || 'none'}`,
+    `name ${config.includeTitle ? 'on' : 'off'}, error line ${config.includeErrorLine ? 'on' : 'off'}`,
+    `${log.pending.length} waiting${log.pausedUntil === undefined ? '' : ` until ${iso(log.pausedUntil)}`}`,
+    `last failures: ${failures.join(', ') || 'none'}`,
+  ].join('; ');
+}
+
+function failureWords(error: AlertLog['failures'][number]['error']): string {
+  switch (error.kind) {
+    case 'http':
+      return `http ${error.status}${error.waitSec === undefined ? '' : ` (wait ${error.waitSec} s)`}`;
+    case 'network':
+      return `network (${error.message})`;
+    default:
+      return error.kind;
+  }
 }
 
 function checkLines(check: DiagnosticsInput['check']): string[] {

@@ -1,5 +1,5 @@
-import { t } from '../lib/i18n';
-import type { FailedStep, UiStep } from '../state/failed-step';
+import { type MessageKey, t } from '../lib/i18n';
+import type { FailedStep, StepReason, UiStep } from '../state/failed-step';
 import type { RestartAction } from '../state/schema';
 import { personOnlyDialog } from './dialog-words';
 
@@ -12,39 +12,51 @@ import { personOnlyDialog } from './dialog-words';
 
 type Words = (reason: string, action: RestartAction | undefined) => string;
 
-const STEPS: Record<UiStep, Words> = {
-  precheck: precheckWords,
-  'runtime-ready': () => t('stepRuntimeReady'),
-  'open-menu': (reason) =>
-    t(
-      reason === 'header-collapsed'
-        ? 'stepHeaderCollapsed'
-        : reason === 'menubar-missing'
-          ? 'stepMenubarMissing'
-          : 'stepOpenMenu',
-    ),
-  'find-item': (reason, action) =>
-    reason === 'item-disabled'
-      ? t(restarts(action) ? 'stepDisabledRestart' : 'stepDisabledRunAll')
-      : t(restarts(action) ? 'stepFindRestart' : 'stepFindRunAll'),
-  'close-menu': () => t('stepCloseMenu'),
-  confirm: (reason) => t(reason === 'dialog-stayed-open' ? 'stepConfirmLost' : 'stepConfirm'),
-  verify: (_, action) => t(restarts(action) ? 'stepVerifyRestart' : 'stepVerifyRunAll'),
-  reconnect: (reason) => t(reason === 'unable-to-connect' ? 'stepUnableToConnect' : 'stepReconnect'),
-  exception: () => t('stepException'),
-  busy: () => t('stepBusy'),
-  'find-cells': () => t('stepFindCells'),
-  'read-run-states': () => t('stepReadRunStates'),
-  'match-output-frames': () => t('stepMatchOutputFrames'),
-  // The reason is the host.
-  'unknown-frame-host': (host) => t('stepUnknownFrameHost', host),
-  unknown: () => t('stepUnknown'),
-};
+/**
+ * A step's words: `usual`, and `except` for the reasons with words of their own, which the compiler holds to the
+ * step's reasons (state/failed-step.ts `StepReasons`). A reason this version does not know (stored by an earlier one)
+ * reads as `usual`.
+ */
+interface StepWords<S extends UiStep> {
+  usual: Words;
+  except?: { readonly [R in StepReason<S>]?: Words };
+}
+
+const said =
+  (key: MessageKey): Words =>
+  () =>
+    t(key);
 
 /** Run all after a crash and after a reconnect; a restart otherwise (and when the action is not known). */
-function restarts(action: RestartAction | undefined): boolean {
-  return action === undefined || action === 'restart-and-run-all';
-}
+const restartOrRunAll =
+  (restart: MessageKey, runAll: MessageKey): Words =>
+  (_, action) =>
+    t(action === undefined || action === 'restart-and-run-all' ? restart : runAll);
+
+const STEPS: { [S in UiStep]: StepWords<S> } = {
+  precheck: { usual: precheckWords },
+  'runtime-ready': { usual: said('stepRuntimeReady') },
+  'open-menu': {
+    usual: said('stepOpenMenu'),
+    except: { 'header-collapsed': said('stepHeaderCollapsed'), 'menubar-missing': said('stepMenubarMissing') },
+  },
+  'find-item': {
+    usual: restartOrRunAll('stepFindRestart', 'stepFindRunAll'),
+    except: { 'item-disabled': restartOrRunAll('stepDisabledRestart', 'stepDisabledRunAll') },
+  },
+  'close-menu': { usual: said('stepCloseMenu') },
+  confirm: { usual: said('stepConfirm'), except: { 'dialog-stayed-open': said('stepConfirmLost') } },
+  verify: { usual: restartOrRunAll('stepVerifyRestart', 'stepVerifyRunAll') },
+  reconnect: { usual: said('stepReconnect'), except: { 'unable-to-connect': said('stepUnableToConnect') } },
+  exception: { usual: said('stepException') },
+  busy: { usual: said('stepBusy') },
+  'find-cells': { usual: said('stepFindCells') },
+  'read-run-states': { usual: said('stepReadRunStates') },
+  'match-output-frames': { usual: said('stepMatchOutputFrames') },
+  // The reason is the host.
+  'unknown-frame-host': { usual: (host) => t('stepUnknownFrameHost', host) },
+  unknown: { usual: said('stepUnknown') },
+};
 
 /** A dialog only a person may answer is named ("Colab showed a usage-limit dialog…"); any other stays generic. */
 function precheckWords(kind: string): string {
@@ -52,10 +64,17 @@ function precheckWords(kind: string): string {
   return named ? t('stepPrecheckDialog', t(named)) : t('stepPrecheck');
 }
 
+/** The words of a failed step as stored: its own step's (an unknown step reads as `unknown`), by its reason. */
+function wordsOf({ step, reason }: FailedStep): Words {
+  const words: { usual: Words; except?: Readonly<Partial<Record<string, Words>>> } = Object.hasOwn(STEPS, step)
+    ? STEPS[step]
+    : STEPS.unknown;
+  return (words.except && Object.hasOwn(words.except, reason) ? words.except[reason] : undefined) ?? words.usual;
+}
+
 /** The failed step in words, lower-case, to follow "Colab UI problem: " or "Not ready: ". */
 export function stepWords(failed: FailedStep, action?: RestartAction): string {
-  const words = Object.hasOwn(STEPS, failed.step) ? STEPS[failed.step] : STEPS.unknown;
-  return words(failed.reason, action);
+  return wordsOf(failed)(failed.reason, action);
 }
 
 /** What the failed step saw in Colab's page ("items: Run all, Interrupt…"), for the curious; undefined if nothing. */

@@ -75,4 +75,15 @@ describe('failed steps in words', () => {
       'The dialog Colab showed was not the restart confirmation.',
     );
   });
+
+  it("reads a reason this version does not know (an earlier one's, stored) as the step's usual words", () => {
+    const usual = stepWords(failed('open-menu', 'menu-did-not-open'));
+    expect(usual).toBe('could not open the Runtime menu');
+    for (const reason of ['menu-gone', 'constructor', '__proto__', 'toolbar-missing']) {
+      expect(stepWords(failed('open-menu', reason)), reason).toBe(usual);
+    }
+    expect(stepWords(failed('open-menu', 'header-collapsed'))).not.toBe(usual);
+    expect(stepWords(failed('reconnect', 'no-longer-a-reason'))).toBe(stepWords(failed('reconnect', 'dialog-open')));
+    expect(stepWords(failed('reconnect', 'unable-to-connect'))).not.toBe(stepWords(failed('reconnect', 'dialog-open')));
+  });
 });

@@ -33,3 +33,15 @@ export function localeWords(locale: string): NightWords {
     tn: (key, count, ...substitutions) => pluralForm(say(key, substitutions), language, count),
   };
 }
+
+/** Chrome's getMessage over `locale`'s messages ('' for an unknown key), as a browser in that language answers. */
+export function localeGetMessage(locale: string): (key: string, substitutions?: string | string[]) => string {
+  const bundle: Record<string, { message: string } | undefined> = JSON.parse(
+    readFileSync(join(__dirname, '../../public/_locales', locale, 'messages.json'), 'utf8'),
+  );
+  return (key, substitutions = []) => {
+    const entry = bundle[key];
+    if (!entry) return '';
+    return fillMessage(entry.message, Array.isArray(substitutions) ? substitutions : [substitutions]);
+  };
+}
