@@ -36,7 +36,7 @@ test('the popup switches the guard on for the notebook of its tab, and the page 
   await waitForText(popup, '.events', /Restarted and ran all cells/);
   // The status box: what happened to the run, and what the next failure brings.
   await waitForText(popup, '.status .happened', /^Run finished at .+ after 1 restart$/);
-  await waitForText(popup, '.status .next', /^2 of 3 restarts left; next wait 2 s$/);
+  await waitForText(popup, '.status .next', /^2 of 3 restarts left; the next one after a 2 s countdown$/);
   await popup.close();
 });
 

@@ -25,12 +25,16 @@ test('a run stopped by another error: the status box and the toolbar tooltip say
   const stopped =
     /^Run stopped at .+: ValueError: shapes \(3,\) and \(4,\) not aligned \(not out of memory, not restarted\)$/;
   await waitForText(popup, '.status .happened', stopped);
-  await waitForText(popup, '.status .next', /^3 of 3 restarts left; next wait 1 s$/);
+  await waitForText(popup, '.status .next', /^3 of 3 restarts left; the next one after a 1 s countdown$/);
   const title = () => firefox.evaluate((tabId) => browser.action.getTitle({ tabId }), tabId);
   // The tooltip: the status box's three lines.
   await expect
     .poll(async () => (await title()).split('\n'))
-    .toEqual(['Colab OOM Guard: Watching', expect.stringMatching(stopped), '3 of 3 restarts left; next wait 1 s']);
+    .toEqual([
+      'Colab OOM Guard: Watching',
+      expect.stringMatching(stopped),
+      '3 of 3 restarts left; the next one after a 1 s countdown',
+    ]);
 
   // Switched off: "Not guarded", never "no failures".
   await popup.click('input[role=switch]');

@@ -85,7 +85,7 @@ for (const colorScheme of SCHEMES) {
       await popup.close();
     });
 
-    test('the popup when the guard gave up: Re-arm', async ({ context, page, serviceWorker, sim, openPopup }) => {
+    test('the popup when the guard gave up: Watch again', async ({ context, page, serviceWorker, sim, openPopup }) => {
       const { key, tabId } = await openNotebook({ context, page, serviceWorker, sim }, OOM_ONCE);
       const history = nightHistory(Date.now());
       await enableGuard(serviceWorker, key, {
@@ -97,8 +97,8 @@ for (const colorScheme of SCHEMES) {
       const popup = await openPopup(tabId);
       await popup.emulateMedia({ colorScheme });
       await popup.setViewportSize({ width: 380, height: 600 });
-      await expect(popup.getByRole('button', { name: 'Re-arm' })).toBeVisible();
-      await expectAccessible(popup, [/^button "Re-arm"/]);
+      await expect(popup.getByRole('button', { name: 'Watch again' })).toBeVisible();
+      await expectAccessible(popup, [/^button "Watch again"/]);
       await popup.close();
     });
 

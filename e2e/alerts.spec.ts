@@ -57,9 +57,8 @@ test('a URL saved in the options, a test alert, then a give-up after out of memo
     tags: 'warning',
     'content-type': 'text/plain; charset=utf-8',
   });
-  expect(alert?.body).toMatch(
-    /^Gave up: 1 restart already \(limit 1\).*\nWaits for you: nothing restarts until you re-arm it\.$/,
-  );
+  expect(alert?.body).toMatch(/^Gave up: it failed again after 1 restart in a row \(limit 1\).*\n/);
+  expect(alert?.body).toMatch(/\nWaits for you: nothing restarts until you choose Watch again in the popup\.$/);
   expect(alert?.headers).not.toHaveProperty('click');
   // The restart itself was not chosen: one POST for the night, and nothing waits to be sent again.
   expect(historyOf(await record(serviceWorker, key), 'restarted')).toHaveLength(1);

@@ -151,8 +151,8 @@ test.describe('the dialogs of 2025-26 (REFERENCE 11.2) are left to the user, who
       await expect.poll(async () => (await record(serviceWorker, nb))?.status.kind).toBe('ui-problem');
       const rec = (await record(serviceWorker, nb))!;
       expect(rec.status).toMatchObject({ failed: { step: 'precheck', reason: kind } });
-      // What the step saw, Colab's dialog, in words; the step's id and machine reason only in Copy diagnostics.
-      await expect(notice).toContainText(`What the guard saw in Colab's page: `);
+      // What the step saw, Colab's dialog, in Colab's words; the step's id and machine reason only in Copy diagnostics.
+      await expect(notice).toContainText('Colab said: “');
       await expect(notice).toContainText(text);
       await expect(notice).not.toContainText('dialog-open');
       await expect(page.locator('mwc-dialog[open]')).toBeVisible();

@@ -30,6 +30,38 @@ function say(messages: Messages, key: string, subs: (string | number)[] = [], co
 const POPUP_VIEWPORT = { width: 380, height: 700 };
 
 /**
+ * A night that gave up, as the guard records it: three restarts in a row, then a fourth failure. Every line of the
+ * popup agrees (gave up after 3, 4 failures and 3 restarts tonight, 3 of 3 used), as the picture must.
+ */
+function gaveUpNight() {
+  const now = Date.now();
+  const verdict = {
+    category: 'gpu-oom',
+    rule: 'torch-cuda-oom',
+    description: 'PyTorch CUDA out of memory',
+    line: 'torch.OutOfMemoryError: CUDA out of memory.',
+  };
+  const minute = (m: number) => now - (60 - m) * 60_000;
+  const history: object[] = [{ at: minute(0), type: 'run-started' }];
+  for (const n of [1, 2, 3]) {
+    const at = minute(n * 10);
+    const params = { n, max: 3, delaySec: 5 * 2 ** (n - 1) };
+    history.push({ at, type: 'restart-scheduled', params, verdict, action: 'restart-and-run-all' });
+    history.push({ at: at + 60_000, type: 'restarted', params: { n, max: 3 }, action: 'restart-and-run-all' });
+  }
+  const at = minute(45);
+  history.push({ at, type: 'gave-up', params: { why: 'failed-again', n: 3, max: 3 }, verdict });
+  return {
+    loopCount: 3,
+    totalRestarts: 3,
+    lastRestartAt: minute(30) + 60_000,
+    lastFailureAt: at,
+    status: { kind: 'gave-up', at, restarts: 3 },
+    history,
+  };
+}
+
+/**
  * The picture of a page in another language, for docs/where-it-works.md, only under `npm run screenshots`. Unlike
  * the English pictures no strings are recorded: those records are of English messages.
  */
@@ -120,18 +152,19 @@ for (const { lang, locale } of [
       const { context, worker } = browser;
       const page = await context.newPage();
       const scenario = trainNotebook({ default: { outputs: [{ type: 'stream', text: 'epoch 1 done\n' }] } });
-      const gaveUp = { loopCount: 1, status: { kind: 'gave-up', at: Date.now(), restarts: 1 } };
-      const { tabId } = await openNotebook({ context, page, serviceWorker: worker }, scenario, { record: gaveUp });
+      const { tabId } = await openNotebook({ context, page, serviceWorker: worker }, scenario, {
+        record: gaveUpNight(),
+      });
 
       const popup = await context.newPage();
       await popup.setViewportSize(POPUP_VIEWPORT);
       await openIn(popup, extensionPage(worker, `src/popup/index.html?tab=${tabId}`), locale);
       await expect(popup.locator('html')).toHaveAttribute('lang', locale);
-      await expect(popup.locator('.status .headline')).toHaveText(say(messages, 'stateGaveUp', [1], 1));
+      await expect(popup.locator('.status .headline')).toHaveText(say(messages, 'stateGaveUp', [3], 3));
       await expect(popup.getByRole('switch', { name: say(messages, 'popupSwitch') })).toBeChecked();
       await expect(popup.getByRole('button', { name: say(messages, 'popupRearm') })).toBeVisible();
       await expect(popup.getByRole('button', { name: say(messages, 'popupCheckUi') })).toBeVisible();
-      await expect(popup.getByText(say(messages, 'popupUsed', [1, 3], 3))).toBeVisible();
+      await expect(popup.getByText(say(messages, 'popupUsed', [3, 3], 3))).toBeVisible();
       expect(await clippedBoxes(popup)).toEqual([]);
       await localePicture(popup, `popup-${lang}`);
       await popup.close();

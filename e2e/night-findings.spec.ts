@@ -13,7 +13,7 @@ test.beforeEach(async ({ serviceWorker }) => {
   await setSettings(serviceWorker, { backoffBaseSec: 1 });
 });
 
-test('switched off and on again in a crash loop, the guard starts fresh: the popup says 0 restarts used', async ({
+test('switched off and on again after restarts in a row, the guard starts fresh: the popup says 0 used', async ({
   context,
   page,
   serviceWorker,
@@ -30,12 +30,12 @@ test('switched off and on again in a crash loop, the guard starts fresh: the pop
 
   const popup = await openPopup(tabId);
   const toggle = popup.getByRole('switch', { name: 'Auto-restart this notebook' });
-  await expect(popup.getByText('Crash loop: 1 of 3 restarts used')).toBeVisible();
+  await expect(popup.getByText('Restarts in a row: 1 of 3 used')).toBeVisible();
   await toggle.click();
   await expect(toggle).not.toBeChecked();
   await toggle.click();
   await expect(toggle).toBeChecked();
-  await expect(popup.getByText('Crash loop: 0 of 3 restarts used')).toBeVisible();
+  await expect(popup.getByText('Restarts in a row: 0 of 3 used')).toBeVisible();
   expect((await record(serviceWorker, key))?.loopCount).toBe(0);
   await popup.close();
   await sim.dispose();

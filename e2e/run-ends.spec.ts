@@ -34,7 +34,7 @@ test('a Run all that completes: the run started, then finished; the popup says s
   // The status box: guarded, what happened, what happens next.
   await expect(popup.locator('.status .headline')).toHaveText('Watching');
   await expect(popup.locator('.status .happened')).toHaveText(/^Run finished at \d\d?:\d\d/);
-  await expect(popup.locator('.status .next')).toHaveText('3 of 3 restarts left; next wait 1 s');
+  await expect(popup.locator('.status .next')).toHaveText('3 of 3 restarts left; the next one after a 1 s countdown');
   await popup.close();
 });
 

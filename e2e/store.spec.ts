@@ -48,7 +48,7 @@ const SCREENSHOTS: Record<string, Composition> = {
   'screenshot-4-bounded.png': {
     title: 'Bounded, and never blind',
     text:
-      'A crash loop may use 3 restarts (you choose), each after a longer countdown. When Colab does not look as ' +
+      'At most 3 restarts in a row (you choose), each after a longer countdown. When Colab does not look as ' +
       'expected, the guard stops and says which step failed. It never clicks what it does not understand.',
     pictures: ['popup-gave-up', 'popup-ui-problem'],
   },

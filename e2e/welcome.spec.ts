@@ -34,7 +34,7 @@ test('opens once on install: what the guard does, a quick start of five steps, C
   await expect(welcome.getByText(`Version ${pkg.version}`)).toBeVisible();
   // The limits as the settings have them now (the defaults on a fresh install).
   await expect(
-    welcome.getByText(/a crash loop may use 3 restarts, each after a countdown that starts at 5 s/),
+    welcome.getByText(/the guard makes at most 3 restarts in a row, each after a countdown that starts at 5 s/),
   ).toBeVisible();
 
   const steps = welcome

@@ -18,16 +18,18 @@ Example::
 
     from colab_oom_guard import status
 
-    guard = status(strict=True)  # raises StatusUnavailable, saying why, when no status can be read
+    guard = status() or {}  # None (and a warning saying why) when no status can be read: train as on a first run
     restarts = guard.get("restarts", 0)  # a notebook the guard is off for reads {"v": 1, "guarded": False}
     if restarts >= 3:
         raise SystemExit(f"Out of memory {restarts} times in a row: giving up.")
     batch_size = max(8, 64 // 2**restarts)  # 64, then 32, 16, 8 after each restart
+    last = guard.get("lastFailure")  # absent when the guard is off, None before its first failure
 
-Without ``strict=True``, ``status()`` returns None when it gets no status and
-warns once, saying why. None means "unknown", never "no restarts": the
-extension may be missing, its status API switched off, or the code may not run
-in a notebook cell.
+``status()`` returns None when it gets no status and warns once, saying why.
+None means "unknown", never "no restarts": the extension may be missing, its
+status API switched off, or the code may not run in a notebook cell. With
+``strict=True`` it raises ``StatusUnavailable`` instead, which stops the cell:
+only for code that must not run without the guard's count.
 
 Scripts started from a cell (``!python train.py``) run in a process of their
 own, with no Colab page to ask. Call ``share_with_subprocesses()`` in a cell
@@ -41,7 +43,7 @@ that: ``{"v": 1, "guarded": False}``. For a guarded notebook::
     {
         "v": 1,
         "guarded": True,          # the guard is on for this notebook
-        "restarts": 1,            # restarts in the current crash loop
+        "restarts": 1,            # restarts in a row (0 again after a healthy run)
         "maxRestarts": 3,         # the guard stops after this many in a row
         "totalRestarts": 4,       # every restart the guard made for this notebook
         "lastFailure": {          # or None: the last failure the guard acted on

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { describe, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 /**
  * Finding a Python for the tests of python/: Debian's /usr/bin/python3 first (where `apt-get install python3-torch`
@@ -55,4 +55,17 @@ export function describeWithPython(title: string, modules: readonly string[], bo
   }
   console.warn(`${title}: ${missing.message}`);
   describe.skip(title, () => body(''));
+}
+
+/** Runs `python -m unittest -v <module>` in `cwd` and expects every test to run and pass, none skipped. */
+export function expectUnittestPasses(python: string, module: string, cwd: string): string {
+  const run = spawnSync(python, ['-m', 'unittest', '-v', module], {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1' },
+  });
+  expect(run.status, `${run.stdout}${run.stderr}`).toBe(0);
+  expect(run.stderr).toMatch(/Ran [1-9]\d* tests?/);
+  expect(run.stderr).not.toMatch(/skipped/);
+  return run.stderr;
 }

@@ -1,6 +1,9 @@
 #!/usr/bin/env node
 // Part of `npm run lint`: the documentation a user reads.
-//  - README.md fits a screen: at most 1,500 words, counted as a reader sees them (no code blocks, URLs or pictures).
+//  - README.md fits a screen or two: at most 1,500 words, counted as a reader sees them (the steps in code blocks
+//    included; no URLs, pictures or comments).
+//  - README.md, docs/ (but the developers' pages and the word list itself), store/ and CHANGELOG.md avoid the words
+//    docs/locales/en.json lists as avoided (docs/words.md): the pages say what the UI says.
 //  - Every relative link and #anchor in README.md, docs/, store/, DEVELOPERS.md and CHANGELOG.md resolves: the file
 //    exists, and the anchor is a heading of it as GitHub makes anchors.
 //  - No sentence of ten words or more stands in two of README.md and docs/*.md: each page says its own part once.
@@ -26,9 +29,11 @@ function prose(markdown) {
   return markdown.replace(/^```[^\n]*\n[\s\S]*?^```[^\n]*$/gm, '').replace(/<!--[\s\S]*?-->/g, '');
 }
 
-/** The words a reader sees: link texts but not their addresses, no pictures, no code blocks, no markup. */
+/** The words a reader sees: link texts but not their addresses, what code blocks say, no pictures, no markup. */
 export function countWords(markdown) {
-  const text = prose(markdown)
+  const text = markdown
+    .replace(/<!--[\s\S]*?-->/g, '')
+    .replace(/^```[^\n]*$/gm, '')
     .replace(/!\[[^\]]*\]\([^)]*\)/g, ' ')
     .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
     .replace(/https?:\/\/\S+/g, ' ');
@@ -215,6 +220,23 @@ function calleeRoot(callee) {
   return null;
 }
 
+/** "file: line: word" for each word of `avoided` (the English glossary's patterns) in the pages people read. */
+export function avoidedWords(files, avoided) {
+  const problems = [];
+  for (const [name, markdown] of Object.entries(files)) {
+    markdown.split('\n').forEach((line, i) => {
+      for (const pattern of avoided) {
+        const found = new RegExp(pattern, 'i').exec(line);
+        if (found) problems.push(`${name}:${i + 1}: "${found[0]}" (docs/words.md says what to write instead)`);
+      }
+    });
+  }
+  return problems;
+}
+
+/** Pages written for developers (the bench writes performance.md's tables), where the code's words belong; the list. */
+const DEVELOPER_PAGES = new Set(['docs/testing.md', 'docs/development.md', 'docs/performance.md', 'docs/words.md']);
+
 const markdownIn = (dir) =>
   existsSync(dir)
     ? readdirSync(dir)
@@ -244,6 +266,18 @@ export function checkDocs() {
     ]),
   );
   problems.push(...repeatedSentences(pages).map((repeat) => `said twice: ${repeat}`));
+
+  const glossary = JSON.parse(read('docs/locales/en.json'));
+  const forPeople = [
+    path.join(root, 'README.md'),
+    path.join(root, 'CHANGELOG.md'),
+    ...markdownIn(path.join(root, 'docs')),
+    ...markdownIn(path.join(root, 'store')),
+  ]
+    .map((file) => path.relative(root, file))
+    .filter((file) => !DEVELOPER_PAGES.has(file));
+  const avoided = glossary.terms.flatMap((term) => term.avoid);
+  problems.push(...avoidedWords(Object.fromEntries(forPeople.map((file) => [file, read(file)])), avoided));
 
   const messages = JSON.parse(read('public/_locales/en/messages.json'));
   const pictures = readdirSync(path.join(root, 'docs/screenshots')).filter((f) => f.endsWith('.png'));

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
+  avoidedWords,
   brokenLinks,
   checkDocs,
   countWords,
@@ -18,12 +19,14 @@ describe("the repository's documentation", () => {
     const { words, problems } = checkDocs();
     expect(problems).toEqual([]);
     expect(words).toBeGreaterThan(500);
-    expect(words).toBeLessThanOrEqual(README_MAX_WORDS);
+    // README's promise to itself, as a literal: a screen or two.
+    expect(words).toBeLessThanOrEqual(1500);
+    expect(README_MAX_WORDS).toBe(1500);
   }, 30_000);
 });
 
 describe('countWords', () => {
-  it('counts what a reader sees: link texts, not addresses, pictures, code blocks, markup or comments', () => {
+  it('counts what a reader sees: link texts and code blocks, not addresses, pictures, markup or comments', () => {
     const markdown = [
       '# Colab OOM Guard',
       '',
@@ -36,8 +39,18 @@ describe('countWords', () => {
       '| Measure | Result |',
       '|---|---|',
     ].join('\n');
-    // Colab OOM Guard (3) Download it from the latest release see (7) Measure Result (2)
-    expect(countWords(markdown)).toBe(12);
+    // Colab OOM Guard (3) Download it from the latest release see (7) npm ci npm run build (5) Measure Result (2)
+    expect(countWords(markdown)).toBe(17);
+  });
+});
+
+describe('avoidedWords', () => {
+  it('names the page, the line and the word; a word that only contains the pattern is no match', () => {
+    const files = { 'README.md': 'Watching.\nThe crash loop gave up, Re-arm it.', 'docs/a.md': 'rearmament' };
+    expect(avoidedWords(files, ['crash[- ]loop', '\\bre-?arm\\b'])).toEqual([
+      'README.md:2: "crash loop" (docs/words.md says what to write instead)',
+      'README.md:2: "Re-arm" (docs/words.md says what to write instead)',
+    ]);
   });
 });
 

@@ -875,8 +875,8 @@ export class Night {
   /** The popup's status words agree with the model. */
   async #checkPopup(want: Expected, check: (ok: boolean, signature: string, detail?: string) => void): Promise<void> {
     const popup = await this.#popup();
-    // English plurals follow the limit: "1 of 1 restart used".
-    const used = popup.getByText(/^Crash loop: \d+ of \d+ restarts? used/);
+    // "Restarts in a row: 1 of 3 used".
+    const used = popup.getByText(/^Restarts in a row: \d+ of \d+ used/);
     await used.waitFor();
     const text = (await popup.locator('body').innerText()).replace(/\s+/g, ' ');
     await popup.close();
@@ -886,7 +886,7 @@ export class Night {
       check(gaveUp.test(text), 'popup words', `no "Gave up": ${text.slice(0, 200)}`);
       return;
     }
-    const loopWords = `Crash loop: ${want.loop} of ${want.limit} restart${want.limit === 1 ? '' : 's'} used`;
+    const loopWords = `Restarts in a row: ${want.loop} of ${want.limit} used`;
     check(text.includes(loopWords), 'popup words', `expected "${loopWords}" in ${text.slice(0, 300)}`);
     check(text.includes('Watching'), 'popup words', `no "Watching": ${text.slice(0, 200)}`);
   }

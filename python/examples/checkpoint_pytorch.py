@@ -4,12 +4,18 @@ A restart (the guard's "Restart session and run all", or Colab's RAM crash) runs
 process on the same machine: /content survives it. A new machine (a disconnect, Colab's time limit) starts with an
 empty /content, and only Google Drive survives it. So:
 
-- every checkpoint is written to local disk first, whole or not at all (a temporary file, then a rename);
-- then copied to Drive under a new name, never over an older checkpoint: Drive uploads in the background, and a copy
-  cut short by a lost machine must leave the previous checkpoint as it was;
+- a checkpoint is written to local disk every ``save_every`` optimizer steps, in the middle of an epoch too, whole or
+  not at all (a temporary file, then a rename): a restart resumes at the step it saved, not at the epoch;
+- every ``drive_every`` steps (by default each save) and at the end, it is also copied to Drive under a new name,
+  never over an older checkpoint, with the list of its size written last (drive_copies.py): Drive uploads in the
+  background, and a copy cut short by a lost machine is skipped. The optimizer state is about twice the model: with a
+  large model, copy to Drive less often than you save locally (a restart resumes from /content; only a new machine
+  needs Drive);
 - the newest two are kept in each place, older ones are deleted;
-- at start, the newest checkpoint that loads is used, from /content or from Drive, loaded on the CPU (loading onto the
-  GPU needs memory beside the model's, which a notebook that just ran out of memory does not have).
+- at start, the newest checkpoint that loads is used, from /content or from Drive, loaded on the CPU with
+  ``mmap=True`` (PyTorch 2.1 and later): its tensors are read from the file as they are copied into the model, so a
+  free-tier machine that just ran out of RAM does not need room for a second copy of everything (loading onto the
+  GPU needs memory beside the model's, which a notebook that just ran out of memory does not have either).
 
 Drive keeps deleted files in its Trash for 30 days, and the Trash counts against your storage quota: with large
 checkpoints, empty it now and then (drive.google.com, Trash), or keep fewer checkpoints on Drive.
@@ -19,7 +25,7 @@ gradient scaler (mixed precision), the random number generators (Python, NumPy, 
 the data (epoch, samples of it done, optimizer steps). A run that restarts twice ends with the same weights, loss and
 step as a run that never stopped (python/examples/test_recipes.py checks it on the CPU).
 
-Use (save this file next to your notebook, or paste it into a cell above the training cell)::
+Use (save this file and drive_copies.py next to your notebook, or paste them into a cell above the training cell)::
 
     from google.colab import drive
     drive.mount("/content/drive")  # asks once per machine; after a restart it is still mounted
@@ -29,23 +35,25 @@ Use (save this file next to your notebook, or paste it into a cell above the tra
     scheduler = torch.optim.lr_scheduler.CosineAnnealingLR(optimizer, T_max=EPOCHS)
     scaler = torch.amp.GradScaler("cuda")  # for bfloat16: torch.amp.GradScaler("cuda", enabled=False)
     checkpoints = Checkpoints("/content/checkpoints/my-run", "/content/drive/MyDrive/checkpoints/my-run")
-    train(model, optimizer, scheduler, scaler, train_set, loss_fn, checkpoints, epochs=EPOCHS, batch_size=64)
+    train(model, optimizer, scheduler, scaler, train_set, loss_fn, checkpoints, epochs=EPOCHS, batch_size=64,
+          save_every=200, drive_every=1000)
 
 Do not catch the out of memory yourself: the guard acts on the error that ends the cell.
 """
 
 import contextlib
+import inspect
 import os
 import random
 import re
-import shutil
 import time
 
 import numpy as np
 import torch
+from drive_copies import DriveCopies, is_whole
 
 # step-<optimizer step>-<when this process started, in ms>.pt: a run that replays steps after resuming from an older
-# checkpoint never reuses a name on Drive.
+# checkpoint never reuses a name.
 _NAME = re.compile(r"^step-(\d{9})-(\d{13})\.pt$")
 
 
@@ -56,54 +64,56 @@ class Checkpoints:
         self.local_dir = local_dir
         self.drive_dir = drive_dir
         self.keep = keep
+        self.drive = DriveCopies(drive_dir, keep) if drive_dir else None
         self.session = f"{int(time.time() * 1000):013d}"
-        for folder in self._folders():
-            os.makedirs(folder, exist_ok=True)
-            # Writes an earlier process began and never finished (a crash, a lost machine): one writer per folder.
-            for name in os.listdir(folder):
-                if name.endswith((".tmp", ".partial")):
-                    os.remove(os.path.join(folder, name))
+        os.makedirs(local_dir, exist_ok=True)
+        # A save an earlier process began and never finished (a crash): one writer per folder.
+        for name in os.listdir(local_dir):
+            if name.endswith(".tmp"):
+                os.remove(os.path.join(local_dir, name))
 
     def save(self, state, step, to_drive=True):
         """Writes `state` as the checkpoint of optimizer step `step`; copies it to Drive too when `to_drive`."""
-        name = f"step-{step:09d}-{self.session}.pt"
-        local = os.path.join(self.local_dir, name)
+        local = os.path.join(self.local_dir, f"step-{step:09d}-{self.session}.pt")
         torch.save(state, local + ".tmp")  # a crash here leaves only the .tmp file
         os.replace(local + ".tmp", local)  # a rename: the checkpoint is whole or absent
-        _keep_newest(self.local_dir, self.keep)
-        if to_drive and self.drive_dir:
-            drive = os.path.join(self.drive_dir, name)
-            shutil.copyfile(local, drive + ".partial")
-            os.replace(drive + ".partial", drive)  # a new name: no older checkpoint is overwritten
-            _keep_newest(self.drive_dir, self.keep)
+        for *_, name in _checkpoints(self.local_dir)[: -self.keep]:
+            os.remove(os.path.join(self.local_dir, name))
+        if to_drive and self.drive:
+            self.drive.copy(local, step)  # a new name on Drive: no older checkpoint is overwritten
 
     def load_newest(self):
         """The newest checkpoint that loads, on the CPU, or None when there is none (the first run)."""
         for path in self._newest_first():
             try:
-                # weights_only=False: this is your own file, and it holds NumPy's random state, which the safe
-                # loader refuses.
-                state = torch.load(path, map_location="cpu", weights_only=False)
+                state = _load(path)
             except MemoryError:
                 raise
             except Exception as error:  # pylint: disable=broad-except
-                # A copy cut short (a lost machine, a full Drive) fails to unpickle in one of many ways.
+                # A file cut short (a crash, a full disk) fails to unpickle in one of many ways.
                 print(f"Skipping {path}: it does not load ({type(error).__name__}: {error})")
                 continue
             print(f"Resuming from {path}")
             return state
         return None
 
-    def _folders(self):
-        return [folder for folder in (self.local_dir, self.drive_dir) if folder]
-
     def _newest_first(self):
-        """Every checkpoint, newest first; of two copies of one checkpoint the local one first (faster to read)."""
-        found = []
-        for rank, folder in enumerate(self._folders()):
-            for step, session, name in _checkpoints(folder):
-                found.append((-step, -session, rank, os.path.join(folder, name)))
-        return [path for *_, path in sorted(found)]
+        """Every checkpoint, newest first (by step, then by the process that wrote it); local before Drive."""
+        found = [(*local[:2], 0, os.path.join(self.local_dir, local[2])) for local in _checkpoints(self.local_dir)]
+        for _, folder in reversed(self.drive.copies() if self.drive else []):
+            if is_whole(folder):
+                found += [(*copy[:2], 1, os.path.join(folder, copy[2])) for copy in _checkpoints(folder)]
+            else:
+                print(f"Skipping {folder}: it is not whole")
+        return [path for *_, path in sorted(found, key=lambda item: (-item[0], -item[1], item[2]))]
+
+
+def _load(path):
+    """The checkpoint at ``path`` on the CPU, memory-mapped where PyTorch can (2.1 and later, as on Colab)."""
+    # weights_only=False: this is your own file, and it holds NumPy's random state, which the safe loader refuses.
+    if "mmap" in inspect.signature(torch.load).parameters:
+        return torch.load(path, map_location="cpu", weights_only=False, mmap=True)
+    return torch.load(path, map_location="cpu", weights_only=False)
 
 
 def _checkpoints(folder):
@@ -111,11 +121,6 @@ def _checkpoints(folder):
         return []
     names = (_NAME.match(name) for name in os.listdir(folder))
     return sorted((int(match.group(1)), int(match.group(2)), match.group(0)) for match in names if match)
-
-
-def _keep_newest(folder, keep):
-    for *_, name in _checkpoints(folder)[:-keep]:
-        os.remove(os.path.join(folder, name))
 
 
 def training_state(model, optimizer, scheduler, scaler, position):
@@ -172,6 +177,7 @@ def train(
     accum_steps=1,
     seed=1234,
     save_every=200,
+    drive_every=None,
     amp_dtype=torch.float16,
     loader_args=None,
     on_step=None,
@@ -180,7 +186,8 @@ def train(
 
     `accum_steps` batches make one optimizer step (gradient accumulation: a smaller `batch_size` with more steps
     needs less memory for the same training). A checkpoint goes to local disk every `save_every` optimizer steps, and
-    to Drive too at the end of each epoch. `amp_dtype` is the mixed-precision type (torch.float16 with an enabled
+    to Drive every `drive_every` steps (a multiple of `save_every`; None: each save) and at the end of training.
+    `amp_dtype` is the mixed-precision type (torch.float16 with an enabled
     scaler, torch.bfloat16 with a disabled one), None for none. `on_step(step, loss)` is called after each optimizer
     step (for logging).
     """
@@ -196,10 +203,17 @@ def train(
         position = restore_training_state(state, model, optimizer, scheduler, scaler)
     epoch, done, step = position["epoch"], position["done"], position["step"]
     last_loss = position.get("loss")
+    if state is not None:
+        print(f"Resuming at step {step}: epoch {epoch + 1}, {done} samples into it")
+    drive_every = drive_every or save_every
+    on_drive = step  # the step of the newest checkpoint on Drive, as far as this run knows
 
     def save(to_drive):
+        nonlocal on_drive
         where = {"epoch": epoch, "done": done, "step": step, "loss": last_loss}
         checkpoints.save(training_state(model, optimizer, scheduler, scaler, where), step, to_drive)
+        if to_drive:
+            on_drive = step
 
     while epoch < epochs:
         model.train()
@@ -220,10 +234,11 @@ def train(
                 if on_step:
                     on_step(step, last_loss)
                 if step % save_every == 0:
-                    save(to_drive=False)  # Drive is slow: once an epoch is enough there
+                    save(to_drive=step % drive_every == 0)
         scheduler.step()
         epoch, done = epoch + 1, 0
-        save(to_drive=True)
+    if on_drive != step:
+        save(to_drive=True)  # the end, on Drive too: a Run all after it finds the training done
     return step, last_loss
 
 

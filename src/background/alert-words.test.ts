@@ -43,8 +43,8 @@ describe('an alert a person can act on from the phone', () => {
     );
     expect(said('gave-up', { at: AT, type: 'gave-up', params: { n: 3, max: 3 } })).toEqual([
       'Gave up: a notebook',
-      'Gave up: 3 restarts already (limit 3) and it failed again. Re-arm it in the popup.',
-      'Waits for you: nothing restarts until you re-arm it.',
+      'Gave up: it failed again after 3 restarts in a row (limit 3). Choose Watch again in the popup.',
+      'Waits for you: nothing restarts until you choose Watch again in the popup.',
     ]);
     expect(said('run-stopped', { at: AT, type: 'run-stopped', params: { cell: 7, saw: 'KeyError: labels' } })).toEqual([
       'Run stopped: a notebook',
@@ -68,7 +68,7 @@ describe('an alert a person can act on from the phone', () => {
     });
     expect(problem[0]).toBe('Colab UI problem: a notebook');
     expect(problem[2]).toBe(
-      'The guard stopped for this notebook and waits for you: deal with Colab, then re-arm it in the popup.',
+      'The guard stopped for this notebook and waits for you: deal with Colab, then choose Watch again in the popup.',
     );
     expect(said('run-finished', { at: AT, type: 'run-finished' })).toEqual([
       'Run finished: a notebook',

@@ -87,8 +87,8 @@ describe('alerts from the worker', () => {
     expect(init.headers).toMatchObject({ Title: 'Gave up: a notebook', Priority: 'urgent', Tags: 'warning' });
     expect(init.headers).not.toHaveProperty('Click');
     expect(init.body).toBe(
-      'Gave up: 3 restarts already (limit 3) and it failed again. Re-arm it in the popup.\n' +
-        'Waits for you: nothing restarts until you re-arm it.',
+      'Gave up: it failed again after 3 restarts in a row (limit 3). Choose Watch again in the popup.\n' +
+        'Waits for you: nothing restarts until you choose Watch again in the popup.',
     );
     expect((await log()).pending).toEqual([]);
   });
@@ -101,7 +101,7 @@ describe('alerts from the worker', () => {
       event: 'gave-up',
       notebook: 'train.ipynb',
       title: 'Gave up: train.ipynb',
-      next: 'Waits for you: nothing restarts until you re-arm it.',
+      next: 'Waits for you: nothing restarts until you choose Watch again in the popup.',
       heldBack: 0,
       link: 'https://colab.research.google.com/drive/abc',
       restarts: { used: 3, limit: 3 },

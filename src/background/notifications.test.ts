@@ -39,7 +39,7 @@ describe('notifications', () => {
     );
   });
 
-  it('name the notebook and what happened, a UI problem in words with its ids in the details', () => {
+  it('name the notebook and what happened, a UI problem in words and what happens next, no ids', () => {
     expect(notificationText(effect({}))).toEqual({ title: 'Restarted: train.ipynb', message: 'Restart 1 of 3 done' });
     expect(
       notificationText(
@@ -47,7 +47,7 @@ describe('notifications', () => {
       ),
     ).toEqual({
       title: 'Gave up: train.ipynb',
-      message: 'Gave up: 3 restarts already (limit 3) and it failed again. Re-arm it in the popup.',
+      message: 'Gave up: it failed again after 3 restarts in a row (limit 3). Choose Watch again in the popup.',
     });
     const problem = effect({
       kind: 'ui-problem',
@@ -65,7 +65,7 @@ describe('notifications', () => {
       title: 'Colab UI problem: train.ipynb',
       message:
         'Could not find Runtime → Restart session and run all. ' +
-        "Details: What the guard saw in Colab's page: items: Run all",
+        'Nothing restarts until you choose Watch again in the popup.',
     });
     const said = 'Runtime disconnected: disallowed code. Colab said: "Runtime disconnected Your runtime has been…"';
     const verdict = {

@@ -63,7 +63,7 @@ export function notificationText(effect: NotifyEffect): { title: string; message
     case 'ui-problem': {
       const failed = effect.step?.failed ?? UNKNOWN_STEP;
       const words = stepSentence(failed, effect.step?.action);
-      return { title: t('notifyUiProblem', effect.title), message: t('notifyUiProblemBody', words, detail) };
+      return { title: t('notifyUiProblem', effect.title), message: t('notifyUiProblemBody', words) };
     }
   }
 }

@@ -29,7 +29,6 @@ export function Tester(props: { settings: Settings; failureText: string; markerT
           <>
             <p class="verdict-headline">{result.headline}</p>
             <p>{result.detail}</p>
-            {result.rule && <p class="hint">{t('testerRule', result.rule)}</p>}
           </>
         ) : (
           <p>{t('testerEmpty')}</p>

@@ -11,10 +11,8 @@ export interface TestResult {
   restart: boolean;
   /** "Would restart: PyTorch CUDA out of memory" or "Would not restart". */
   headline: string;
-  /** Why: the failure kind and the matched line, or what did not match. */
+  /** Why: the failure kind and the matched line, or what did not match. No rule id: Copy diagnostics has those. */
   detail: string;
-  /** The rule or pattern id, shown only as a detail. */
-  rule?: string;
 }
 
 /**
@@ -26,7 +24,7 @@ export function testText(text: string, config: DetectorConfig): TestResult | nul
   const verdict = testOutput(text, config, engine);
   if (verdict) {
     const detail = t('testerFound', kindName(verdict), verdict.line);
-    return { restart: true, headline: t('testerWouldRestart', verdictName(verdict)), detail, rule: verdict.rule };
+    return { restart: true, headline: t('testerWouldRestart', verdictName(verdict)), detail };
   }
   const marker = createDetector(config, engine).findMarker(text);
   if (marker) {
@@ -40,7 +38,7 @@ export function testText(text: string, config: DetectorConfig): TestResult | nul
   const off = testOutput(text, { ...config, categories: allOn });
   if (off && off.category !== 'custom') {
     const detail = t('testerCategoryOff', verdictName(off), categoryLabel(off.category));
-    return { restart: false, headline: t('testerWouldNot'), detail, rule: off.rule };
+    return { restart: false, headline: t('testerWouldNot'), detail };
   }
   return { restart: false, headline: t('testerWouldNot'), detail: t('testerNoMatch') };
 }

@@ -55,8 +55,11 @@ export function createPageGuard(doc: Document, context: ScriptContext): PageGuar
       const detection = checkDetection(doc);
       if (!detection.ok) return { ready: false, failed: detection.failed, language };
       const result = await checkUi(doc);
-      if (result.ok) return { ready: true, detail: `${result.detail}; ${detection.detail}`, language };
-      return { ready: false, failed: result.failed, language };
+      if (!result.ok) return { ready: false, failed: result.failed, language };
+      // Colab greys the item out while no runtime is connected: a restart now would fail at this step.
+      if (result.disabled)
+        return { ready: false, failed: { step: 'find-item', reason: 'item-disabled', saw: result.detail }, language };
+      return { ready: true, detail: `${result.detail}; ${detection.detail}`, language };
     },
   };
 }

@@ -79,21 +79,21 @@ describe('in-page notice', () => {
     notice.hide();
   });
 
-  it('counts the restarts a crash loop gave up after in the right plural', () => {
+  it('counts the restarts in a row it gave up after, in the right plural', () => {
     const gaveUp = (restarts: number): NotebookRecord => ({
       ...defaultNotebook('drive:x'),
       enabled: true,
       status: { kind: 'gave-up', at: T0, restarts },
     });
     expect(noticeFor(gaveUp(1), () => {}, noChoice)?.body).toMatch(
-      /^The crash loop used its 1 restart and failed again/,
+      /^It failed again after 1 restart in a row, so the guard stopped/,
     );
     expect(noticeFor(gaveUp(3), () => {}, noChoice)?.body).toMatch(
-      /^The crash loop used all 3 restarts and failed again/,
+      /^It failed again after 3 restarts in a row, so the guard stopped/,
     );
   });
 
-  it('a UI problem names the step in words and keeps the ids to the details line', () => {
+  it('a UI problem names the step in words; ids and what it saw in the page stay in Copy diagnostics', () => {
     const record: NotebookRecord = {
       ...defaultNotebook('drive:x'),
       enabled: true,
@@ -108,10 +108,10 @@ describe('in-page notice', () => {
     expect(content?.tone).toBe('error');
     expect(content?.body.split('\n')).toEqual([
       'Could not find Runtime → Restart session and run all.',
-      'Nothing else was clicked, and the guard stopped for this notebook until you re-arm it in the popup.',
-      "What the guard saw in Colab's page: items: Run all",
+      'Nothing else was clicked, and the guard stopped for this notebook until you choose Watch again in the popup.',
     ]);
     expect(`${content?.title} ${content?.body}`).not.toContain('find-item');
+    expect(`${content?.title} ${content?.body}`).not.toContain('items:');
   });
 
   /** A click as a person makes it: happy-dom dispatches every event untrusted. */

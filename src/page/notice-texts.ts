@@ -5,7 +5,7 @@ import { gaveUpUnableToConnect, lastAction } from '../state/last-action';
 import type { AskChoice, NotebookRecord } from '../state/schema';
 import { clock, countdownText, foundText } from '../ui/countdown';
 import { personOnlyDialog } from '../ui/dialog-words';
-import { seenText, stepSentence } from '../ui/steps';
+import { colabSaid, stepSentence } from '../ui/steps';
 import type { NoticeContent } from './notice-box';
 
 /**
@@ -53,9 +53,8 @@ export function noticeFor(
     }
     case 'ui-problem': {
       const action = lastAction(record.history);
-      const seen = seenText(status.failed);
-      const lines = [stepSentence(status.failed, action), t('noticeProblemStopped')];
-      if (seen) lines.push(seen);
+      const said = colabSaid(status.failed);
+      const lines = [stepSentence(status.failed, action), t('noticeProblemStopped'), ...(said ? [said] : [])];
       return { tone: 'error', title: t('noticeProblemTitle'), body: lines.join('\n'), actions: [] };
     }
     case 'watching':

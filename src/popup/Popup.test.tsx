@@ -76,7 +76,7 @@ describe('popup over a Colab notebook', () => {
   it('uses the key as the name when the notebook has no title yet, and shows the crash loop, "n of max"', async () => {
     await storeNotebook(KEY, { enabled: true, loopCount: 1, totalRestarts: 4 });
     const root = await open();
-    await waitFor(() => getByText(root, 'Crash loop: 1 of 3 restarts used'));
+    await waitFor(() => getByText(root, 'Restarts in a row: 1 of 3 used'));
     expect(getByRole(root, 'heading', KEY)).toBeTruthy();
     expect(root.querySelector('.headline')?.textContent).toBe('Watching');
   });
@@ -204,14 +204,14 @@ describe('popup over a Colab notebook', () => {
     expect(root.querySelector('.status .detail')?.textContent).toMatch(/^Colab's RAM crash: Colab already restarted/);
   });
 
-  it('gave up: says after how many restarts, and Re-arm sends rearm', async () => {
+  it('gave up: says after how many restarts, and Watch again sends rearm', async () => {
     await storeNotebook(KEY, { enabled: true, loopCount: 3, status: { kind: 'gave-up', at: Date.now(), restarts: 3 } });
     const root = await open();
     await waitFor(() => expect(root.querySelector('.headline')?.textContent).toBe('Gave up after 3 restarts'));
-    await click(getByRole(root, 'button', 'Re-arm'));
+    await click(getByRole(root, 'button', 'Watch again'));
     await waitFor(() => expect(root.querySelector('.headline')?.textContent).toBe('Watching'));
     expect(worker.sent.at(-1)).toMatchObject({ command: { type: 'rearm' } });
-    expect(getByText(root, 'Crash loop: 0 of 3 restarts used')).toBeTruthy();
+    expect(getByText(root, 'Restarts in a row: 0 of 3 used')).toBeTruthy();
   });
 
   it('restarting: says so, with what it does, even just after being switched off', async () => {
@@ -279,7 +279,7 @@ describe('popup over a Colab notebook', () => {
     ],
     ['unknown', '', 'what it saw', 'restart-and-run-all', "a step in Colab's page failed"],
   ] as const)(
-    'Colab UI problem at %s (%s, %s, %s): the step in words, what it saw in the details, no ids, with Re-arm',
+    'Colab UI problem at %s (%s, %s, %s): the step in words, Colab’s own words only, no ids, Watch again',
     async (step, reason, saw, action, words) => {
       const at = Date.now();
       const failed = { step, reason, saw };
@@ -290,13 +290,18 @@ describe('popup over a Colab notebook', () => {
       await storeNotebook(KEY, { enabled: true, status: { kind: 'ui-problem', at, failed }, history });
       const root = await open();
       await waitFor(() => expect(root.querySelector('.headline')?.textContent).toBe(`Colab UI problem: ${words}`));
-      // What the step saw, folded away; its id and machine reason only in Copy diagnostics.
+      // The dialog Colab showed is quoted; what other steps saw (Colab's item ids, selectors), the step's id and its
+      // machine reason are only in Copy diagnostics.
       const details = root.querySelector('.status .details p')?.textContent;
-      expect(details).toBe(saw ? `What the guard saw in Colab's page: ${saw}` : undefined);
+      if (step === 'precheck' && saw) expect(details).toBe(`Colab said: “${saw}”`);
+      else {
+        expect(details).toBeUndefined();
+        if (saw) expect(root.textContent).not.toContain(saw);
+      }
       expect(root.querySelector('.status')?.textContent).not.toContain(`${step}:`);
       expect(root.textContent).not.toContain(`${reason};`);
       expect(root.querySelector('.events li .event-title')?.textContent).toBe(`Colab UI problem: ${words}`);
-      expect(getByRole(root, 'button', 'Re-arm')).toBeTruthy();
+      expect(getByRole(root, 'button', 'Watch again')).toBeTruthy();
     },
   );
 
@@ -317,7 +322,7 @@ describe('popup over a Colab notebook', () => {
     expect(field.placeholder).toBe('3');
 
     await type(field, '5');
-    await waitFor(() => expect(getByText(root, 'Crash loop: 0 of 5 restarts used')).toBeTruthy());
+    await waitFor(() => expect(getByText(root, 'Restarts in a row: 0 of 5 used')).toBeTruthy());
     expect(await storedNotebook(KEY)).toMatchObject({ overrides: { maxRestarts: 5 } });
 
     await type(field, 'lots');
@@ -326,7 +331,7 @@ describe('popup over a Colab notebook', () => {
     expect(worker.sent).toHaveLength(1);
 
     await type(field, '');
-    await waitFor(() => expect(getByText(root, 'Crash loop: 0 of 3 restarts used')).toBeTruthy());
+    await waitFor(() => expect(getByText(root, 'Restarts in a row: 0 of 3 used')).toBeTruthy());
     expect(worker.sent.at(-1)).toMatchObject({ command: { type: 'set-max-restarts', value: null } });
     expect(field.getAttribute('aria-invalid')).toBe('false');
   });
@@ -338,7 +343,7 @@ describe('popup over a Colab notebook', () => {
       const root = await open();
       const field = await waitFor(() => getByRole<HTMLInputElement>(root, 'textbox', 'Max restarts'));
       await type(field, typed);
-      await waitFor(() => expect(getByText(root, 'Crash loop: 0 of 5 restarts used')).toBeTruthy());
+      await waitFor(() => expect(getByText(root, 'Restarts in a row: 0 of 5 used')).toBeTruthy());
       expect(field.value).toBe('5');
       await storeNotebook(KEY, { enabled: true, overrides: { maxRestarts: 7 } });
       await waitFor(() => expect(field.value).toBe('7'));
@@ -449,7 +454,7 @@ describe('popup over a Colab notebook', () => {
       { at: at(-1, -56), type: 'run-started' },
       { at: at(1, 2), type: 'restart-scheduled', verdict, action: 'restart-and-run-all' },
       { at: at(1, 2) + 6000, type: 'restarted', action: 'restart-and-run-all' },
-      { at: at(3, 14), type: 'healthy-reset', detail: 'Ran 30 min or more without a failure' },
+      { at: at(1, 38), type: 'healthy-reset', params: { minutes: 30, total: 1 } },
       { at: at(3, 14), type: 'restart-scheduled', verdict, action: 'restart-and-run-all' },
       { at: at(3, 14) + 6000, type: 'restarted', action: 'restart-and-run-all' },
       { at: at(6, 12), type: 'run-finished' },
@@ -465,7 +470,7 @@ describe('popup over a Colab notebook', () => {
       `Since ${clock(at(-1, -56))}: 2 failures, 2 restarts, last at ${clock(at(3, 14) + 6000)}, ` +
         `run finished at ${clock(at(6, 12))}`,
     );
-    expect(getByText(root, 'Crash loop: 0 of 3 restarts used')).toBeTruthy();
+    expect(getByText(root, 'Restarts in a row: 0 of 3 used')).toBeTruthy();
 
     // In the page's order: the name, the night, the switch and state, the events, then the controls.
     const order = ['.nb-title', '.night-line', '.switch-row', '.status', '.events', '.timeline', '.controls'].map(
@@ -509,9 +514,9 @@ describe('popup over a Colab notebook', () => {
   it('Reset counter sends reset-counter; Options opens the options page', async () => {
     await storeNotebook(KEY, { enabled: true, loopCount: 2 });
     const root = await open();
-    await waitFor(() => getByText(root, 'Crash loop: 2 of 3 restarts used'));
+    await waitFor(() => getByText(root, 'Restarts in a row: 2 of 3 used'));
     await click(getByRole(root, 'button', 'Reset counter'));
-    await waitFor(() => getByText(root, 'Crash loop: 0 of 3 restarts used'));
+    await waitFor(() => getByText(root, 'Restarts in a row: 0 of 3 used'));
     expect(worker.sent.at(-1)).toMatchObject({ command: { type: 'reset-counter' } });
 
     await click(getByRole(root, 'link', 'Options'));
@@ -558,11 +563,17 @@ describe('popup over a Colab notebook', () => {
     const root = await open();
     const button = await waitFor(() => getByRole(root, 'button', 'Check Colab UI'));
     const result = () => button.parentElement!.querySelector('.check-result')!.textContent;
-    const details = () => button.parentElement!.querySelector('.details p')?.textContent;
+    const checkText = () => button.parentElement!.textContent;
 
-    send.mockResolvedValueOnce({ ready: true, detail: 'Runtime menu has "Restart session and run all"' });
+    send.mockResolvedValueOnce({ ready: true, detail: '"Restart session and run all" found by command' });
     await click(button);
-    await waitFor(() => expect(result()).toBe('Ready: Runtime menu has "Restart session and run all"'));
+    // What it found, in Colab's ids, is for Copy diagnostics: a person reads that it works.
+    await waitFor(() =>
+      expect(result()).toBe(
+        "Ready: the guard found Restart session and run all in Colab's menu and can see the cells run.",
+      ),
+    );
+    expect(checkText()).not.toContain('found by command');
     expect(send).toHaveBeenLastCalledWith(tabId, { type: 'check-ui' });
 
     send.mockResolvedValueOnce({
@@ -571,7 +582,7 @@ describe('popup over a Colab notebook', () => {
     });
     await click(button);
     await waitFor(() => expect(result()).toBe('Not ready: could not find Runtime → Restart session and run all'));
-    expect(details()).toBe("What the guard saw in Colab's page: items: Run all");
+    expect(checkText()).not.toContain('items:');
 
     send.mockResolvedValueOnce({
       ready: false,

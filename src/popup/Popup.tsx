@@ -19,7 +19,7 @@ import { StorageErrors } from '../ui/StorageErrors';
 import { sendCommand } from '../ui/send';
 import { statusLines } from '../ui/status-lines';
 import { describeStatus } from '../ui/status-view';
-import { seenText, stepWords } from '../ui/steps';
+import { stepWords } from '../ui/steps';
 import { Timeline } from '../ui/Timeline';
 import { eventText, formatTime, languageList, languageName, statusText } from '../ui/text';
 import { NotificationOffer } from './NotificationOffer';
@@ -324,7 +324,7 @@ function MaxRestartsField(props: {
 type CheckState =
   | { kind: 'idle' }
   | { kind: 'checking' }
-  | { kind: 'done'; ok: boolean; text: string; details?: string; language?: string };
+  | { kind: 'done'; ok: boolean; text: string; language?: string };
 
 function CheckUi({ tabId }: { tabId: number }) {
   const [state, setState] = useState<CheckState>({ kind: 'idle' });
@@ -338,11 +338,10 @@ function CheckUi({ tabId }: { tabId: number }) {
     }
     const language = typeof reply.language === 'string' ? reply.language : undefined;
     if (reply.ready) {
-      setState({ kind: 'done', ok: true, text: t('checkReady', reply.detail), language });
+      // What the check found, in Colab's ids, is for Copy diagnostics; a person reads that it works.
+      setState({ kind: 'done', ok: true, text: t('checkReady'), language });
     } else {
-      const words = stepWords(reply.failed);
-      const details = seenText(reply.failed);
-      setState({ kind: 'done', ok: false, text: t('checkProblem', words), details, language });
+      setState({ kind: 'done', ok: false, text: t('checkProblem', stepWords(reply.failed)), language });
     }
   }
 
@@ -354,7 +353,6 @@ function CheckUi({ tabId }: { tabId: number }) {
       </button>
       <div role="status" class={done ? (done.ok ? 'success' : 'error') : 'muted'}>
         <p class="check-result">{state.kind === 'checking' ? t('checkRunning') : (done?.text ?? '')}</p>
-        {done?.details && <Details text={done.details} />}
         {done?.language && <LanguageNote language={done.language} />}
       </div>
     </div>

@@ -17,7 +17,7 @@ const words: AlertWords = {
 /** The same alert as a person acts on it from the phone: what comes next, one held back, the link. */
 const full: AlertWords = {
   ...words,
-  next: 'Waits for you: nothing restarts until you re-arm it.',
+  next: 'Waits for you: nothing restarts until you choose Watch again in the popup.',
   heldBack: { count: 1, text: '1 more like this was held back.' },
   link: { url: 'https://colab.research.google.com/drive/1abc', label: 'Open in Colab' },
 };

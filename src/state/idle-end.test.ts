@@ -51,6 +51,12 @@ describe('a guard armed for a stretch', () => {
     expect(record.history.at(-1)).toEqual({ at: T0 + STRETCH, type: 'guard-ended', params: { minutes: 720 } });
   });
 
+  it('dates the end when the 12 hours were up, not when a later event found it', () => {
+    const { record } = apply(switchedOnAt(T0), { type: 'settle' }, T0 + STRETCH + 5 * HOUR);
+    expect(record.enabled).toBe(false);
+    expect(record.history.at(-1)).toEqual({ at: T0 + STRETCH, type: 'guard-ended', params: { minutes: 720 } });
+  });
+
   it('notifies once when it ends, with the entry that says why, whatever event found it idle', () => {
     const on = { ...switchedOnAt(T0), title: 'train.ipynb' };
     expect(apply(on, { type: 'settle' }, T0 + STRETCH - 1).effects).toEqual([]);

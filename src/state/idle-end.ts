@@ -34,7 +34,8 @@ export function endIdleGuard(record: NotebookRecord, settings: Settings, session
   if (endAt === null || now < endAt || record.status.kind === 'pending' || record.status.kind === 'restarting') {
     return null;
   }
-  const entry: HistoryEntry = { at: now, type: 'guard-ended', params: { minutes: IDLE_END_MS / 60_000 } };
+  // Dated when the stretch ended, not when the event that found it came: the morning reads the true hour.
+  const entry: HistoryEntry = { at: endAt, type: 'guard-ended', params: { minutes: IDLE_END_MS / 60_000 } };
   const { blindSince: _, ...rest } = record;
   return { record: { ...rest, enabled: false }, entry };
 }

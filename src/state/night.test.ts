@@ -33,7 +33,7 @@ describe('the last 12 hours in words', () => {
   it("counts and joins the parts in the messages' own language", () => {
     const history = [failure(at(1, 0)), restart(at(1, 1)), failure(at(2, 0)), restart(at(2, 1)), failure(at(4, 0))];
     const said = (locale: string) => nightLine(history, NOW, localeWords(locale), 'en-GB');
-    expect(said('fr')).toBe('Dernières 12 heures : 3 échecs, 2 redémarrages, dernier à 04:00');
+    expect(said('fr')).toBe('Dernières 12 heures\u00a0: 3 échecs, 2 redémarrages, dernier à 04:00');
     expect(said('ja')).toBe('過去 12 時間: 失敗 3 件、再起動 2 回、最後は 04:00');
     expect(said('zh_CN')).toBe('过去 12 小时：3 次失败，2 次重启，最近一次在 04:00');
     expect(nightLine(history.slice(0, 2), NOW, localeWords('es'), 'en-GB')).toBe(
@@ -137,11 +137,22 @@ describe("the night starts at the evening's first Run all or the switch-on", () 
     expect(line([begin, { at: at(6, 12), type: 'run-finished' }])).toBe(
       'Since 22:04: no failures, no restarts, run finished at 06:12',
     );
+    // A stopped run is said first, and never beside "no failures".
     expect(line([begin, { at: at(3, 10), type: 'run-stopped', params: { cell: 4, saw: 'ValueError: x' } }])).toBe(
-      'Since 22:04: no failures, no restarts, run stopped by an error at 03:10 (not out of memory)',
+      'Since 22:04: run stopped by an error at 03:10 (not out of memory), no restarts',
     );
     expect(line([begin, { at: at(3, 10), type: 'run-interrupted' }])).toBe(
       'Since 22:04: no failures, no restarts, run stopped by you at 03:10',
+    );
+  });
+
+  it('a run stopped by an error after failures the guard answered: the stop first, then the counts', () => {
+    const begin: HistoryEntry = { at: at(22, 4, 13), type: 'run-started' };
+    const oom: HistoryEntry = { at: at(1, 0), type: 'restart-scheduled', params: { n: 1, max: 3, delaySec: 5 } };
+    const restarted: HistoryEntry = { at: at(1, 1), type: 'restarted', params: { n: 1, max: 3 } };
+    const stop: HistoryEntry = { at: at(3, 10), type: 'run-stopped', params: { saw: 'ValueError: x' } };
+    expect(line([begin, oom, restarted, stop])).toBe(
+      'Since 22:04: run stopped by an error at 03:10 (not out of memory), 1 failure, 1 restart, last at 01:01',
     );
   });
 });

@@ -511,6 +511,19 @@ describe('the healthy window', () => {
     expect(result.record.history.at(-2)?.params).toEqual({ minutes: 30, total: 2 });
   });
 
+  it('dates "Healthy run" when the 30 min were up, in its place among the events, not at the next failure', () => {
+    const cycle = failAndRestart(enabled(), T0);
+    const healthyAt = cycle.record.lastRestartAt! + 30 * MIN;
+    const ran = { type: 'run', tabId: TAB, detectedAt: healthyAt + 60 * MIN, what: 'finished' } as const;
+    const finished = reduce(cycle.record, ran, ctx(healthyAt + 60 * MIN)).record;
+    const later = healthyAt + 3 * 60 * MIN;
+    const history = reduce(finished, failure(later), ctx(later)).record.history;
+    const healthy = history.find((h) => h.type === 'healthy-reset');
+    expect(healthy?.at).toBe(healthyAt);
+    expect(history.map((h) => h.at)).toEqual(history.map((h) => h.at).toSorted((a, b) => a - b));
+    expect(history.slice(-3).map((h) => h.type)).toEqual(['healthy-reset', 'run-finished', 'restart-scheduled']);
+  });
+
   it('counts from the last failure too: a failure whose restart was cancelled keeps the loop going', () => {
     let record = failAndRestart(enabled(), T0).record;
     record = failAndRestart(record, record.lastRestartAt! + MIN).record;

@@ -448,10 +448,12 @@ function requestCountedRestart(record: NotebookRecord, request: RestartRequest, 
   return schedule(rested, request, { n: rested.loopCount + 1, max, delaySec }, ctx);
 }
 
+/** The "Healthy run" entry is dated when the stretch was reached, not when the next failure came to show it. */
 function applyHealthyReset(record: NotebookRecord, settings: Settings, now: number): NotebookRecord {
   if (record.loopCount === 0 || !ranHealthy(record, settings, now)) return record;
   const params = { minutes: settings.healthyMinutes, total: record.totalRestarts };
-  return addHistory({ ...record, loopCount: 0 }, { at: now, type: 'healthy-reset', params });
+  const at = lastTroubleAt(record) + settings.healthyMinutes * 60_000;
+  return addHistory({ ...record, loopCount: 0 }, { at, type: 'healthy-reset', params });
 }
 
 /** `params.delaySec`: the countdown's length. */
@@ -1002,8 +1004,12 @@ export function loopCountAt(record: NotebookRecord, settings: Settings, now: num
 
 /** Healthy: no restart and no counted failure (even one whose restart was cancelled) for the whole window. */
 function ranHealthy(record: NotebookRecord, settings: Settings, now: number): boolean {
-  const lastTrouble = Math.max(record.lastRestartAt ?? -Infinity, record.lastFailureAt ?? -Infinity);
+  const lastTrouble = lastTroubleAt(record);
   return lastTrouble > -Infinity && now - lastTrouble >= settings.healthyMinutes * 60_000;
+}
+
+function lastTroubleAt(record: NotebookRecord): number {
+  return Math.max(record.lastRestartAt ?? -Infinity, record.lastFailureAt ?? -Infinity);
 }
 
 /** The local calendar day, YYYY-MM-DD: the marker limit resets at the user's midnight, not UTC's. */
@@ -1021,9 +1027,11 @@ function minutesSince(time: number, now: number): number {
 }
 
 /** Entries older than the retention period go whenever one is added (idle records are swept by retention.ts). */
+/** The history stays in time order: an entry dated back (a healthy stretch) goes after those before its time. */
 function addHistory(record: NotebookRecord, entry: HistoryEntry): NotebookRecord {
   const kept = record.history.filter((old) => entry.at - old.at < RETENTION_MS);
-  return { ...record, history: [...kept, entry].slice(-HISTORY_LIMIT) };
+  const place = kept.findLastIndex((old) => old.at <= entry.at) + 1;
+  return { ...record, history: kept.toSpliced(place, 0, entry).slice(-HISTORY_LIMIT) };
 }
 
 function notify(record: NotebookRecord, kind: NotifyEffect['kind'], entry: HistoryEntry): NotifyEffect {

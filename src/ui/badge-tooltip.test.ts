@@ -26,7 +26,7 @@ describe("the toolbar icon's tooltip says what the status box says", () => {
     expect(badgeTooltip(notebook({ history, loopCount: 1 }), settings, NOW).split('\n')).toEqual([
       'Colab OOM Guard: Watching',
       `Run finished at ${clock(at(6, 12))} after 1 restart`,
-      '2 of 3 restarts left; next wait 10 s',
+      '2 of 3 restarts left; the next one after a 10 s countdown',
     ]);
     expect(badgeTooltip(notebook({ enabled: false }), settings, NOW)).toBe('Colab OOM Guard: Not guarded');
     expect(badgeTooltip(null, settings, NOW)).toBe('Colab OOM Guard: not a Colab notebook');
@@ -40,7 +40,7 @@ describe("the toolbar icon's tooltip says what the status box says", () => {
     expect(badgeTooltip(gaveUp, settings, NOW).split('\n')).toEqual([
       'Colab OOM Guard: Gave up after 3 restarts',
       `Gave up at ${clock(at(4, 0))} after 3 restarts`,
-      'Nothing restarts until you re-arm it',
+      'Nothing restarts until you choose Watch again',
     ]);
     const verdict = { category: 'gpu-oom' as const, rule: 'torch-cuda-oom', description: 'd', line: 'OOM' };
     const pending = {

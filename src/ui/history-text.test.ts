@@ -14,9 +14,22 @@ const disallowed = {
   line: 'Your runtime has been disconnected',
 } as const;
 
-/** What a sentence says now that the step's id and machine reason stay out of the history (Copy diagnostics). */
-const SAID_NOW: Record<string, string> = {
-  'find-item: item-missing; saw: items: Run all': "What the guard saw in Colab's page: items: Run all",
+/**
+ * What a sentence says now: the step's id, its machine reason and what it saw in Colab's page stay out of the history
+ * (Copy diagnostics has them), and the words people do not use are gone (docs/words.md).
+ */
+const SAID_NOW: Record<string, string | undefined> = {
+  'find-item: item-missing; saw: items: Run all': undefined,
+  'Restart cancelled by the user': 'You cancelled the restart',
+  'Gave up: 1 restart already (limit 1) and it failed again':
+    'Gave up: it failed again after 1 restart in a row (limit 1)',
+  'Gave up: 3 restarts already (limit 3) and it failed again':
+    'Gave up: it failed again after 3 restarts in a row (limit 3)',
+  'Re-armed by the user: crash-loop counter reset': 'You chose Watch again: restarts in a row back to 0',
+  'Counter reset by the user (lifetime restarts: 8)':
+    'You reset the counter: restarts in a row back to 0 (8 restarts in all)',
+  'Ran 30 min or more without a failure: crash-loop counter reset (lifetime restarts: 2)':
+    'Ran 30 min or more without a failure: restarts in a row back to 0 (2 restarts in all)',
 };
 
 /** Sentences version 3 stored, each with its type: what the morning's reader saw then, and sees now. */
@@ -79,7 +92,7 @@ describe('history entries written as sentences by version 3', () => {
     for (const [i, entry] of history.entries()) {
       expect(entry.detail, entries[i]?.type).toBeUndefined();
       const said = V3_SENTENCES[i]?.[1] ?? '';
-      expect(historyDetail(entry)).toBe(SAID_NOW[said] ?? said);
+      expect(historyDetail(entry)).toBe(Object.hasOwn(SAID_NOW, said) ? SAID_NOW[said] : said);
     }
     expect(history[0]?.params).toEqual({ n: 2, max: 3, delaySec: 10 });
     expect(history[5]?.failed).toEqual({ step: 'find-item', reason: 'item-missing', saw: 'items: Run all' });
@@ -134,7 +147,10 @@ describe('history words', () => {
   it('count restarts and attempts in the singular and the plural', () => {
     const gaveUp = (params: HistoryEntry['params']) => historyDetail({ at: 0, type: 'gave-up', params });
     expect(gaveUp({ why: 'failed-again', n: 1, max: 1 })).toBe(
-      'Gave up: 1 restart already (limit 1) and it failed again',
+      'Gave up: it failed again after 1 restart in a row (limit 1)',
+    );
+    expect(gaveUp({ why: 'failed-again', n: 3, max: 3 })).toBe(
+      'Gave up: it failed again after 3 restarts in a row (limit 3)',
     );
     expect(gaveUp({ why: 'unable-to-connect', n: 1, max: 1 })).toMatch(/in 1 attempt \(limit 1\)/);
   });

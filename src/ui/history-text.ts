@@ -1,7 +1,7 @@
 import { type MessageKey, t, tn } from '../lib/i18n';
 import type { NotifyEffect } from '../state/policy';
 import { DECLINED, type DeclineReason, type HistoryEntry, type HistoryParams, type TabGoneWay } from '../state/schema';
-import { seenText } from './steps';
+import { colabSaid } from './steps';
 
 /**
  * A history entry's details in words: the record keeps what happened as data (a type and parameters), and the pages,
@@ -16,8 +16,9 @@ export function historyDetail(entry: HistoryEntry): string | undefined {
       return countdownWords(p);
     case 'restarted':
       return p.why === 'marker' ? t('historyMarkerRestartDone') : t('historyRestartDone', p.n ?? 0, p.max ?? 0);
+    // The step is the title; what it saw in Colab's page is said only when it is Colab's words (ui/steps.ts).
     case 'restart-failed':
-      return entry.failed ? seenText(entry.failed) : undefined;
+      return entry.failed ? colabSaid(entry.failed) : undefined;
     case 'interrupted':
       return t('historyInterrupted');
     case 'cancelled':
@@ -150,6 +151,5 @@ export function notificationDetail(effect: NotifyEffect): string {
     if (p.why === 'dialog') return t('notifyLeftDialog', p.saw ?? '');
     if (entry.verdict) return t('notifyLeftDisconnect', entry.verdict.description, entry.verdict.line);
   }
-  if (effect.kind === 'ui-problem') return (entry.failed ? seenText(entry.failed) : entry.detail) ?? '';
   return historyDetail(entry) ?? '';
 }

@@ -63,12 +63,14 @@ describe('what happens next', () => {
     ...fields,
   });
 
-  it('restarts left and the next wait; none left; re-arm after a stop; nothing while off', () => {
+  it('restarts left and the next countdown; none left; Watch again after a stop; nothing while off', () => {
     const settings = defaultSettings();
-    expect(nextText(view({}), settings)).toBe('2 of 3 restarts left; next wait 10 s');
-    expect(nextText(view({ used: 2 }), settings)).toBe('1 of 3 restarts left; next wait 20 s');
+    expect(nextText(view({}), settings)).toBe('2 of 3 restarts left; the next one after a 10 s countdown');
+    expect(nextText(view({ used: 2 }), settings)).toBe('1 of 3 restarts left; the next one after a 20 s countdown');
     expect(nextText(view({ used: 3 }), settings)).toBe('No restarts left: the next failure gives up');
-    expect(nextText(view({ state: 'gave-up', used: 3 }), settings)).toBe('Nothing restarts until you re-arm it');
+    expect(nextText(view({ state: 'gave-up', used: 3 }), settings)).toBe(
+      'Nothing restarts until you choose Watch again',
+    );
     expect(nextText(view({ state: 'off' }), settings)).toBeNull();
   });
 });

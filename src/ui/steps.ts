@@ -77,9 +77,12 @@ export function stepWords(failed: FailedStep, action?: RestartAction): string {
   return wordsOf(failed)(failed.reason, action);
 }
 
-/** What the failed step saw in Colab's page ("items: Run all, Interrupt…"), for the curious; undefined if nothing. */
-export function seenText(failed: FailedStep): string | undefined {
-  return failed.saw ? t('detailsSaw', failed.saw) : undefined;
+/**
+ * What a failed step saw, when it is Colab's own words (the text of the dialog open when the restart was due), quoted
+ * for the curious; undefined for what the other steps saw (Colab's item ids, selectors): that is for Copy diagnostics.
+ */
+export function colabSaid(failed: FailedStep): string | undefined {
+  return failed.step === 'precheck' && failed.saw ? t('noticeColabSaid', failed.saw) : undefined;
 }
 
 /** The same as a sentence of its own, for a notification or a notice body. */

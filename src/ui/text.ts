@@ -9,7 +9,7 @@ import { personOnlyDialog } from './dialog-words';
 import { historyDetail } from './history-text';
 import { clockTime } from './night-text';
 import type { StatusView } from './status-view';
-import { seenText, stepWords } from './steps';
+import { colabSaid, stepWords } from './steps';
 import { verdictName } from './verdict-name';
 
 /** Human text for the states, events and verdicts the pages and the in-page notice show. */
@@ -20,7 +20,7 @@ export interface StatusText {
   /** The same without numbers that change every second (for the live region). */
   announcement: string;
   detail?: string;
-  /** The failure's line, or what a failed step saw: for the curious, never the headline (ids: Copy diagnostics). */
+  /** The failure's line, or the words of the dialog Colab showed: for the curious, never the headline. */
   details?: string;
 }
 
@@ -54,7 +54,7 @@ export function statusText(view: StatusView, record: NotebookRecord): StatusText
     case 'ui-problem': {
       const failed = view.failed ?? UNKNOWN_STEP;
       const headline = t('stateUiProblem', stepWords(failed, lastAction(record.history)));
-      return { headline, announcement: headline, detail: t('stateUiProblemDetail'), details: seenText(failed) };
+      return { headline, announcement: headline, detail: t('stateUiProblemDetail'), details: colabSaid(failed) };
     }
   }
 }

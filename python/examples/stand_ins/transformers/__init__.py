@@ -17,6 +17,8 @@ __all__ = ["Trainer", "TrainerCallback", "TrainerControl", "TrainerState", "Trai
 @dataclasses.dataclass
 class TrainingArguments:
     output_dir: str
+    save_strategy: str = "steps"  # the only one the stand-in knows
+    fp16: bool = False  # mixed precision is the GPU's: the stand-in trains in float32
     save_steps: int = 500
     save_total_limit: int = None
     per_device_train_batch_size: int = 8
@@ -29,6 +31,7 @@ class TrainingArguments:
 @dataclasses.dataclass
 class TrainerState:
     global_step: int = 0
+    max_steps: int = 0
     epoch: float = 0.0
     is_world_process_zero: bool = True
     log_history: list = dataclasses.field(default_factory=list)
@@ -68,6 +71,7 @@ class Trainer:
         self.scheduler = torch.optim.lr_scheduler.LambdaLR(self.optimizer, lambda step: 1 - step / total)
         if resume_from_checkpoint is not None:
             self._load(resume_from_checkpoint)
+        self.state.max_steps = total
         start_epoch, steps_done = divmod(self.state.global_step, self._steps_per_epoch())
         for epoch in range(start_epoch, args.num_train_epochs):
             skip = steps_done * args.gradient_accumulation_steps if epoch == start_epoch else 0
@@ -96,7 +100,8 @@ class Trainer:
                 self.state.global_step += 1
                 self.state.epoch = epoch + 1
                 self.state.log_history.append({"loss": loss.item() * args.gradient_accumulation_steps})
-                if self.state.global_step % args.save_steps == 0:
+                # Every save_steps, and at the end (DefaultFlowCallback saves there with save_strategy="steps").
+                if self.state.global_step % args.save_steps == 0 or self.state.global_step >= self.state.max_steps:
                     self._save_checkpoint()
                     for callback in self.callbacks:
                         callback.on_save(args, self.state, self.control, model=self.model)
@@ -109,6 +114,8 @@ class Trainer:
         torch.save(self.scheduler.state_dict(), os.path.join(folder, "scheduler.pt"))
         rng = {"python": random.getstate(), "numpy": np.random.get_state(), "cpu": torch.get_rng_state()}
         torch.save(rng, os.path.join(folder, "rng_state.pth"))
+        # The training arguments go in each folder too; a resume does not read them.
+        torch.save(dataclasses.asdict(self.args), os.path.join(folder, "training_args.bin"))
         with open(os.path.join(folder, "trainer_state.json"), "w", encoding="utf-8") as file:
             json.dump(dataclasses.asdict(self.state), file)
         self._rotate_checkpoints()

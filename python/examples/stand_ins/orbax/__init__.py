@@ -1,0 +1,1 @@
+"""Stand-in for Orbax (see ../README.md)."""
