@@ -193,7 +193,7 @@ test('Run all after a RAM crash in a hidden tab waits for the kernel Colab bring
  * throttling holds neither. bench/hidden-tab.spec.ts measures the same after 10 minutes hidden (docs/performance.md).
  */
 test('an OOM in a tab hidden past the once-a-minute throttling is restarted within 60 s', async () => {
-  test.setTimeout(300_000);
+  test.setTimeout(600_000);
   await browser.close();
   await launchBrowser(USER_BACKGROUND);
   await worker.evaluate(() => chrome.storage.local.set({ settings: { v: 1, backoffBaseSec: 5 } }));
@@ -202,8 +202,9 @@ test('an OOM in a tab hidden past the once-a-minute throttling is restarted with
   await userRunAll(page);
   const { cover } = await hide(page);
   await startWakeProbe(page);
-  // Waited for as a state: the probe's chain has woken a full minute apart (about a minute after hiding).
-  await expect.poll(() => throttledToMinutes(page), { timeout: 200_000, intervals: [1000] }).toBe(true);
+  // Waited for as a state: the probe's chain has woken a full minute apart (about a minute after hiding; Chrome's
+  // grace is 5 minutes for some pages, docs/performance.md).
+  await expect.poll(() => throttledToMinutes(page), { timeout: 400_000, intervals: [1000] }).toBe(true);
   await resume(page);
 
   await expect.poll(async () => entries(await simLog(page), 'restart').length, { timeout: 120_000 }).toBe(1);

@@ -99,10 +99,9 @@ export async function userRunAll(page: Page): Promise<void> {
  * wake at most once a second, and, once it has been hidden for the grace period, a chain of timers (a timer set from
  * a timer, five deep or more) wakes at most once a minute: Chrome's intensive wake-up throttling.
  *
- * The grace period is 5 minutes by default for a page hidden while still loading, which
- * `IntensiveWakeUpThrottling:grace_period_seconds/10` shortens to 10 s, and 1 minute for a loaded page, which that
- * parameter does not change (in Chromium 156: measured, docs/performance.md). A Colab tab is a loaded page: its
- * timers are held back after a minute hidden, and then as after hours hidden.
+ * The grace before that is 5 minutes by default; `IntensiveWakeUpThrottling:grace_period_seconds/10` and Chrome's
+ * one minute for a page hidden after it loaded hold for some pages only (Chromium 156, measured: docs/performance.md).
+ * The simulated Colab tab was held to the minute after 40-60 s in every run, and from then on as after hours hidden.
  */
 export const USER_BACKGROUND: Pick<LaunchOptions, 'ignoreDefaultArgs' | 'args'> = {
   ignoreDefaultArgs: [
