@@ -7,6 +7,8 @@ if (!findChromium()) {
 }
 
 export default defineConfig({
+  // Says first that the Colab these tests drive is the simulator.
+  globalSetup: './e2e/harness/simulator-notice.ts',
   testDir: 'e2e',
   testMatch: '**/*.spec.ts',
   // The randomized night has its own config and runner (npm run test:night).

@@ -11,6 +11,8 @@ if (!findFirefox()) {
  * BiDi (harness/firefox.ts). One worker: one Firefox, shared by the tests (a file with its own prefs gets its own).
  */
 export default defineConfig({
+  // Says first that the Colab these tests drive is the simulator.
+  globalSetup: '../e2e/harness/simulator-notice.ts',
   testDir: '.',
   testMatch: '**/*.spec.ts',
   workers: 1,

@@ -1,24 +1,14 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import type { Page } from '@playwright/test';
 import { runAll, type Scenario, waitForRun } from './colab-sim';
 import { expect, test } from './harness/extension';
 import { readRecord, resetStorage, setSettings } from './harness/guard';
 import { EPOCH_DONE, historyOf, logOf, openNotebook, record } from './harness/matrix';
+import { helperScript } from './harness/status-helper';
 
 /**
  * The status API: the notebook's own code reads its status, through the very script python/colab_oom_guard.py sends
  * with `google.colab.output.eval_js`, run by the simulator in the cell's output frame as Colab runs it.
  */
-
-const HELPER = readFileSync(resolve(import.meta.dirname, '../python/colab_oom_guard.py'), 'utf8');
-
-/** The helper's request script, with its default timeout (2 s). */
-function helperScript(): string {
-  const script = /# BEGIN status request\n_REQUEST_JS = """([\s\S]*?)"""\n# END status request/.exec(HELPER)?.[1];
-  if (!script) throw new Error('python/colab_oom_guard.py: no status request script between its BEGIN/END marks');
-  return script.replace('__TIMEOUT_MS__', '2000');
-}
 
 /** The training cell asks for its status first, as a resumable notebook does, and fails with `fail` on run 1. */
 function askingNotebook(fail?: 'cuda-oom'): Scenario {

@@ -1,12 +1,26 @@
-// After `stryker run` (npm run test:mutation): the score, and every surviving mutant no test noticed, by file, with
-// the ones stryker.config.mjs justifies as equivalent (they change nothing observable) counted apart. A justification
-// names the file, the mutator, a piece of the source line where the mutant starts, and the replacement if need be.
-import { readFileSync } from 'node:fs';
-import { equivalentMutants } from '../stryker.config.mjs';
+// After `stryker run` (scripts/mutation.mjs): the score by folder of src/, every surviving mutant, and the ones
+// stryker/equivalent-*.mjs justifies (one line each on why nothing can observe them). A justification pins one mutant
+// exactly: its file, line, mutator and replacement (and its column where one line has two such mutants). A folder
+// whose score is under its threshold (stryker/thresholds.mjs) fails the run.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
-const report = JSON.parse(readFileSync('reports/mutation/mutation.json', 'utf8'));
-const LIVE = new Set(['Survived', 'NoCoverage']);
 const DETECTED = new Set(['Killed', 'Timeout']);
+const LIVE = new Set(['Survived', 'NoCoverage']);
+
+/** Every justification in stryker/equivalent-*.mjs (one file per folder of src/, found by name). */
+export async function loadJustifications(dir = 'stryker') {
+  const files = readdirSync(dir).filter((name) => /^equivalent-.+\.mjs$/.test(name));
+  const lists = await Promise.all(files.map((name) => import(pathToFileURL(join(dir, name)).href)));
+  return lists.flatMap((module) => module.default);
+}
+
+/** The folder a file of src/ counts in: its first folder, or `src` for a file at the top. */
+export function folderOf(file) {
+  const parts = file.split('/');
+  return parts.length > 2 ? `${parts[0]}/${parts[1]}` : parts[0];
+}
 
 /** The source text a mutant replaced. */
 function original(source, { start, end }) {
@@ -18,68 +32,122 @@ function original(source, { start, end }) {
   return [first, ...middle, last].join('\n');
 }
 
-/** The config's justification of a survivor: same file and mutator, `code` in the source line where it starts. */
-const justification = (file, mutant, line) =>
-  equivalentMutants.find(
-    (e) =>
-      e.file === file &&
-      e.mutator === mutant.mutatorName &&
-      line.includes(e.code) &&
-      (e.replacement === undefined || e.replacement === mutant.replacement),
+/** Whether justification `entry` names this mutant: same file, line, mutator and replacement, and column if given. */
+export function pins(entry, file, mutant) {
+  const { line, column } = mutant.location.start;
+  return (
+    entry.file === file &&
+    entry.line === line &&
+    entry.mutator === mutant.mutatorName &&
+    entry.replacement === mutant.replacement &&
+    (entry.column === undefined || entry.column === column)
   );
+}
 
-let detected = 0;
-let valid = 0;
-let ignored = 0;
-const survivors = [];
-const justified = [];
 /**
- * Static survivors (in a module-level expression, run once when the module loads): the vitest runner keeps modules
- * loaded between mutants, so such a mutant may never have been active. Their "survived" cannot be trusted either
- * way: listed apart, left out of the score.
+ * The run's figures by folder, its survivors and justified mutants, and the justifications that pin no live mutant
+ * (or several) among the files the run mutated.
  */
-const untrusted = [];
-const used = new Set();
-for (const [file, { source, mutants }] of Object.entries(report.files)) {
-  for (const mutant of mutants) {
-    if (mutant.status === 'Ignored') ignored++;
-    if (DETECTED.has(mutant.status)) detected++;
-    if (!DETECTED.has(mutant.status) && !LIVE.has(mutant.status)) continue;
-    const code = original(source, mutant.location);
-    if (mutant.static && LIVE.has(mutant.status)) {
-      untrusted.push(`${file}:${mutant.location.start.line}:${mutant.location.start.column} ${mutant.mutatorName}`);
-      continue;
+export function summarize(report, justifications) {
+  const folders = new Map();
+  const survivors = [];
+  const justified = [];
+  const matched = new Map(justifications.map((entry) => [entry, 0]));
+  for (const [file, { source, mutants }] of Object.entries(report.files)) {
+    const folder = folders.get(folderOf(file)) ?? { files: 0, killed: 0, survived: 0, justified: 0, static: 0 };
+    folders.set(folderOf(file), folder);
+    folder.files++;
+    for (const mutant of mutants) {
+      if (!DETECTED.has(mutant.status) && !LIVE.has(mutant.status)) continue;
+      if (mutant.static) folder.static++;
+      if (DETECTED.has(mutant.status)) {
+        folder.killed++;
+        continue;
+      }
+      const { line, column } = mutant.location.start;
+      const code = JSON.stringify(original(source, mutant.location).slice(0, 60));
+      const what = `${file}:${line}:${column} ${mutant.mutatorName}: ${code} -> ${JSON.stringify(mutant.replacement)}`;
+      const entry = justifications.find((e) => pins(e, file, mutant));
+      if (entry) {
+        matched.set(entry, matched.get(entry) + 1);
+        folder.justified++;
+        justified.push({ what, why: entry.why });
+      } else {
+        folder.survived++;
+        survivors.push({ file, mutant, what: mutant.status === 'NoCoverage' ? `${what} (no test runs it)` : what });
+      }
     }
-    valid++;
-    if (!LIVE.has(mutant.status)) continue;
-    const why = justification(file, mutant, source.split('\n')[mutant.location.start.line - 1]);
-    const where = `${file}:${mutant.location.start.line}:${mutant.location.start.column}`;
-    const replaced = JSON.stringify(mutant.replacement?.slice(0, 60));
-    const what = `${mutant.mutatorName}: ${JSON.stringify(code.slice(0, 60))} -> ${replaced}`;
-    if (why) {
-      used.add(why);
-      justified.push(`${where} ${what}\n    equivalent: ${why.why}`);
-    } else survivors.push(`${where} ${mutant.status === 'NoCoverage' ? '(no test runs it) ' : ''}${what}`);
   }
+  const mutated = new Set(Object.keys(report.files));
+  const unmatched = justifications.filter((e) => mutated.has(e.file) && matched.get(e) === 0);
+  const ambiguous = justifications.filter((e) => matched.get(e) > 1);
+  return { folders, survivors, justified, unmatched, ambiguous, hints: hints(unmatched, survivors) };
 }
 
-const pct = (n, d) => (d ? ((100 * n) / d).toFixed(2) : '–');
-console.log(
-  `\nMutants tested: ${valid} (${ignored} static ones not tested: stryker.config.mjs, ignoreStatic; ` +
-    `${untrusted.length} static survivors left out, listed at the end)`,
-);
-console.log(`Mutation score: ${pct(detected, valid)} % (${detected} killed or timed out)`);
-console.log(
-  `Without the ${justified.length} justified equivalent mutants: ${pct(detected, valid - justified.length)} %`,
-);
-console.log(`\nSurviving mutants (${survivors.length}):`);
-for (const line of survivors) console.log(`  ${line}`);
-console.log(`\nEquivalent, justified in stryker.config.mjs (${justified.length}):`);
-for (const line of justified) console.log(`  ${line}`);
-const stale = equivalentMutants.filter((e) => !used.has(e));
-if (stale.length) {
-  console.log(`\nJustifications that matched no survivor (remove them, or the code moved):`);
-  for (const e of stale) console.log(`  ${e.file}: ${e.mutator} ${JSON.stringify(e.code)}`);
+/** For a justification that pins nothing: the lines of survivors like it (file, mutator, replacement): moved there? */
+function hints(unmatched, survivors) {
+  return unmatched.map((entry) => ({
+    entry,
+    lines: survivors
+      .filter((s) => s.file === entry.file && s.mutant.mutatorName === entry.mutator)
+      .filter((s) => s.mutant.replacement === entry.replacement)
+      .map((s) => s.mutant.location.start.line),
+  }));
 }
-console.log(`\nStatic survivors, not counted (the module may never have run with the mutant: check by hand):`);
-for (const line of untrusted) console.log(`  ${line}`);
+
+/** Score of a folder: killed (or timed out) over killed, survived and justified. */
+export function score({ killed, survived, justified }) {
+  const all = killed + survived + justified;
+  return all ? (100 * killed) / all : 100;
+}
+
+/** The folders under their threshold: `{ folder, score, threshold }`. */
+export function belowThreshold(folders, thresholds) {
+  return [...folders]
+    .map(([folder, figures]) => ({
+      folder,
+      score: score(figures),
+      threshold: thresholds.folders[folder] ?? thresholds.default,
+    }))
+    .filter(({ score, threshold }) => score < threshold);
+}
+
+const pct = (n) => `${n.toFixed(2)} %`;
+
+/** The summary as Markdown: a table by folder, then every survivor, then every justified mutant with why. */
+export function markdown({ folders, survivors, justified, unmatched, ambiguous }, thresholds, header = []) {
+  const rows = [...folders].sort(([a], [b]) => a.localeCompare(b));
+  const total = { files: 0, killed: 0, survived: 0, justified: 0, static: 0 };
+  for (const [, f] of rows) for (const k of Object.keys(total)) total[k] += f[k];
+  const line = (name, f, threshold) =>
+    `| ${name} | ${f.files} | ${f.killed + f.survived + f.justified} | ${f.static} | ${f.killed} | ${f.survived} | ` +
+    `${f.justified} | ${pct(score(f))} | ${threshold} |`;
+  const out = [
+    ...header,
+    '| Folder | Files | Mutants | Static | Killed | Survived | Justified | Score | Threshold |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...rows.map(([name, f]) => line(`\`${name}\``, f, `${thresholds.folders[name] ?? thresholds.default} %`)),
+    line('**All**', total, ''),
+    '',
+    'Score: killed (or timed out) over killed, survived and justified. Static: of the mutants, those in module-level',
+    'code (tables, constants), tested like the others.',
+    '',
+    `## Survivors (${survivors.length})`,
+    '',
+    ...(survivors.length ? ['```text', ...survivors.map((s) => s.what), '```'] : ['None.']),
+    '',
+    `## Justified (${justified.length}): nothing can observe them`,
+    '',
+    ...(justified.length ? justified.flatMap((j) => [`- \`${j.what}\``, `  ${j.why}`]) : ['None.']),
+  ];
+  if (unmatched.length || ambiguous.length) {
+    out.push('', '## Justifications that pin no survivor, or several', '');
+    for (const e of [...unmatched, ...ambiguous]) out.push(`- ${e.file}:${e.line} ${e.mutator} ${e.replacement}`);
+  }
+  return `${out.join('\n')}\n`;
+}
+
+/** The run's report (reports/…/mutation.json). */
+export function readReport(file) {
+  return JSON.parse(readFileSync(file, 'utf8'));
+}

@@ -25,6 +25,13 @@ export const MAX_SHELL_TAIL_CHARS = 16 * 1024;
  */
 export const STREAM_TAIL_QUIET_MS = 250;
 export const STREAM_TAIL_MAX_WAIT_MS = 2_000;
+/**
+ * An output frame delivers what Colab held for it while it loaded all at once, when it starts to show outputs (the
+ * page's messages, a first output): an output arriving this long after that arrived as it came, the time it was seen.
+ */
+export const FRAME_SETTLED_MS = 1_000;
+/** How many of a place's outputs (the newest) have their numbers told, with their count: what orders places. */
+export const MAX_ORDER_IDS = 200;
 
 /** The longest text of each kind that is sent between contexts and stored. */
 export const TEXT_LIMITS = {
@@ -42,6 +49,19 @@ export const TEXT_LIMITS = {
   title: 500,
   /** A Colab dialog's text quoted in a report. */
   dialog: 300,
+} as const;
+
+/**
+ * A capture of Colab's page (state/page-capture.ts): at most `nodes` elements, `depth` levels deep, a label or an
+ * attribute's value cut to `text` and `attribute`; a page keeps its last `captures`, `totalChars` of JSON at most.
+ */
+export const CAPTURE_LIMITS = {
+  nodes: 300,
+  depth: 24,
+  text: 80,
+  attribute: 200,
+  captures: 8,
+  totalChars: 64 * 1024,
 } as const;
 
 /** The longest page address a page's hello may carry (a `#fileId=` address holds a whole URL). */

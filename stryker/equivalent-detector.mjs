@@ -339,12 +339,12 @@ export default [
     code: '      items = [];',
     why: 'an item with no end time is outside every crash window, and the first dropped when the queue is full',
   },
-  ...['ConditionalExpression', 'ArrayDeclaration'].map((mutator) => ({
+  {
     file: G,
-    mutator,
-    code: 'run.errors = [];',
-    why: 'cost only (memory): the error outputs of an execution that ended well, or was judged, are never read again',
-  })),
+    mutator: 'ConditionalExpression',
+    code: "if (outcome !== 'error') forgetOutputs(run);",
+    why: 'cost only (memory): the error outputs of an execution that ended well are never read again',
+  },
 
   // lines.ts
   noShape(N, "if (native) return nativeLogCandidates(native[1] ?? '', native[2] ?? '', native[3] ?? '', indent);"),

@@ -4,7 +4,7 @@
  * marks a missed one "not met". A criterion that changes keeps its old form in `PREVIOUS`, judged beside the new one
  * for a release.
  */
-import { isTenthFramed, type ScaleCase, type ScaleSummary, scaleLabel } from './scale';
+import { type HiddenSummary, isTenthFramed, type ScaleCase, type ScaleSummary, scaleLabel } from './scale';
 
 export const TARGETS = {
   reactionP95Ms: 50,
@@ -14,6 +14,10 @@ export const TARGETS = {
   contentScriptKB: 15,
   // Notebook scale: a Run all of 1,000 cells; switching the guard on.
   scaleSharePct: 0.5,
+  // Each later Run all (every restart overnight), what the guard keeps in the page, and a tab behind others.
+  scaleAgainSharePct: 0.4,
+  scaleRetainedMB: 1.3,
+  hiddenSharePct: 1,
   scaleHeapMB: 0.5,
   switchOnMs: 50,
   /** Linear: the cost per cell of the largest notebook at most this many times the smallest's. */
@@ -61,6 +65,24 @@ export const CRITERIA: Criterion[] = [
   {
     id: 'scale-heap',
     rule: `heap growth ≤ ${TARGETS.scaleHeapMB} MB during that Run all: the median of growth(with) − growth(without)`,
+  },
+  {
+    id: 'scale-again-share',
+    rule:
+      `extension script ≤ ${TARGETS.scaleAgainSharePct} % of main-thread time during each later Run all in the same ` +
+      'page (1,000 cells, 100 and 300 frames): the median of the pages',
+  },
+  {
+    id: 'scale-retained',
+    rule:
+      `heap kept ≤ ${TARGETS.scaleRetainedMB} MB after that Run all and two collections: the median of ` +
+      'heap(with) − heap(without), pages paired',
+  },
+  {
+    id: 'hidden-share',
+    rule:
+      `extension script ≤ ${TARGETS.hiddenSharePct} % of main-thread time during the first Run all of 1,000 cells ` +
+      '(100 frames) in a tab behind another: the median of the pages',
   },
   {
     id: 'switch-on',
@@ -125,7 +147,12 @@ export interface BenchResults {
   reaction?: Record<'main' | 'frame', Percentiles & { failed?: number }>;
   stream?: { summary: StreamSummary[] };
   memory?: { extensionGrowthMB: number; runs?: number };
-  scale?: { summary: ScaleSummary[]; before?: { srcCommit: string; summary: ScaleSummary[] } };
+  scale?: {
+    summary: ScaleSummary[];
+    before?: { srcCommit: string; summary: ScaleSummary[] };
+    /** The Run alls in a tab behind another (lib/hidden.ts). */
+    hidden?: HiddenSummary[];
+  };
 }
 
 const r1 = (x: number, digits = 1) => (Number.isFinite(x) ? Math.round(x * 10 ** digits) / 10 ** digits : x);
@@ -207,12 +234,36 @@ function judgeScale(r: BenchResults): Verdict[] {
         pass: s.heapGrowthMB <= TARGETS.scaleHeapMB,
       },
       {
+        id: 'scale-again-share',
+        target: `extension script ≤ ${TARGETS.scaleAgainSharePct}% of main-thread time, later Run all (${label})`,
+        value: `${r1(s.againSharePct, 3)}%`,
+        pass: s.againSharePct <= TARGETS.scaleAgainSharePct,
+      },
+      ...(s.retainedMB === undefined
+        ? []
+        : [
+            {
+              id: 'scale-retained',
+              target: `heap kept ≤ ${TARGETS.scaleRetainedMB} MB after the Run all (${label})`,
+              value: `${r1(s.retainedMB, 3)} MB`,
+              pass: s.retainedMB <= TARGETS.scaleRetainedMB,
+            },
+          ]),
+      {
         id: 'switch-on',
         target: `switching the guard on ≤ ${TARGETS.switchOnMs} ms of extension script, median (${label})`,
         value: `median ${r1(s.switchOnMs)} ms, max ${r1(s.switchOnMaxMs)} ms`,
         pass: s.switchOnMs <= TARGETS.switchOnMs,
       },
     );
+  }
+  for (const h of (r.scale?.hidden ?? []).filter((c) => c.cells === 1000)) {
+    verdicts.push({
+      id: 'hidden-share',
+      target: `extension script ≤ ${TARGETS.hiddenSharePct}% of main-thread time, a tab behind (${scaleLabel(h)})`,
+      value: `${r1(h.extSharePct, 3)}%`,
+      pass: h.extSharePct <= TARGETS.hiddenSharePct,
+    });
   }
   const slowest = [...summary].sort((a, b) => b.switchOnMaxMs - a.switchOnMaxMs)[0]!;
   verdicts.push({

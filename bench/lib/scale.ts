@@ -15,10 +15,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import type { BrowserContext, CDPSession, Page, Worker } from '@playwright/test';
+import type { BrowserContext, Page, Worker } from '@playwright/test';
 import { type CellSpec, installColabSim, runAll, type Scenario, waitForKernel, waitForRun } from '../../e2e/colab-sim';
 import { enableNotebook } from './browser';
-import { heapMB, metrics, SAMPLING_US } from './page-metrics';
+import { type CDPSession, heapMB, metrics, SAMPLING_US } from './page-metrics';
 import { type Attribution, attribute, type CpuProfile } from './profile';
 import { median } from './stats';
 
@@ -90,7 +90,7 @@ const TIMING = { stepMs: 10, cellMs: 20, connectMs: 50 };
  * makes a 3,000-cell run take most of an hour and the extension's share look smaller than it is; Colab renders
  * off-screen outputs lazily too (REFERENCE §4.1).
  */
-const OFFSCREEN_CELLS_UNPAINTED = '.cell { content-visibility: auto; contain-intrinsic-size: auto 120px; }';
+export const OFFSCREEN_CELLS_UNPAINTED = '.cell { content-visibility: auto; contain-intrinsic-size: auto 120px; }';
 
 const TABLE =
   '<table class="dataframe"><thead><tr><th></th><th>loss</th><th>accuracy</th></tr></thead><tbody>' +
@@ -120,7 +120,7 @@ export function scaleScenario(c: ScaleCase, title: string): Scenario {
 }
 
 /** Runs `body` under the profiler and the page metrics; the extension's share of it from the profile. */
-async function measured(
+export async function measured(
   cdp: CDPSession,
   isOwn: (url: string) => boolean,
   body: () => Promise<void>,
@@ -244,6 +244,11 @@ export interface ScaleSummary extends ScaleCase {
   /** Median of heap growth(with) − growth(without), the runs paired in order. */
   heapGrowthMB: number;
   /**
+   * Median of the heap after the Run all and two collections, with − without, the runs paired in order: what the
+   * guard keeps in the page (its code and data, the records of the executions it saw).
+   */
+  retainedMB?: number;
+  /**
    * Median of the page's task time during Run all with − without the extension, the runs paired in order: what the
    * page paid in all, beside the share the profile attributes to the extension (mostly the noise of two pages).
    */
@@ -265,28 +270,72 @@ export function summarizeScale(runs: ScaleRun[], c: ScaleCase): ScaleSummary {
   const without = mine.filter((r) => r.variant === 'without');
   const growth = (r: ScaleRun) => r.runAll.heapAfterMB - r.runAll.heapBeforeMB;
   const paired = withExt.flatMap((r, i) => (without[i] ? [growth(r) - growth(without[i])] : []));
+  const retained = withExt.flatMap((r, i) =>
+    without[i] ? [r.runAll.heapAfterMB - without[i].runAll.heapAfterMB] : [],
+  );
   const deltaTask = withExt.flatMap((r, i) => (without[i] ? [r.runAll.taskMs - without[i].runAll.taskMs] : []));
   const switchOn = withExt.flatMap((r) => (r.switchOn ? [r.switchOn.ownMs] : []));
-  const extOwnMs = median(withExt.map((r) => r.runAll.ownMs));
-  const again = withExt.flatMap((r) => (r.runAgain ? [r.runAgain] : []));
-  const loads = mine.flatMap((r) => r.load);
+  const shares = runAllShares(withExt);
   return {
     cells: c.cells,
     frames: c.frames,
     runs: withExt.length,
     framesLoaded: median(mine.map((r) => r.runAll.framesLoaded)),
-    extOwnMs,
-    extSharePct: median(withExt.map((r) => (100 * r.runAll.ownMs) / r.runAll.taskMs)),
-    extCpuSharePct: median(withExt.map((r) => r.runAll.cpuSharePct)),
-    extUsPerCell: (1000 * extOwnMs) / c.cells,
-    againOwnMs: median(again.map((w) => w.ownMs)),
-    againSharePct: median(again.map((w) => (100 * w.ownMs) / w.taskMs)),
-    againCpuSharePct: median(again.map((w) => w.cpuSharePct)),
+    ...shares,
+    extUsPerCell: (1000 * shares.extOwnMs) / c.cells,
     heapGrowthMB: median(paired),
+    retainedMB: median(retained),
     deltaTaskMs: median(deltaTask),
     switchOnMs: median(switchOn),
     switchOnMaxMs: Math.max(...switchOn),
     pageTaskMs: median(without.map((r) => r.runAll.taskMs)),
-    load: [Math.min(...loads), Math.max(...loads)],
+    load: loadRange(mine),
+  };
+}
+
+/** The extension's time and shares in the pages' first and later Run alls: medians over the pages. */
+function runAllShares(withExt: ReadonlyArray<{ runAll: Window; runAgain?: Window }>) {
+  const again = withExt.flatMap((r) => (r.runAgain ? [r.runAgain] : []));
+  return {
+    extOwnMs: median(withExt.map((r) => r.runAll.ownMs)),
+    extSharePct: median(withExt.map((r) => (100 * r.runAll.ownMs) / r.runAll.taskMs)),
+    extCpuSharePct: median(withExt.map((r) => r.runAll.cpuSharePct)),
+    againOwnMs: median(again.map((w) => w.ownMs)),
+    againSharePct: median(again.map((w) => (100 * w.ownMs) / w.taskMs)),
+    againCpuSharePct: median(again.map((w) => w.cpuSharePct)),
+  };
+}
+
+const loadRange = (runs: ReadonlyArray<{ load: [number, number] }>): [number, number] => {
+  const loads = runs.flatMap((r) => r.load);
+  return [Math.min(...loads), Math.max(...loads)];
+};
+
+/** A size's Run alls in a tab behind another (lib/hidden.ts): medians over the pages, as summarizeScale's. */
+export interface HiddenSummary extends ScaleCase {
+  runs: number;
+  extOwnMs: number;
+  extSharePct: number;
+  extCpuSharePct: number;
+  againOwnMs: number;
+  againSharePct: number;
+  againCpuSharePct: number;
+  pageTaskMs: number;
+  load: [number, number];
+}
+
+export function summarizeHidden(
+  runs: Array<ScaleCase & { variant: ScaleVariant; runAll: Window; runAgain?: Window; load: [number, number] }>,
+  c: ScaleCase,
+): HiddenSummary {
+  const mine = runs.filter((r) => sameCase(r, c));
+  const withExt = mine.filter((r) => r.variant === 'with');
+  return {
+    cells: c.cells,
+    frames: c.frames,
+    runs: withExt.length,
+    ...runAllShares(withExt),
+    pageTaskMs: median(mine.filter((r) => r.variant === 'without').map((r) => r.runAll.taskMs)),
+    load: loadRange(mine),
   };
 }

@@ -45,6 +45,7 @@ export function resolveScenario(path: string, scenario: Scenario): ResolvedScena
     toolbarRemoveItems: [],
     toolbarMenuItemClick: 'inner',
     errorClass: 'error',
+    outputIds: true,
     countWhileRunning: 'empty',
     cellErrorClass: false,
     clearQueuedOutputs: true,
@@ -222,13 +223,15 @@ function resolveOutput(output: OutputSpec, runPlace: Place | undefined, places: 
       };
     }
     default: {
-      // HTML needs a browser document of its own: Colab renders rich output in an output frame (§4.2).
-      const place = output.place ?? (output.html ? 'frame' : (runPlace ?? places.result));
+      // HTML needs a browser document of its own, and JavaScript runs in one: the output frame.
+      const script = output.javascript !== undefined;
+      const place = script ? 'frame' : (output.place ?? (output.html ? 'frame' : (runPlace ?? places.result)));
       return {
         output_type: output.type,
         text: output.text ?? '',
         ...(output.html ? { html: output.html } : {}),
         ...(output.appendToBody ? { appendToBody: true } : {}),
+        ...(output.javascript !== undefined ? { javascript: output.javascript } : {}),
         place,
       };
     }

@@ -116,6 +116,12 @@ export interface RichOutputSpec {
    * put it there (`display(Javascript(...))`): the notebook's content, never one of Colab's outputs (§11.4).
    */
   appendToBody?: boolean;
+  /**
+   * `display(Javascript(script))`: the script runs in the output frame as the notebook's own JavaScript (without the
+   * cell waiting for it, unlike `evalJs`), and the output shows nothing: no element in `#output-body`, but it takes its
+   * number in the output area's count (`output-id-N`). Always in a frame.
+   */
+  javascript?: string;
   place?: Place;
 }
 export interface ErrorOutputSpec {
@@ -278,6 +284,12 @@ export interface UiOptions {
    */
   errorClass?: string;
   /**
+   * Whether outputs carry Colab's number `output-id-N`, one count per output area across the page's renderer and its
+   * frames (the 2026-03 capture's only page output is `output-id-3`; the frame samples number 1 to 5). Default true;
+   * `false` as a `%%html` sample of the frame shows (a `display_data` without one).
+   */
+  outputIds?: boolean;
+  /**
    * Default places per output kind. Default `{ stream: 'main', error: 'frame', result: 'main' }` (HTML results always
    * go to a frame).
    */
@@ -410,6 +422,7 @@ export type ResolvedOutput =
       text: string;
       html?: string;
       appendToBody?: boolean;
+      javascript?: string;
       place: Place;
     }
   | {

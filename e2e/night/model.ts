@@ -106,6 +106,14 @@ export class NightModel {
     return { ...this.#s };
   }
 
+  /** A copy to ask "what if" on: the night's floor plays events on one before they are played for real. */
+  clone(): NightModel {
+    const copy = new NightModel(this.settings);
+    copy.#s = { ...this.#s };
+    copy.#pageRan = this.#pageRan;
+    return copy;
+  }
+
   /** Whether the guard is expected to act on this event (a countdown, then a restart or a Run all). */
   acts(event: NightEvent): boolean {
     if (event.kind === 'oom' && cancels(event.during)) return false;

@@ -2,6 +2,16 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { describe, generateNight, type NightColab, type NightEvent, nightColab, smallerNights } from './events';
+import {
+  FLOOR,
+  FLOOR_ITEMS,
+  type FloorItem,
+  type PlannedNight,
+  planNights,
+  reached,
+  readyToAct,
+  steeredNight,
+} from './floor';
 import { InvariantBroken, Night, NightTiming } from './world';
 
 /**
@@ -12,7 +22,7 @@ import { InvariantBroken, Night, NightTiming } from './world';
 // Not under test-results/, which the e2e suite empties when it starts.
 const OUT = resolve(import.meta.dirname, '../../reports/night');
 const seeds = (process.env.NIGHT_SEEDS ?? '1').split(',').map(Number);
-const count = Number(process.env.NIGHT_EVENTS ?? 300);
+const count = Number(process.env.NIGHT_EVENTS ?? 40);
 const replayFile = process.env.NIGHT_REPLAY;
 const shrinkBudgetMs = Number(process.env.NIGHT_SHRINK_MINUTES ?? 3) * 60_000;
 /** The whole run's wall-clock budget (0: none): past it no event starts, and the summary says how far it got. */
@@ -31,13 +41,30 @@ interface Outcome {
 
 let nights = 0;
 
-async function play(night: Night, colab: NightColab, events: NightEvent[], until = Infinity): Promise<Outcome> {
+/** Where the run reached each item of the floor first (`seed S, event n`), and how often. */
+const floor = new Map<FloorItem, { first: string; times: number }>();
+
+/** Plays one event, noting the floor's items it reached once it has passed every check. */
+async function playEvent(night: Night, colab: NightColab, event: NightEvent, where: string): Promise<void> {
+  const items = reached(event, colab, night.model);
+  await night.play(event);
+  for (const item of items) {
+    const seen = floor.get(item);
+    floor.set(item, { first: seen?.first ?? where, times: (seen?.times ?? 0) + 1 });
+  }
+}
+
+async function play(
+  night: Night,
+  { seed, colab, events }: Omit<PlannedNight, 'steered'>,
+  until = Infinity,
+): Promise<Outcome> {
   await night.begin(`night${Date.now().toString(36)}${++nights}`, colab);
   let played = 0;
   for (const event of events) {
     if (Date.now() >= until) break;
     try {
-      await night.play(event);
+      await playEvent(night, colab, event, `seed ${seed}, event ${played + 1}`);
     } catch (error) {
       if (error instanceof NightTiming) {
         return {
@@ -61,19 +88,22 @@ async function play(night: Night, colab: NightColab, events: NightEvent[], until
     const signature = error instanceof InvariantBroken ? error.signature : 'error';
     return { ok: false, played, checks: night.checks, failure: `cancelled: ${(error as Error).message}`, signature };
   }
-  // The sentinel (as in the e2e suite): a RAM crash whose Run all comes one countdown later proves that nothing the
-  // last event set going is still to come.
-  const sentinel: NightEvent = { kind: 'ram-crash' };
-  if (night.model.acts(sentinel)) {
+  // Every night ends with the sentinel (as in the e2e suite): a RAM crash whose Run all comes one countdown later
+  // proves that nothing the last event set going is still to come. A guard that would not act (off, given up, its
+  // limit used) is first brought back by the person, as the popup lets them.
+  for (const event of [...readyToAct(night.model), SENTINEL]) {
     try {
-      await night.play(sentinel);
+      await playEvent(night, colab, event, `seed ${seed}, the sentinel`);
     } catch (error) {
       const signature = error instanceof InvariantBroken ? error.signature : 'error';
-      return { ok: false, played, checks: night.checks, failure: `sentinel: ${(error as Error).message}`, signature };
+      const failure = `sentinel (${describe(event)}): ${(error as Error).message}`;
+      return { ok: false, played, checks: night.checks, failure, signature };
     }
   }
   return { ok: true, played, checks: night.checks };
 }
+
+const SENTINEL: NightEvent = { kind: 'ram-crash' };
 
 const started = Date.now();
 
@@ -89,6 +119,8 @@ function progress(line: string): void {
  */
 class World {
   night!: Night;
+  /** What closing a browser could not clean up: reported apart from the nights' verdict, never failing them. */
+  readonly cleanup: string[] = [];
   /** Invariant checks made by browsers already closed. */
   #closedChecks = 0;
   /** How long a countdown showed before each question, in browsers already closed. */
@@ -99,7 +131,7 @@ class World {
   async fresh(): Promise<void> {
     this.#closedChecks += this.night.checks;
     this.#closedFlashes.push(...this.night.flashes);
-    await this.night.dispose().catch(() => undefined);
+    this.cleanup.push(...(await this.night.dispose()));
     await this.open();
   }
   get checks(): number {
@@ -110,13 +142,13 @@ class World {
   }
   async dispose(): Promise<void> {
     this.#closedChecks += this.night.checks;
-    await this.night.dispose();
+    this.cleanup.push(...(await this.night.dispose()));
   }
 }
 
 /** Plays a night; a night that failed leaves a fresh browser behind it. */
-async function playFresh(world: World, colab: NightColab, events: NightEvent[], until?: number): Promise<Outcome> {
-  const outcome = await play(world.night, colab, events, until).catch(
+async function playFresh(world: World, night: Omit<PlannedNight, 'steered'>, until?: number): Promise<Outcome> {
+  const outcome = await play(world.night, night, until).catch(
     (error: Error): Outcome => ({
       ok: false,
       played: 0,
@@ -135,8 +167,7 @@ async function playFresh(world: World, colab: NightColab, events: NightEvent[], 
  */
 async function shrink(
   world: World,
-  colab: NightColab,
-  events: NightEvent[],
+  { seed, colab, events }: Omit<PlannedNight, 'steered'>,
   signature: string,
 ): Promise<{ events: NightEvent[]; failure: string; tries: number }> {
   const deadline = Date.now() + shrinkBudgetMs;
@@ -149,7 +180,7 @@ async function shrink(
     for (const candidate of smallerNights(best)) {
       if (Date.now() >= deadline) break;
       tries++;
-      const outcome = await playFresh(world, colab, candidate, deadline);
+      const outcome = await playFresh(world, { seed, colab, events: candidate }, deadline);
       if (outcome.ok || outcome.timing || outcome.signature !== signature) continue;
       best = candidate.slice(0, outcome.played + 1);
       failure = outcome.failure!;
@@ -181,6 +212,9 @@ interface NightSummary {
   timing?: string;
 }
 
+/** At most this many nights steered to the floor's missing items at the end of a run. */
+const STEERED_NIGHTS = 3;
+
 /** An event that met the night's timing problem this many times in a row is skipped (counted, not judged). */
 const TIMING_TRIES = 2;
 
@@ -191,20 +225,38 @@ test('a night of randomized events, every invariant after every event', async ()
   const summary: NightSummary[] = [];
   // A failure does not end the run: the rest of its events go to a fresh world with the next seed. A timing problem of
   // the night's own goes on in a fresh world with the same events, that one first (skipped after TIMING_TRIES).
-  const queue: Array<{ seed: number; events: NightEvent[]; colab: NightColab; retry?: number }> = seeds.map((seed) => ({
-    seed,
-    events: replayFile ? JSON.parse(readFileSync(replayFile, 'utf8')).events : generateNight(seed, count),
-    colab: nightColab(seed),
-  }));
+  // The run's nights: a replay plays its file; otherwise each seed's night, and more nights or events where the floor
+  // needs them (e2e/night/floor.ts).
+  const replayed = replayFile ? (JSON.parse(readFileSync(replayFile, 'utf8')) as { events: NightEvent[] }) : null;
+  const planned: PlannedNight[] = replayed
+    ? [{ seed: seeds[0]!, colab: nightColab(seeds[0]!), events: replayed.events, steered: 0 }]
+    : planNights(seeds, count);
+  const queue: Array<Omit<PlannedNight, 'steered'> & { retry?: number }> = [...planned];
+  progress(
+    `${planned.length} night(s) planned: ` +
+      planned.map((n) => `seed ${n.seed}, ${n.events.length} events (${n.steered} steered to the floor)`).join('; '),
+  );
+  /** Nights added at the end for what the run still missed of the floor (the planned ones cut short). */
+  let steeredAtEnd = 0;
   let unplayed = 0;
   const timing = { problems: 0, skipped: [] as string[] };
   try {
-    while (queue.length && Date.now() < until) {
+    while (Date.now() < until) {
+      // What the run still misses of the floor once its nights are played (one cut short by a failure, an event
+      // skipped for the night's own timing): a night steered to it, while such nights help.
+      const missing = FLOOR_ITEMS.filter((item) => !floor.has(item));
+      if (!queue.length && !replayFile && missing.length && steeredAtEnd < STEERED_NIGHTS) {
+        const extra = steeredNight(missing, Math.max(...summary.map((n) => n.seed)) + steeredAtEnd * 1000);
+        steeredAtEnd++;
+        progress(`the floor still misses ${missing.join(', ')}: seed ${extra.seed}, ${extra.events.length} events`);
+        if (extra.events.length) queue.push(extra);
+      }
+      if (!queue.length) break;
       const { seed, events, colab, retry = 0 } = queue.shift()!;
       const length = events.length;
       const checksBefore = world.checks;
       const nightStarted = Date.now();
-      const outcome = await playFresh(world, colab, events, until);
+      const outcome = await playFresh(world, { seed, colab, events }, until);
       const entry: NightSummary = {
         seed,
         events: outcome.played,
@@ -238,7 +290,7 @@ test('a night of randomized events, every invariant after every event', async ()
       save(`seed-${seed}-unshrunk.json`, { seed, colab, failure: outcome.failure, events: failing });
       const shrunk = replayFile
         ? { events: failing, failure: outcome.failure!, tries: 0 }
-        : await shrink(world, colab, failing, outcome.signature!);
+        : await shrink(world, { seed, colab, events: failing }, outcome.signature!);
       entry.failure = shrunk.failure || outcome.failure!;
       entry.shrunkTo = shrunk.events.length;
       entry.replay = save(`seed-${seed}.json`, { seed, colab, failure: entry.failure, events: shrunk.events });
@@ -266,10 +318,13 @@ test('a night of randomized events, every invariant after every event', async ()
     const flashWords = flashes.length
       ? `; before ${flashes.length} question(s) a countdown showed for up to ${Math.max(...flashes)} ms`
       : '';
+    const floorMissing = FLOOR_ITEMS.filter((item) => !floor.has(item));
     // Named by its seeds: nights run side by side (one per core) keep their own.
     save(`summary-${seeds.join(',')}.json`, {
       count,
       seeds,
+      floor: Object.fromEntries(floor),
+      floorMissing,
       played,
       checks: world.checks,
       failures,
@@ -280,6 +335,15 @@ test('a night of randomized events, every invariant after every event', async ()
       nights: summary,
     });
     progress(
+      `the floor (what the run must play with the guard on): ${FLOOR_ITEMS.length - floorMissing.length} of ` +
+        `${FLOOR_ITEMS.length}\n` +
+        FLOOR_ITEMS.map((item) => {
+          const seen = floor.get(item);
+          const where = seen ? ` (${seen.times}×, first ${seen.first})` : '';
+          return `    ${seen ? 'played' : 'MISSING'}  ${FLOOR[item]}${where}`;
+        }).join('\n'),
+    );
+    progress(
       `the run: ${played} events played and passed, ${failures} failing${timingWords}, ` +
         `${world.checks} invariant checks, ` +
         `seeds ${summary.map((n) => n.seed).join(',')}, ${seconds} s${flashWords}` +
@@ -288,6 +352,19 @@ test('a night of randomized events, every invariant after every event', async ()
           : ''),
     );
     await world.dispose();
+    if (world.cleanup.length) {
+      progress(`cleanup problems (not the nights' verdict): ${world.cleanup.join('; ')}`);
+    }
+    progress(
+      'these nights drove the simulator (e2e/colab-sim/), built from public evidence with its confidence ' +
+        '(test/fixtures/colab-dom/REFERENCE.md), not Colab itself',
+    );
   }
   expect(summary.filter((n) => n.failure)).toEqual([]);
+  if (!replayFile) {
+    expect(
+      FLOOR_ITEMS.filter((item) => !floor.has(item)).map((item) => FLOOR[item]),
+      'the floor: what every run must play with the guard on',
+    ).toEqual([]);
+  }
 });

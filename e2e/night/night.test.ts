@@ -1,5 +1,17 @@
 import { expect, it, describe as suite } from 'vitest';
 import { describe, generateNight, nightColab, Random, smallerNights } from './events';
+import {
+  coverage,
+  FLOOR_ITEMS,
+  type FloorItem,
+  modelFor,
+  planNights,
+  playOn,
+  reached,
+  readyToAct,
+  steer,
+  steeredNight,
+} from './floor';
 import { NightModel } from './model';
 
 suite('the night generator', () => {
@@ -285,5 +297,62 @@ suite("the night's Colab and person, drawn from the seed", () => {
   it('draws every answer to the question in a long night', () => {
     const answers = new Set(generateNight(1, 2000).flatMap((e) => (e.kind === 'oom' ? [e.answer] : [])));
     expect(answers).toEqual(new Set(['restart', 'not-now', 'away']));
+  });
+});
+
+suite('the floor every run plays with the guard on', () => {
+  it('plans nights that play every item of the floor, whatever the seed', () => {
+    for (let seed = 0; seed < 300; seed++) {
+      const nights = planNights([seed * 7919 + 11], 40);
+      expect(
+        FLOOR_ITEMS.filter((item) => !coverage(nights).has(item)),
+        `seed ${seed * 7919 + 11}`,
+      ).toEqual([]);
+      expect(nights.length).toBeLessThanOrEqual(3);
+    }
+  });
+
+  it('keeps the seed its night and Colab, and adds a night of another seed only for a Colab it lacks', () => {
+    const nights = planNights([4], 40);
+    expect(nights[0]).toMatchObject({ seed: 4, colab: nightColab(4) });
+    expect(nights[0]!.events.slice(0, 40)).toEqual(generateNight(4, 40));
+    // Seed 4's Colab has an mwc dialog: the md one must come from another night.
+    expect(nights.slice(1).some((n) => n.colab.dialog === 'md')).toBe(true);
+    expect(planNights([4], 40)).toEqual(nights);
+  });
+
+  it('steers a night to what it misses: the guard brought back on with room to act, then the event', () => {
+    const colab = { ...nightColab(4), dialog: 'md', reconnectOnDisconnect: true, askAtKeyboard: true } as const;
+    const model = modelFor(colab);
+    model.apply({ kind: 'limit', max: 0 });
+    model.apply({ kind: 'oom', preset: 'cuda-oom', place: 'frame', answer: 'restart' });
+    expect(model.expected()).toMatchObject({ gaveUp: true });
+    for (const item of FLOOR_ITEMS.filter((i) => i !== 'restart-mwc')) {
+      const events = steer(item, colab, model)!;
+      const covered = new Set<FloorItem>();
+      playOn(model.clone(), colab, events, covered);
+      expect(covered.has(item), item).toBe(true);
+    }
+    expect(steer('restart-mwc', colab, model)).toBeNull();
+    expect(steer('outage', { ...colab, reconnectOnDisconnect: false }, model)).toBeNull();
+  });
+
+  it('counts what the guard met while on only: an OOM in a reload with the guard off is no item', () => {
+    const colab = { ...nightColab(4), dialog: 'mwc' } as const;
+    const model = modelFor(colab);
+    const reloaded = { kind: 'oom', preset: 'cuda-oom', place: 'frame', during: 'reload' } as const;
+    expect(reached(reloaded, colab, model)).toEqual(['restart-mwc', 'oom-reload']);
+    model.apply({ kind: 'switch', on: false });
+    expect(reached(reloaded, colab, model)).toEqual([]);
+    expect(reached({ kind: 'switch', on: true }, colab, model)).toEqual(['switch-on']);
+    expect(readyToAct(model)).toEqual([{ kind: 'switch', on: true }]);
+  });
+
+  it('a night steered at the end plays what the run missed that its Colab can', () => {
+    const night = steeredNight(['restart-md', 'answer-not-now', 'oom-update'], 100);
+    expect(night.colab).toMatchObject({ dialog: 'md', askAtKeyboard: true });
+    expect(night.steered).toBe(night.events.length);
+    const covered = coverage([night]);
+    expect(['restart-md', 'answer-not-now', 'oom-update'].every((item) => covered.has(item as FloorItem))).toBe(true);
   });
 });

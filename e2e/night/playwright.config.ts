@@ -8,6 +8,8 @@ if (!findChromium()) {
 
 /** The randomized night (scripts/night.mjs sets its seeds): one Chromium, one worker, as long as the night takes. */
 export default defineConfig({
+  // Says first that the Colab these tests drive is the simulator.
+  globalSetup: '../harness/simulator-notice.ts',
   testDir: '.',
   testMatch: 'night.spec.ts',
   workers: 1,

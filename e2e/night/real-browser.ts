@@ -27,7 +27,11 @@ import { CHROMIUM_FLAGS, findChromium } from '../harness/browser-path';
  */
 export interface RealTabs {
   context: BrowserContext;
-  close: () => Promise<void>;
+  /**
+   * Closes the browser, waits for it to exit and removes its profile; never throws: what could not be cleaned up is
+   * returned, for the run to report apart from the night's verdict.
+   */
+  close: () => Promise<string[]>;
   /** A page in a new window (about:blank). */
   newWindow: () => Promise<Page>;
   /** CDP Extensions.loadUnpacked over the pipe: the extension's id. */
@@ -50,16 +54,18 @@ export async function launchRealTabs(extension: string): Promise<RealTabs> {
       ...CHROMIUM_FLAGS,
       'about:blank',
     ],
-    { stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe'] },
+    // Its own process group, so that closing it ends its renderers and helpers too, not the main process alone.
+    { stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe'], detached: true },
   );
   // Not left behind by a night that ends abruptly (a killed run, a worker torn down).
-  const orphaned = () => child.kill('SIGKILL');
+  const orphaned = () => signal(child, 'SIGKILL');
   process.once('exit', orphaned);
-  const close = async (browser?: Browser) => {
+  const close = async (browser?: Browser): Promise<string[]> => {
     await browser?.close().catch(() => undefined);
-    await stop(child);
+    const problems = [await stop(child)];
     process.off('exit', orphaned);
-    rmSync(profile, { recursive: true, force: true });
+    problems.push(remove(profile));
+    return problems.filter((p): p is string => p !== null);
   };
   try {
     const port = await devToolsPort(profile, child);
@@ -81,7 +87,8 @@ export async function launchRealTabs(extension: string): Promise<RealTabs> {
     };
     return { context, close: () => close(browser), newWindow, loadUnpacked };
   } catch (error) {
-    await close();
+    const problems = await close();
+    if (problems.length) console.warn(`cleanup after a failed launch: ${problems.join('; ')}`);
     throw error;
   }
 }
@@ -130,10 +137,39 @@ async function devToolsPort(profile: string, child: ChildProcess): Promise<strin
   throw new Error('Chromium did not open its DevTools port in 30 s');
 }
 
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill();
-  await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
-  if (child.exitCode === null) child.kill('SIGKILL');
+const exited = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
+
+/** Signals Chromium's whole process group (it was started detached: its own group). */
+function signal(child: ChildProcess, name: NodeJS.Signals): void {
+  try {
+    process.kill(-child.pid!, name);
+  } catch {
+    // The group is gone already.
+  }
+}
+
+/** Ends Chromium and waits for it to exit (SIGTERM, then SIGKILL): null, or why it did not. */
+async function stop(child: ChildProcess): Promise<string | null> {
+  if (child.pid === undefined) return null;
+  const exit = new Promise((resolve) => (exited(child) ? resolve(null) : child.once('exit', resolve)));
+  const within = (ms: number) => Promise.race([exit, new Promise((resolve) => setTimeout(resolve, ms))]);
+  signal(child, 'SIGTERM');
+  await within(10_000);
+  // The rest of the group too (a renderer still writing to the profile), whether or not the main process went.
+  signal(child, 'SIGKILL');
+  await within(10_000);
+  return exited(child) ? null : `Chromium (pid ${child.pid}) had not exited 20 s after it was told to`;
+}
+
+/**
+ * Removes a folder the night made, retrying while a process that just exited lets go of it (ENOTEMPTY, EBUSY):
+ * null, or why it could not.
+ */
+export function remove(dir: string): string | null {
+  try {
+    rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+    return null;
+  } catch (error) {
+    return `could not remove ${dir}: ${(error as Error).message}`;
+  }
 }

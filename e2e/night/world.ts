@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, type CDPSession, expect, type Page } from '@playwright/test';
@@ -29,7 +29,7 @@ import { welcomeTabClosed } from '../harness/welcome-tab';
 import { NightAlertWatch } from './alerts';
 import type { Answer, NightColab, NightEvent, PersonDialog } from './events';
 import { type Expected, NightModel } from './model';
-import { launchRealTabs, type RealTabs } from './real-browser';
+import { launchRealTabs, type RealTabs, remove } from './real-browser';
 
 /**
  * One night in real Chromium with the built extension, on the simulator. The extension is watched from outside only:
@@ -171,7 +171,7 @@ export class Night {
 
   private constructor(
     private readonly context: BrowserContext,
-    private readonly close: () => Promise<void>,
+    private readonly close: () => Promise<string[]>,
     private readonly sim: ColabSim,
     private probe: Page,
     private cdp: CDPSession,
@@ -194,10 +194,17 @@ export class Night {
     return new Night(context, close, sim, probe, cdp, page, extensionId, await NightAlertWatch.start(), tabs);
   }
 
-  async dispose(): Promise<void> {
-    await this.sim.dispose();
-    await this.close();
-    await this.alerts.stop();
+  /**
+   * Closes the night's browser; never throws: what could not be cleaned up is returned, reported apart from the
+   * night's verdict.
+   */
+  async dispose(): Promise<string[]> {
+    const problems: string[] = [];
+    const step = (what: string) => (error: Error) => void problems.push(`${what}: ${error.message}`);
+    await this.sim.dispose().catch(step('the simulator'));
+    problems.push(...(await this.close()));
+    await this.alerts.stop().catch(step('the alert receiver'));
+    return problems;
   }
 
   /** A fresh notebook for this night (a night's replay must not see an earlier night's counts), switched on. */
@@ -1038,8 +1045,9 @@ async function launchWithCopy(): Promise<RealTabs> {
   return {
     ...tabs,
     close: async () => {
-      await close();
-      for (const dir of [copy, ...(UPDATES.get(context) ?? [])]) rmSync(dir, { recursive: true, force: true });
+      const problems = await close();
+      for (const dir of [copy, ...(UPDATES.get(context) ?? [])]) problems.push(remove(dir) ?? '');
+      return problems.filter(Boolean);
     },
   };
 }

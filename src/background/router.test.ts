@@ -317,6 +317,111 @@ describe('service-worker router', () => {
     });
   });
 
+  describe('each page message, as the policy event it names', () => {
+    const T = 1_000;
+    /** A page message, and the policy event it must become for the tab that sent it (7). */
+    const TABLE: Array<[Record<string, unknown>, Record<string, unknown>]> = [
+      [
+        { type: 'page-declined', detectedAt: T, startedAt: 5, reason: 'ending-missing', verdict },
+        { type: 'declined', detectedAt: T, startedAt: 5, reason: 'ending-missing', verdict },
+      ],
+      [
+        { type: 'page-marker', detectedAt: T, pattern: 'RESTART_ME', line: 'RESTART_ME now' },
+        { type: 'marker', tabId: 7, detectedAt: T, pattern: 'RESTART_ME', line: 'RESTART_ME now' },
+      ],
+      [
+        { type: 'page-disconnect', detectedAt: T, kind: 'zero-units', line: 'no units' },
+        { type: 'disconnect', tabId: 7, detectedAt: T, kind: 'zero-units', line: 'no units' },
+      ],
+      [
+        { type: 'page-dialog', detectedAt: T, kind: 'drive-permission', text: 'Permit this notebook' },
+        { type: 'dialog', tabId: 7, detectedAt: T, kind: 'drive-permission', text: 'Permit this notebook' },
+      ],
+      [
+        { type: 'page-ask', attempt: 'a1' },
+        { type: 'ask', tabId: 7, attempt: 'a1' },
+      ],
+      [
+        { type: 'page-answer', attempt: 'a1', choice: 'not-now' },
+        { type: 'answer', tabId: 7, attempt: 'a1', choice: 'not-now' },
+      ],
+      [
+        { type: 'page-result', attempt: 'a1', ok: true },
+        { type: 'restart-result', tabId: 7, attempt: 'a1', ok: true },
+      ],
+      [
+        { type: 'page-result', attempt: 'a1', ok: false },
+        { type: 'restart-result', tabId: 7, attempt: 'a1', ok: false, failed: expect.objectContaining({}) },
+      ],
+      [
+        {
+          type: 'page-result',
+          attempt: 'a1',
+          ok: false,
+          failed: { step: 'reconnect', reason: 'unable-to-connect', saw: 'x' },
+          runtime: 'unable-to-connect',
+        },
+        {
+          type: 'restart-result',
+          tabId: 7,
+          attempt: 'a1',
+          ok: false,
+          failed: { step: 'reconnect', reason: 'unable-to-connect', saw: 'x' },
+          runtime: 'unable-to-connect',
+        },
+      ],
+      [
+        { type: 'page-activity', busy: true },
+        { type: 'activity', tabId: 7, busy: true },
+      ],
+      [
+        { type: 'page-run', detectedAt: T, what: 'stopped', cell: 3, line: 'ValueError' },
+        { type: 'run', tabId: 7, detectedAt: T, what: 'stopped', cell: 3, line: 'ValueError' },
+      ],
+    ];
+
+    it.each(TABLE)('%j', async (message, event) => {
+      const writer = createNotebookWriter();
+      const applied: unknown[] = [];
+      const recording = {
+        ...writer,
+        update: vi.fn((key, e, ctx, title) => {
+          applied.push(e);
+          return writer.update(key, e, ctx, title);
+        }),
+      };
+      const router = createRouter(recording as typeof writer).route;
+      await router(hello(), colabPage());
+      applied.length = 0;
+      await router({ ...message, key: KEY }, colabPage());
+      expect(applied).toEqual([event]);
+      // From a tab that does not show the notebook: nothing applied, a refusal in the shape its sender expects.
+      applied.length = 0;
+      const refusal = await router({ ...message, key: KEY }, colabPage(8));
+      expect(applied).toEqual([]);
+      const reason = 'This tab does not show this notebook';
+      const reports = ['page-marker', 'page-disconnect', 'page-dialog'];
+      if (reports.includes(String(message.type))) expect(refusal).toEqual({ outcome: 'ignored', reason });
+      else if (message.type === 'page-answer') expect(refusal).toEqual({ granted: false, reason });
+      else expect(refusal).toEqual({ ok: false, message: reason });
+    });
+
+    it('a failed step the page did not name is stored as unknown: a UI problem, not a silent stop', async () => {
+      await route(hello(), colabPage());
+      const restarting = {
+        kind: 'restarting',
+        reason: 'failure',
+        action: 'restart-and-run-all',
+        attempt: 'a1',
+        ownerTab: 7,
+        startedAt: Date.now(),
+      };
+      await fakeBrowser.storage.local.set({ [`nb:${KEY}`]: { v: 1, key: KEY, enabled: true, status: restarting } });
+      await route({ type: 'page-result', key: KEY, attempt: 'a1', ok: false }, colabPage());
+      expect((await loadNotebook(KEY)).status).toMatchObject({ kind: 'ui-problem', failed: { step: 'unknown' } });
+    });
+  });
+
   describe('a failed write (storage full)', () => {
     function fillStorage() {
       vi.spyOn(fakeBrowser.storage.local, 'set').mockRejectedValue(new Error('Resource::kQuotaBytes quota exceeded'));
@@ -339,6 +444,35 @@ describe('service-worker router', () => {
       const reply = await route(pageHello(KEY, 'renamed', true), colabPage());
       expect(reply).toMatchObject({ tabId: 7, token: expect.any(String) });
       expect(await errors()).toHaveLength(2);
+    });
+
+    it('of another page message says what it lost: the marker, the line, the restart, the name, a change', async () => {
+      await route(hello(), colabPage());
+      fillStorage();
+      const lost = [
+        [{ type: 'page-marker', detectedAt: 1, pattern: 'RESTART_ME', line: 'x' }, `lostFailure ${KEY} RESTART_ME`],
+        [
+          { type: 'page-disconnect', detectedAt: 1, kind: 'zero-units', line: 'no units' },
+          `lostFailure ${KEY} no units`,
+        ],
+        [{ type: 'page-sight', blind: true, detectedAt: 1 }, 'lostChange'],
+      ] as const;
+      for (const [message] of lost) await route({ ...message, key: KEY }, colabPage())?.catch(() => undefined);
+      await route(pageHello(KEY, 'renamed.ipynb', false), colabPage())?.catch(() => undefined);
+      vi.restoreAllMocks();
+      const pending = {
+        kind: 'pending',
+        reason: 'failure',
+        action: 'restart-and-run-all',
+        restartAt: 1,
+        attempt: 'a1',
+      };
+      const status = { ...pending, ownerTab: 7, detectedAt: 1, verdict };
+      await fakeBrowser.storage.local.set({ [`nb:${KEY}`]: { v: 1, key: KEY, enabled: true, status } });
+      fillStorage();
+      await route({ type: 'page-claim', key: KEY, attempt: 'a1' }, colabPage())?.catch(() => undefined);
+      const stored = ((await errors()) as Array<{ lost: string }>).map((e) => e.lost);
+      expect(stored).toEqual([...lost.map(([, what]) => what), `lostTitle ${KEY}`, `lostRestart ${KEY}`]);
     });
 
     it('of a command or settings is answered with the message; the user can dismiss the list', async () => {

@@ -28,6 +28,7 @@ describe('retention', () => {
     const t0 = 1_800_000_000_000;
     const apply = (now: number) => applyRetentionDaily(writer as never, now);
     await apply(t0);
+    await apply(t0);
     await apply(t0 + day - 1);
     expect(writer.applyRetention).toHaveBeenCalledTimes(1);
     await apply(t0 + day);

@@ -6,6 +6,8 @@
  */
 
 import { type Failed, fail, seeing } from '../state/failed-step';
+import type { PageCapture } from '../state/page-capture';
+import { captureDialog, captureRuntimeMenu } from './capture';
 import { classifyOpenDialogs, confirmRestartDialog, declineHighRamOffer, openDialogs } from './dialogs';
 import { isVisible } from './dom';
 import {
@@ -34,6 +36,8 @@ export interface ActionOptions {
   verifyTimeoutMs?: number;
   /** Wait for the runtime to be connected and idle before Run all (default 60000 ms, §11.5). */
   readyTimeoutMs?: number;
+  /** Takes a capture of each menu and dialog the action meets (capture.ts), for "Copy diagnostics". */
+  capture?: (capture: PageCapture) => void;
 }
 
 export type ActionStep = 'precheck' | 'runtime-ready' | 'open-menu' | 'find-item' | 'confirm' | 'verify';
@@ -75,14 +79,20 @@ function isEnglishLabel(command: string, label: string): boolean {
 }
 
 /** A dialog already open would swallow our clicks or be mistaken for ours: report it, act on nothing. */
-function precheck(doc: Document): ActionFailure | null {
+function precheck(doc: Document, opts: ActionOptions): ActionFailure | null {
   const open = classifyOpenDialogs(doc)[0];
-  return open ? fail('precheck', open.kind, open.text) : null;
+  if (!open) return null;
+  opts.capture?.(captureDialog(open.dialog, 'blocked'));
+  return fail('precheck', open.kind, open.text);
 }
+
+/** What the action is, as a capture says it: a restart, or a Run all. */
+const occasionOf = (command: string) => (command === COMMAND.runAll ? 'run-all' : 'restart');
 
 async function chooseViaMenu(doc: Document, command: string, opts: ActionOptions): Promise<Chosen | ActionFailure> {
   const opened = await openRuntimeMenu(doc, { timeoutMs: opts.menuTimeoutMs });
   if (!opened.ok) return opened;
+  opts.capture?.(captureRuntimeMenu(opened.button, opened.menu, occasionOf(command)));
   const found = findMenuItem(opened.menu, command);
   if (!found.ok) {
     if (opened.openedByUs) await closeMenu(doc, opened.menu);
@@ -143,7 +153,7 @@ async function verify(
  * pending or running (or were numbered anew): the connect button turning busy is the restart alone (§11.5).
  */
 export async function restartAndRunAll(doc: Document, opts: ActionOptions = {}): Promise<ActionResult> {
-  const blocked = precheck(doc);
+  const blocked = precheck(doc, opts);
   if (blocked) return blocked;
   const snapshot = takeRunSnapshot(doc);
   const command = COMMAND.restartAndRunAll;
@@ -159,6 +169,7 @@ export async function restartAndRunAll(doc: Document, opts: ActionOptions = {}):
     since: chosen.since,
     englishUi: chosen.englishUi,
     runStarted: () => started() !== null,
+    met: (dialog) => opts.capture?.(captureDialog(dialog, 'restart')),
   });
   const note = await tidyMenu(doc, chosen);
   if (confirm.outcome === 'refused') return fail('confirm', confirm.reason, `${confirm.kind}${note}; ${confirm.saw}`);
@@ -181,12 +192,12 @@ export async function restartAndRunAll(doc: Document, opts: ActionOptions = {}):
  */
 export async function runAll(doc: Document, opts: ActionOptions = {}): Promise<ActionResult> {
   await declineHighRamOffer(doc, opts.dialogSettleMs);
-  const blocked = precheck(doc);
+  const blocked = precheck(doc, opts);
   if (blocked) return blocked;
   const ready = await waitForReadyRuntime(doc, { timeoutMs: opts.readyTimeoutMs });
   if (!ready.ok) return ready;
   // A dialog may have opened while the kernel came back (new runtime required, usage limits).
-  const blockedNow = precheck(doc);
+  const blockedNow = precheck(doc, opts);
   if (blockedNow) return blockedNow;
   const snapshot = takeRunSnapshot(doc);
   const chosen = await choose(doc, COMMAND.runAll, opts, async () =>
@@ -226,6 +237,7 @@ export async function checkUi(doc: Document, opts: ActionOptions = {}): Promise<
     }
     return { ...opened, toolbar };
   }
+  opts.capture?.(captureRuntimeMenu(opened.button, opened.menu, 'check'));
   const found = locateMenuItem(opened.menu, COMMAND.restartAndRunAll);
   const items = describeItems(opened.menu);
   const closed = opened.openedByUs ? await closeMenu(doc, opened.menu) : true;

@@ -9,11 +9,11 @@ import {
   editorText,
   executionCount,
   findCells,
-  hasLaterOutput,
   outputElementOf,
   outputFrameOfSource,
   outputFramesOf,
   outputKind,
+  outputNumber,
   outputText,
 } from './cells';
 import { isColabOutputFrame } from './output-frame-reader';
@@ -172,7 +172,7 @@ describe('outputKind and outputText', () => {
   });
 });
 
-describe('outputElementOf and hasLaterOutput', () => {
+describe('outputElementOf and outputNumber', () => {
   /** A frame's #output-body: an error output, and a display_data holding a copy of Colab's markup. */
   const frameBody = () =>
     mount(
@@ -200,13 +200,18 @@ describe('outputElementOf and hasLaterOutput', () => {
     expect(outputElementOf(outside!, null)).toBeNull();
   });
 
-  it('tells whether another output follows an output in its list', () => {
+  it("reads Colab's number of an output, only from its own output-id class", () => {
     const body = frameBody();
     const [first, second] = [...body.children];
-    expect(hasLaterOutput(first!)).toBe(true);
-    expect(hasLaterOutput(second!)).toBe(false);
-    mount('<span>not an output</span>', body);
-    expect(hasLaterOutput(second!)).toBe(false);
+    expect(outputNumber(first!)).toBe(1);
+    expect(outputNumber(second!)).toBe(2);
+    expect(outputNumber(cell2026().querySelector('.stream')!)).toBe(3);
+    const [other] = mount(
+      '<div class="display_data"></div><div class="stream output-id-12x"></div><div class="output-id-7 stream"></div>',
+    );
+    expect(outputNumber(other!)).toBeNull();
+    expect(outputNumber(other!.nextElementSibling!)).toBeNull();
+    expect(outputNumber(other!.nextElementSibling!.nextElementSibling!)).toBe(7);
   });
 });
 

@@ -173,11 +173,13 @@ export function outputKind(el: Element): OutputKind {
   return errorOutput(classes) ? 'error' : streamOutput(classes) ? 'stream' : 'other';
 }
 
-/** Whether an output of the same list follows `output` (a run that went on after an error output). */
-export function hasLaterOutput(output: Element): boolean {
-  for (let el = output.nextElementSibling; el; el = el.nextElementSibling)
-    if (el.matches(OUTPUT_CORE.element)) return true;
-  return false;
+/**
+ * Colab's number of an output (`output-id-3`, §4.2: the 2026-03 capture's page stream, the frame samples' 1 to 5), or
+ * null for one without (a frame sample's `display_data`).
+ */
+export function outputNumber(el: Element): number | null {
+  const m = /(?:^|\s)output-id-(\d+)(?:\s|$)/.exec(classesOf(el));
+  return m ? Number(m[1]) : null;
 }
 
 /**

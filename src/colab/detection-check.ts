@@ -8,6 +8,7 @@
 import { type Failed, fail } from '../state/failed-step';
 import { cellOf, findCells } from './cells';
 import { deepQueryAll } from './dom';
+import { OUTPUT_FRAME_HOST, OUTPUT_FRAME_PATH } from './origins';
 import { CELL, OUTPUT } from './selectors';
 
 export type DetectionCheck =
@@ -61,8 +62,8 @@ function outputFrames(doc: Document, knownHost = true): HTMLIFrameElement[] {
     const url = new URL(frame.src);
     return (
       url.protocol === 'https:' &&
-      url.pathname === OUTPUT.framePath &&
-      OUTPUT.frameHost.test(url.hostname) === knownHost
+      url.pathname === OUTPUT_FRAME_PATH &&
+      OUTPUT_FRAME_HOST.test(url.hostname) === knownHost
     );
   });
 }

@@ -147,6 +147,8 @@ export interface ConfirmOptions {
   runStarted?: () => boolean;
   /** How long a click waits for the dialog's opening animation, and then for the dialog to close (default 3000 ms). */
   settleMs?: number;
+  /** Told of the dialog that opened, before it is judged (a capture for "Copy diagnostics"). */
+  met?: (dialog: Element) => void;
 }
 
 export type ConfirmOutcome =
@@ -215,6 +217,7 @@ export async function confirmRestartDialog(doc: Document, opts: ConfirmOptions =
   const elapsed = Date.now() - since;
   // Lit renders a new dialog's title into its shadow root a moment after `open` is set.
   await waitFor(() => dialogText(dialog), { root: dialog, timeoutMs: 300, observeShadowRoots: true });
+  opts.met?.(dialog);
   const decision = decide(dialog, elapsed, opts.englishUi ?? isEnglishUi(doc), opts.immediateMs ?? 2000);
   if (decision.outcome !== 'confirmed') return decision;
   if (await clickDialogButton(dialog, decision.button, opts.settleMs)) {

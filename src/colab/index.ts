@@ -1,6 +1,7 @@
 /** The only module that knows Colab's DOM (DEVELOPERS.md). Content scripts import from here. */
 
 export * from './actions';
+export * from './capture';
 export * from './cells';
 export * from './detection-check';
 export * from './dialogs';
@@ -10,6 +11,7 @@ export * from './kernel-state';
 export * from './languages';
 export * from './observer';
 export * from './output-frame-reader';
+export * from './output-list';
 export * from './page-language';
 export * from './runtime-menu';
 export * from './selectors';

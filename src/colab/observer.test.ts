@@ -417,6 +417,40 @@ describe('stream text', () => {
     ]);
   });
 
+  it("asks for a changed text's old value, kept by Chromium only when asked: a grown text reads its tail", async () => {
+    // Chromium's rule (happy-dom keeps the old value either way): without characterDataOldValue, oldValue is null.
+    const Native = globalThis.MutationObserver;
+    class AsChromium extends Native {
+      #asked = false;
+      constructor(callback: MutationCallback) {
+        super((records, self) =>
+          callback(
+            records.map((r) => (this.#asked ? r : withoutOld(r))),
+            self,
+          ),
+        );
+      }
+      override observe(target: Node, options?: MutationObserverInit): void {
+        this.#asked ||= options?.characterDataOldValue === true;
+        super.observe(target, options);
+      }
+    }
+    const withoutOld = (record: MutationRecord) =>
+      new Proxy(record, { get: (r, key) => (key === 'oldValue' ? null : Reflect.get(r, key)) });
+    vi.stubGlobal('MutationObserver', AsChromium);
+    try {
+      mount(snippet('code-cell-with-static-output-2026-03.html'));
+      const text = document.querySelector('colab-static-output-renderer pre')!.lastChild as Text;
+      text.data = 'epoch 1\n';
+      const { events } = watch({ wantAllText: true });
+      text.appendData('epoch 2\n');
+      await tick();
+      expect(events).toEqual([`stream ${CELL} "epoch 2\\n"`]);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
   it('reports only the new tail when a text node is replaced by a longer one', async () => {
     mount(snippet('code-cell-with-static-output-2026-03.html'));
     const pre = document.querySelector('colab-static-output-renderer pre')!;

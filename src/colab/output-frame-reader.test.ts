@@ -123,9 +123,14 @@ describe('frameEnding', () => {
         '                  python3 train.py\n</pre></div></div><div class="error output-id-4"><pre>Traceback</pre>' +
         '</div></div></div>',
     );
-    expect(frameEnding(document)).toEqual({
+    const ending = frameEnding(document);
+    expect(ending).toEqual({
       text: 'epoch 1\n\n/bin/bash: line 1:  2292 Killed                  python3 train.py\n',
       error: true,
+      // Its outputs' count and Colab's numbers, and the last one: what orders them against the page's.
+      count: 4,
+      ids: [1, 2, 3, 4],
+      last: document.querySelector('.error.output-id-4'),
     });
   });
 
@@ -134,7 +139,7 @@ describe('frameEnding', () => {
       '<div id="output-body"><div class="error output-id-1"><pre>OutOfMemoryError (showtraceback)</pre></div>' +
         '<div class="stream output-id-2"><pre>retrying with batch_size=32\n</pre></div></div>',
     );
-    expect(frameEnding(document)).toEqual({ text: 'retrying with batch_size=32\n', error: false });
+    expect(frameEnding(document)).toMatchObject({ text: 'retrying with batch_size=32\n', error: false, count: 2 });
     mount('<div class="error output-id-3"><pre>KeyboardInterrupt</pre></div>', body);
     expect(frameEnding(document).error).toBe(true);
     // A copy of an error output inside a display_data is that display_data's.
@@ -144,7 +149,7 @@ describe('frameEnding', () => {
 
   it('is empty in a frame without #output-body', () => {
     mount('<div class="stream output-id-1"><pre>Killed</pre></div>');
-    expect(frameEnding(document)).toEqual({ text: '', error: false });
+    expect(frameEnding(document)).toEqual({ text: '', error: false, count: 0, ids: [], last: undefined });
   });
 });
 

@@ -6,6 +6,8 @@
 
 import { type OutputKind, outputElementOf, outputKind } from './cells';
 import { streamAppender } from './dom';
+import { OUTPUT_FRAME_HOST, OUTPUT_FRAME_PATH } from './origins';
+import { outputList } from './output-list';
 import { OUTPUT_CORE } from './selectors';
 import { outputsIn, streamTail } from './stream-tail';
 
@@ -24,22 +26,29 @@ const outputBody = (doc: Document) => doc.getElementById(OUTPUT_CORE.frameBody);
 export function isColabOutputFrame(location: Pick<Location, 'protocol' | 'hostname' | 'pathname'>): boolean {
   return (
     location.protocol === 'https:' &&
-    OUTPUT_CORE.frameHost.test(location.hostname) &&
-    location.pathname === OUTPUT_CORE.framePath
+    OUTPUT_FRAME_HOST.test(location.hostname) &&
+    location.pathname === OUTPUT_FRAME_PATH
   );
 }
 
 /**
  * How the frame's outputs end, when its cell's execution ended: the end of its stream outputs (what a launched program
- * printed last), and whether its last output is an error output (an earlier one is followed by others: its run went
- * on after it).
+ * printed last), its outputs' list (their count and numbers), its last output, and whether that is an error output
+ * (an earlier one is followed by others: its run went on after it).
  */
-export function frameEnding(doc: Document): { text: string; error: boolean } {
-  const body = outputBody(doc);
-  const outputs = body ? outputsIn(body) : [];
+export function frameEnding(
+  doc: Document,
+): ReturnType<typeof outputList> & { text: string; error: boolean; last?: Element } {
+  const outputs = frameOutputs(doc);
   const last = outputs.at(-1);
   const text = streamTail(outputs.filter((el) => outputKind(el) === 'stream'));
-  return { text, error: !!last && outputKind(last) === 'error' };
+  return { text, error: !!last && outputKind(last) === 'error', last, ...outputList(outputs) };
+}
+
+/** The frame's outputs, in order. */
+export function frameOutputs(doc: Document): Element[] {
+  const body = outputBody(doc);
+  return body ? outputsIn(body) : [];
 }
 
 /**
@@ -66,15 +75,13 @@ export function observeOutputFrame(
     outputAdded(outputKind(el), el);
   };
 
-  const scan = (root: Element) => {
-    if (root.matches(OUTPUT_CORE.element)) report(root);
-    for (const el of root.querySelectorAll(OUTPUT_CORE.element)) report(el);
-  };
+  // `report` tells an output from the rest (`root` included): an element inside an output, or in none, is skipped.
+  const scan = (root: Element) => [root, ...root.querySelectorAll(OUTPUT_CORE.element)].forEach(report);
 
   const onRecord = (record: MutationRecord) => {
     // A frame's document is its cell's output only: a few ancestors to the scope, no cache needed (the page's is).
-    const target = record.type === 'characterData' ? record.target.parentNode : record.target;
-    const out = target && outputElementOf(target, outputBody(doc));
+    // A text node's output is its parent's.
+    const out = outputElementOf(record.target, outputBody(doc));
     if (!out) {
       for (const node of record.addedNodes) if (node.nodeType === Node.ELEMENT_NODE) scan(node as Element);
       return;

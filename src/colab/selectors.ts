@@ -8,7 +8,6 @@
 
 import { joinRegex } from '../lib/regex';
 import { labelOf, mentionOf, orTranslated } from './languages';
-import { OUTPUT_FRAME_HOST, OUTPUT_FRAME_PATH } from './origins';
 
 /** Closure menubar and the Runtime menu (§1.1, §1.2). */
 export const MENU = {
@@ -17,6 +16,8 @@ export const MENU = {
   /** Fallback when the id changes: a menubar button captioned "Runtime" (#2; §12.3 in es, pt, fr, ja). Med. */
   menuButton: '#top-menubar .goog-menu-button, [role=menubar] [role=button][aria-haspopup]',
   menuButtonCaption: '.goog-menu-button-caption',
+  /** The menu bar the Runtime button sits in (#1, same snippet), as a capture shows it. High. */
+  menubar: '#top-menubar, [role=menubar]',
   runtimeCaption: /* @__PURE__ */ orTranslated(/^Runtime$/i, /* @__PURE__ */ labelOf('runtimeMenu')),
   /** #3, same snippet (a child of <body>, `display:none` while closed; may be created on first open). High/Med. */
   runtimeMenu: '#runtime-menu',
@@ -298,9 +299,6 @@ export const OUTPUT_CORE = {
   errorClasses: ['error', 'output-error', 'output_error'],
   /** stderr is a stream too: warnings and progress bars go there, not only errors (§4.2). */
   streamClasses: ['stream', 'output_stream', 'output_stdout', 'output_stderr'],
-  /** §4.2/§4.3: frames are served from random googleusercontent.com hosts at this path. High. */
-  framePath: OUTPUT_FRAME_PATH,
-  frameHost: OUTPUT_FRAME_HOST,
 } as const;
 
 /**

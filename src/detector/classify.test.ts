@@ -12,6 +12,13 @@ describe('endsInInterrupt', () => {
 });
 
 describe('where a message may start (lines.ts), seen through the error-output classifier', () => {
+  it('a native log line glued after 4 KiB or more of a progress bar is not read: rules look near a line start', () => {
+    const oom =
+      ' E tensorflow/core/common_runtime/bfc_allocator.cc:457] OOM when allocating tensor with shape[256,1024]';
+    expect(classify(`${'='.repeat(4000)}${oom}`, ALL_ON)?.category).toBe('tf-oom');
+    expect(classify(`${'='.repeat(4096)}${oom}`, ALL_ON)).toBeNull();
+  });
+
   it("an error-level log line's message is strong evidence: no allocator opening needed", () => {
     expect(classify('2024-05-01 10:00:00,123 - ERROR - CUDA out of memory on rank 0')?.category).toBe('gpu-oom');
   });

@@ -138,6 +138,12 @@ describe('the launchers', () => {
     expect(verdict?.description).toMatch(/shell cell/);
   });
 
+  it("a traceback glued to a progress bar is read only within a line's first 4 KiB", () => {
+    const glued = (bar: number) => `${'#'.repeat(bar)}${childTraceback()}`;
+    expect(classify(glued(4000))).toMatchObject({ category: 'gpu-oom' });
+    expect(classify(glued(4096))).toBeNull();
+  });
+
   it('`!accelerate launch`: its own traceback ends in CalledProcessError, after the bar redrawn at exit', () => {
     const stream = lines(childTraceback(), 'steps:   0% 0/2300 [00:01<?, ?it/s]', accelerateTail());
     expect(classify(stream)).toMatchObject({ category: 'gpu-oom', line: CUDA_OOM });

@@ -35,4 +35,12 @@ describe('findRecentLine', () => {
     expect(offered('a\r\rb')).toEqual(['b', '', 'a']);
     expect(offered('\r\nb')).toEqual(['b', '']);
   });
+
+  it("offers a user's pattern the newest 2000 lines of an output, not one more", () => {
+    const lines = Array.from({ length: 2001 }, (_, i) => `line ${i}`);
+    const seen = offered(lines.join('\n'));
+    expect(seen).toHaveLength(2000);
+    expect(seen.at(-1)).toBe('line 1');
+    expect(findRecentLine(lines.join('\n'), (line) => line === 'line 0')).toBeNull();
+  });
 });

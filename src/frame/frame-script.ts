@@ -1,6 +1,7 @@
-import { isColabOutputFrame } from '../colab/output-frame-reader';
+import { OUTPUT_FRAME_PATH } from '../colab/origins';
 import { isOrphaned } from '../lib/orphaned';
 import type { FrameMessage, ReplyTo } from '../messaging/protocol';
+import { frameArrivals } from './arrivals';
 import { runtime } from './browser-runtime';
 import { type AskWorker, reportWhileGuarded } from './report-to-page';
 import { answerStatusRequests } from './status-answerer';
@@ -15,8 +16,10 @@ import { answerStatusRequests } from './status-answerer';
  */
 function main() {
   // Colab's own frames sit right under the notebook page; an output frame nested in an output is the notebook's.
+  // The scheme and host are the manifest's match pattern (https, googleusercontent.com, reinject.ts uses it too):
+  // only its `outputframe.html*` path is looser than Colab's.
   const { parent } = window;
-  if (parent === window || parent !== window.top || !isColabOutputFrame(location)) return;
+  if (parent === window || parent !== window.top || location.pathname !== OUTPUT_FRAME_PATH) return;
   const context = new AbortController();
   const ask: AskWorker = async <M extends FrameMessage>(message: M) => {
     try {
@@ -26,8 +29,11 @@ function main() {
       return undefined;
     }
   };
+  // Told from the start (the stream-tail answerer listens at once): a message the frame gets while the guard's hello
+  // is on its way tells a delivery too.
+  const arrivals = frameArrivals();
   answerStatusRequests(window, ask, context.signal);
-  reportWhileGuarded(document, parent, ask, context.signal);
+  reportWhileGuarded(document, parent, ask, arrivals, context.signal);
 }
 
 main();

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { tick } from '../../test/support/colab-dom';
 import { FRAME_CHANNEL, FRAMES_CHANGED } from '../messaging/frame-channel';
 import type { FrameHelloReply, FrameMessage } from '../messaging/protocol';
+import { frameArrivals } from './arrivals';
 import { reportWhileGuarded } from './report-to-page';
 
 vi.mock('./browser-runtime', async () => ({
@@ -61,7 +62,7 @@ describe("an output frame's reports to the Colab page", () => {
 
   async function start(...first: FrameHelloReply[]) {
     answers.push(...first);
-    reportWhileGuarded(document, parent, ask, lifetime.signal);
+    reportWhileGuarded(document, parent, ask, frameArrivals(), lifetime.signal);
     await tick();
   }
 
@@ -75,7 +76,12 @@ describe("an output frame's reports to the Colab page", () => {
     expect(posted).toEqual([
       {
         origin: 'https://colab.research.google.com',
-        data: { channel: FRAME_CHANNEL, token: 't1', report: { kind: 'error-output', text: TRACEBACK, first: true } },
+        data: {
+          channel: FRAME_CHANNEL,
+          token: 't1',
+          // Held before the frame watched: when it came is not known (only since the frame was made).
+          report: { kind: 'error-output', text: TRACEBACK, index: 0, id: 1, at: expect.any(Number), exact: false },
+        },
         // The port marks the guard's messages for the page's receiver (page/receive-frame-reports.ts).
         ports: 1,
       },
@@ -157,7 +163,8 @@ describe("an output frame's reports to the Colab page", () => {
       answerFirst = resolve;
     });
     const replies: Array<Promise<FrameHelloReply>> = [slow, Promise.resolve(null)];
-    reportWhileGuarded(document, parent, async <R>() => (await replies.shift()) as R, lifetime.signal);
+    const arrivals = frameArrivals();
+    reportWhileGuarded(document, parent, async <R>() => (await replies.shift()) as R, arrivals, lifetime.signal);
     await workerSaysChanged();
     // The first answer (from before the guard was switched off) arrives last.
     answerFirst({ token: 'stale', markers: false, origin: COLAB });
@@ -191,7 +198,8 @@ describe("an output frame's reports to the Colab page", () => {
       const hello = new Promise<FrameHelloReply>((resolve) => {
         answer = resolve;
       });
-      reportWhileGuarded(document, parent, async <R>() => (await hello) as R, lifetime.signal);
+      const arrivals = frameArrivals();
+      reportWhileGuarded(document, parent, async <R>() => (await hello) as R, arrivals, lifetime.signal);
       addOutput('stream', 'Traceback (most recent call last):\nKilled\n');
       request(7);
       await new Promise((resolve) => setTimeout(resolve, 300));
@@ -202,7 +210,16 @@ describe("an output frame's reports to the Colab page", () => {
           {
             channel: FRAME_CHANNEL,
             token: 't1',
-            report: { kind: 'stream-tail', id: 7, text: expect.any(String), error: false },
+            report: {
+              kind: 'stream-tail',
+              id: 7,
+              text: expect.any(String),
+              error: false,
+              count: 1,
+              ids: [1],
+              at: expect.any(Number),
+              exact: false,
+            },
           },
         ]),
       );
@@ -220,14 +237,15 @@ describe("an output frame's reports to the Colab page", () => {
       request(6);
       await vi.waitFor(() => expect(tails()).toHaveLength(2));
       expect(tails()[1]?.report).toMatchObject({ id: 6, error: false, text: 'retrying with batch_size=32\n' });
-      // An error output after others is not the frame's first.
+      expect(tails()[1]?.report).toMatchObject({ count: 2, ids: [1, 2] });
+      // An error output after others: its place among them, and Colab's number.
       addOutput('error', 'KeyboardInterrupt: ');
       await vi.waitFor(() => expect(posted).toHaveLength(4));
       expect(posted.map(({ data }) => data.report)).toEqual([
-        expect.objectContaining({ kind: 'error-output', first: true }),
+        expect.objectContaining({ kind: 'error-output', index: 0, id: 1 }),
         expect.objectContaining({ kind: 'stream-tail' }),
         expect.objectContaining({ kind: 'stream-tail' }),
-        { kind: 'error-output', text: 'KeyboardInterrupt: ', first: false },
+        { kind: 'error-output', text: 'KeyboardInterrupt: ', index: 2, id: 3, at: expect.any(Number), exact: false },
       ]);
     });
 

@@ -1,10 +1,10 @@
-import type Browser from 'webextension-polyfill';
-import { outputText } from '../colab/cells';
-import { observeOutputFrame } from '../colab/output-frame-reader';
+import { outputNumber, outputText } from '../colab/cells';
+import { frameOutputs, observeOutputFrame } from '../colab/output-frame-reader';
 import { tailOf } from '../detector/text';
 import { FRAME_CHANNEL, FRAMES_CHANGED } from '../messaging/frame-channel';
 import type { FrameHelloReply, FrameMessage, FrameReport, ReplyTo } from '../messaging/protocol';
-import { runtime } from './browser-runtime';
+import type { Arrivals } from './arrivals';
+import { type MessageSender, runtime } from './browser-runtime';
 import { answerStreamTailRequests } from './stream-tail-answerer';
 
 /** Asks the service worker; undefined when there was no answer (then nothing changes). */
@@ -13,12 +13,19 @@ export type AskWorker = <M extends FrameMessage>(message: M) => Promise<ReplyTo<
 type Report = FrameReport['report'];
 
 /**
- * An output frame's reports to the Colab page above (its `parent`): error outputs, and with marker patterns all output
- * text, tagged with the token of the page's document. Asks the worker what it may post when it starts and whenever
- * the worker says that changed (a new page document, the guard or marker patterns switched); observes the outputs
- * only while the guard is on for the notebook, so a frame of a notebook the user never guarded posts nothing.
+ * An output frame's reports to the Colab page above (its `parent`): error outputs, with their place among the frame's
+ * outputs and when they arrived (`arrivals`), and with marker patterns all output text, tagged with the token of the
+ * page's document. Asks the worker what it may post when it starts and whenever the worker says that changed (a new
+ * page document, the guard or marker patterns switched); observes the outputs only while the guard is on for the
+ * notebook, so a frame of a notebook the user never guarded posts nothing.
  */
-export function reportWhileGuarded(doc: Document, parent: Window, ask: AskWorker, signal: AbortSignal): void {
+export function reportWhileGuarded(
+  doc: Document,
+  parent: Window,
+  ask: AskWorker,
+  arrivals: Arrivals,
+  signal: AbortSignal,
+): void {
   let asked = 0;
   /** The latest answer (null: the guard is off), and the lifetime of what it started (it ends with `signal` too). */
   let guarded: FrameHelloReply = null;
@@ -34,7 +41,7 @@ export function reportWhileGuarded(doc: Document, parent: Window, ask: AskWorker
       new MessageChannel().port1,
     ]);
   };
-  answerStreamTailRequests(doc, parent, post, signal);
+  answerStreamTailRequests(doc, parent, post, arrivals, signal);
 
   // A new token is a new page document above, which has seen nothing yet: what the frame holds is posted again.
   const follow = (reply: FrameHelloReply) => {
@@ -46,7 +53,7 @@ export function reportWhileGuarded(doc: Document, parent: Window, ask: AskWorker
     const held = early ?? [];
     early = null;
     if (!reply) return;
-    reportOutputs(doc, post, reply.markers, lifetime.signal);
+    reportOutputs(doc, post, reply.markers, arrivals, lifetime.signal);
     held.forEach(post);
   };
   const hello = async () => {
@@ -56,7 +63,7 @@ export function reportWhileGuarded(doc: Document, parent: Window, ask: AskWorker
     if (reply !== undefined && seq === asked && !signal.aborted) follow(reply);
   };
 
-  const onMessage = (message: unknown, sender: Browser.Runtime.MessageSender) => {
+  const onMessage = (message: unknown, sender: MessageSender) => {
     const fromWorker = sender.id === runtime.id && !sender.tab;
     if (fromWorker && (message as { type?: unknown } | null)?.type === FRAMES_CHANGED) void hello();
   };
@@ -72,17 +79,34 @@ export function reportWhileGuarded(doc: Document, parent: Window, ask: AskWorker
   void hello();
 }
 
-function reportOutputs(doc: Document, post: (report: Report) => void, markers: boolean, signal: AbortSignal): void {
+function reportOutputs(
+  doc: Document,
+  post: (report: Report) => void,
+  markers: boolean,
+  arrivals: Arrivals,
+  signal: AbortSignal,
+): void {
+  // What the first look finds came before the observer watched.
+  let watched = false;
   observeOutputFrame(
     doc,
     (kind, element) => {
-      const text = outputText(element);
+      arrivals.seen(element, watched);
       // Other outputs are read only for marker patterns.
-      if (kind === 'error') post({ kind: 'error-output', text, first: !element.previousElementSibling });
-      else if (markers) post({ kind: 'output-text', text });
+      if (kind === 'error') {
+        const index = frameOutputs(doc).indexOf(element);
+        post({
+          kind: 'error-output',
+          text: outputText(element),
+          index,
+          id: outputNumber(element),
+          ...arrivals.of(element),
+        });
+      } else if (markers) post({ kind: 'output-text', text: outputText(element) });
     },
     // Cut as the top frame reads it (outputText cuts the same way): the receiver refuses longer text.
     markers ? (text) => post({ kind: 'output-text', text: tailOf(text) }) : null,
     signal,
   );
+  watched = true;
 }

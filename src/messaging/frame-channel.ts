@@ -28,11 +28,7 @@ export function streamTailRequest(id: number): StreamTailRequest {
 }
 
 export function isStreamTailRequest(data: unknown): data is StreamTailRequest {
-  const request = data as Partial<StreamTailRequest> | null;
-  return (
-    typeof request === 'object' &&
-    request?.channel === FRAME_CHANNEL &&
-    request.ask === 'stream-tail' &&
-    Number.isSafeInteger(request.id)
-  );
+  // Any value: a primitive has no `channel`, null and undefined stop at `?.`.
+  const request = data as Partial<StreamTailRequest> | null | undefined;
+  return request?.channel === FRAME_CHANNEL && request.ask === 'stream-tail' && Number.isSafeInteger(request.id);
 }

@@ -30,6 +30,7 @@ describe('page messages', () => {
     const declined = { type: 'page-declined', key: 'drive:abc', detectedAt: 1000, startedAt: 900, verdict };
     expect(v.is(PageMessageSchema, { ...declined, reason: 'earlier-error' })).toBe(true);
     expect(v.is(PageMessageSchema, { ...declined, reason: 'crash-without-run' })).toBe(true);
+    expect(v.is(PageMessageSchema, { ...declined, reason: 'ending-unclear' })).toBe(true);
     expect(v.is(PageMessageSchema, { ...declined, reason: 'because I said so' })).toBe(false);
     expect(v.is(PageMessageSchema, { ...declined, reason: 'earlier-error', verdict: undefined })).toBe(false);
   });
@@ -39,7 +40,7 @@ describe('the frame channel: stream tails', () => {
   const report = (id: unknown, text: string) => ({
     channel: FRAME_CHANNEL,
     token: 'x'.repeat(32),
-    report: { kind: 'stream-tail', id, text, error: false },
+    report: { kind: 'stream-tail', id, text, error: false, count: 1, ids: [3], at: 1000, exact: true },
   });
 
   it('an answer carries its request id and at most the tail the detector reads', () => {

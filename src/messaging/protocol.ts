@@ -1,5 +1,12 @@
 import * as v from 'valibot';
-import { IMPORT_MAX_CHARS, MAX_SHELL_TAIL_CHARS, MAX_TEXT_CHARS, MAX_URL_CHARS, TEXT_LIMITS } from '../limits';
+import {
+  IMPORT_MAX_CHARS,
+  MAX_ORDER_IDS,
+  MAX_SHELL_TAIL_CHARS,
+  MAX_TEXT_CHARS,
+  MAX_URL_CHARS,
+  TEXT_LIMITS,
+} from '../limits';
 import type { DeliveryError } from '../state/alert-delivery';
 import {
   ALERT_EVENTS,
@@ -11,6 +18,7 @@ import {
 } from '../state/alerts';
 import { PERSON_ONLY_KINDS } from '../state/dialogs';
 import { DISCONNECT_KINDS } from '../state/disconnect';
+import type { PageCapture } from '../state/page-capture';
 import type { ClaimReply, CommandReply, ReportReply } from '../state/policy';
 import {
   ASK_CHOICES,
@@ -210,9 +218,13 @@ export interface HelloReply {
   key: string | null;
 }
 
-/** "Check Colab UI": ready or the step that is not, and Colab's interface language (`colabLanguage`). */
+/**
+ * "Check Colab UI": ready or the step that is not, Colab's interface language (`colabLanguage`), and what the guard
+ * met in the page lately, the check's own Runtime menu last (state/page-capture.ts; validated by the popup).
+ */
 export type CheckUiReply = ({ ready: true; detail: string } | { ready: false; failed: FailedStep }) & {
   language: string;
+  captures?: PageCapture[];
 };
 
 /**
@@ -279,26 +291,36 @@ export type ReplyTo<M extends { type: keyof WorkerProtocol | keyof TabProtocol }
 export type ProtocolComplete = Exactly<keyof WorkerProtocol, WorkerMessage['type']>;
 type Exactly<A extends B, B extends C, C = A> = [A, B, C];
 
+/** A count or position. */
+const Count = v.pipe(v.number(), v.safeInteger(), v.minValue(0));
+/** When an output arrived as its frame saw it, and whether that is when it arrived (frame/arrivals.ts). */
+const Arrived = { at: v.pipe(v.number(), v.finite()), exact: v.boolean() };
+
 export const FrameReportSchema = v.object({
   channel: v.literal(FRAME_CHANNEL),
   token: v.pipe(v.string(), v.minLength(16), v.maxLength(100)),
   report: v.variant('kind', [
-    /** `first`: no output comes before it in the frame (the frame was made for it, or cleared since). */
+    /** An error output: its position among the frame's outputs, Colab's number (`output-id-N`), when it arrived. */
     v.object({
       kind: v.literal('error-output'),
       text: v.pipe(v.string(), v.maxLength(MAX_TEXT_CHARS)),
-      first: v.boolean(),
+      index: Count,
+      id: v.nullable(Count),
+      ...Arrived,
     }),
     v.object({ kind: v.literal('output-text'), text: v.pipe(v.string(), v.maxLength(MAX_TEXT_CHARS)) }),
     /**
-     * The answer to a StreamTailRequest (frame-channel.ts): the end of the frame's stream outputs, and whether its
-     * last output is an error output.
+     * The answer to a StreamTailRequest (frame-channel.ts): the end of the frame's stream outputs, how many outputs it
+     * shows and the numbers of the newest, whether its last output is an error output, and when that one arrived.
      */
     v.object({
       kind: v.literal('stream-tail'),
       id: v.pipe(v.number(), v.safeInteger()),
       text: v.pipe(v.string(), v.maxLength(MAX_SHELL_TAIL_CHARS)),
       error: v.boolean(),
+      count: Count,
+      ids: v.pipe(v.array(v.nullable(Count)), v.maxLength(MAX_ORDER_IDS)),
+      ...Arrived,
     }),
   ]),
 });

@@ -29,7 +29,11 @@ export interface StatusAnswer {
 }
 
 export function isStatusRequest(data: unknown): data is StatusRequest {
-  if (typeof data !== 'object' || data === null) return false;
-  const { colabOomGuard, id } = data as Partial<Record<keyof StatusRequest, unknown>>;
-  return colabOomGuard === STATUS_REQUEST && typeof id === 'string' && id.length <= MAX_STATUS_ID_CHARS;
+  // Any value: a primitive has neither field, null and undefined stop at `?.`.
+  const request = data as Partial<Record<keyof StatusRequest, unknown>> | null | undefined;
+  return (
+    typeof request?.id === 'string' &&
+    request.id.length <= MAX_STATUS_ID_CHARS &&
+    request.colabOomGuard === STATUS_REQUEST
+  );
 }

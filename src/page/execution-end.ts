@@ -1,5 +1,5 @@
 import { outputFramesOf, streamOutputsIn, streamTail } from '../colab';
-import { type EndedExecution, LATE_OUTPUT_MS } from '../detector/execution-gate';
+import { type EndedExecution, type FrameEnd, LATE_OUTPUT_MS } from '../detector/execution-gate';
 import { childLifetime } from './lifetime';
 import { askStreamTail } from './receive-frame-reports';
 
@@ -8,7 +8,7 @@ import { askStreamTail } from './receive-frame-reports';
  * error (its ending error output may still come from an output frame), or one of a cell that may have launched a
  * program (how its stream ends). The main document's stream tail is read at once; each output frame of the
  * cell is asked for how its outputs end (receive-frame-reports.ts), and its answer comes after every error output
- * it held.
+ * it held: the end of its stream, and its outputs' order (their count, numbers, and when the last one arrived).
  * `decide` is called with what is known so far: at the end, at each answer, at each late error output, and a last
  * time when the late-output window closes. Nothing happens per streamed chunk, and what never arrives costs nothing
  * after the window.
@@ -20,9 +20,9 @@ export interface ExecutionEnd {
   /** Whether its stream output is read: the main document's, then each asked frame's in page order (null till then). */
   readonly streams: boolean;
   readonly tails: ReadonlyArray<string | null>;
-  /** How many frames were asked, and their answers so far: when each came, and whether its last output is an error. */
+  /** How many frames were asked, and how the outputs of those that answered end. */
   readonly asked: number;
-  readonly answers: ReadonlyArray<{ at: number; error: boolean }>;
+  readonly frames: readonly FrameEnd[];
   /** Every frame asked has answered, or the window closed (nothing more will count). */
   readonly heard: boolean;
 }
@@ -31,8 +31,8 @@ export interface ExecutionEnds {
   ended(key: string, cell: Element, ended: EndedExecution & { outcome: 'ok' | 'error' }, streams: boolean): void;
   /** An error output of the ended execution arrived late. */
   lateError(key: string): void;
-  /** An output frame of the cell answered request `id`. */
-  frameTail(key: string, id: number, text: string, error: boolean): void;
+  /** An output frame of the cell answered request `id`: the end of its stream, and how its outputs end. */
+  frameTail(key: string, id: number, text: string, frame: FrameEnd): void;
   /** The cell's last execution is not to be read here any more (it runs again); no key: every cell. */
   forget(key?: string): void;
 }
@@ -40,7 +40,7 @@ export interface ExecutionEnds {
 interface Check extends ExecutionEnd {
   tails: Array<string | null>;
   asked: number;
-  answers: Array<{ at: number; error: boolean }>;
+  frames: FrameEnd[];
   heard: boolean;
   /** Request id → its answer's index in `tails`. */
   requests: Map<number, number>;
@@ -80,7 +80,7 @@ export function createExecutionEnds(
         streams,
         tails,
         asked: 0,
-        answers: [],
+        frames: [],
         heard: false,
         requests: new Map(),
         stop,
@@ -111,14 +111,14 @@ export function createExecutionEnds(
       const check = checks.get(key);
       if (check) settle(key, check);
     },
-    frameTail(key, id, text, error) {
+    frameTail(key, id, text, frame) {
       const check = checks.get(key);
       const index = check?.requests.get(id);
       if (!check || index === undefined) return;
       check.requests.delete(id);
       if (check.streams) check.tails[index] = text;
-      check.answers.push({ at: Date.now(), error });
-      check.heard = check.answers.length === check.asked;
+      check.frames.push(frame);
+      check.heard = check.frames.length === check.asked;
       settle(key, check);
     },
     forget(key) {

@@ -2,7 +2,10 @@
 import { fakeBrowser } from '@webext-core/fake-browser';
 import * as v from 'valibot';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeClosureMenu, mount, snippet } from '../../test/support/colab-dom';
+import type { ActionOptions } from '../colab';
 import { type PageMessage, PageMessageSchema } from '../messaging/protocol';
+import type { PageCapture } from '../state/page-capture';
 import { defaultNotebook, type NotebookRecord, notebookStorageKey } from '../state/schema';
 import { loadNotebook } from '../state/store';
 import { createPageGuard, type PageGuard } from './guard';
@@ -227,6 +230,30 @@ describe('page guard', () => {
       expect(page.sent).toHaveLength(1);
     } finally {
       vi.useRealTimers();
+    }
+  });
+
+  it("hands over with the UI check what the guard met: its restart's dialog, then the check's menu", async () => {
+    const met = { v: 1, kind: 'dialog', occasion: 'restart', at: 1, language: 'en', nodes: [{ tag: 'mwc-dialog' }] };
+    page.restartAndRunAll.mockImplementation(async (_doc: Document, opts: ActionOptions) => {
+      opts.capture?.(met as PageCapture);
+      return { ok: true, path: 'menu', via: 'command', dialog: 'confirmed', evidence: '' };
+    });
+    await store(pending(A));
+    guard.setNotebook({ key: A, tabId: TAB, token: 't' });
+    await vi.waitFor(() => expect(sentOfType('page-result')).toHaveLength(1));
+    mount(snippet('menubar-and-runtime-menu-2026-03.html'));
+    mount(snippet('code-cell-with-static-output-2026-03.html'));
+    fakeClosureMenu(document);
+    try {
+      const reply = await guard.checkUi();
+      expect(reply.ready).toBe(true);
+      expect(reply.captures?.map((c) => [c.kind, c.occasion])).toEqual([
+        ['dialog', 'restart'],
+        ['runtime-menu', 'check'],
+      ]);
+    } finally {
+      document.body.innerHTML = '';
     }
   });
 });

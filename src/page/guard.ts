@@ -1,6 +1,7 @@
 import { checkDetection, checkUi, colabLanguage } from '../colab';
 import { t } from '../lib/i18n';
 import type { CheckUiReply, PageStateReply } from '../messaging/protocol';
+import { keepCapture, type PageCapture } from '../state/page-capture';
 import { childLifetime } from './lifetime';
 import { type NotebookSession, type PageNotebook, startNotebookSession } from './notebook-session';
 
@@ -26,6 +27,11 @@ export interface ScriptContext {
 
 export function createPageGuard(doc: Document, context: ScriptContext): PageGuard {
   let session: { notebook: NotebookSession; lifetime: AbortController } | null = null;
+  /** What the guard met in Colab's page, newest last (state/page-capture.ts): the UI check hands them over. */
+  let captures: PageCapture[] = [];
+  const capture = (taken: PageCapture) => {
+    captures = keepCapture(captures, taken);
+  };
 
   return {
     setNotebook(notebook) {
@@ -39,7 +45,7 @@ export function createPageGuard(doc: Document, context: ScriptContext): PageGuar
       const { key } = notebook;
       if (!key) return;
       const lifetime = childLifetime(context.signal);
-      const started = startNotebookSession(doc, { ...notebook, key }, lifetime.signal, context.invalidate);
+      const started = startNotebookSession(doc, { ...notebook, key }, lifetime.signal, context.invalidate, capture);
       session = { notebook: started, lifetime };
     },
     async pageState() {
@@ -50,16 +56,18 @@ export function createPageGuard(doc: Document, context: ScriptContext): PageGuar
     async checkUi() {
       const language = colabLanguage(doc);
       if (session?.notebook.busy) {
-        return { ready: false, failed: { step: 'busy', reason: 'busy', saw: t('checkBusy') }, language };
+        return { ready: false, failed: { step: 'busy', reason: 'busy', saw: t('checkBusy') }, language, captures };
       }
       const detection = checkDetection(doc);
-      if (!detection.ok) return { ready: false, failed: detection.failed, language };
-      const result = await checkUi(doc);
-      if (!result.ok) return { ready: false, failed: result.failed, language };
+      if (!detection.ok) return { ready: false, failed: detection.failed, language, captures };
+      const result = await checkUi(doc, { capture });
+      if (!result.ok) return { ready: false, failed: result.failed, language, captures };
       // Colab greys the item out while no runtime is connected: a restart now would fail at this step.
-      if (result.disabled)
-        return { ready: false, failed: { step: 'find-item', reason: 'item-disabled', saw: result.detail }, language };
-      return { ready: true, detail: `${result.detail}; ${detection.detail}`, language };
+      if (result.disabled) {
+        const failed = { step: 'find-item', reason: 'item-disabled', saw: result.detail } as const;
+        return { ready: false, failed, language, captures };
+      }
+      return { ready: true, detail: `${result.detail}; ${detection.detail}`, language, captures };
     },
   };
 }

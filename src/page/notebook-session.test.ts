@@ -2,9 +2,10 @@
 import { fakeBrowser } from '@webext-core/fake-browser';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { PageMessage } from '../messaging/protocol';
+import type { PageCapture } from '../state/page-capture';
 import { defaultNotebook, type NotebookRecord, notebookStorageKey } from '../state/schema';
-import type { WatchReports } from './failure-watch';
 import { startNotebookSession } from './notebook-session';
+import type { WatchReports } from './page-watch';
 
 vi.mock('webextension-polyfill', async () => ({ default: (await import('@webext-core/fake-browser')).fakeBrowser }));
 vi.mock('../lib/i18n', () => ({ t: (key: string, ...subs: string[]) => [key, ...subs].join(' ') }));
@@ -66,8 +67,8 @@ vi.mock('../colab', async (importOriginal) => ({
   ...(await importOriginal<typeof import('../colab')>()),
   restartAndRunAll: page.restartAndRunAll,
 }));
-vi.mock('./failure-watch', () => ({
-  createFailureWatch: (_doc: Document, reports: WatchReports, signal: AbortSignal) => {
+vi.mock('./page-watch', () => ({
+  createPageWatch: (_doc: Document, reports: WatchReports, signal: AbortSignal) => {
     page.reports = reports;
     const watch = { signal, configured: [] as unknown[] };
     page.watches.push(watch);
@@ -75,10 +76,8 @@ vi.mock('./failure-watch', () => ({
       configure: (settings: unknown) => watch.configured.push(settings),
       forgetExecutions: () => page.log.push('forget executions'),
       restartedAt: (at: number) => page.log.push(`restarted at ${at}`),
-      frameError: (_cell: Element, text: string, _frame: Element, first: boolean) =>
-        page.log.push(`frame error ${text} ${first}`),
-      frameText: (_cell: Element, text: string) => page.log.push(`frame text ${text}`),
-      frameStreamTail: (_cell: Element, id: number, text: string) => page.log.push(`frame tail ${id} ${text}`),
+      frameReport: (cell: Element, frame: Element, report: { kind: string; text: string }) =>
+        page.log.push(`frame ${report.kind} ${report.text} ${cell.localName} ${frame.localName}`),
     };
   },
 }));
@@ -230,15 +229,20 @@ describe('notebook session: what it sends, and for whom', () => {
     document.querySelector('colab-oom-guard-notice')?.shadowRoot?.querySelector('.title')?.textContent;
   const noticeText = () => document.querySelector('colab-oom-guard-notice')?.shadowRoot?.textContent ?? '';
 
+  /** What the session kept of Colab's page (page-capture.ts), newest last. */
+  let captured: PageCapture[] = [];
+
   async function start(record: NotebookRecord, reply: (message: PageMessage) => unknown = () => ({ ok: true })) {
     answerWith(reply);
     await fakeBrowser.storage.local.set({ [notebookStorageKey(KEY)]: record });
     session = new AbortController();
     orphaned = 0;
-    const started = startNotebookSession(document, { key: KEY, tabId: TAB, token: 't1' }, session.signal, () => {
+    captured = [];
+    const orphan = () => {
       orphaned++;
-    });
-    return started;
+    };
+    const capture = (taken: PageCapture) => captured.push(taken);
+    return startNotebookSession(document, { key: KEY, tabId: TAB, token: 't1' }, session.signal, orphan, capture);
   }
 
   beforeEach(resetPage);
@@ -261,18 +265,17 @@ describe('notebook session: what it sends, and for whom', () => {
     expect(page.reports).not.toBeNull();
   });
 
-  it("passes an output frame's reports on: a stream tail only as the answer it is, an error as text too", async () => {
+  it("passes an output frame's reports on to the page watch, with the frame and its cell", async () => {
     await (await start(watchingRecord)).watching();
     const cell = document.createElement('div');
     const frame = document.createElement('iframe');
     page.frames!.onReport(cell, { kind: 'stream-tail', id: 7, text: 'tail', error: false }, frame);
-    page.frames!.onReport(cell, { kind: 'error-output', text: 'OOM', first: true }, frame);
-    page.frames!.onReport(cell, { kind: 'text', text: 'epoch 1' }, frame);
+    page.frames!.onReport(cell, { kind: 'error-output', text: 'OOM' }, frame);
+    page.frames!.onReport(cell, { kind: 'output-text', text: 'epoch 1' }, frame);
     expect(page.log.filter((line) => line.startsWith('frame'))).toEqual([
-      'frame tail 7 tail',
-      'frame error OOM true',
-      'frame text OOM',
-      'frame text epoch 1',
+      'frame stream-tail tail div iframe',
+      'frame error-output OOM div iframe',
+      'frame output-text epoch 1 div iframe',
     ]);
   });
 
@@ -330,6 +333,31 @@ describe('notebook session: what it sends, and for whom', () => {
     await vi.waitFor(() => expect(sent()).toHaveLength(2));
     expect(sent()[1]).toMatchObject({ type: 'page-dialog', key: KEY, kind: 'not-authored' });
     expect(title()).toBe('noticeNeedsPersonTitle');
+  });
+
+  it('keeps what Colab showed when it left something to the person: dialogs and notices, as structure', async () => {
+    await (await start(watchingRecord)).watching();
+    const reports = page.reports!;
+    reports.dialog('restart-confirm', 'Restart session?');
+    expect(captured).toEqual([]);
+    const dialog = document.createElement('mwc-dialog');
+    dialog.setAttribute('open', '');
+    dialog.setAttribute('heading', 'Warning');
+    dialog.append('This notebook was not authored by Google');
+    document.body.append(dialog, document.createElement('colab-snackbar'));
+    reports.dialog('not-authored', 'Warning: This notebook was not authored by Google');
+    expect(captured.map((c) => [c.kind, c.occasion, c.nodes[0]?.tag])).toEqual([
+      ['dialog', 'left-to-person', 'mwc-dialog'],
+      ['notice', 'left-to-person', 'colab-snackbar'],
+    ]);
+    expect(JSON.stringify(captured)).not.toContain('authored');
+    reports.disconnect('zero-units', 'Runtime disconnected');
+    expect(captured.slice(2).map((c) => [c.kind, c.occasion])).toEqual([
+      ['dialog', 'disconnect'],
+      ['notice', 'disconnect'],
+    ]);
+    dialog.remove();
+    document.querySelector('colab-snackbar')?.remove();
   });
 
   it("the notice's Cancel asks the service worker to cancel this notebook's restart", async () => {

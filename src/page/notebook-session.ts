@@ -1,15 +1,17 @@
+import { captureNotices } from '../colab';
 import { t } from '../lib/i18n';
 import type { PageMessage, ReplyTo } from '../messaging/protocol';
 import { isPersonOnly } from '../state/dialogs';
 import { answersDisconnect } from '../state/disconnect';
 import { clipFailed } from '../state/failed-step';
+import type { PageCapture } from '../state/page-capture';
 import type { NotebookRecord, Settings } from '../state/schema';
 import { urlShowsNotebook } from '../state/scratch';
 import { loadNotebook, loadSettings, watchNotebook, watchSettings } from '../state/store';
-import { createFailureWatch, type FailureWatch } from './failure-watch';
 import { childLifetime } from './lifetime';
 import { createNotice, type NoticeContent } from './notice-box';
 import { leftToPersonNotice, needsPersonNotice, noticeFor, unclaimedNotice } from './notice-texts';
+import { createPageWatch, type PageWatch, type WatchReports } from './page-watch';
 import { watchPresence } from './presence';
 import { createQuestion } from './question';
 import { listenToOutputFrames } from './receive-frame-reports';
@@ -48,6 +50,7 @@ export function startNotebookSession(
   notebook: PageNotebook & { key: string },
   signal: AbortSignal,
   orphaned: () => void,
+  capture: (capture: PageCapture) => void = () => undefined,
 ): NotebookSession {
   const { key, tabId } = notebook;
   let token = notebook.token;
@@ -64,38 +67,15 @@ export function startNotebookSession(
     personShown = true;
     notice.show(content);
   };
-  /** Reports seen while a restart is being performed wait for its result, so they count toward the new run. */
-  const held: PageMessage[] = [];
   let settings: Settings | null = null;
-  /** The page watch runs while the guard is on for the notebook: a lifetime inside the session's. */
-  let watching: { watch: FailureWatch; stop: AbortController } | null = null;
-
-  const attempt = async <M extends PageMessage>(message: M): Promise<ReplyTo<M> | null | typeof UNSENT> => {
-    try {
-      return (await sendToWorker(message)) ?? null;
-    } catch (error) {
-      if (!(error instanceof OrphanedError)) return UNSENT;
-      orphaned();
-      return null;
-    }
+  const link = createWorkerLink(signal, orphaned, () => runner.busy);
+  const { send } = link;
+  /** What Colab showed when the guard left something to the person: for "Copy diagnostics". */
+  const captureNoticesFor = (occasion: PageCapture['occasion']) => {
+    for (const taken of captureNotices(doc, occasion)) capture(taken);
   };
-
-  const send = async <M extends PageMessage>(message: M): Promise<ReplyTo<M> | null> => {
-    const reply = await attempt(message);
-    return reply === UNSENT ? null : reply;
-  };
-
-  // Firefox may unload an idle background page while it handles a report, and the send then fails: a report is sent
-  // once more, not lost (the worker takes a failure it already took as already handled).
-  const deliver = async (message: PageMessage) => {
-    if ((await attempt(message)) === UNSENT && !signal.aborted) await send(message);
-  };
-
-  const report = (message: PageMessage) => {
-    if (signal.aborted) return;
-    if (runner.busy) held.push(message);
-    else void deliver(message);
-  };
+  const person = { show: showForPerson, capture: captureNoticesFor };
+  const watching = pageWatchSwitch(doc, signal, reportsToWorker(key, link, person));
 
   const cancel = () => void send({ type: 'page-command', key, command: { type: 'cancel' } });
 
@@ -115,13 +95,11 @@ export function startNotebookSession(
     result: async (attemptKey, attempt, outcome) => {
       await send({ type: 'page-result', key: attemptKey, attempt, ...clipOutcome(outcome) });
     },
-    beforeAction: () => watching?.watch.forgetExecutions(),
-    afterAction: () => {
-      const reports = held.splice(0);
-      if (!signal.aborted) for (const message of reports) void deliver(message);
-    },
+    beforeAction: () => watching.watch?.forgetExecutions(),
+    afterAction: link.release,
     unclaimed: (reason) => notice.show(unclaimedNotice(reason, cancel)),
     askFirst: (attemptKey, attempt) => question.askFirst(attemptKey, attempt),
+    capture,
   });
 
   const question = createQuestion({
@@ -138,48 +116,6 @@ export function startNotebookSession(
       if (urlShowsNotebook(doc.location.href, attemptKey)) runner.perform(attemptKey, attempt, action);
     },
   });
-
-  const startWatch = () => {
-    const stop = childLifetime(signal);
-    const watch = createFailureWatch(
-      doc,
-      {
-        failure: (verdict, source, startedAt) =>
-          report({ type: 'page-failure', key, detectedAt: Date.now(), startedAt, source, verdict }),
-        declined: (reason, verdict, startedAt) =>
-          report({ type: 'page-declined', key, detectedAt: Date.now(), startedAt, reason, verdict }),
-        marker: (match) =>
-          report({ type: 'page-marker', key, detectedAt: Date.now(), pattern: match.pattern, line: match.line }),
-        disconnect(kind, line) {
-          if (!answersDisconnect(kind)) showForPerson(leftToPersonNotice(kind, line));
-          report({ type: 'page-disconnect', key, detectedAt: Date.now(), kind, line });
-        },
-        dialog(kind, text) {
-          const content = needsPersonNotice(kind);
-          if (!content || !isPersonOnly(kind)) return;
-          showForPerson(content);
-          report({ type: 'page-dialog', key, detectedAt: Date.now(), kind, text });
-        },
-        sight: (blind) => void send({ type: 'page-sight', key, blind, detectedAt: Date.now() }),
-        run: {
-          started: () => report({ type: 'page-run', key, detectedAt: Date.now(), what: 'started' }),
-          ended: (end) => report({ type: 'page-run', key, detectedAt: Date.now(), what: end.kind, ...runDetail(end) }),
-          busy: (busy) => report({ type: 'page-activity', key, busy }),
-        },
-      },
-      stop.signal,
-    );
-    if (settings) watch.configure(settings);
-    watching = { watch, stop };
-  };
-
-  const setWatching = (on: boolean) => {
-    if (on && !watching) startWatch();
-    if (!on && watching) {
-      watching.stop.abort();
-      watching = null;
-    }
-  };
 
   /** The record as last followed: a question the worker did not take shows its countdown then. */
   let latest: NotebookRecord | null = null;
@@ -200,8 +136,8 @@ export function startNotebookSession(
 
   const follow = (record: NotebookRecord) => {
     if (signal.aborted) return;
-    setWatching(record.enabled);
-    if (record.lastRestartAt !== undefined) watching?.watch.restartedAt(record.lastRestartAt);
+    watching.set(record.enabled);
+    if (record.lastRestartAt !== undefined) watching.watch?.restartedAt(record.lastRestartAt);
     runner.follow(record);
     question.follow(record);
     showNotice(record);
@@ -209,7 +145,7 @@ export function startNotebookSession(
 
   const configure = (next: Settings) => {
     settings = next;
-    watching?.watch.configure(next);
+    watching.configure(next);
   };
 
   void loadSettings().then(configure);
@@ -229,22 +165,13 @@ export function startNotebookSession(
   listenToOutputFrames(
     doc.defaultView ?? window,
     () => token,
-    (cell, frameReport, frame) => {
-      const watch = watching?.watch;
-      // A stream tail answers a request of the watch's; it is no new text for the marker patterns.
-      if (frameReport.kind === 'stream-tail') {
-        watch?.frameStreamTail(cell, frameReport.id, frameReport.text, frameReport.error);
-        return;
-      }
-      if (frameReport.kind === 'error-output') watch?.frameError(cell, frameReport.text, frame, frameReport.first);
-      watch?.frameText(cell, frameReport.text);
-    },
+    (cell, frameReport, frame) => watching.watch?.frameReport(cell, frame, frameReport),
     signal,
   );
   signal.addEventListener('abort', () => {
     unwatchSettings();
     unwatchRecord();
-    setWatching(false);
+    watching.set(false);
   });
 
   return {
@@ -258,7 +185,7 @@ export function startNotebookSession(
     // Read afresh: the popup asks just after switching the guard on, maybe before this page heard of the change.
     watching: () =>
       read().then(
-        () => watching !== null,
+        () => watching.watch !== null,
         () => false,
       ),
   };
@@ -267,6 +194,114 @@ export function startNotebookSession(
 /** What a failed step saw can be long; the service worker refuses a result whose texts exceed what it stores. */
 function clipOutcome(outcome: Outcome) {
   return outcome.ok ? outcome : { ...outcome, failed: clipFailed(outcome.failed) };
+}
+
+/** The page watch, running while the guard is on for the notebook: a lifetime inside the session's. */
+function pageWatchSwitch(doc: Document, signal: AbortSignal, reports: WatchReports) {
+  let watching: { watch: PageWatch; stop: AbortController } | null = null;
+  let settings: Settings | null = null;
+  return {
+    get watch(): PageWatch | null {
+      return watching?.watch ?? null;
+    },
+    set(on: boolean) {
+      if (on && !watching) {
+        const stop = childLifetime(signal);
+        const watch = createPageWatch(doc, reports, stop.signal);
+        if (settings) watch.configure(settings);
+        watching = { watch, stop };
+      }
+      if (!on && watching) {
+        watching.stop.abort();
+        watching = null;
+      }
+    },
+    configure(next: Settings) {
+      settings = next;
+      watching?.watch.configure(next);
+    },
+  };
+}
+
+/** How the page talks to the worker: a reply, or null when there was none (a send that failed is tried once more). */
+interface WorkerLink {
+  send<M extends PageMessage>(message: M): Promise<ReplyTo<M> | null>;
+  deliver(message: PageMessage): Promise<void>;
+  /** A report: delivered now, or held while a restart is being performed (released after it). */
+  report(message: PageMessage): void;
+  release(): void;
+}
+
+function createWorkerLink(signal: AbortSignal, orphaned: () => void, restarting: () => boolean): WorkerLink {
+  /** Reports seen while a restart is being performed wait for its result, so they count toward the new run. */
+  const held: PageMessage[] = [];
+  const attempt = async <M extends PageMessage>(message: M): Promise<ReplyTo<M> | null | typeof UNSENT> => {
+    try {
+      return (await sendToWorker(message)) ?? null;
+    } catch (error) {
+      if (!(error instanceof OrphanedError)) return UNSENT;
+      orphaned();
+      return null;
+    }
+  };
+  const send = async <M extends PageMessage>(message: M): Promise<ReplyTo<M> | null> => {
+    const reply = await attempt(message);
+    return reply === UNSENT ? null : reply;
+  };
+  // Firefox may unload an idle background page while it handles a report, and the send then fails: a report is sent
+  // once more, not lost (the worker takes a failure it already took as already handled).
+  const deliver = async (message: PageMessage) => {
+    if ((await attempt(message)) === UNSENT && !signal.aborted) await send(message);
+  };
+  return {
+    send,
+    deliver,
+    report(message) {
+      if (signal.aborted) return;
+      if (restarting()) held.push(message);
+      else void deliver(message);
+    },
+    release() {
+      const reports = held.splice(0);
+      if (!signal.aborted) for (const message of reports) void deliver(message);
+    },
+  };
+}
+
+/** A notice only a person can act on, and the capture of what Colab showed then (for "Copy diagnostics"). */
+interface PersonNotices {
+  show(content: NoticeContent): void;
+  capture(occasion: PageCapture['occasion']): void;
+}
+
+/** What the page watch reports, as the messages the worker takes, and the notices only a person can act on. */
+function reportsToWorker(key: string, { report, send }: WorkerLink, person: PersonNotices): WatchReports {
+  return {
+    failure: (verdict, source, startedAt) =>
+      report({ type: 'page-failure', key, detectedAt: Date.now(), startedAt, source, verdict }),
+    declined: (reason, verdict, startedAt) =>
+      report({ type: 'page-declined', key, detectedAt: Date.now(), startedAt, reason, verdict }),
+    marker: (match) =>
+      report({ type: 'page-marker', key, detectedAt: Date.now(), pattern: match.pattern, line: match.line }),
+    disconnect(kind, line) {
+      person.capture('disconnect');
+      if (!answersDisconnect(kind)) person.show(leftToPersonNotice(kind, line));
+      report({ type: 'page-disconnect', key, detectedAt: Date.now(), kind, line });
+    },
+    dialog(kind, text) {
+      const content = needsPersonNotice(kind);
+      if (!content || !isPersonOnly(kind)) return;
+      person.capture('left-to-person');
+      person.show(content);
+      report({ type: 'page-dialog', key, detectedAt: Date.now(), kind, text });
+    },
+    sight: (blind) => void send({ type: 'page-sight', key, blind, detectedAt: Date.now() }),
+    run: {
+      started: () => report({ type: 'page-run', key, detectedAt: Date.now(), what: 'started' }),
+      ended: (end) => report({ type: 'page-run', key, detectedAt: Date.now(), what: end.kind, ...runDetail(end) }),
+      busy: (busy) => report({ type: 'page-activity', key, busy }),
+    },
+  };
 }
 
 /** The cell and the exception's line an error stopped the run at, when known. */

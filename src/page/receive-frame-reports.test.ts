@@ -10,7 +10,10 @@ const FRAME_ORIGIN = 'https://2kkcb3ngq8o-496ff2e9c6d22116-0-colab.googleusercon
 const report = {
   kind: 'error-output',
   text: 'OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB',
-  first: true,
+  index: 0,
+  id: 2,
+  at: Date.UTC(2026, 11, 1, 22),
+  exact: true,
 };
 
 const port = () => new MessageChannel().port1;
@@ -115,7 +118,23 @@ describe("the top frame's receiver of output-frame reports", () => {
     post(valid({ report: { ...report, text: 'x'.repeat(MAX_TEXT_CHARS + 1) } }));
     post(valid({ channel: 'colab-oom-guard/other' }));
     post('OutOfMemoryError');
+    // Where and when it showed: a position, Colab's number, a time, exact or not.
+    post(valid({ report: { ...report, index: -1 } }));
+    post(valid({ report: { ...report, id: 1.5 } }));
+    post(valid({ report: { ...report, at: Number.NaN } }));
+    post(valid({ report: { ...report, exact: 'yes' } }));
+    const { index: _index, ...placeless } = report;
+    post(valid({ report: placeless }));
     expect(received).toEqual([]);
+  });
+
+  it("takes a frame's answer with the numbers of its newest 200 outputs at most", () => {
+    const answer = { kind: 'stream-tail', id: 1, text: '', error: false, count: 900, at: 1, exact: true };
+    post(valid({ report: { ...answer, ids: Array.from({ length: 201 }, (_, i) => i + 700) } }));
+    post(valid({ report: { ...answer, ids: [1, -2] } }));
+    expect(received).toEqual([]);
+    post(valid({ report: { ...answer, ids: Array.from({ length: 200 }, (_, i) => (i % 2 ? i + 700 : null)) } }));
+    expect(received).toEqual([{ cell: 'cell-T2BNeFUZ1OGZ', kind: 'stream-tail' }]);
   });
 
   it('takes nothing once its lifetime ended (another notebook, an orphaned script)', () => {

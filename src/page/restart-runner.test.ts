@@ -49,6 +49,7 @@ function deps(overrides: Partial<RunnerDeps> = {}) {
     afterAction: () => calls.push('after'),
     unclaimed: (reason) => calls.push(`unclaimed ${reason}`),
     askFirst: async () => false,
+    capture: () => undefined,
     ...overrides,
   };
   return { d, calls };

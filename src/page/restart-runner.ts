@@ -1,6 +1,7 @@
-import { type ActionResult, awaitReconnect, reconnect, restartAndRunAll, runAll } from '../colab';
+import { type ActionOptions, type ActionResult, awaitReconnect, reconnect, restartAndRunAll, runAll } from '../colab';
 import type { ClaimReply } from '../messaging/protocol';
 import { type Failed, fail } from '../state/failed-step';
+import type { PageCapture } from '../state/page-capture';
 import type { ReconnectEnd } from '../state/policy';
 import type { NotebookRecord, RestartAction, Status } from '../state/schema';
 
@@ -27,6 +28,8 @@ export interface RunnerDeps {
   unclaimed(reason: string): void;
   /** At the deadline, a person at the keyboard is asked instead (page/question.ts): true when the question stands. */
   askFirst(key: string, attempt: string): Promise<boolean>;
+  /** Keeps what the action met in Colab's page (its menu, its dialog), for "Copy diagnostics". */
+  capture(capture: PageCapture): void;
 }
 
 export interface RestartRunner {
@@ -89,7 +92,7 @@ export function createRestartRunner(deps: RunnerDeps): RestartRunner {
     busy = true;
     try {
       deps.beforeAction();
-      await deps.result(key, attempt, await performReporting(deps.doc, action));
+      await deps.result(key, attempt, await performReporting(deps.doc, action, { capture: deps.capture }));
     } finally {
       busy = false;
       deps.afterAction();
@@ -130,22 +133,22 @@ function ownCountdown(record: NotebookRecord | null, tabId: number): Pending | n
 }
 
 /** An exception is reported like a failed step: a restart left "in progress" would block the notebook until timeout. */
-async function performReporting(doc: Document, action: RestartAction): Promise<Outcome> {
+async function performReporting(doc: Document, action: RestartAction, opts: ActionOptions): Promise<Outcome> {
   try {
-    return await perform(doc, action);
+    return await perform(doc, action, opts);
   } catch (error) {
     return fail('exception', 'threw', String(error));
   }
 }
 
-async function perform(doc: Document, action: RestartAction): Promise<Outcome> {
+async function perform(doc: Document, action: RestartAction, opts: ActionOptions): Promise<Outcome> {
   switch (action) {
     case 'restart-and-run-all':
-      return outcomeOf(await restartAndRunAll(doc));
+      return outcomeOf(await restartAndRunAll(doc, opts));
     case 'run-all':
-      return outcomeOf(await runAll(doc));
+      return outcomeOf(await runAll(doc, opts));
     case 'reconnect-and-run-all':
-      return reconnectAndRunAll(doc);
+      return reconnectAndRunAll(doc, opts);
   }
 }
 
@@ -154,12 +157,12 @@ async function perform(doc: Document, action: RestartAction): Promise<Outcome> {
  * runtime is connected, then Runtime → Run all. Colab unable to connect ends the attempt (the policy counts it and
  * may try once more after a back-off); a runtime already connected or connecting again needs nothing.
  */
-async function reconnectAndRunAll(doc: Document): Promise<Outcome> {
+async function reconnectAndRunAll(doc: Document, opts: ActionOptions): Promise<Outcome> {
   const started = await reconnect(doc);
   if (!started.ok) return reconnectFailed(started);
   const connected = await awaitReconnect(doc, started.before);
   if (!connected.ok) return reconnectFailed(connected);
-  return outcomeOf(await runAll(doc));
+  return outcomeOf(await runAll(doc, opts));
 }
 
 /** Colab unable to connect, or nothing to reconnect, is no UI problem: the policy decides what follows. */

@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { mount, setRunState, snippet } from '../../test/support/colab-dom';
 import { SETTLE_MS } from '../colab';
-import { createFailureWatch, type WatchReports } from './failure-watch';
+import { createPageWatch, type WatchReports } from './page-watch';
 
 /**
  * What the page watch reports when Colab says the runtime is gone: why, by Colab's words and by what the cells this
@@ -28,7 +28,7 @@ function watch() {
     sight: () => undefined,
     run: { started: () => undefined, ended: () => undefined, busy: () => undefined },
   };
-  return createFailureWatch(document, reports, lifetime.signal);
+  return createPageWatch(document, reports, lifetime.signal);
 }
 
 const cell = () => document.getElementById(`cell-${CELL}`)!;

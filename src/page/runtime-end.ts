@@ -7,7 +7,7 @@ import type { DisconnectKind } from '../state/disconnect';
  * ended until a cell runs again. The cells this page saw are looked at only when a notice comes (rare), not as they
  * run: one seen running whose source or output shows the call, or one seen queued whose output says it (a queued
  * cell's outputs are cleared, so any it shows are its run's). A cell calling it is watched closely from its queueing
- * (failure-watch.ts), so its running is seen however short. Lives with the page watch.
+ * (launch-check.ts), so its running is seen however short. Lives with the page watch.
  */
 export interface RuntimeEnds {
   /** A cell's execution was seen queued, or running. */

@@ -7,6 +7,7 @@ import { BLIND_AFTER_MS } from '../limits';
 import type { CheckUiReply, Command } from '../messaging/protocol';
 import { notebookKeyFromUrl } from '../state/notebook-key';
 import { notebookTitleFromDocumentTitle } from '../state/notebook-title';
+import { validCaptures } from '../state/page-capture';
 import { NIGHT_WATCH_KEY, parseNightWatch } from '../state/run-going';
 import { type HistoryEntry, SETTING_BOUNDS } from '../state/schema';
 import { isScratchKey, isScratchUrl } from '../state/scratch';
@@ -370,7 +371,7 @@ async function askCheck(tabId: number): Promise<CheckUiReply | undefined> {
   if (!reply || typeof reply !== 'object' || typeof reply.ready !== 'boolean' || !(reply.ready || reply.failed)) {
     return undefined;
   }
-  return reply;
+  return { ...reply, captures: validCaptures(reply.captures) };
 }
 
 function EventList({ history, now }: { history: readonly HistoryEntry[]; now: number }) {

@@ -123,6 +123,23 @@ describe('Copy diagnostics', () => {
     expect(text).toContain('Browser: Mozilla/5.0 Chrome/131');
     expect(text).toContain(`Settings: ${JSON.stringify(defaultSettings())}`);
   });
+
+  it("carries what the guard met in Colab's page as one line of JSON a fixture file can hold", () => {
+    const captures = [
+      { v: 1 as const, kind: 'dialog' as const, occasion: 'restart' as const, at: 1, language: 'en', nodes: [] },
+    ];
+    const check = { ready: true as const, detail: 'ok', language: 'en', captures };
+    const lines = diagnosticsText({ ...base, notebooks: [], check }).split('\n');
+    const at = lines.findIndex((line) => line.startsWith("What the guard met in Colab's page (1;"));
+    expect(at).toBeGreaterThan(0);
+    expect(JSON.parse(lines[at + 1]!)).toEqual({
+      source: 'Copy diagnostics, Colab OOM Guard 1.2.3, 2026-11-28T03:11:00.000Z',
+      captures,
+    });
+    const without = diagnosticsText({ ...base, notebooks: [], check: { ...check, captures: [] } });
+    expect(without).not.toContain('What the guard met');
+    expect(diagnosticsText({ ...base, notebooks: [], check: 'no-answer' })).not.toContain('What the guard met');
+  });
 });
 
 describe('the alerts line of Copy diagnostics', () => {

@@ -47,6 +47,7 @@ export function diagnosticsText(input: DiagnosticsInput): string {
     '',
     `Last ${DIAGNOSTIC_EVENTS} events (oldest first):`,
     ...lastEvents(input.notebooks, labels).map(({ label, entry }) => eventLine(label, entry)),
+    ...captureLines(input),
   ].join('\n');
   return redactSecrets(text);
 }
@@ -77,6 +78,22 @@ function failureWords(error: AlertLog['failures'][number]['error']): string {
     default:
       return error.kind;
   }
+}
+
+/**
+ * What the guard met in the Colab tab's page (the check's Runtime menu, the dialogs and notices of its last actions),
+ * as one line of JSON: saved as a file in test/fixtures/captures/, it is replayed by the unit tests.
+ */
+function captureLines({ check, extensionVersion, now }: DiagnosticsInput): string[] {
+  const captures = typeof check === 'object' ? (check.captures ?? []) : [];
+  if (!captures.length) return [];
+  const source = `Copy diagnostics, Colab OOM Guard ${extensionVersion}, ${iso(now)}`;
+  return [
+    '',
+    `What the guard met in Colab's page (${captures.length}; structure only: tags, attributes, the labels of ` +
+      'buttons and menu items, no notebook text):',
+    JSON.stringify({ source, captures }),
+  ];
 }
 
 function checkLines(check: DiagnosticsInput['check']): string[] {

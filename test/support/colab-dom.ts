@@ -117,10 +117,12 @@ export function fakeClosureMenu(
     onCommand?: (command: string) => void;
     /** The popup's id (default `runtime-menu`; Colab could ship it with a Closure auto-id only). */
     menuId?: string;
+    /** The menu button (default `#runtime-menu-button`). */
+    button?: Element;
   } = {},
 ): FakeMenu {
   const menuId = opts.menuId ?? 'runtime-menu';
-  const button = doc.getElementById('runtime-menu-button')!;
+  const button = opts.button ?? doc.getElementById('runtime-menu-button')!;
   setRect(button, 300, 10, 60, 20);
   let template: Element | null = doc.getElementById(menuId);
   if (opts.lazy && template) template.remove();

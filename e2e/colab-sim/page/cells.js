@@ -111,7 +111,11 @@ export class CodeCellView {
     this.executedAt = null;
     this.runButton = /** @type {RunButton} */ (document.createElement('colab-run-button'));
     this.runButton.button.addEventListener('click', () => onRunButton(this));
-    this.outputs = new OutputArea(index, { errorClass: ui.errorClass, frameHost: ui.frameHost });
+    this.outputs = new OutputArea(index, {
+      errorClass: ui.errorClass,
+      frameHost: ui.frameHost,
+      numbered: ui.outputIds,
+    });
     this.element = this.#build(index);
     this.element.addEventListener('mousedown', () => onFocus(this));
     this.render();

@@ -7,7 +7,8 @@
 // An output with `appendToBody` is HTML the notebook's own script puts at the end of <body>, outside #output-body
 // (as `display(Javascript(...))` can): it is the notebook's content, not one of Colab's outputs.
 // `eval` runs a script as `google.colab.output.eval_js` does: in this frame's own page context (the notebook's
-// JavaScript), its value awaited and sent back.
+// JavaScript), its value awaited and sent back. An output with `javascript` (`display(Javascript(...))`) runs its
+// script the same way, nobody waiting, and shows nothing.
 import { appendAnsi } from './ansi.js';
 
 const COLAB_ORIGINS = [
@@ -55,12 +56,16 @@ function evaluate({ id, script }) {
 }
 
 function add(op) {
+  if (op.javascript !== undefined) {
+    Promise.resolve().then(() => globalEval(op.javascript));
+    return;
+  }
   if (op.appendToBody) {
     document.body.insertAdjacentHTML('beforeend', op.html);
     return;
   }
   const output = document.createElement('div');
-  output.className = `${op.outputType} output-id-${op.id}`;
+  output.className = op.numbered ? `${op.outputType} output-id-${op.id}` : op.outputType;
   const subarea = document.createElement('div');
   if (op.html !== undefined) {
     subarea.className = 'output_subarea output_html rendered_html';

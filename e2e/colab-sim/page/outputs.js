@@ -31,10 +31,12 @@ function frameOrigin(domain) {
 export class OutputArea {
   /**
    * @param {number} index  cell index (for aria-label "Cell N output")
-   * @param {{errorClass: string, frameHost: string}} options
+   * @param {{errorClass: string, frameHost: string, numbered: boolean}} options  `numbered`: outputs carry
+   *   `output-id-N`, one count for the area across the page's renderer and its frame
    */
-  constructor(index, { errorClass, frameHost }) {
+  constructor(index, { errorClass, frameHost, numbered }) {
     this.errorClass = errorClass;
+    this.numbered = numbered;
     this.frameHost = frameHost;
     /** @type {((change: {kind: 'reset'} | {kind: 'add', model: object}) => void) | null} told every change (mirror) */
     this.onChange = null;
@@ -124,15 +126,17 @@ export class OutputArea {
     if (m.output_type === 'error') appendAnsi(entry.pre, m.traceback.join('\n'));
     else if (m.output_type === 'stream') this.#setPreText(entry, fixCarriageReturn(m.text));
     else entry.pre.textContent = m.text;
-    this.rendererList.append(h('div', { class: `${type} output-id-${entry.id} output_text` }, entry.pre));
+    const number = this.numbered ? ` output-id-${entry.id}` : '';
+    this.rendererList.append(h('div', { class: `${type}${number} output_text` }, entry.pre));
   }
 
   #addToFrame(entry) {
     if (!this.frame) this.frame = new FrameBridge(this.frameSlot, this.frameHost);
     const m = entry.model;
-    const op = { op: 'add', id: entry.id, outputType: m.output_type };
+    const op = { op: 'add', id: entry.id, numbered: this.numbered, outputType: m.output_type };
     if (m.output_type === 'error') op.ansi = m.traceback.join('\n');
     else if (m.output_type === 'stream') op.text = entry.text = fixCarriageReturn(m.text);
+    else if (m.javascript !== undefined) op.javascript = m.javascript;
     else if (m.html) {
       op.html = m.html;
       op.appendToBody = !!m.appendToBody;

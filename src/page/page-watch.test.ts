@@ -9,7 +9,7 @@ import { LATE_OUTPUT_MS } from '../detector/execution-gate';
 import { KERNEL_WATCH_AFTER_MS } from '../limits';
 import { isStreamTailRequest } from '../messaging/frame-channel';
 import { defaultSettings } from '../state/schema';
-import { createFailureWatch, type WatchReports } from './failure-watch';
+import { createPageWatch, type PageWatch, type WatchReports } from './page-watch';
 
 const CELL = 'T2BNeFUZ1OGZ';
 /** Lets the observers' records be delivered (the clock is fake). */
@@ -51,7 +51,53 @@ function watch() {
       busy: (underWay) => activity.push(underWay),
     },
   };
-  return createFailureWatch(document, reports, lifetime.signal);
+  return createPageWatch(document, reports, lifetime.signal);
+}
+
+/** What each output frame of the tests showed, as its error reports told: how many outputs, the last one when. */
+let lastShown: Map<Element, { count: number; at: number; exact: boolean }>;
+/** The cell's output frame (the test's first), or the cell itself standing for one. */
+const frameOf = (of: Element) => of.querySelector('iframe') ?? of;
+
+/**
+ * An output frame of `of` (the test's cell) reports an error output `text`: its `index`-th output (by default the one
+ * after what it showed), Colab's number `id`, seen now: as it came (`exact`), or at the frame's first look.
+ */
+function frameError(
+  w: PageWatch,
+  text: string,
+  {
+    of = cell(),
+    frame = frameOf(of),
+    index = undefined as number | undefined,
+    id = null as number | null,
+    exact = true,
+  } = {},
+) {
+  const before = lastShown.get(frame)?.count ?? 0;
+  const at = Date.now();
+  const place = index ?? before;
+  lastShown.set(frame, { count: Math.max(before, place + 1), at, exact });
+  w.frameReport(of, frame, { kind: 'error-output', text, index: place, id, at, exact });
+}
+
+/**
+ * An output frame answers request `id`: the end of its stream `text`, whether its last output is an error output, how
+ * many it shows and when the last came (by default, as its error reports told, else one output arriving now).
+ */
+function frameAnswer(
+  w: PageWatch,
+  id: number,
+  text: string,
+  opts: { frame?: Element; error?: boolean; count?: number; at?: number; exact?: boolean } = {},
+) {
+  const frame = opts.frame ?? frameOf(cell());
+  const shown = lastShown.get(frame);
+  const count = opts.count ?? shown?.count ?? 1;
+  const ids = Array.from({ length: count }, () => null);
+  const at = opts.at ?? shown?.at ?? Date.now();
+  const exact = opts.exact ?? shown?.exact ?? true;
+  w.frameReport(cell(), frame, { kind: 'stream-tail', id, text, error: !!opts.error, count, ids, at, exact });
 }
 
 /** What was reported, leaving out whether it sees (that has tests of its own below). */
@@ -97,6 +143,7 @@ beforeEach(() => {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
   vi.setSystemTime(T0);
   lifetime = new AbortController();
+  lastShown = new Map();
   mount(snippet('code-cell-with-static-output-2026-03.html'));
 });
 
@@ -107,7 +154,7 @@ afterEach(() => {
   document.body.innerHTML = '';
 });
 
-describe('failure watch: the cell state triggers, the error output is the evidence', () => {
+describe('page watch: the cell state triggers, the error output is the evidence', () => {
   it('an execution seen queued, then running, ending in an OOM error: one failure, dated by its queueing', async () => {
     watch();
     await state('pending');
@@ -121,8 +168,8 @@ describe('failure watch: the cell state triggers, the error output is the eviden
     const fx = watch();
     await state('running animating');
     await state('error');
-    fx.frameError(cell(), OOM, cell(), false);
-    fx.frameError(cell(), OOM, cell(), false);
+    frameError(fx, OOM);
+    frameError(fx, OOM);
     expect(reported()).toEqual(['failure gpu-oom error-output 100']);
   });
 
@@ -130,7 +177,7 @@ describe('failure watch: the cell state triggers, the error output is the eviden
     const fx = watch();
     await state('pending');
     await state('running animating');
-    fx.frameError(cell(), OOM, cell(), false);
+    frameError(fx, OOM);
     // The cell's end is read the moment it comes, not with others SETTLE_MS later.
     await state('error');
     expect(reported()).toEqual(['failure gpu-oom error-output 100']);
@@ -138,7 +185,7 @@ describe('failure watch: the cell state triggers, the error output is the eviden
     await state('running animating');
     await state('error'); // waits to be read with others
     expect(reported()).toEqual(['failure gpu-oom error-output 100']);
-    fx.frameError(cell(), OOM, cell(), false);
+    frameError(fx, OOM);
     expect(reported()).toEqual(['failure gpu-oom error-output 100', `failure gpu-oom error-output ${300 + SETTLE_MS}`]);
   });
 
@@ -155,7 +202,7 @@ describe('failure watch: the cell state triggers, the error output is the eviden
     const fx = watch();
     await state('running animating');
     errorOutput();
-    fx.frameError(cell(), OOM, cell(), false);
+    frameError(fx, OOM);
     await vi.advanceTimersByTimeAsync(5000);
     await state('focused');
     expect(reported()).toEqual([]);
@@ -215,7 +262,7 @@ describe('failure watch: the cell state triggers, the error output is the eviden
   });
 });
 
-describe('failure watch: saying when it cannot see', () => {
+describe('page watch: saying when it cannot see', () => {
   const setBusy = async (busy: boolean) => {
     const icon = document.querySelector('colab-connect-button')!.shadowRoot!.querySelector('#connect-icon md-icon')!;
     icon.textContent = busy ? 'more_horiz' : 'done';
@@ -358,7 +405,7 @@ describe('failure watch: saying when it cannot see', () => {
   });
 });
 
-describe('failure watch: user patterns', () => {
+describe('page watch: user patterns', () => {
   /** Resolves once the watch's own import of the engine has resolved and its continuation ran. */
   const engineLoaded = async () => {
     await import('../detector/engine');
@@ -370,9 +417,9 @@ describe('failure watch: user patterns', () => {
     await state('running animating');
     w.configure({ ...defaultSettings(), markerPatterns: ['^@@RESTART@@$'] });
     await engineLoaded();
-    w.frameText(cell(), 'epoch 3\n@@RESTART@@ now\n');
+    w.frameReport(cell(), cell(), { kind: 'output-text', text: 'epoch 3\n@@RESTART@@ now\n' });
     expect(reported()).toEqual([]);
-    w.frameText(cell(), 'epoch 3\n@@RESTART@@\n');
+    w.frameReport(cell(), cell(), { kind: 'output-text', text: 'epoch 3\n@@RESTART@@\n' });
     expect(reported()).toEqual(['marker @@RESTART@@']);
   });
 
@@ -382,7 +429,7 @@ describe('failure watch: user patterns', () => {
     w.configure({ ...defaultSettings(), markerPatterns: ['^@@RESTART@@$'] });
     w.configure(defaultSettings());
     await engineLoaded();
-    w.frameText(cell(), '@@RESTART@@');
+    w.frameReport(cell(), cell(), { kind: 'output-text', text: '@@RESTART@@' });
     expect(reported()).toEqual([]);
   });
 });
@@ -434,7 +481,7 @@ async function shellCell(ending: ShellEnding, end: 'focused' | 'error' = 'focuse
   await state(end);
 }
 
-describe('failure watch: a process started from a shell cell, its stream in the main document', () => {
+describe('page watch: a process started from a shell cell, its stream in the main document', () => {
   beforeEach(() => setSource('!accelerate launch --mixed_precision fp16 train.py'));
 
   it('`!accelerate launch` dying of CUDA OOM, the cell ending with no error: one failure, its line shown', async () => {
@@ -575,14 +622,28 @@ function addFrame(src = FRAME_SRC, { loading = false } = {}) {
     blank = false;
     iframe.dispatchEvent(new Event('load'));
   };
-  return { posted, loaded };
+  return { posted, loaded, frame: iframe };
+}
+
+/**
+ * An output frame made for the OOM: it shows it once loaded, 300 ms later (not as it came), the page printing
+ * `meanwhile` first; then the cell's error, and the frame's answer, its last output the OOM.
+ */
+async function oomInNewFrame(w: PageWatch, meanwhile?: string) {
+  const { posted } = addFrame();
+  await tick();
+  await vi.advanceTimersByTimeAsync(300);
+  if (meanwhile) print(meanwhile);
+  frameError(w, OOM, { exact: false });
+  await state('error');
+  frameAnswer(w, requests(posted)[0]!, '', { error: true });
 }
 
 /** The ids of the stream-tail requests posted to a frame. */
 const requests = (posted: Array<{ data: unknown }>) =>
   posted.map(({ data }) => (isStreamTailRequest(data) ? data.id : null));
 
-describe('failure watch: a shell cell whose stream is in its output frame', () => {
+describe('page watch: a shell cell whose stream is in its output frame', () => {
   beforeEach(() => setSource('%%bash\npython train.py'));
 
   const streamText = (ending: ShellEnding) =>
@@ -603,8 +664,8 @@ describe('failure watch: a shell cell whose stream is in its output frame', () =
       origin: 'https://abc123-0-colab.googleusercontent.com',
     });
     expect(reported()).toEqual([]);
-    w.frameStreamTail(cell(), requests(posted)[0]!, streamText('accelerate-oom'), false);
-    w.frameStreamTail(cell(), requests(posted)[0]!, streamText('accelerate-oom'), false);
+    frameAnswer(w, requests(posted)[0]!, streamText('accelerate-oom'), { error: false });
+    frameAnswer(w, requests(posted)[0]!, streamText('accelerate-oom'), { error: false });
     expect(reported()).toEqual(['failure gpu-oom error-output 100']);
   });
 
@@ -615,10 +676,10 @@ describe('failure watch: a shell cell whose stream is in its output frame', () =
     await state('focused');
     const [a, b] = [requests(first!)[0]!, requests(second!)[0]!];
     expect(a).not.toBe(b);
-    w.frameStreamTail(cell(), b + 100, '', false);
-    w.frameStreamTail(cell(), a, streamText('python-killed'), false);
+    frameAnswer(w, b + 100, '', { error: false });
+    frameAnswer(w, a, streamText('python-killed'), { error: false });
     expect(reported()).toEqual([]);
-    w.frameStreamTail(cell(), b, '', false);
+    frameAnswer(w, b, '', { error: false });
     expect(reported()).toEqual(['failure host-ram error-output 100']);
   });
 
@@ -630,12 +691,7 @@ describe('failure watch: a shell cell whose stream is in its output frame', () =
     await state('running animating');
     print(shellOutputs('accelerate-oom').streams[1]![0]);
     await state('focused');
-    w.frameStreamTail(
-      cell(),
-      requests(posted)[0]!,
-      'epoch 1/3: step 300/2300 loss=0.6904\nTraining complete.\n',
-      false,
-    );
+    frameAnswer(w, requests(posted)[0]!, 'epoch 1/3: step 300/2300 loss=0.6904\nTraining complete.\n');
     expect(reported()).toEqual([]);
   });
 
@@ -657,10 +713,10 @@ describe('failure watch: a shell cell whose stream is in its output frame', () =
     const { error } = shellOutputs('bash-oom');
     await state('running animating');
     await state('error');
-    w.frameStreamTail(cell(), requests(posted)[0]!, streamText('bash-oom'), true);
+    frameAnswer(w, requests(posted)[0]!, streamText('bash-oom'), { error: true });
     expect(reported()).toEqual([]);
     await vi.advanceTimersByTimeAsync(2000);
-    w.frameError(cell(), error!, cell(), false);
+    frameError(w, error!);
     expect(reported()).toEqual(['failure gpu-oom error-output 100']);
   });
 
@@ -672,8 +728,8 @@ describe('failure watch: a shell cell whose stream is in its output frame', () =
     expect(posted).toEqual([]);
     loaded();
     expect(requests(posted)).toHaveLength(1);
-    w.frameError(cell(), shellOutputs('bash-oom').error!, cell(), false);
-    w.frameStreamTail(cell(), requests(posted)[0]!, streamText('bash-oom'), true);
+    frameError(w, shellOutputs('bash-oom').error!);
+    frameAnswer(w, requests(posted)[0]!, streamText('bash-oom'), { error: true });
     expect(reported()).toEqual(['failure gpu-oom error-output 100']);
   });
 
@@ -699,16 +755,16 @@ describe('failure watch: a shell cell whose stream is in its output frame', () =
     await state('running animating');
     await state('focused');
     await vi.advanceTimersByTimeAsync(LATE_OUTPUT_MS + 1);
-    w.frameStreamTail(cell(), requests(posted).at(-1)!, streamText('accelerate-oom'), false);
+    frameAnswer(w, requests(posted).at(-1)!, streamText('accelerate-oom'), { error: false });
 
     await state('running animating');
     await state('focused');
     await state('running animating');
-    w.frameStreamTail(cell(), requests(posted).at(-1)!, streamText('accelerate-oom'), false);
+    frameAnswer(w, requests(posted).at(-1)!, streamText('accelerate-oom'), { error: false });
 
     await state('focused');
     w.forgetExecutions();
-    w.frameStreamTail(cell(), requests(posted).at(-1)!, streamText('accelerate-oom'), false);
+    frameAnswer(w, requests(posted).at(-1)!, streamText('accelerate-oom'), { error: false });
     expect(requests(posted)).toHaveLength(3);
     expect(reported()).toEqual([]);
   });
@@ -723,7 +779,7 @@ const INTERRUPT = [
   'KeyboardInterrupt: ',
 ].join('\n');
 
-describe('failure watch: the error output that ended the run decides, never an earlier one', () => {
+describe('page watch: the error output that ended the run decides, never an earlier one', () => {
   beforeEach(() => setSource('for batch in loader:\n    train_step(batch)'));
 
   it('a caught OOM shown mid-run, the run goes on printing, then Stop: no failure; the history says why', async () => {
@@ -745,15 +801,15 @@ describe('failure watch: the error output that ended the run decides, never an e
     await state('pending');
     renderer().replaceChildren();
     await state('running animating');
-    w.frameError(cell(), OOM, cell(), false);
+    frameError(w, OOM);
     print('retrying with batch_size=32\n');
     await vi.advanceTimersByTimeAsync(3000);
     await state('error');
     expect(reported()).toEqual([]);
     await vi.advanceTimersByTimeAsync(400);
-    w.frameError(cell(), INTERRUPT, cell(), false);
+    frameError(w, INTERRUPT);
     expect(reported()).toEqual([]);
-    w.frameStreamTail(cell(), requests(posted)[0]!, '', true);
+    frameAnswer(w, requests(posted)[0]!, '', { error: true });
     expect(reported()).toEqual(['declined earlier-error gpu-oom 100']);
   });
 
@@ -761,34 +817,76 @@ describe('failure watch: the error output that ended the run decides, never an e
     const w = watch();
     const { posted } = addFrame();
     await state('running animating');
-    w.frameError(cell(), OOM, cell(), false);
+    frameError(w, OOM);
     print('retrying with batch_size=32\n');
     await state('error');
     // The frame answers before showing the interrupt: its last output is still the OOM.
-    w.frameStreamTail(cell(), requests(posted)[0]!, '', true);
+    frameAnswer(w, requests(posted)[0]!, '', { error: true });
     expect(reported()).toEqual([]);
     await vi.advanceTimersByTimeAsync(2000);
-    w.frameError(cell(), INTERRUPT, cell(), false);
+    frameError(w, INTERRUPT);
     expect(reported()).toEqual(['declined earlier-error gpu-oom 100']);
   });
 
-  it("a frame made for the OOM shows it after the page's later print (loading): the print follows it", async () => {
+  it("a frame made for the OOM shows it after the page's print (loading); the Stop ends it", async () => {
     const w = watch();
     await state('pending');
     // Its start to run waits to be read with others: the page still reads it as queued when the frame comes.
     await state('running animating');
     // The frame is made when the OOM is sent to it; it loads while the run prints on in the page.
-    const { posted } = addFrame();
-    await tick();
-    const frame = cell().querySelector('iframe')!;
-    print('retrying with batch_size=32\n');
-    w.frameError(cell(), OOM, frame, true);
-    await state('error');
-    w.frameStreamTail(cell(), requests(posted)[0]!, '', true);
+    await oomInNewFrame(w, 'retrying with batch_size=32\n');
     expect(reported()).toEqual([]);
     await vi.advanceTimersByTimeAsync(2000);
-    w.frameError(cell(), INTERRUPT, frame, false);
+    frameError(w, INTERRUPT);
     expect(reported()).toEqual(['declined earlier-error gpu-oom 100']);
+  });
+
+  it('a frame made for the OOM, the page quiet since it was made: the OOM ended the run, one failure', async () => {
+    const w = watch();
+    await state('running animating');
+    print('epoch 1/3: loss=0.9\n');
+    await vi.advanceTimersByTimeAsync(5000);
+    await oomInNewFrame(w);
+    expect(reported()).toEqual(['failure gpu-oom error-output 100']);
+  });
+
+  it('the same, the page printing while the frame loaded, nothing else telling the order: noted, unclear', async () => {
+    const w = watch();
+    await state('running animating');
+    await oomInNewFrame(w, 'retrying with batch_size=32\n');
+    expect(reported()).toEqual([]);
+    await vi.advanceTimersByTimeAsync(LATE_OUTPUT_MS + 1);
+    expect(reported()).toEqual(['declined ending-unclear gpu-oom 100']);
+  });
+
+  it("Colab's numbers order them: the page's print numbered before the OOM, one failure", async () => {
+    const w = watch();
+    await state('running animating');
+    const { posted } = addFrame();
+    await tick();
+    await vi.advanceTimersByTimeAsync(300);
+    renderer().replaceChildren();
+    // output-id-1 in the page, the OOM output-id-2 in the frame: one count across the output area.
+    print('epoch 1/3: loss=0.9\n');
+    frameError(w, OOM, { exact: false, id: 2 });
+    await state('error');
+    frameAnswer(w, requests(posted)[0]!, '', { error: true });
+    expect(reported()).toEqual(['failure gpu-oom error-output 100']);
+  });
+
+  it("the status helper's frame, made seconds before the log, shows the OOM as it comes: one failure", async () => {
+    const w = watch();
+    await state('running animating');
+    // `colab_oom_guard.status()` runs its script in the cell's frame first: the frame shows nothing.
+    const { posted } = addFrame();
+    await tick();
+    await vi.advanceTimersByTimeAsync(2000);
+    print('epoch 1/3: step 100/2300 loss=0.9121\n');
+    await vi.advanceTimersByTimeAsync(1000);
+    frameError(w, OOM);
+    await state('error');
+    frameAnswer(w, requests(posted)[0]!, '', { error: true });
+    expect(reported()).toEqual(['failure gpu-oom error-output 100']);
   });
 
   it("an OOM that is an old frame's first output again (cleared since) is read where it arrived", async () => {
@@ -796,22 +894,50 @@ describe('failure watch: the error output that ended the run decides, never an e
     await state('running animating');
     const { posted } = addFrame();
     await tick();
-    const frame = cell().querySelector('iframe')!;
     await vi.advanceTimersByTimeAsync(LATE_OUTPUT_MS + 1000);
     print('epoch 5/5: loss=0.2\n');
-    w.frameError(cell(), OOM, frame, true);
+    frameError(w, OOM);
     await state('error');
-    w.frameStreamTail(cell(), requests(posted)[0]!, '', true);
+    frameAnswer(w, requests(posted)[0]!, '', { error: true });
     expect(reported()).toEqual([`failure gpu-oom error-output 100`]);
+  });
+
+  it('a traceback in the page after a plot in the frame, the frame answering after it: one failure', async () => {
+    const w = watch();
+    const { posted } = addFrame();
+    await state('running animating');
+    // The plot came long before; the frame's answer comes after the traceback, its one output still the plot.
+    const plotAt = Date.now();
+    await vi.advanceTimersByTimeAsync(60_000);
+    print('epoch 3/3: loss=0.4\n');
+    errorOutputText(OOM);
+    await state('error');
+    expect(reported()).toEqual([]);
+    await vi.advanceTimersByTimeAsync(300);
+    frameAnswer(w, requests(posted)[0]!, '', { count: 1, at: plotAt });
+    expect(reported()).toEqual(['failure gpu-oom error-output 100']);
+  });
+
+  it('a script in the output adds an OOM-looking error output right after the ValueError: noted, unclear', async () => {
+    const w = watch();
+    const { posted } = addFrame();
+    await state('running animating');
+    await vi.advanceTimersByTimeAsync(5000);
+    frameError(w, 'Traceback (most recent call last):\nValueError: bad batch');
+    // A line between them changes nothing: the script can add that too.
+    frameError(w, OOM, { index: 2 });
+    await state('error');
+    frameAnswer(w, requests(posted)[0]!, '', { error: true });
+    expect(reported()).toEqual(['declined ending-unclear gpu-oom 100']);
   });
 
   it('output after the OOM in the frame itself: the frame says its last output is no error', async () => {
     const w = watch();
     const { posted } = addFrame();
     await state('running animating');
-    w.frameError(cell(), OOM, cell(), false);
+    frameError(w, OOM);
     await state('error');
-    w.frameStreamTail(cell(), requests(posted)[0]!, 'retrying with batch_size=32\n', false);
+    frameAnswer(w, requests(posted)[0]!, 'retrying with batch_size=32\n', { count: 2, at: Date.now() });
     expect(reported()).toEqual([]);
     await vi.advanceTimersByTimeAsync(LATE_OUTPUT_MS + 1);
     expect(reported()).toEqual(['declined ending-missing gpu-oom 100']);
@@ -820,21 +946,21 @@ describe('failure watch: the error output that ended the run decides, never an e
   it('an ending that never arrives: nothing restarts, and the history says the ending never came', async () => {
     const w = watch();
     await state('running animating');
-    w.frameError(cell(), OOM, cell(), false);
+    frameError(w, OOM);
     print('retrying with batch_size=32\n');
     await state('error');
     await vi.advanceTimersByTimeAsync(LATE_OUTPUT_MS);
     expect(reported()).toEqual([]);
     await vi.advanceTimersByTimeAsync(1);
     expect(reported()).toEqual(['declined ending-missing gpu-oom 100']);
-    w.frameError(cell(), INTERRUPT, cell(), false);
+    frameError(w, INTERRUPT);
     expect(reported()).toEqual(['declined ending-missing gpu-oom 100']);
   });
 
   it('a caught OOM shown long before a quiet end is not its ending either', async () => {
     const w = watch();
     await state('running animating');
-    w.frameError(cell(), OOM, cell(), false);
+    frameError(w, OOM);
     await vi.advanceTimersByTimeAsync(LATE_OUTPUT_MS + 5000);
     await state('error');
     await vi.advanceTimersByTimeAsync(LATE_OUTPUT_MS + 1);
@@ -864,9 +990,9 @@ describe('failure watch: the error output that ended the run decides, never an e
     await state('running animating');
     print('epoch 1/3: loss=0.9\n');
     await state('error');
-    w.frameError(cell(), OOM, cell(), false);
+    frameError(w, OOM);
     expect(reported()).toEqual([]);
-    w.frameStreamTail(cell(), requests(posted)[0]!, '', true);
+    frameAnswer(w, requests(posted)[0]!, '', { error: true });
     expect(reported()).toEqual(['failure gpu-oom error-output 100']);
   });
 
@@ -885,7 +1011,7 @@ describe('failure watch: the error output that ended the run decides, never an e
   });
 });
 
-describe('failure watch: only a cell that launches a program has its stream end judged', () => {
+describe('page watch: only a cell that launches a program has its stream end judged', () => {
   it('`!tail -n 40 train.log` printing an old OOM traceback: nothing, and nothing noted', async () => {
     setSource('!tail -n 40 train.log');
     watch();
@@ -910,14 +1036,8 @@ describe('failure watch: only a cell that launches a program has its stream end 
     await state('focused');
     await settled(); // not known as a launcher's when it started: its end is read with others
     setSource('!python train.py');
-    w.frameStreamTail(
-      cell(),
-      requests(posted)[0]!,
-      shellOutputs('python-killed')
-        .streams.map(([t]) => t)
-        .join(''),
-      false,
-    );
+    const stream = shellOutputs('python-killed').streams.map(([t]) => t);
+    frameAnswer(w, requests(posted)[0]!, stream.join(''));
     expect(reported()).toEqual(['failure host-ram error-output 100']);
   });
 
@@ -933,7 +1053,7 @@ describe('failure watch: only a cell that launches a program has its stream end 
   });
 });
 
-describe('failure watch: a crash notice needs a run this page saw', () => {
+describe('page watch: a crash notice needs a run this page saw', () => {
   const showCrash = async () => {
     document
       .getElementById('message-area')!
@@ -999,7 +1119,7 @@ describe('failure watch: a crash notice needs a run this page saw', () => {
   });
 });
 
-describe('failure watch: how a run ends', () => {
+describe('page watch: how a run ends', () => {
   const second = () => document.getElementById('cell-second')!;
   /** Both cells queued at once (a Run all), then run one after the other; the second ends in `end`. */
   async function runBoth(end: 'stale' | 'stale error' | 'error') {
@@ -1031,12 +1151,9 @@ describe('failure watch: how a run ends', () => {
   it('an error that is not out of memory stops it: the cell and the exception line, told once judged', async () => {
     const fx = await runBoth('error');
     expect(runs).toEqual(['started']);
-    fx.frameError(
-      second(),
-      'Traceback (most recent call last):\n  File "<cell>", line 3\nValueError: bad shape\n',
-      second(),
-      true,
-    );
+    frameError(fx, 'Traceback (most recent call last):\n  File "<cell>", line 3\nValueError: bad shape\n', {
+      of: second(),
+    });
     await vi.advanceTimersByTimeAsync(LATE_OUTPUT_MS + SETTLE_MS);
     expect(runs).toEqual(['started', 'stopped [7] ValueError: bad shape']);
     expect(reported()).toEqual([]);
@@ -1044,7 +1161,7 @@ describe('failure watch: how a run ends', () => {
 
   it("the person's Stop ends it as theirs, and an out-of-memory end is the guard's own: no stop told", async () => {
     const fx = await runBoth('error');
-    fx.frameError(second(), 'Traceback\nKeyboardInterrupt: ', second(), true);
+    frameError(fx, 'Traceback\nKeyboardInterrupt: ', { of: second() });
     await vi.advanceTimersByTimeAsync(LATE_OUTPUT_MS + SETTLE_MS);
     expect(runs).toEqual(['started', 'interrupted']);
 
@@ -1053,7 +1170,7 @@ describe('failure watch: how a run ends', () => {
     document.body.innerHTML = '';
     mount(snippet('code-cell-with-static-output-2026-03.html'));
     const oom = await runBoth('error');
-    oom.frameError(second(), OOM, second(), true);
+    frameError(oom, OOM, { of: second() });
     await vi.advanceTimersByTimeAsync(LATE_OUTPUT_MS + SETTLE_MS);
     expect(runs).toEqual(['started']);
     expect(reported()).toEqual([expect.stringMatching(/^failure gpu-oom error-output /)]);
