@@ -36,6 +36,13 @@ test('the heartbeat pings with a run and stops with it; the popup says the compu
   await fill(options, '#heartbeat-every', '1');
   await options.click('::-p-aria([name="Save heartbeat"][role="button"])');
   await waitForText(options, '#heartbeat-message', /^Saved\. Pings begin with the next guarded run/);
+  // Firefox's consent to what a ping tells, asked for with the host in the same click: website activity.
+  const consent = await firefox.evaluate(async () => {
+    // Firefox's own answer names the data consent, which the polyfill's type of it does not.
+    const all = (await browser.permissions.getAll()) as { data_collection?: string[] };
+    return all.data_collection ?? null;
+  }, null);
+  expect(consent).toContain('websiteActivity');
   await waitForText(options, '#keep-awake + div .error', /^This browser cannot keep the computer awake/);
   await options.click('::-p-aria([name="Send a test ping"][role="button"])');
   await waitForText(options, '#heartbeat-test-result', /^Sent: the service answered HTTP 200\.$/);
