@@ -35,6 +35,9 @@ const GECKO_ID = 'colab-oom-guard@colab-oom-guard';
 const FIREFOX_MIN_VERSION = '140';
 const FIREFOX_ANDROID_MIN_VERSION = '142';
 
+/** Chrome-only permissions: Firefox has no `power` API (REFERENCE §13.4), and web-ext lint refuses the unknown name. */
+const CHROME_ONLY_PERMISSIONS = new Set(['power']);
+
 /**
  * The Firefox manifest: the Chrome one with Firefox's background page and Gecko settings. Chrome's `key` (which pins
  * the Chrome extension id) goes: Firefox's identity is the Gecko id.
@@ -43,6 +46,7 @@ function firefoxManifest(source: typeof manifest) {
   const { minimum_chrome_version: _chromeOnly, key: _chromeKey, background, ...common } = source;
   return {
     ...common,
+    permissions: common.permissions.filter((permission) => !CHROME_ONLY_PERMISSIONS.has(permission)),
     // Firefox has no MV3 service workers: the same entry runs as a (non-persistent) background script.
     background: { scripts: [background.service_worker], type: background.type },
     browser_specific_settings: {

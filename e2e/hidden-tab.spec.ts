@@ -3,16 +3,25 @@
  * tab, with no animation frames and throttled timers. Playwright keeps every page it drives visible and active
  * (microsoft/playwright#2286, #3570), so this file drives Debian's Chromium with puppeteer-core over CDP, with the
  * built extension, and serves the simulator through Puppeteer's request interception (colab-sim/puppeteer.ts).
- * One browser for the file; each test opens its notebook, starts the run, then puts a new tab in front of it.
+ * One browser for the file (Puppeteer's, whose flags keep a background page's timers at full speed: the simulator's
+ * runs are chains of timers, which a user's browser would hold back to once a minute); the last test launches a
+ * browser of its own as a user's is (harness/hidden-tab.ts). Each test opens its notebook, starts the run, then puts
+ * a new tab in front of it.
  */
 import { expect, test } from '@playwright/test';
-import puppeteer, { type Browser, type Page, type WebWorker } from 'puppeteer-core';
-import type { LogEntry, Scenario } from './colab-sim';
-import { resume, serveColabSim } from './colab-sim/puppeteer';
-import { CHROMIUM_FLAGS, findChromium } from './harness/browser-path';
-import { DIST } from './harness/extension';
-import { EPOCH_DONE, freshId, type HistoryEntry, trainNotebook } from './harness/matrix';
-import { welcomeTabClosed } from './harness/welcome-tab';
+import type { Browser, Page, WebWorker } from 'puppeteer-core';
+import type { LogEntry } from './colab-sim';
+import { resume } from './colab-sim/puppeteer';
+import {
+  launchWithGuard,
+  openGuardedNotebook,
+  POLL,
+  startWakeProbe,
+  throttledToMinutes,
+  USER_BACKGROUND,
+  userRunAll,
+} from './harness/hidden-tab';
+import { EPOCH_DONE, type HistoryEntry, trainNotebook } from './harness/matrix';
 
 const BACKOFF_S = 2;
 /** What the restart may take beyond the back-off in a hidden tab: background timers run late, by up to a second. */
@@ -21,28 +30,11 @@ const BOUND_MS = 10_000;
 let browser: Browser;
 let worker: WebWorker;
 
-test.beforeAll(async () => {
-  browser = await puppeteer.launch({
-    executablePath: findChromium(),
-    headless: true,
-    // Puppeteer loads the unpacked extension itself (CDP Extensions.loadUnpacked, which needs the pipe transport).
-    pipe: true,
-    enableExtensions: [DIST],
-    args: CHROMIUM_FLAGS,
-  });
-  const target = await browser.waitForTarget(
-    (t) => t.type() === 'service_worker' && t.url().startsWith('chrome-extension://'),
-  );
-  const found = await target.worker();
-  if (!found) throw new Error("no handle on the extension's service worker");
-  worker = found;
-  // The handle comes as the worker starts, before its global scope (timers, extension APIs) is set up: poll it.
-  await expect
-    .poll(() => worker.evaluate(() => typeof chrome !== 'undefined' && !!chrome.storage), { intervals: [25] })
-    .toBe(true);
-  // The welcome page opened on install would be one more tab in front of or behind the Colab tab.
-  expect(await worker.evaluate(welcomeTabClosed)).toBe(true);
-});
+async function launchBrowser(options?: Parameters<typeof launchWithGuard>[0]): Promise<void> {
+  ({ browser, worker } = await launchWithGuard(options));
+}
+
+test.beforeAll(() => launchBrowser());
 test.afterAll(async () => browser?.close());
 
 test.beforeEach(async () => {
@@ -54,42 +46,6 @@ test.beforeEach(async () => {
 
 type SimWindow = Window & { __colabSim?: { log: LogEntry[]; state(): { kernel: string } } };
 type Probe = Window & { __frames?: number; __visibility?: string[] };
-
-interface Opened {
-  page: Page;
-  key: string;
-  dispose(): Promise<void>;
-}
-
-/** A guarded notebook in a new (front) tab, the guard set up and the kernel idle. */
-async function openNotebook(scenario: Scenario): Promise<Opened> {
-  const page = await browser.newPage();
-  const sim = await serveColabSim(page);
-  const id = freshId('hidden');
-  const key = `drive:${id}`;
-  await worker.evaluate((key) => chrome.storage.local.set({ [`nb:${key}`]: { v: 1, key, enabled: true } }), key);
-  const url = sim.notebook(`/drive/${id}`, scenario);
-  await page.goto(url);
-  // The service worker answered the tab's hello: the frame token is the last thing it sets up.
-  const ready = await worker.evaluate(async (url) => {
-    const [tab] = await chrome.tabs.query({ url });
-    for (let i = 0; tab?.id !== undefined && i < 400; i++) {
-      const token = `token:${tab.id}`;
-      if ((await chrome.storage.session.get(token))[token]) return true;
-      await new Promise((r) => setTimeout(r, 25));
-    }
-    return false;
-  }, url);
-  if (!ready) throw new Error('the guard never set up the tab');
-  await page.waitForFunction(() => (window as SimWindow).__colabSim?.state().kernel === 'idle', POLL);
-  return { page, key, dispose: () => sim.dispose() };
-}
-
-/**
- * How the tests wait for a state of the page: interval polling, as Puppeteer's default polls on animation frames,
- * which a hidden tab never gets.
- */
-const POLL = { polling: 100, timeout: 30_000 };
 
 async function simLog(page: Page): Promise<LogEntry[]> {
   return page.evaluate(() => (window as SimWindow).__colabSim!.log);
@@ -119,12 +75,6 @@ async function probed(page: Page): Promise<{ frames: number; visibility: string[
     const w = window as Probe;
     return { frames: w.__frames ?? 0, visibility: w.__visibility ?? [], now: document.visibilityState };
   });
-}
-
-/** The user's Run all, a real click on the toolbar's Run all button, while the tab is still in front. */
-async function userRunAll(page: Page): Promise<void> {
-  await page.click('colab-notebook-toolbar-run-button >>> #toolbar-run-button');
-  await page.waitForFunction(() => !!(window as SimWindow).__colabSim?.log.some((e) => e.type === 'run-start'), POLL);
 }
 
 /** Puts a new tab in front of the Colab tab, and proves the Colab tab hidden and without animation frames. */
@@ -164,7 +114,10 @@ const waitForRunEnd = (page: Page, run: number) =>
 test('restart and run all in a hidden tab: countdown, menu, a dialog still opening, verification', async () => {
   // The failing cell waits at a pause until the tab is behind another one: the OOM comes in a hidden tab.
   const runs = { 1: { pause: true, fail: 'cuda-oom' as const }, default: EPOCH_DONE };
-  const { page, key, dispose } = await openNotebook(trainNotebook(runs, { ui: { dialogOpeningMs: 500 } }));
+  const { page, key, dispose } = await openGuardedNotebook(
+    { browser, worker },
+    trainNotebook(runs, { ui: { dialogOpeningMs: 500 } }),
+  );
   await probe(page);
   await userRunAll(page);
   const { cover, frames } = await hide(page);
@@ -198,7 +151,10 @@ test('restart and run all in a hidden tab: countdown, menu, a dialog still openi
 test('Run all after a RAM crash in a hidden tab waits for the kernel Colab brings back', async () => {
   const runs = { 1: { pause: true, crash: 'ram' as const }, default: EPOCH_DONE };
   // Colab takes 4 s to bring the kernel back, longer than the back-off: a Run all before that would be ignored.
-  const { page, key, dispose } = await openNotebook(trainNotebook(runs, { timing: { crashRestartMs: 4000 } }));
+  const { page, key, dispose } = await openGuardedNotebook(
+    { browser, worker },
+    trainNotebook(runs, { timing: { crashRestartMs: 4000 } }),
+  );
   await probe(page);
   await userRunAll(page);
   const { cover, frames } = await hide(page);
@@ -223,6 +179,41 @@ test('Run all after a RAM crash in a hidden tab waits for the kernel Colab bring
   expect(entries(log, 'dangerous')).toEqual([]);
   expect(await probed(page)).toEqual({ frames, visibility: ['hidden'], now: 'hidden' });
 
+  await expect.poll(async () => (await history(key)).entries.filter((e) => e.type === 'restarted').length).toBe(1);
+  await cover.close();
+  await dispose();
+  await page.close();
+});
+
+/**
+ * An OOM in a tab hidden long enough for Chrome's once-a-minute throttling of chained timers, shown
+ * by a probe in the page (a one-second chain waking a minute apart). The restart must come within 60 s of the failure
+ * (the issue's target), with the user's first countdown (5 s). The countdown is one timer set when the worker's answer
+ * arrives, and each step of the restart waits on the DOM (a MutationObserver), not on a chain of timers: the
+ * throttling holds neither. bench/hidden-tab.spec.ts measures the same after 10 minutes hidden (docs/performance.md).
+ */
+test('an OOM in a tab hidden past the once-a-minute throttling is restarted within 60 s', async () => {
+  test.setTimeout(600_000);
+  await browser.close();
+  await launchBrowser(USER_BACKGROUND);
+  await worker.evaluate(() => chrome.storage.local.set({ settings: { v: 1, backoffBaseSec: 5 } }));
+  const runs = { 1: { pause: true, fail: 'cuda-oom' as const }, default: EPOCH_DONE };
+  const { page, key, dispose } = await openGuardedNotebook({ browser, worker }, trainNotebook(runs));
+  await userRunAll(page);
+  const { cover } = await hide(page);
+  await startWakeProbe(page);
+  // Waited for as a state: the probe's chain has woken a full minute apart (about a minute after hiding; Chrome's
+  // grace is 5 minutes for some pages, docs/performance.md).
+  await expect.poll(() => throttledToMinutes(page), { timeout: 400_000, intervals: [1000] }).toBe(true);
+  await resume(page);
+
+  await expect.poll(async () => entries(await simLog(page), 'restart').length, { timeout: 120_000 }).toBe(1);
+  const log = await simLog(page);
+  const failed = entries(log, 'run-end').find((e) => e.run === 1 && !e.ok)!;
+  const restart = entries(log, 'restart')[0]!;
+  expect(restart.t - failed.t).toBeGreaterThanOrEqual(5_000);
+  expect(restart.t - failed.t).toBeLessThanOrEqual(60_000);
+  expect(await page.evaluate(() => document.visibilityState)).toBe('hidden');
   await expect.poll(async () => (await history(key)).entries.filter((e) => e.type === 'restarted').length).toBe(1);
   await cover.close();
   await dispose();

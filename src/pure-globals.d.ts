@@ -8,6 +8,7 @@ declare class URL {
   readonly href: string;
   readonly hostname: string;
   readonly pathname: string;
+  readonly search: string;
   readonly protocol: string;
   readonly host: string;
   readonly username: string;

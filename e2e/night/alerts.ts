@@ -13,7 +13,9 @@ import type { Expected } from './model';
  * counted in the alert log; a failed delivery is tried again (10 s, 1 min and 5 min later: at most 4 posts of one
  * alert); "a restart never waits for one". The guard's own 12-hour end is not an alert event. A stopped run, a finished
  * run and Colab waiting for the person are not counted by the model (it does not follow Colab's run-by-run reports):
- * they are only checked to come when chosen or never.
+ * they are only checked to come when chosen or never. A tab gone during a run is on by default and not
+ * drawn, so that a seed keeps the night it had: it is allowed, never counted (the night's other notebook, opened in the
+ * Colab tab during a run, is one).
  */
 export const MAX_POSTS_PER_ALERT = 4;
 
@@ -81,7 +83,8 @@ export class NightAlertWatch {
     check: (ok: boolean, signature: string, detail?: string) => void,
   ): Promise<void> {
     const config = this.#config;
-    const chosen = new Set(ALERT_EVENT_NAMES.filter((name) => config?.events[name]));
+    const drawn = ALERT_EVENT_NAMES.filter((name) => config?.events[name]);
+    const chosen = new Set<string>(config ? [...drawn, 'tab-gone'] : drawn);
     const expected = Object.entries(counted(want)).filter(([name]) => chosen.has(name as AlertEventName)) as Array<
       [AlertEventName, number]
     >;

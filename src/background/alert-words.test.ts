@@ -75,6 +75,13 @@ describe('an alert a person can act on from the phone', () => {
       'Run finished',
       'The guard keeps watching.',
     ]);
+    expect(said('tab-gone', { at: AT, type: 'tab-gone', params: { why: 'closed', tab: 4 } })).toEqual([
+      'Nothing watches the run: a notebook',
+      expect.stringMatching(
+        /^The Colab tab of a notebook closed at \d{1,2}:\d{2}( [AP]M)?: nothing watches the run\.$/,
+      ),
+      'Waits for you: open the notebook in Colab again; the guard watches it again from there.',
+    ]);
   });
 
   it('names the notebook and links to it only when allowed; an address it cannot tell is no link', () => {

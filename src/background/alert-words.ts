@@ -69,6 +69,8 @@ function nextWords(effect: AlertableEffect, restarts: AlertFacts['restarts']): s
       return t('alertNextRunStopped');
     case 'run-finished':
       return t('alertNextWatching');
+    case 'tab-gone':
+      return t('alertNextTabGone');
   }
 }
 

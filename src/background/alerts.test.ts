@@ -1,6 +1,7 @@
 import { fakeBrowser } from '@webext-core/fake-browser';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { getMessage } from '../../test/support/messages';
+import { grantedSites } from '../../test/support/permissions';
 import { ALERT_LOG_KEY, type AlertLog } from '../state/alert-delivery';
 import { ALERTS_KEY } from '../state/alerts';
 import type { NotifyEffect } from '../state/policy';
@@ -28,24 +29,8 @@ let fetchMock: ReturnType<typeof vi.fn>;
 beforeEach(async () => {
   fakeBrowser.reset();
   vi.spyOn(fakeBrowser.i18n, 'getMessage').mockImplementation(getMessage as typeof fakeBrowser.i18n.getMessage);
-  granted = new Set();
   consent = null;
-  fakeBrowser.permissions.getAll = vi.fn(async () => ({
-    origins: [...granted],
-    permissions: [],
-    ...(consent ? { data_collection: [...consent] } : {}),
-  }));
-  fakeBrowser.permissions.contains = vi.fn(
-    async ({ origins = [], data_collection = [] }: { origins?: string[]; data_collection?: string[] }) =>
-      origins.every((o) => granted.has(o)) && data_collection.every((d) => consent?.has(d)),
-  );
-  fakeBrowser.permissions.remove = vi.fn(
-    async ({ origins = [], data_collection = [] }: { origins?: string[]; data_collection?: string[] }) => {
-      for (const o of origins) granted.delete(o);
-      for (const d of data_collection) consent?.delete(d);
-      return true;
-    },
-  );
+  granted = grantedSites(() => consent);
   fetchMock = vi.fn(async () => new Response('', { status: 200 }));
   vi.stubGlobal('fetch', fetchMock);
 });
@@ -366,6 +351,21 @@ describe('alert settings, as the worker saves them', () => {
     expect(await updateAlerts({ url: 'https://api.telegram.org', token: TELEGRAM_TOKEN, chatId: '42' })).toEqual({
       ok: true,
     });
+  });
+
+  it('keeps the site and the consent to website activity that the heartbeat still uses', async () => {
+    consent = new Set(['websiteActivity', 'websiteContent']);
+    await configure('https://hc-ping.com/alerts');
+    await fakeBrowser.storage.local.set({
+      heartbeat: { v: 1, url: 'https://hc-ping.com/5f2c1a3e-9b7d-4e21-8c3a-0d6f1e2b3c4d' },
+    });
+    expect(await updateAlerts({ url: null })).toEqual({ ok: true });
+    expect(granted.has('https://hc-ping.com/*')).toBe(true);
+    expect([...consent]).toEqual(['websiteActivity']);
+    await fakeBrowser.storage.local.remove('heartbeat');
+    await configure('https://hc-ping.com/alerts');
+    await clearAlerts();
+    expect(granted.has('https://hc-ping.com/*')).toBe(false);
   });
 
   it('in Firefox, give the consent to send back with the URL, and the name’s with the name', async () => {

@@ -10,14 +10,11 @@ import {
   admitAlert,
   afterFailure,
   afterSuccess,
-  type DeliveryError,
   dueAlerts,
   nextDue,
   type PendingAlert,
   parseAlertLog,
   queueAlert,
-  type ReceiverResponse,
-  responseError,
   withoutAlert,
 } from '../state/alert-delivery';
 import { type AlertWords, alertRequest, authorized } from '../state/alert-payload';
@@ -39,8 +36,9 @@ import type { CommandReply } from '../state/policy';
 import { type Effect, effectiveMaxRestarts } from '../state/policy';
 import type { NotebookRecord, Settings } from '../state/schema';
 import { secretProblemText } from '../ui/alert-text';
-import { giveBackDataConsent, hasDataConsent } from '../ui/data-consent';
 import { type AlertableEffect, alertWords } from './alert-words';
+import { mayReach, releaseUnused } from './host-permissions';
+import { type SendOutcome, sendTo } from './http';
 
 /**
  * Alerts to the URL the person chose, sent from the service worker. Nothing here is awaited by the guard: a restart
@@ -50,8 +48,6 @@ import { type AlertableEffect, alertWords } from './alert-words';
  */
 
 const RETRY_ALARM = 'alert-retry';
-/** A receiver that has not answered in this long has failed this try. */
-const SEND_TIMEOUT_MS = 15_000;
 
 const writes = createQueue<string>();
 /** The alerts being sent by this worker now: a second look at the log must not send them twice. */
@@ -151,47 +147,18 @@ export function isRetryAlarm(alarm: { name: string }): boolean {
   return alarm.name === RETRY_ALARM;
 }
 
-type SendOutcome = { kind: 'sent'; status: number } | DeliveryError;
-
 /**
  * One POST, as the receiver's kind wants it, with its secrets. Needs the host permission the options page asked for
- * (and, in Firefox, the consent to the data it sends). A redirect is never followed: the next host may be anyone's.
+ * (and, in Firefox, the consent to the data it sends).
  */
 async function send(request: AlertRequest, receiver: Receiver, config: AlertsConfig): Promise<SendOutcome> {
   if (!(await allowed(receiver, config))) return { kind: 'permission' };
   const { url, headers, body } = authorized(request, receiver);
-  try {
-    const response = await fetch(url, {
-      method: 'POST',
-      headers,
-      body,
-      credentials: 'omit',
-      redirect: 'manual',
-      signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
-    });
-    return responseError(await readResponse(response), Date.now()) ?? { kind: 'sent', status: response.status };
-  } catch (error) {
-    if (error instanceof DOMException && error.name === 'TimeoutError') return { kind: 'timeout' };
-    return { kind: 'network', message: (error instanceof Error ? error.message : String(error)).slice(0, 300) };
-  }
+  return sendTo(url, { method: 'POST', headers, body });
 }
 
-/** What the worker reads of an answer: the body only of an error, and only its start (Telegram explains there). */
-async function readResponse(response: Response): Promise<ReceiverResponse> {
-  const ok = response.status >= 200 && response.status < 300;
-  const body = ok || response.type === 'opaqueredirect' ? null : await response.text().catch(() => null);
-  return {
-    status: response.status,
-    type: response.type,
-    redirected: response.redirected,
-    retryAfter: response.headers.get('Retry-After'),
-    body: body?.slice(0, 2000) ?? null,
-  };
-}
-
-async function allowed(receiver: Receiver, config: AlertsConfig): Promise<boolean> {
-  if (!(await browser.permissions.contains({ origins: [receiver.permission] }))) return false;
-  return hasDataConsent(alertDataCategories(config));
+function allowed(receiver: Receiver, config: AlertsConfig): Promise<boolean> {
+  return mayReach(receiver.permission, alertDataCategories(config));
 }
 
 /** "Send a test alert": once, now, to the saved URL; what happened is the answer (a failure is not retried). */
@@ -242,30 +209,26 @@ export async function updateAlerts(patch: AlertsPatch): Promise<CommandReply> {
     return { ok: false, message: t(newlySent ? 'alertsPermissionMissing' : 'alertsConsentRefused') };
   }
   await browser.storage.local.set({ [ALERTS_KEY]: stored });
-  await giveBackUnused(current, stored);
+  await giveBackUnused(current);
   if (stored.url !== current.url || stored.kind !== current.kind || stored.chatId !== current.chatId) {
     await updateLog((log) => ({ ...log, pending: [], failures: [] }));
   }
   return { ok: true };
 }
 
-/** What the old settings needed and the new ones do not: the URL's host, the consent to send the notebook's name. */
-async function giveBackUnused(before: AlertsConfig, after: AlertsConfig): Promise<void> {
-  const was = before.url === null ? null : checkAlertUrl(before.url, before.kind);
-  const is = after.url === null ? null : checkAlertUrl(after.url, after.kind);
-  if (was?.ok && (!is?.ok || is.permission !== was.permission)) await giveBack(was.permission);
-  if (after.url === null && before.url !== null) await giveBackDataConsent([...ALERT_DATA, ALERT_NAME_DATA]);
-  else if (before.includeTitle && !after.includeTitle) await giveBackDataConsent([ALERT_NAME_DATA]);
+/**
+ * What the old settings needed and the stored ones (or the heartbeat) do not: the URL's host, the consent to the data
+ * alerts send, the consent to send the notebook's name.
+ */
+async function giveBackUnused(before: AlertsConfig): Promise<void> {
+  if (before.url === null) return;
+  const was = checkAlertUrl(before.url, before.kind);
+  await releaseUnused(was.ok ? [was.permission] : [], [...ALERT_DATA, ALERT_NAME_DATA]);
 }
 
 /** "Clear all data": the alert settings and their log go too, and the URL's permission is given back. */
 export async function clearAlerts(): Promise<void> {
   const config = await loadAlertsConfig();
   await writes.run(ALERT_LOG_KEY, () => browser.storage.local.remove([ALERTS_KEY, ALERT_LOG_KEY]));
-  await giveBackUnused(config, { ...config, url: null });
-}
-
-/** A host the extension needs anyway (Colab's) is never given back: removing it fails, and nothing is lost. */
-async function giveBack(permission: string): Promise<void> {
-  await browser.permissions.remove({ origins: [permission] }).catch(() => undefined);
+  await giveBackUnused(config);
 }

@@ -96,6 +96,30 @@ describe('service worker', () => {
     expect((await loadNotebook(KEY)).status).toMatchObject({ kind: 'pending', ownerTab: owner });
   });
 
+  it('a tab whose run goes on and that closes, is discarded or navigates away: nothing watches it, once', async () => {
+    const runningTab = async () => {
+      const id = await openTab();
+      await fromPage(id, { type: 'page-activity', key: KEY, busy: true });
+      return id;
+    };
+    const gone = async () => (await loadNotebook(KEY)).history.filter((entry) => entry.type === 'tab-gone');
+    await fakeBrowser.tabs.onRemoved.trigger(await runningTab(), { windowId: 1, isWindowClosing: false });
+    const discarded = await runningTab();
+    await chromeChanges(discarded, { discarded: true });
+    const navigated = await runningTab();
+    await chromeChanges(navigated, { url: 'https://example.com/', status: 'loading' });
+    await chromeChanges(navigated, { status: 'complete' });
+    expect((await gone()).map((entry) => entry.params?.why)).toEqual(['closed', 'discarded', 'navigated']);
+  });
+
+  it('nothing is lost while another tab still shows the notebook, or when the tab only reloads', async () => {
+    const [, running] = [await openTab(), await openTab()];
+    await fromPage(running, { type: 'page-activity', key: KEY, busy: true });
+    await chromeChanges(running, { status: 'loading' });
+    await fakeBrowser.tabs.onRemoved.trigger(running, { windowId: 1, isWindowClosing: false });
+    expect((await loadNotebook(KEY)).history.map((entry) => entry.type)).not.toContain('tab-gone');
+  });
+
   it("removes a scratch notebook's record when its tab closes, or leaves it for another site", async () => {
     const scratchUrl = 'https://colab.google.com/notebooks/empty.ipynb';
     const scratch = async (pageId: string) => {

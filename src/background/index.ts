@@ -9,6 +9,7 @@ import { deliverDue, isRetryAlarm } from './alerts';
 import { refreshNotebookBadges, refreshTabBadge } from './badge';
 import { forgetTab } from './frame-tokens';
 import { tellFramesAfter } from './frames';
+import { heartbeatAlarm, isHeartbeatAlarm, nightChanged, reviewNight } from './night-watch';
 import { focusNotebookOf } from './notification-click';
 import { injectIntoOpenTabs } from './reinject';
 import { createRouter } from './router';
@@ -41,18 +42,21 @@ browser.runtime.onInstalled.addListener(async ({ reason }) => {
 browser.tabs.onRemoved.addListener(async (tabId) => {
   const key = await notebookOfTab(tabId);
   await Promise.all([forgetTab(tabId), setTabNotebook(tabId, null)]);
-  if (key) await handOver(key, tabId);
+  if (key) await handOver(key, tabId, 'closed');
 });
 
 /**
- * A tab that left its notebook for another site, or that Chrome discarded, says nothing: without this its countdown
- * would wait with nobody counting. Loading starts before the new URL is committed, so the URL change and the end of
- * the load are checked too.
+ * A tab that left its notebook for another site, or that the browser discarded, says nothing: without this its
+ * countdown would wait with nobody counting. Loading starts before the new URL is committed, so the URL change and
+ * the end of the load are checked too. The tab no longer shows the notebook: its page, when it loads, says what it
+ * shows then.
  */
 browser.tabs.onUpdated.addListener(async (tabId, change) => {
   if (change.status === undefined && change.url === undefined && !change.discarded) return;
   const key = await notebookOfTab(tabId);
-  if (key && !(await tabShowsNotebook(tabId, key))) await handOver(key, tabId);
+  if (!key || (await tabShowsNotebook(tabId, key))) return;
+  await setTabNotebook(tabId, null);
+  await handOver(key, tabId, change.discarded ? 'discarded' : 'navigated');
 });
 
 browser.storage.onChanged.addListener(async (changes, area) => {
@@ -77,8 +81,15 @@ browser.storage.onChanged.addListener((changes, area) => {
 // Alerts that failed wait in storage for their next try: a worker started again (or woken by the alarm) sends them.
 browser.alarms.onAlarm.addListener((alarm) => {
   if (isRetryAlarm(alarm)) void deliverDue().catch(() => undefined);
+  if (isHeartbeatAlarm(alarm)) void heartbeatAlarm().catch(() => undefined);
 });
 void deliverDue().catch(() => undefined);
+
+// Kept awake, tabs kept, the heartbeat: derived from the records, the settings and the tabs, again at each change.
+browser.storage.onChanged.addListener((changes, area) => {
+  if (nightChanged(Object.keys(changes), area)) void reviewNight().catch(() => undefined);
+});
+void reviewNight().catch(() => undefined);
 
 /**
  * Listened to at the top level: a click may be what starts the worker. Without the optional permission there is no

@@ -22,6 +22,23 @@ beforeEach(() => {
 });
 
 describe('notifications', () => {
+  it('a tab gone during a run says whose tab, how it went, when, and that nothing watches the run', () => {
+    const at = new Date(2026, 11, 8, 3, 12).getTime();
+    const gone = (why: 'closed' | 'discarded' | 'navigated') =>
+      notificationText(effect({ kind: 'tab-gone', entry: { at, type: 'tab-gone', params: { why, tab: 7 } } }));
+    const time = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' }).format(at);
+    expect(gone('closed')).toEqual({
+      title: 'Nothing watches the run: train.ipynb',
+      message: `The Colab tab of train.ipynb closed at ${time}: nothing watches the run.`,
+    });
+    expect(gone('discarded').message).toBe(
+      `The browser discarded the Colab tab of train.ipynb at ${time}: nothing watches the run.`,
+    );
+    expect(gone('navigated').message).toBe(
+      `The Colab tab of train.ipynb left the notebook at ${time}: nothing watches the run.`,
+    );
+  });
+
   it('name the notebook and what happened, a UI problem in words and what happens next, no ids', () => {
     expect(notificationText(effect({}))).toEqual({ title: 'Restarted: train.ipynb', message: 'Restart 1 of 3 done' });
     expect(

@@ -1,10 +1,11 @@
 import browser from 'webextension-polyfill';
-import { t } from '../lib/i18n';
+import { type MessageKey, t } from '../lib/i18n';
 import { UNKNOWN_STEP } from '../state/failed-step';
 import type { Effect, NotifyEffect } from '../state/policy';
-import type { Settings } from '../state/schema';
+import type { Settings, TabGoneWay } from '../state/schema';
 import { withoutUnsafeText } from '../state/storage-keys';
-import { notificationDetail } from '../ui/history-text';
+import { notificationDetail, tabGoneWay } from '../ui/history-text';
+import { clockTime } from '../ui/night-text';
 import { stepSentence } from '../ui/steps';
 
 /** Desktop notifications, only when the user turned them on and granted the optional permission. */
@@ -32,6 +33,12 @@ export function notebookOfNotification(id: string): string | null {
   return /^[a-z-]+:\d+:(.+)$/.exec(id)?.[1] ?? null;
 }
 
+const TAB_GONE_NOTICES: Record<TabGoneWay, MessageKey> = {
+  closed: 'notifyTabClosed',
+  discarded: 'notifyTabDiscarded',
+  navigated: 'notifyTabNavigated',
+};
+
 /** "Restarted: train.ipynb"; a UI problem says the step in words first, its ids in the details. */
 export function notificationText(effect: NotifyEffect): { title: string; message: string } {
   const detail = notificationDetail(effect);
@@ -48,6 +55,11 @@ export function notificationText(effect: NotifyEffect): { title: string; message
       return { title: t('notifyRunStopped', effect.title), message: t('notifyRunStoppedBody', detail) };
     case 'guard-ended':
       return { title: t('notifyGuardEnded', effect.title), message: detail };
+    case 'tab-gone': {
+      const at = clockTime(effect.entry.at);
+      const words = TAB_GONE_NOTICES[tabGoneWay(effect.entry.params ?? {})];
+      return { title: t('notifyNothingWatches', effect.title), message: t(words, effect.title, at) };
+    }
     case 'ui-problem': {
       const failed = effect.step?.failed ?? UNKNOWN_STEP;
       const words = stepSentence(failed, effect.step?.action);

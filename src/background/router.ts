@@ -17,6 +17,7 @@ import { UNKNOWN_STEP } from '../state/failed-step';
 import { pageNotebookKey } from '../state/notebook-key';
 import { notebookTitleFromDocumentTitle } from '../state/notebook-title';
 import type { ClaimReply, CommandReply, PolicyEvent, Reduction, ReplyFor, ReportReply } from '../state/policy';
+import type { TabGoneWay } from '../state/schema';
 import { isScratchKey } from '../state/scratch';
 import { loadNotebook, loadSettings, type NotebookWriter, StorageWriteError } from '../state/store';
 import { verdictName } from '../ui/verdict-name';
@@ -24,6 +25,7 @@ import { alertEffects, clearAlerts, sendTestAlert, updateAlerts } from './alerts
 import { refreshTabBadge } from './badge';
 import { newTokenForTab, tokenOfTab } from './frame-tokens';
 import { frameHello, frameStatus, tellFrames } from './frames';
+import { clearHeartbeat, heartbeatAfter, sendTestPing, updateHeartbeat } from './night-watch';
 import { notify } from './notifications';
 import { applyRetentionDaily } from './retention';
 import { browserSession } from './session';
@@ -49,6 +51,7 @@ export function createRouter(writer: NotebookWriter) {
     await notify(result.effects, settings);
     // Not awaited: a receiver that is slow or down never holds up what the page waits for (a claim, a restart).
     void alertEffects(result.effects, result.record, settings);
+    void heartbeatAfter(result.effects);
     return result.reply;
   }
 
@@ -130,7 +133,7 @@ export function createRouter(writer: NotebookWriter) {
     // A new page document, or another notebook in it; not a renamed one.
     const arrived = message.first || previous !== key;
     await setTabNotebook(tabId, key, title);
-    if (previous !== null && previous !== key) await handOver(previous, tabId);
+    if (previous !== null && previous !== key) await handOver(previous, tabId, 'navigated');
     // Renames a stored record; a notebook without one keeps its name in the tab registry only.
     if (key && title) await apply(key, { type: 'set-title', title }).catch(unlessStorageFull);
     if (key && arrived) {
@@ -151,16 +154,17 @@ export function createRouter(writer: NotebookWriter) {
   }
 
   /**
-   * `goneTab` no longer shows the notebook (closed, navigated elsewhere, discarded, reloaded): a restart it was
-   * performing ends as interrupted, and a countdown it owned goes to another tab that still shows the notebook, if
-   * there is one. A scratch notebook lived in that tab alone: its record goes with it.
+   * `goneTab` no longer shows the notebook (`gone`: closed, discarded, navigated elsewhere): a restart it was
+   * performing ends as interrupted, a run it carried with no other tab showing the notebook is told as lost, and a
+   * countdown it owned goes to another tab that still shows the notebook, if there is one. A scratch notebook lived in
+   * that tab alone: its record goes with it.
    */
-  async function handOver(key: string, goneTab: number): Promise<void> {
+  async function handOver(key: string, goneTab: number, gone: TabGoneWay): Promise<void> {
+    const heir = await firstTabShowing(key, goneTab);
+    await apply(key, { type: 'tab-closed', tabId: goneTab, gone, othersShow: heir !== undefined });
     if (isScratchKey(key)) return writer.forget(key);
-    await apply(key, { type: 'tab-closed', tabId: goneTab });
     const { status } = await loadNotebook(key);
     if (status.kind !== 'pending' || status.ownerTab !== goneTab) return;
-    const heir = await firstTabShowing(key);
     if (heir !== undefined) await apply(key, { type: 'adopt', tabId: heir, ownerAlive: false });
   }
 
@@ -186,6 +190,8 @@ export function createRouter(writer: NotebookWriter) {
     'ui-import': (message) => writer.importData(message.text),
     'ui-clear': async () => {
       await Promise.all([writer.clearAll(), clearStorageErrors(), clearAlerts()]);
+      // After the alerts: a site both used is given back once neither does.
+      await clearHeartbeat();
       return { ok: true };
     },
     'ui-clear-storage-errors': async () => {
@@ -194,6 +200,8 @@ export function createRouter(writer: NotebookWriter) {
     },
     'ui-alerts': (message) => updateAlerts(message.patch),
     'ui-alert-test': () => sendTestAlert(),
+    'ui-heartbeat': (message) => updateHeartbeat(message.patch),
+    'ui-heartbeat-test': () => sendTestPing(),
   };
 
   const tabQueue = createQueue<number>();
@@ -231,10 +239,13 @@ export function createRouter(writer: NotebookWriter) {
   return { route, handOver };
 }
 
-/** Registrations can be stale (a tab that navigated away says nothing until its next hello), so each is checked. */
-async function firstTabShowing(key: string): Promise<number | undefined> {
+/**
+ * A tab other than `goneTab` that shows the notebook. Registrations can be stale (a tab that navigated away says
+ * nothing until its next hello), so each is checked.
+ */
+async function firstTabShowing(key: string, goneTab: number): Promise<number | undefined> {
   for (const tabId of await tabsOfNotebook(key)) {
-    if (await tabShowsNotebook(tabId, key)) return tabId;
+    if (tabId !== goneTab && (await tabShowsNotebook(tabId, key))) return tabId;
   }
   return undefined;
 }

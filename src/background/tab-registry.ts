@@ -78,3 +78,18 @@ export async function tabShowsNotebook(tabId: number, key: string): Promise<bool
     return false;
   }
 }
+
+/** The tabs each notebook is shown in, read from all of storage.session's `items`. */
+export function tabsByNotebookIn(items: Record<string, unknown>): Map<string, number[]> {
+  const shown = new Map<string, number[]>();
+  for (const [name, value] of Object.entries(items)) {
+    if (!name.startsWith(PREFIX) || typeof value !== 'string') continue;
+    shown.set(value, [...(shown.get(value) ?? []), Number(name.slice(PREFIX.length))]);
+  }
+  return shown;
+}
+
+/** Whether a change to storage.session touched which tab shows which notebook. */
+export function registryChanged(names: readonly string[]): boolean {
+  return names.some((name) => name.startsWith(PREFIX));
+}

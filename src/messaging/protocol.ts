@@ -177,6 +177,13 @@ export type AlertsPatch = v.InferOutput<typeof AlertsPatchSchema>;
 /** What a test alert got: delivered (with the receiver's status), or why not. */
 export type AlertTestReply = { ok: true; result: { kind: 'sent'; status: number } | DeliveryError };
 
+/** A change to the heartbeat (state/heartbeat.ts): its URL (null: none), how often it pings. */
+const HeartbeatPatchSchema = v.object({
+  url: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(MAX_ALERT_URL_CHARS)))),
+  everyMinutes: v.optional(v.pipe(v.number(), v.integer())),
+});
+export type HeartbeatPatch = v.InferOutput<typeof HeartbeatPatchSchema>;
+
 /** Sent by the popup and the options page. */
 export const UiMessageSchema = v.variant('type', [
   v.object({ type: v.literal('ui-command'), key: NotebookKey, command: CommandSchema }),
@@ -189,6 +196,10 @@ export const UiMessageSchema = v.variant('type', [
   v.object({ type: v.literal('ui-alerts'), patch: AlertsPatchSchema }),
   /** "Send a test alert" to the saved URL, once, now. */
   v.object({ type: v.literal('ui-alert-test') }),
+  /** A change to the heartbeat; a new URL only once its host permission is granted. */
+  v.object({ type: v.literal('ui-heartbeat'), patch: HeartbeatPatchSchema }),
+  /** "Send a test ping" to the saved heartbeat, once, now. */
+  v.object({ type: v.literal('ui-heartbeat-test') }),
 ]);
 export type UiMessage = v.InferOutput<typeof UiMessageSchema>;
 
@@ -258,6 +269,8 @@ export interface WorkerProtocol {
   'ui-clear-storage-errors': CommandReply;
   'ui-alerts': CommandReply;
   'ui-alert-test': AlertTestReply | { ok: false; message: string };
+  'ui-heartbeat': CommandReply;
+  'ui-heartbeat-test': AlertTestReply | { ok: false; message: string };
 }
 
 /** What the popup asks a Colab tab (tab-request.ts), and the reply. */

@@ -2,6 +2,7 @@
 import { fakeBrowser } from '@webext-core/fake-browser';
 import { act } from 'preact/test-utils';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { grantedSites } from '../../test/support/permissions';
 import {
   click,
   type FakeWorker,
@@ -20,26 +21,18 @@ import { Alerts } from './Alerts';
 
 vi.mock('webextension-polyfill', async () => ({ default: (await import('@webext-core/fake-browser')).fakeBrowser }));
 
-const permissions = fakeBrowser.permissions as unknown as {
-  contains: (request: unknown) => Promise<boolean>;
-  request: (request: unknown) => Promise<boolean>;
-  remove: (request: unknown) => Promise<boolean>;
-  getAll: () => Promise<unknown>;
-};
+const permissions = fakeBrowser.permissions as unknown as { request: (request: unknown) => Promise<boolean> };
 
 let worker: FakeWorker;
 let view: Mounted | undefined;
 let granted: Set<string>;
+/** Firefox's data consent: null in Chrome, which has none to ask for; else the categories granted. */
+let consent: Set<string> | null;
 
 beforeEach(async () => {
   worker = await installFakeBrowser();
-  granted = new Set();
-  vi.spyOn(permissions, 'contains').mockImplementation(async (request) =>
-    ((request as { origins?: string[] }).origins ?? []).every((origin) => granted.has(origin)),
-  );
-  vi.spyOn(permissions, 'remove').mockResolvedValue(true);
-  // Chrome's answer: no data consent to ask for.
-  permissions.getAll = vi.fn(async () => ({ origins: [...granted], permissions: [] }));
+  consent = null;
+  granted = grantedSites(() => consent);
 });
 
 afterEach(() => {
@@ -244,19 +237,14 @@ describe('what of the notebook is sent', () => {
 
 describe("Firefox's consent to the data alerts send", () => {
   beforeEach(() => {
-    permissions.getAll = vi.fn(async () => ({ origins: [...granted], permissions: [], data_collection: [] }));
+    consent = new Set();
   });
 
   it('is asked for with the host, in the same click; the name needs its own', async () => {
-    const consent = new Set<string>();
-    vi.spyOn(permissions, 'contains').mockImplementation(async (request) => {
-      const { origins = [], data_collection = [] } = request as { origins?: string[]; data_collection?: string[] };
-      return origins.every((o) => granted.has(o)) && data_collection.every((d) => consent.has(d));
-    });
     const request = vi.spyOn(permissions, 'request').mockImplementation(async (asked) => {
       const { origins = [], data_collection = [] } = asked as { origins?: string[]; data_collection?: string[] };
       for (const o of origins) granted.add(o);
-      for (const d of data_collection) consent.add(d);
+      for (const d of data_collection) consent?.add(d);
       return true;
     });
     const root = await open();

@@ -20,10 +20,10 @@ import {
 } from '../state/alerts';
 import { useAlertLog, useAlertsConfig } from '../ui/alert-hooks';
 import { alertEventLabel, deliveryErrorText, receiverName, secretProblemText, urlProblemText } from '../ui/alert-text';
-import { asksDataConsent } from '../ui/data-consent';
-import { errorText, sendUi } from '../ui/send';
+import { sendUi } from '../ui/send';
 import { formatTime } from '../ui/text';
 import { Toggle } from './controls';
+import { grantThenSave, type Said, SaidLine, TestSend, useAsksDataConsent } from './url-tools';
 
 /**
  * Alerts to a URL (ntfy, Telegram, Slack, Discord, any JSON receiver): where, with which secret, which events, what of
@@ -50,21 +50,6 @@ export function Alerts() {
   );
 }
 
-/** Whether the browser asks consent to the data sent (Firefox): known before any click, which must ask at once. */
-function useAsksDataConsent(): boolean | undefined {
-  const [asks, setAsks] = useState<boolean | undefined>(undefined);
-  useEffect(() => {
-    void asksDataConsent().then(setAsks, () => setAsks(false));
-  }, []);
-  return asks;
-}
-
-/** The permissions a save asks for, in one prompt: the URL's host, and in Firefox the data alerts send. */
-function requestSending(permission: string, config: Pick<AlertsConfig, 'includeTitle'>, asksConsent: boolean) {
-  const data = asksConsent ? { data_collection: alertDataCategories(config) } : {};
-  return browser.permissions.request({ origins: [permission], ...data });
-}
-
 function save(patch: AlertsPatch): Promise<string | null> {
   return sendUi({ type: 'ui-alerts', patch }).then((reply) => (reply.ok ? null : reply.message));
 }
@@ -75,7 +60,7 @@ function AlertUrl({ config, asksConsent }: { config: AlertsConfig; asksConsent: 
   // The token is never shown again once saved: the field stays empty, and empty keeps the saved one.
   const [token, setToken] = useState('');
   const [chatId, setChatId] = useState(config.chatId ?? '');
-  const [message, setMessage] = useState<{ error: boolean; text: string } | null>(null);
+  const [message, setMessage] = useState<Said | null>(null);
   // A URL saved or removed (here or in another window) shows as saved; typing is left alone until then.
   const shown = useRef({ url: config.url, kind: config.kind, chatId: config.chatId });
   useEffect(() => {
@@ -113,15 +98,13 @@ function AlertUrl({ config, asksConsent }: { config: AlertsConfig; asksConsent: 
       return;
     }
     setMessage(null);
-    void requestSending(result.permission, config, asksConsent).then(
-      async (granted) => {
-        if (!granted) return setMessage({ error: true, text: t('alertsPermissionRefused') });
-        const refusal = await save({ url: result.url, kind, chatId: chat, ...(typed ? { token: typed } : {}) });
-        if (!refusal) setToken('');
-        setMessage(refusal ? { error: true, text: refusal } : { error: false, text: t('alertsSaved') });
-      },
-      (error: unknown) => setMessage({ error: true, text: t('alertsPermissionError', errorText(error)) }),
-    );
+    const sending = { permission: result.permission, data: alertDataCategories(config), asksConsent };
+    const saving = async () => {
+      const refusal = await save({ url: result.url, kind, chatId: chat, ...(typed ? { token: typed } : {}) });
+      if (!refusal) setToken('');
+      return refusal;
+    };
+    void grantThenSave(sending, saving, t('alertsSaved')).then(setMessage);
   }
 
   async function onForgetToken() {
@@ -185,9 +168,7 @@ function AlertUrl({ config, asksConsent }: { config: AlertsConfig; asksConsent: 
           </button>
         )}
       </div>
-      <p id="alert-url-message" class={message?.error ? 'error' : 'success'} role={message?.error ? 'alert' : 'status'}>
-        {message?.text ?? ''}
-      </p>
+      <SaidLine id="alert-url-message" said={message} />
       {saved && <p class="alert-target">{t('alertsSending', receiverName(saved.kind), new URL(saved.url).host)}</p>}
     </div>
   );
@@ -317,32 +298,14 @@ function AlertPrivacy({ config, asksConsent }: { config: AlertsConfig; asksConse
 }
 
 function TestAlert() {
-  const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<{ error: boolean; text: string } | null>(null);
-
-  async function onTest() {
-    setBusy(true);
-    setResult(null);
-    const reply = await sendUi({ type: 'ui-alert-test' });
-    setBusy(false);
-    if (!reply.ok) return setResult({ error: true, text: reply.message });
-    const outcome = reply.result;
-    setResult(
-      outcome.kind === 'sent'
-        ? { error: false, text: t('alertTestSent', outcome.status) }
-        : { error: true, text: t('alertTestFailed', deliveryErrorText(outcome)) },
-    );
-  }
-
   return (
-    <div class="row test-alert">
-      <button type="button" disabled={busy} onClick={() => void onTest()}>
-        {t('alertsTest')}
-      </button>
-      <p id="alert-test-result" class={result?.error ? 'error' : 'success'} role={result?.error ? 'alert' : 'status'}>
-        {busy ? t('alertTestSending') : (result?.text ?? '')}
-      </p>
-    </div>
+    <TestSend
+      id="alert-test-result"
+      label={t('alertsTest')}
+      send={() => sendUi({ type: 'ui-alert-test' })}
+      sent={(status) => t('alertTestSent', status)}
+      failed={(why) => t('alertTestFailed', why)}
+    />
   );
 }
 

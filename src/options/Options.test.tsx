@@ -27,6 +27,7 @@ vi.mock('webextension-polyfill', async () => ({ default: (await import('@webext-
 
 const KEY = 'drive:1AbCdEfGhIjKlMnOpQrStUvWxYz012345';
 const OTHER = 'drive:0ZyXwVuTsRqPoNmLkJiHgFeDcBa98765';
+const HEARTBEAT = 'https://hc-ping.com/5f2c1a3e-9b7d-4e21-8c3a-0d6f1e2b3c4d';
 const CUDA_OOM = [
   'Traceback (most recent call last):',
   '  File "train.py", line 10, in <module>',
@@ -420,6 +421,37 @@ describe('data', () => {
     expect(clicks).toHaveBeenCalledOnce();
     const exported = JSON.parse(await created[0]!.text());
     expect(exported).toMatchObject({ format: 'colab-oom-guard', notebooks: [{ key: KEY, enabled: true }] });
+  });
+
+  it('leaves the heartbeat and alert URLs out of the export and Copy diagnostics (ping URLs are secret)', async () => {
+    await storeNotebook(KEY, { enabled: true });
+    await fakeBrowser.storage.local.set({
+      heartbeat: { v: 1, url: HEARTBEAT, everyMinutes: 5 },
+      alerts: { v: 2, url: 'https://ntfy.sh/night-runs-7f3a', kind: 'ntfy' },
+    });
+    const created: Blob[] = [];
+    vi.spyOn(URL, 'createObjectURL').mockImplementation((blob) => {
+      created.push(blob as Blob);
+      return 'blob:test';
+    });
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
+    vi.spyOn(fakeBrowser.i18n, 'getUILanguage').mockReturnValue('en-US');
+    const copied: string[] = [];
+    Object.defineProperty(navigator, 'clipboard', {
+      configurable: true,
+      value: { writeText: async (text: string) => void copied.push(text) },
+    });
+    const root = await open();
+    await click(getByRole(root, 'button', 'Export settings and history (JSON)'));
+    await waitFor(() => expect(created).toHaveLength(1));
+    await click(getByRole(root, 'button', 'Copy diagnostics'));
+    await waitFor(() => expect(copied).toHaveLength(1));
+    const exported = await created[0]!.text();
+    expect(exported).toContain(KEY);
+    expect(copied[0]).toContain('Alerts: ntfy');
+    for (const text of [exported, copied[0]!]) {
+      expect(text).not.toMatch(/hc-ping|5f2c1a3e|ntfy\.sh|night-runs/);
+    }
   });
 
   it('Restore defaults asks first, then resets every setting and keeps the notebooks and their history', async () => {

@@ -12,6 +12,7 @@ import { Alerts } from './Alerts';
 import { NumberSetting, Section, Toggle } from './controls';
 import { DataTools } from './DataTools';
 import { categoryHint, categoryLabel } from './labels';
+import { Night } from './Night';
 import { NotebookList } from './NotebookList';
 import { Notifications } from './Notifications';
 import { Tester } from './OutputTester';
@@ -166,6 +167,10 @@ export function Options() {
           checked={current.statusApi}
           onToggle={(checked) => save({ statusApi: checked })}
         />
+      </Section>
+
+      <Section id="night" title="optionsNight" intro="optionsNightIntro">
+        <Night settings={current} save={save} />
       </Section>
 
       <Section id="notifications" title="optionsNotifications" intro="optionsNotificationsIntro">

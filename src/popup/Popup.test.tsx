@@ -112,6 +112,26 @@ describe('popup over a Colab notebook', () => {
     await waitFor(() => expect(root.querySelector('.status .blind')).toBeNull());
   });
 
+  it('while its run goes on, says the computer is kept awake, or that this browser cannot keep it so', async () => {
+    const watch = (nightWatch: object) => fakeBrowser.storage.session.set({ nightWatch });
+    await storeNotebook(KEY, { enabled: true });
+    await watch({ going: [KEY], awake: true, canKeepAwake: true });
+    const root = await open();
+    await waitFor(() =>
+      expect(root.querySelector('.status .awake')?.textContent).toBe(
+        'Keeping this computer awake while the run goes on',
+      ),
+    );
+    await watch({ going: [], awake: false, canKeepAwake: true });
+    await waitFor(() => expect(root.querySelector('.status .awake')).toBeNull());
+    await watch({ going: [KEY], awake: false, canKeepAwake: false });
+    await waitFor(() =>
+      expect(root.querySelector('.status .awake')?.textContent).toMatch(/^This browser cannot keep the computer awake/),
+    );
+    await fakeBrowser.storage.local.set({ settings: { v: 5, keepAwake: false } });
+    await waitFor(() => expect(root.querySelector('.status .awake')).toBeNull());
+  });
+
   it('follows storage changes made elsewhere while open', async () => {
     await storeNotebook(KEY, { enabled: false });
     const root = await open();

@@ -8,11 +8,12 @@ import type { CheckUiReply, Command } from '../messaging/protocol';
 import { notebookKeyFromUrl } from '../state/notebook-key';
 import { notebookTitleFromDocumentTitle } from '../state/notebook-title';
 import { validCaptures } from '../state/page-capture';
+import { NIGHT_WATCH_KEY, parseNightWatch } from '../state/run-going';
 import { type HistoryEntry, SETTING_BOUNDS } from '../state/schema';
 import { isScratchKey, isScratchUrl } from '../state/scratch';
 import { CopyButton, gatherDiagnostics } from '../ui/CopyButton';
 import { parseWholeNumber, useDraft } from '../ui/fields';
-import { useNotebook, useNow, useSettings } from '../ui/hooks';
+import { useNotebook, useNow, useSessionKey, useSettings } from '../ui/hooks';
 import { nightLogText } from '../ui/night-log';
 import { nightLine } from '../ui/night-text';
 import { StorageErrors } from '../ui/StorageErrors';
@@ -192,6 +193,7 @@ function NotebookPanel(props: {
         {record.enabled && record.blindSince !== undefined && (
           <p class="detail blind">{t('popupBlind', BLIND_AFTER_MS / 60_000)}</p>
         )}
+        {record.enabled && <AwakeLine notebookKey={notebookKey} keepAwake={settings.value.keepAwake} />}
         {text.details && <Details text={text.details} />}
         <p class="sr-only" role="status">
           {text.announcement}
@@ -256,6 +258,13 @@ function NotebookPanel(props: {
       </section>
     </main>
   );
+}
+
+/** While this notebook's run goes on: the computer is kept awake, or this browser cannot keep it so (Firefox). */
+function AwakeLine({ notebookKey, keepAwake }: { notebookKey: string; keepAwake: boolean }) {
+  const watch = useSessionKey(NIGHT_WATCH_KEY, parseNightWatch);
+  if (!keepAwake || !watch?.going.includes(notebookKey)) return null;
+  return <p class="awake">{t(watch.canKeepAwake ? 'popupKeepingAwake' : 'popupCannotKeepAwake')}</p>;
 }
 
 /** Empty means "use the default from the options". */

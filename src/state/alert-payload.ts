@@ -44,6 +44,7 @@ const NTFY: Record<AlertKind, { priority: string; tags: string }> = {
   'left-to-person': { priority: 'high', tags: 'raising_hand' },
   restarted: { priority: 'default', tags: 'arrows_counterclockwise' },
   'run-finished': { priority: 'default', tags: 'white_check_mark' },
+  'tab-gone': { priority: 'high', tags: 'see_no_evil' },
   test: { priority: 'default', tags: 'test_tube' },
 };
 

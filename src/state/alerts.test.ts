@@ -92,7 +92,7 @@ describe('alert settings', () => {
       Object.entries(config.events)
         .filter(([, on]) => on)
         .map(([event]) => event),
-    ).toEqual(['gave-up', 'run-stopped', 'ui-problem', 'left-to-person']);
+    ).toEqual(['gave-up', 'run-stopped', 'ui-problem', 'left-to-person', 'tab-gone']);
   });
 
   it('alert only with a URL, and only for the chosen events', () => {
@@ -185,6 +185,7 @@ describe('alert settings of version 1', () => {
         'left-to-person': true,
         restarted: false,
         'run-finished': false,
+        'tab-gone': true,
       },
       includeTitle: true,
       includeErrorLine: false,
@@ -194,7 +195,7 @@ describe('alert settings of version 1', () => {
     expect(parseAlertsConfig({ v: 1, url: 'https://ntfy.sh/x' }).events['ui-problem']).toBe(true);
   });
 
-  it('keep the events a person chose, the old defaults of the others with them', () => {
+  it('keep the events a person chose, the old defaults of the others with them; a tab gone, new, on', () => {
     const chosen = parseAlertsConfig({ ...v1, events: { 'gave-up': true, 'run-stopped': false, restarted: true } });
     expect(chosen.events).toEqual({
       'gave-up': true,
@@ -203,6 +204,7 @@ describe('alert settings of version 1', () => {
       'left-to-person': false,
       restarted: true,
       'run-finished': false,
+      'tab-gone': true,
     });
   });
 

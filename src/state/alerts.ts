@@ -20,13 +20,14 @@ export const ALERT_EVENTS = [
   'left-to-person',
   'restarted',
   'run-finished',
+  'tab-gone',
 ] as const satisfies readonly NotifyEffect['kind'][];
 export type AlertEvent = (typeof ALERT_EVENTS)[number];
 
 /**
  * What the person is told about once a URL is set: every night that ends waiting for them (a give-up, a run stopped
- * by another error, a restart that failed in Colab's interface, Colab leaving something to them); not each restart,
- * nor a run that finished.
+ * by another error, a restart that failed in Colab's interface, Colab leaving something to them, nothing watching the
+ * run any more); not each restart, nor a run that finished.
  */
 const DEFAULT_EVENTS: Record<AlertEvent, boolean> = {
   'gave-up': true,
@@ -35,6 +36,7 @@ const DEFAULT_EVENTS: Record<AlertEvent, boolean> = {
   'left-to-person': true,
   restarted: false,
   'run-finished': false,
+  'tab-gone': true,
 };
 
 export const RECEIVER_KINDS = ['ntfy', 'telegram', 'slack', 'discord', 'json'] as const;

@@ -141,10 +141,18 @@ describe('asking the person at the keyboard', () => {
 
   it('the tab closed while asking: not restarted, and the history says so', () => {
     const { record } = asked();
-    const closed = reduce(record, { type: 'tab-closed', tabId: TAB }, ctx(T0 + 4 * SEC));
+    const closed = reduce(
+      record,
+      { type: 'tab-closed', tabId: TAB, gone: 'closed', othersShow: false },
+      ctx(T0 + 4 * SEC),
+    );
     expect(closed.record.status).toEqual({ kind: 'watching' });
     expect(closed.record.history.at(-1)).toMatchObject({ type: 'asked', params: { choice: 'closed' } });
-    const other = reduce(record, { type: 'tab-closed', tabId: TAB + 1 }, ctx(T0 + 4 * SEC));
+    const other = reduce(
+      record,
+      { type: 'tab-closed', tabId: TAB + 1, gone: 'closed', othersShow: false },
+      ctx(T0 + 4 * SEC),
+    );
     expect(pendingOf(other.record).askedAt).toBe(T0 + SEC);
   });
 

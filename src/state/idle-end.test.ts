@@ -102,7 +102,7 @@ describe('a guard armed for a stretch', () => {
   it('a tab closed (or reloaded) with cells under way no longer keeps it armed', () => {
     let record = switchedOnAt(T0);
     record = apply(record, busy(), T0).record;
-    record = apply(record, { type: 'tab-closed', tabId: TAB }, T0 + HOUR).record;
+    record = apply(record, { type: 'tab-closed', tabId: TAB, gone: 'closed', othersShow: false }, T0 + HOUR).record;
     expect(apply(record, { type: 'settle' }, T0 + HOUR + STRETCH).record.enabled).toBe(false);
 
     let reloaded = apply(switchedOnAt(T0), busy(), T0).record;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { migrate } from './migrations';
-import { parseNotebook } from './schema';
+import { parseNotebook, parseSettings } from './schema';
 
 /**
  * Old records read by this version: nothing of what they hold is lost, and damage in them is left behind, never
@@ -100,6 +100,28 @@ describe('a version 3 notebook record', () => {
       reason: 'no-run-started',
       saw: '1 cells',
     });
+  });
+});
+
+describe('version 4 records (before keep-awake and the tab-gone entry)', () => {
+  const v4Settings = { v: 4, maxRestarts: 5, askAtKeyboard: false };
+
+  it('keeps the computer awake for settings stored before the switch existed, and keeps every other setting', () => {
+    const { value, problem } = parseSettings(v4Settings);
+    expect(problem).toBeUndefined();
+    expect(value).toMatchObject({ v: 5, maxRestarts: 5, askAtKeyboard: false, keepAwake: true });
+  });
+
+  it('keeps a notebook record whole, its history included', () => {
+    const history = [{ at: AT, type: 'run-started' }];
+    const { value, problem } = parseNotebook(KEY, { ...v3({ history }), v: 4 });
+    expect(problem).toBeUndefined();
+    expect(value).toMatchObject({ v: 5, key: KEY, title: 't', enabled: true, history });
+  });
+
+  it('reads the tab-gone entry of a v5 record', () => {
+    const gone = { at: AT, type: 'tab-gone', params: { why: 'discarded' } };
+    expect(parseNotebook(KEY, { ...v3({ history: [gone] }), v: 5 }).value.history).toEqual([gone]);
   });
 });
 

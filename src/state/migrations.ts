@@ -9,7 +9,7 @@ import { cut, HISTORY_LIMIT, TEXT_LIMITS } from '../limits';
 import { type FailedStep, UI_STEPS, type UiStep } from './failed-step';
 import { entryV3toV4 } from './history-sentences';
 
-export const CURRENT_VERSION = 4;
+export const CURRENT_VERSION = 5;
 
 export type RawRecord = Record<string, unknown>;
 type Migration = (raw: RawRecord) => RawRecord;
@@ -91,7 +91,9 @@ function settingsV1toV2(raw: RawRecord): RawRecord {
 
 /**
  * Records that did not change shape. v3 added the history type 'left-to-person' (settings are unchanged): its new
- * version keeps an older extension from rewriting a history it cannot read whole. v4 changed notebooks only.
+ * version keeps an older extension from rewriting a history it cannot read whole. v4 changed notebooks only. v5 added
+ * the history type 'tab-gone' and the setting `keepAwake` (on unless stored off): an older extension rewriting either
+ * would drop what it cannot read.
  */
 function sameShape(version: number): Migration {
   return (raw) => ({ ...raw, v: version });
@@ -140,8 +142,8 @@ function isUiStep(step: string): step is UiStep {
 }
 
 const MIGRATIONS: Readonly<Record<RecordKind, Readonly<Record<number, Migration>>>> = {
-  notebook: { 0: notebookV0toV1, 1: sameShape(2), 2: sameShape(3), 3: notebookV3toV4 },
-  settings: { 0: settingsV0toV1, 1: settingsV1toV2, 2: sameShape(3), 3: sameShape(4) },
+  notebook: { 0: notebookV0toV1, 1: sameShape(2), 2: sameShape(3), 3: notebookV3toV4, 4: sameShape(5) },
+  settings: { 0: settingsV0toV1, 1: settingsV1toV2, 2: sameShape(3), 3: sameShape(4), 4: sameShape(5) },
 };
 
 /**

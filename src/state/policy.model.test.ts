@@ -107,7 +107,7 @@ class PolicyNight {
   play(event: NightEvent): void {
     if (this.#second) {
       this.#second = false;
-      this.#send({ type: 'tab-closed', tabId: SECOND_TAB });
+      this.#send({ type: 'tab-closed', tabId: SECOND_TAB, gone: 'closed', othersShow: true });
     }
     this.#perform(event);
     // The night reads the popup after every event: a page showing the record (state/idle-end.ts).
@@ -265,7 +265,7 @@ class PolicyNight {
 
   /** The tab shows another notebook: the worker hands this one over (router.ts). */
   #leave(): void {
-    this.#send({ type: 'tab-closed', tabId: TAB });
+    this.#send({ type: 'tab-closed', tabId: TAB, gone: 'navigated', othersShow: this.#second });
   }
 
   /**

@@ -425,13 +425,69 @@ describe('the owner tab closing', () => {
   it('ends its restart in progress as interrupted (counted, not retried); leaves a countdown for another tab', () => {
     const scheduled = reduce(enabled(), failure(T0), ctx(T0)).record;
     const { attempt, restartAt } = pendingOf(scheduled);
-    expect(reduce(scheduled, { type: 'tab-closed', tabId: TAB }, ctx(T0 + SEC)).record).toBe(scheduled);
+    expect(
+      reduce(scheduled, { type: 'tab-closed', tabId: TAB, gone: 'closed', othersShow: true }, ctx(T0 + SEC)).record,
+    ).toBe(scheduled);
     const running = reduce(scheduled, { type: 'claim', tabId: TAB, attempt }, ctx(restartAt)).record;
-    expect(reduce(running, { type: 'tab-closed', tabId: OTHER_TAB }, ctx(restartAt + SEC)).record).toBe(running);
-    const closed = reduce(running, { type: 'tab-closed', tabId: TAB }, ctx(restartAt + SEC)).record;
+    expect(
+      reduce(running, { type: 'tab-closed', tabId: OTHER_TAB, gone: 'closed', othersShow: true }, ctx(restartAt + SEC))
+        .record,
+    ).toBe(running);
+    const closed = reduce(
+      running,
+      { type: 'tab-closed', tabId: TAB, gone: 'closed', othersShow: true },
+      ctx(restartAt + SEC),
+    ).record;
     expect(closed.status.kind).toBe('watching');
     expect(closed).toMatchObject({ loopCount: 1, totalRestarts: 1 });
     expect(closed.history.at(-1)?.type).toBe('interrupted');
+  });
+});
+
+describe('a tab gone while its run went on', () => {
+  const busy = (tabId = TAB): PolicyEvent => ({ type: 'activity', tabId, busy: true });
+  const gone = (gone: 'closed' | 'discarded' | 'navigated', othersShow = false, tabId = TAB): PolicyEvent => ({
+    type: 'tab-closed',
+    tabId,
+    gone,
+    othersShow,
+  });
+
+  it('closed, discarded or navigated away with cells under way: a history entry and an alert, saying how', () => {
+    const running = reduce(enabled(), busy(), ctx(T0)).record;
+    for (const way of ['closed', 'discarded', 'navigated'] as const) {
+      const { record, effects } = reduce(running, gone(way), ctx(T0 + MIN));
+      const entry = { at: T0 + MIN, type: 'tab-gone', params: { why: way, tab: TAB } };
+      expect(record.history.at(-1)).toEqual(entry);
+      expect(effects).toEqual([{ type: 'notify', kind: 'tab-gone', key: KEY, title: running.title, entry }]);
+    }
+  });
+
+  it('the tab counting down to a restart, or restarting, is the run too', () => {
+    const scheduled = reduce(enabled(), failure(T0), ctx(T0)).record;
+    expect(reduce(scheduled, gone('closed'), ctx(T0 + SEC)).effects.map((e) => e.kind)).toEqual(['tab-gone']);
+    const { attempt, restartAt } = pendingOf(scheduled);
+    const running = reduce(scheduled, { type: 'claim', tabId: TAB, attempt }, ctx(restartAt)).record;
+    const closed = reduce(running, gone('closed'), ctx(restartAt + SEC));
+    expect(closed.record.history.slice(-2).map((e) => e.type)).toEqual(['interrupted', 'tab-gone']);
+    expect(closed.effects.map((e) => e.kind)).toEqual(['tab-gone']);
+  });
+
+  it('nothing is told when another tab still shows the notebook, or the tab carried no run', () => {
+    const running = reduce(enabled(), busy(), ctx(T0)).record;
+    expect(reduce(running, gone('closed', true), ctx(T0 + MIN)).effects).toEqual([]);
+    expect(reduce(running, gone('closed', false, OTHER_TAB), ctx(T0 + MIN)).effects).toEqual([]);
+    expect(reduce(enabled(), gone('closed'), ctx(T0 + MIN)).record.history).toEqual([]);
+    const off = reduce(running, { type: 'set-enabled', enabled: false }, ctx(T0 + SEC)).record;
+    expect(reduce(off, gone('closed'), ctx(T0 + MIN)).effects).toEqual([]);
+  });
+
+  it('is told once, though the browser reports the navigation again', () => {
+    const scheduled = reduce(enabled(), failure(T0), ctx(T0)).record;
+    const first = reduce(scheduled, gone('navigated'), ctx(T0 + SEC)).record;
+    const again = reduce(first, gone('navigated'), ctx(T0 + 2 * SEC));
+    expect(again.effects).toEqual([]);
+    expect(again.record.history.filter((e) => e.type === 'tab-gone')).toHaveLength(1);
   });
 });
 
@@ -1473,6 +1529,8 @@ describe('invariants', () => {
         { type: 'set-max-restarts', value: random(3) === 0 ? null : random(6) },
         { type: 'set-title', title: 't'.repeat(random(700)) },
         { type: 'adopt', tabId, ownerAlive: random(2) === 0 },
+        { type: 'activity', tabId, busy: random(2) === 0 },
+        { type: 'tab-closed', tabId, gone: 'discarded', othersShow: random(2) === 0 },
         {
           type: 'declined',
           detectedAt: now,

@@ -6,6 +6,7 @@ import { answersDisconnect, type DisconnectKind, disconnectVerdict } from './dis
 import { clipFailed } from './failed-step';
 import { endedByItself, endIdleGuard, forgetTab, freshActivity, noteActivity } from './idle-end';
 import { RETENTION_MS } from './retention';
+import { tabCarriesRun } from './run-going';
 import {
   type AskChoice,
   type DeclineReason,
@@ -24,6 +25,7 @@ import {
   SETTING_BOUNDS,
   type Settings,
   type Status,
+  type TabGoneWay,
   type Verdict,
 } from './schema';
 import { withoutUnsafeText } from './storage-keys';
@@ -84,7 +86,11 @@ export type PolicyEvent =
   | { type: 'set-max-restarts'; value: number | null }
   | { type: 'set-title'; title: string }
   | { type: 'adopt'; tabId: number; ownerAlive: boolean }
-  | { type: 'tab-closed'; tabId: number }
+  /**
+   * The tab no longer shows the notebook, and its page could not say so: closed, discarded by the browser, or
+   * navigated away (`gone`). `othersShow`: another tab of this session still shows the notebook.
+   */
+  | { type: 'tab-closed'; tabId: number; gone: TabGoneWay; othersShow: boolean }
   | { type: 'sight'; blind: boolean; at: number }
   | { type: 'run'; tabId: number; detectedAt: number; what: RunEvent; cell?: number; line?: string }
   /** Cells began to be under way in the tab (`busy`), or none is any more. */
@@ -130,7 +136,15 @@ type AnyReply = ReplyMap[keyof ReplyMap];
 
 export interface NotifyEffect {
   type: 'notify';
-  kind: 'restarted' | 'gave-up' | 'ui-problem' | 'left-to-person' | 'run-finished' | 'run-stopped' | 'guard-ended';
+  kind:
+    | 'restarted'
+    | 'gave-up'
+    | 'ui-problem'
+    | 'left-to-person'
+    | 'run-finished'
+    | 'run-stopped'
+    | 'guard-ended'
+    | 'tab-gone';
   key: string;
   title: string;
   /** The history entry that tells what happened: the notification says it in the history's words. */
@@ -803,18 +817,33 @@ function onAdopt(current: NotebookRecord, event: EventOf<'adopt'>, ctx: PolicyCo
 }
 
 /**
- * The tab running a restart closed: nobody will report its result, so it ends as interrupted now rather than
- * showing "Restarting" until the next event. A countdown stays: another tab, or the notebook reopened, takes it over.
+ * A tab left the notebook without a word (closed, discarded, navigated away). The restart it was running ends as
+ * interrupted now rather than showing "Restarting" until the next event; a countdown stays: another tab, or the
+ * notebook reopened, takes it over. When the tab carried the notebook's run and no other tab shows the notebook,
+ * nothing watches the run any more: that is written and told (`tab-gone`), once.
  */
 function onTabClosed(current: NotebookRecord, event: EventOf<'tab-closed'>, ctx: PolicyContext): Reduction {
+  const carried = !event.othersShow && tabCarriesRun(current, event.tabId, ctx.session);
   const record = forgetTab(current, event.tabId, ctx.session, ctx.now);
   const { status } = record;
   // The person closed the tab that asked them: their answer, in effect, is no.
   if (status.kind === 'pending' && status.askedAt !== undefined && status.ownerTab === event.tabId) {
     return ok(addHistory({ ...record, status: { kind: 'watching' } }, askedEntry(status, 'closed', ctx.now)));
   }
-  if (status.kind !== 'restarting' || status.ownerTab !== event.tabId) return ok(record);
-  return ok(interruptRestart(record, status, ctx.now));
+  const ended =
+    status.kind === 'restarting' && status.ownerTab === event.tabId
+      ? interruptRestart(record, status, ctx.now)
+      : record;
+  if (!carried || toldGone(ended, event.tabId)) return ok(ended);
+  const entry: HistoryEntry = { at: ctx.now, type: 'tab-gone', params: { why: event.gone, tab: event.tabId } };
+  const next = addHistory(ended, entry);
+  return { record: next, effects: [notify(next, 'tab-gone', entry)], reply: { ok: true } };
+}
+
+/** The browser reports one navigation more than once: a tab gone is told once, until anything else is written. */
+function toldGone(record: NotebookRecord, tab: number): boolean {
+  const last = record.history.at(-1);
+  return last?.type === 'tab-gone' && last.params?.tab === tab;
 }
 
 // ---------------------------------------------------------------------------------------------------------------------

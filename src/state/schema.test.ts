@@ -56,6 +56,7 @@ describe('defaults', () => {
       statusApi: true,
       guardNeverEnds: false,
       askAtKeyboard: true,
+      keepAwake: true,
     });
   });
 

@@ -112,6 +112,8 @@ const SettingsEntries = {
   guardNeverEnds: v.optional(v.boolean(), false),
   /** On: a countdown in a Colab tab where a person is working asks before it acts (page/question.ts). */
   askAtKeyboard: v.optional(v.boolean(), true),
+  /** On: while a guarded run goes on, the computer is asked to stay awake (state/run-going.ts, background/awake.ts). */
+  keepAwake: v.optional(v.boolean(), true),
 };
 
 export const SettingsSchema = v.pipe(
@@ -207,9 +209,15 @@ export const HISTORY_TYPES = [
   'guard-ended',
   /** A person at the keyboard was asked before a restart; `params.choice` says what came of it. */
   'asked',
+  /** The tab of a run going on closed, was discarded or left the notebook, and no other tab shows it (`why`). */
+  'tab-gone',
 ] as const;
 
 export { DECLINE_REASONS, DECLINED, type DeclineReason } from './declined';
+
+/** How the tab of a run going on can go without its page saying so (a `tab-gone` entry's `why`). */
+export const TAB_GONE_WAYS = ['closed', 'discarded', 'navigated'] as const;
+export type TabGoneWay = (typeof TAB_GONE_WAYS)[number];
 
 /**
  * Why an entry happened, when its type alone does not say: a declined failure (DECLINED's reasons), a countdown
@@ -232,6 +240,8 @@ export const HISTORY_WHYS = [
   'disconnect',
   /** A failure reported after the guard ended by itself. */
   'guard-ended',
+  /** How a tab-gone entry's tab went: closed, discarded by the browser, or navigated away from the notebook. */
+  ...TAB_GONE_WAYS,
 ] as const;
 export type HistoryWhy = (typeof HISTORY_WHYS)[number];
 

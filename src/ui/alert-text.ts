@@ -11,6 +11,7 @@ const EVENT_LABELS: Record<AlertKind, MessageKey> = {
   'left-to-person': 'alertEventLeft',
   restarted: 'alertEventRestarted',
   'run-finished': 'alertEventRunFinished',
+  'tab-gone': 'alertEventTabGone',
   test: 'alertEventTest',
 };
 
@@ -44,6 +45,13 @@ const URL_PROBLEMS: Record<UrlProblem, MessageKey> = {
 
 export function urlProblemText(problem: UrlProblem): string {
   return t(URL_PROBLEMS[problem]);
+}
+
+/** The same problems of a heartbeat URL: an empty field and plain http are said for a heartbeat, not an alert. */
+export function heartbeatUrlProblemText(problem: UrlProblem): string {
+  if (problem === 'empty') return t('heartbeatUrlEmpty');
+  if (problem === 'not-https') return t('heartbeatUrlHttps');
+  return urlProblemText(problem);
 }
 
 const SECRET_PROBLEMS: Record<SecretProblem, MessageKey> = {

@@ -164,7 +164,7 @@ describe('the alerts line of Copy diagnostics', () => {
     };
     const line = alertsLine(telegram, log);
     expect(line).toBe(
-      'Alerts: telegram, token set, chat set; events gave-up, run-stopped, ui-problem, left-to-person; ' +
+      'Alerts: telegram, token set, chat set; events gave-up, run-stopped, ui-problem, left-to-person, tab-gone; ' +
         'name off, error line off; 1 waiting until 2026-11-28T03:10:30.000Z; last failures: http 429 (wait 30 s)',
     );
     const text = diagnosticsText({ ...base, notebooks: [], alerts: { config: telegram, log } });

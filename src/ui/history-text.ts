@@ -1,6 +1,6 @@
 import { type MessageKey, t, tn } from '../lib/i18n';
 import type { NotifyEffect } from '../state/policy';
-import { DECLINED, type DeclineReason, type HistoryEntry, type HistoryParams } from '../state/schema';
+import { DECLINED, type DeclineReason, type HistoryEntry, type HistoryParams, type TabGoneWay } from '../state/schema';
 import { colabSaid } from './steps';
 
 /**
@@ -47,12 +47,25 @@ export function historyDetail(entry: HistoryEntry): string | undefined {
       return t('historyGuardEnded');
     case 'asked':
       return askedWords(p);
+    case 'tab-gone':
+      return t(TAB_GONE_WORDS[tabGoneWay(p)]);
     case 'enabled':
     case 'run-started':
     case 'run-finished':
     case 'run-interrupted':
       return undefined;
   }
+}
+
+const TAB_GONE_WORDS: Record<TabGoneWay, MessageKey> = {
+  closed: 'historyTabClosed',
+  discarded: 'historyTabDiscarded',
+  navigated: 'historyTabNavigated',
+};
+
+/** How a tab-gone entry's tab went (an entry without it: closed, the commonest). */
+export function tabGoneWay(p: HistoryParams): TabGoneWay {
+  return p.why === 'discarded' || p.why === 'navigated' ? p.why : 'closed';
 }
 
 /** How the question to the person at the keyboard ended. */

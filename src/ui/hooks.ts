@@ -101,18 +101,27 @@ export function useProblems(): Problem[] {
  * the alert settings and their delivery log). undefined until the first read.
  */
 export function useLocalKey<T>(key: string, parse: (raw: unknown) => T): T | undefined {
+  return useAreaKey('local', key, parse);
+}
+
+/** The same for `storage.session`: what the service worker made of the night (background/night-watch.ts). */
+export function useSessionKey<T>(key: string, parse: (raw: unknown) => T): T | undefined {
+  return useAreaKey('session', key, parse);
+}
+
+function useAreaKey<T>(area: 'local' | 'session', key: string, parse: (raw: unknown) => T): T | undefined {
   const [value, setValue] = useState<T | undefined>(undefined);
   useEffect(() => {
     let alive = true;
     let changed = false;
-    const listener = (changes: Record<string, browser.Storage.StorageChange>, area: string) => {
+    const listener = (changes: Record<string, browser.Storage.StorageChange>, changedArea: string) => {
       const change = changes[key];
-      if (area !== 'local' || !change || !alive) return;
+      if (changedArea !== area || !change || !alive) return;
       changed = true;
       setValue(parse(change.newValue));
     };
     browser.storage.onChanged.addListener(listener);
-    browser.storage.local.get(key).then(
+    browser.storage[area].get(key).then(
       (items) => alive && !changed && setValue(parse(items[key])),
       () => undefined,
     );
@@ -120,7 +129,7 @@ export function useLocalKey<T>(key: string, parse: (raw: unknown) => T): T | und
       alive = false;
       browser.storage.onChanged.removeListener(listener);
     };
-  }, [key]);
+  }, [area, key]);
   return value;
 }
 

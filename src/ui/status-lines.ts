@@ -1,7 +1,8 @@
 import { type MessageKey, t, tn } from '../lib/i18n';
 import { nightStart } from '../state/night';
 import { backoffSeconds } from '../state/policy';
-import type { HistoryEntry, NotebookRecord, Settings } from '../state/schema';
+import type { HistoryEntry, NotebookRecord, Settings, TabGoneWay } from '../state/schema';
+import { tabGoneWay } from './history-text';
 import type { StatusView } from './status-view';
 import { formatTime } from './text';
 
@@ -18,7 +19,14 @@ const ENDINGS: ReadonlySet<HistoryEntry['type']> = new Set([
   'run-interrupted',
   'gave-up',
   'guard-ended',
+  'tab-gone',
 ]);
+
+const TAB_GONE_HAPPENED: Record<TabGoneWay, MessageKey> = {
+  closed: 'happenedTabClosed',
+  discarded: 'happenedTabDiscarded',
+  navigated: 'happenedTabNavigated',
+};
 
 /** How the night's newest run ended (or the guard gave up on it), in words; null while nothing has ended. */
 export function happenedText(history: readonly HistoryEntry[], now: number): string | null {
@@ -38,6 +46,8 @@ export function happenedText(history: readonly HistoryEntry[], now: number): str
       return t('happenedInterrupted', at);
     case 'guard-ended':
       return t('happenedGuardEnded', at);
+    case 'tab-gone':
+      return t(TAB_GONE_HAPPENED[tabGoneWay(end.params ?? {})], at);
     default: {
       const restarts = end.params?.n ?? 0;
       return tn('happenedGaveUp', restarts, at, restarts);

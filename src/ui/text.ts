@@ -99,6 +99,7 @@ const HISTORY_KEYS: Record<HistoryEntry['type'], MessageKey> = {
   'run-interrupted': 'eventRunInterrupted',
   'guard-ended': 'eventGuardEnded',
   asked: 'eventAsked',
+  'tab-gone': 'eventTabGone',
 };
 
 export interface EventText {
