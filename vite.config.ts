@@ -3,14 +3,14 @@ import preact from '@preact/preset-vite';
 import { defineConfig, type Plugin } from 'vite';
 import manifestSource from './manifest.json' with { type: 'json' };
 import pkg from './package.json' with { type: 'json' };
-import { expandColabPages } from './src/colab/origins';
+import { expandColabPages } from './src/site/origins';
 
 // One manifest.json for both browsers. `vite build` builds the Chrome package into dist/;
 // `vite build --mode firefox` builds the Firefox package into dist-firefox/ from the same sources,
 // with the Firefox differences generated here by `firefoxManifest` (never kept in a second file).
 
 // The version lives in package.json only; manifest.json carries a placeholder. Colab's pages are `<colab-pages>`
-// there (the host permissions, the page script's matches): Colab's origins are listed once, in src/colab/origins.ts.
+// there (the host permissions, the page script's matches): Colab's origins are listed once, in src/site/origins.ts.
 const [pageScript, ...otherScripts] = manifestSource.content_scripts;
 if (!pageScript) throw new Error('manifest.json: no content scripts');
 const manifest = {

@@ -146,7 +146,7 @@ export function storeTextProblems(chromeListing, firefoxListing, messages) {
 
 /**
  * Backticked `src/…` paths of a Markdown file that name nothing among `files` (repository paths), with their line.
- * With `rooms` (src/'s folders), a mention that starts with one (`colab/hosts.ts`) is read under src/ too: the
+ * With `rooms` (src/'s folders), a mention that starts with one (`site/hosts.ts`) is read under src/ too: the
  * pages about the code name files that way.
  */
 export function stalePaths(markdown, files, rooms = []) {

@@ -20,12 +20,8 @@ import { parseSync, walk } from './ast.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-/** How each known debt is paid. */
-const ADDRESSES = "goes when Colab's addresses and languages move to a room below state/";
-const REGISTRY = 'goes when the tab registry moves beside the store';
-
 /**
- * What each room may import: rooms (a folder or a file row), one file of a room (`src/colab/hosts.ts`), packages by
+ * What each room may import: rooms (a folder or a file row), one file of a room (`src/state/store.ts`), packages by
  * name, and files outside src/. `{ to, debt }` is known debt: an import allowed until the move `debt` names.
  */
 export const LAYERS = {
@@ -34,24 +30,14 @@ export const LAYERS = {
   'src/lib/': [],
   'src/lib/i18n.ts': ['webextension-polyfill', 'public/_locales/en/messages.json'],
   'src/lib/english-fallback.ts': ['src/lib/i18n.ts', 'public/_locales/en/messages.json'],
+  'src/site/': [],
   'src/detector/': ['src/detector/patterns.ts', 'src/lib/', 'src/limits.ts'],
   'src/detector/patterns.ts': ['src/limits.ts', 're2js'],
-  'src/state/': [
-    'src/detector/',
-    'src/lib/',
-    'src/limits.ts',
-    'valibot',
-    { to: 'src/colab/hosts.ts', debt: ADDRESSES },
-  ],
+  'src/state/': ['src/detector/', 'src/lib/', 'src/limits.ts', 'valibot', 'src/site/'],
   'src/state/store.ts': ['src/lib/', 'src/limits.ts', 'valibot', 'webextension-polyfill'],
-  'src/colab/': ['src/detector/', 'src/state/', 'src/lib/', 'src/limits.ts'],
-  'src/messaging/': [
-    'src/state/',
-    'src/state/store.ts',
-    'src/limits.ts',
-    'valibot',
-    { to: 'src/colab/origins.ts', debt: ADDRESSES },
-  ],
+  'src/state/tab-registry.ts': ['webextension-polyfill'],
+  'src/colab/': ['src/site/', 'src/detector/', 'src/state/', 'src/lib/', 'src/limits.ts'],
+  'src/messaging/': ['src/state/', 'src/state/store.ts', 'src/limits.ts', 'src/site/', 'valibot'],
   'src/ui/': [
     'src/messaging/',
     'src/state/',
@@ -69,6 +55,7 @@ export const LAYERS = {
     'src/ui/',
     'src/messaging/',
     'src/colab/',
+    'src/site/',
     'src/state/',
     'src/state/store.ts',
     'src/detector/',
@@ -78,12 +65,22 @@ export const LAYERS = {
     'valibot',
     'webextension-polyfill',
   ],
-  'src/frame/': ['src/messaging/', 'src/colab/', 'src/detector/', 'src/lib/', 'src/limits.ts', 'webextension-polyfill'],
+  'src/frame/': [
+    'src/messaging/',
+    'src/colab/',
+    'src/site/',
+    'src/detector/',
+    'src/lib/',
+    'src/limits.ts',
+    'webextension-polyfill',
+  ],
   'src/background/': [
     'src/ui/',
     'src/messaging/',
     'src/state/',
     'src/state/store.ts',
+    'src/state/tab-registry.ts',
+    'src/site/',
     'src/detector/patterns.ts',
     'src/lib/',
     'src/lib/i18n.ts',
@@ -91,20 +88,17 @@ export const LAYERS = {
     'src/limits.ts',
     'valibot',
     'webextension-polyfill',
-    { to: 'src/colab/origins.ts', debt: ADDRESSES },
   ],
   'src/popup/': [
     'src/ui/',
     'src/messaging/',
     'src/state/',
+    'src/state/tab-registry.ts',
+    'src/site/',
     'src/lib/i18n.ts',
     'src/limits.ts',
     'preact',
     'webextension-polyfill',
-    { to: 'src/colab/origins.ts', debt: ADDRESSES },
-    { to: 'src/colab/languages.ts', debt: ADDRESSES },
-    { to: 'src/colab/page-language.ts', debt: ADDRESSES },
-    { to: 'src/background/tab-registry.ts', debt: REGISTRY },
   ],
   'src/options/': [
     'src/ui/',

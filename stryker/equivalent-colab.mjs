@@ -367,12 +367,6 @@ export default [
     why: 'the made-up ligature names neither done nor more_horiz: unknown, as with no icon shown',
   },
   {
-    file: 'src/colab/page-language.ts',
-    mutator: 'BlockStatement',
-    code: '} catch {',
-    why: 'an empty catch returns undefined, which the ?? after it reads as null',
-  },
-  {
     file: 'src/colab/verify.ts',
     mutator: 'BooleanLiteral',
     code: 'observeShadowRoots: true,',

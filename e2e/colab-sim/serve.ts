@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { COLAB_ORIGINS } from '../../src/colab/origins';
+import { COLAB_ORIGINS } from '../../src/site/origins';
 import { resolveScenario } from './resolve';
 import { LABEL_LANGUAGES, type LabelSet, type ResolvedScenario, type Scenario } from './scenario';
 

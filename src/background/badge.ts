@@ -1,9 +1,9 @@
 import browser from 'webextension-polyfill';
 import { t } from '../lib/i18n';
 import { loadNotebook, loadSettings } from '../state/store';
+import { notebookOfTab, tabsOfNotebook } from '../state/tab-registry';
 import { type BadgeView, badgeFor } from '../ui/badge';
 import { badgeTooltip } from '../ui/badge-tooltip';
-import { notebookOfTab, tabsOfNotebook } from './tab-registry';
 
 /** The toolbar icon per tab: on/off, restarts in the last 12 hours, and a look of its own when the guard stopped. */
 

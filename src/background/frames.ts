@@ -6,8 +6,8 @@ import { notebookStatus } from '../state/notebook-status';
 import { NOTEBOOK_PREFIX, parseSettings, SETTINGS_KEY } from '../state/schema';
 import { urlShowsNotebook } from '../state/scratch';
 import { loadNotebook, loadSettings } from '../state/store';
+import { notebookOfTab, notebookTabs, tabsOfNotebook } from '../state/tab-registry';
 import { tokenOfTab } from './frame-tokens';
-import { notebookOfTab, notebookTabs, tabsOfNotebook } from './tab-registry';
 
 /**
  * The service worker's side of Colab's output frames: what a frame may post, the notebook status it may read, and

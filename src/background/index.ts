@@ -1,9 +1,10 @@
 import browser from 'webextension-polyfill';
-import { COLAB_MATCHES } from '../colab/origins';
 import { refusedPattern } from '../detector/patterns';
 import { fallBackToEnglish } from '../lib/english-fallback';
+import { COLAB_MATCHES } from '../site/origins';
 import { NOTEBOOK_PREFIX, SETTINGS_KEY } from '../state/schema';
 import { createNotebookWriter } from '../state/store';
+import { notebookOfTab, setTabNotebook, tabShowsNotebook } from '../state/tab-registry';
 import { refusedPatternSaid } from '../ui/refusal-text';
 import { deliverDue, isRetryAlarm } from './alerts';
 import { refreshNotebookBadges, refreshTabBadge } from './badge';
@@ -13,7 +14,6 @@ import { heartbeatAlarm, isHeartbeatAlarm, nightChanged, reviewNight } from './n
 import { focusNotebookOf } from './notification-click';
 import { injectIntoOpenTabs } from './reinject';
 import { createRouter } from './router';
-import { notebookOfTab, setTabNotebook, tabShowsNotebook } from './tab-registry';
 import { welcomeOnInstall } from './welcome';
 
 fallBackToEnglish();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import manifest from '../../manifest.json' with { type: 'json' };
-import { expandColabPages } from '../colab/origins';
+import { expandColabPages } from '../site/origins';
 import { matchesPattern } from './match-pattern';
 
 const [pageSource, framePatterns] = manifest.content_scripts.map((script) => script.matches);

@@ -29,11 +29,11 @@ import {
 } from '../state/run-going';
 import { NOTEBOOK_PREFIX, SETTINGS_KEY } from '../state/schema';
 import { loadNotebook, loadSettings } from '../state/store';
+import { registryChanged, tabsByNotebookIn } from '../state/tab-registry';
 import { keepAwake, powerApi } from './awake';
 import { mayReach, releaseUnused } from './host-permissions';
 import { type SendOutcome, sendTo } from './http';
 import { browserSession } from './session';
-import { registryChanged, tabsByNotebookIn } from './tab-registry';
 
 /**
  * What keeps the night going when nobody watches it, derived from the stored records (state/run-going.ts) whenever

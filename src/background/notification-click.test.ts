@@ -1,8 +1,8 @@
 import { fakeBrowser } from '@webext-core/fake-browser';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { getMessage } from '../../test/support/messages';
+import { setTabNotebook } from '../state/tab-registry';
 import { focusNotebookOf } from './notification-click';
-import { setTabNotebook } from './tab-registry';
 
 vi.mock('webextension-polyfill', async () => ({ default: (await import('@webext-core/fake-browser')).fakeBrowser }));
 

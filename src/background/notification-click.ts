@@ -1,8 +1,8 @@
 import browser from 'webextension-polyfill';
 import { t } from '../lib/i18n';
 import { notebookAddress } from '../state/notebook-address';
+import { tabShowsNotebook, tabsOfNotebook } from '../state/tab-registry';
 import { notebookOfNotification } from './notifications';
-import { tabShowsNotebook, tabsOfNotebook } from './tab-registry';
 
 /**
  * A click on a notification brings its notebook to the front: the tab that shows it, in its window. A closed tab's

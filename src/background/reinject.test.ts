@@ -1,6 +1,6 @@
 import { fakeBrowser } from '@webext-core/fake-browser';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { COLAB_MATCHES } from '../colab/origins';
+import { COLAB_MATCHES } from '../site/origins';
 import { injectIntoOpenTabs } from './reinject';
 
 vi.mock('webextension-polyfill', async () => ({ default: (await import('@webext-core/fake-browser')).fakeBrowser }));

@@ -1,5 +1,5 @@
 import browser from 'webextension-polyfill';
-import { COLAB_MATCHES } from '../colab/origins';
+import { COLAB_MATCHES } from '../site/origins';
 import { matchesPattern } from './match-pattern';
 
 type ContentScript = NonNullable<browser.Manifest.WebExtensionManifest['content_scripts']>[number];

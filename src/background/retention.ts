@@ -1,7 +1,7 @@
 import browser from 'webextension-polyfill';
 import { DAY_MS } from '../lib/units';
 import type { NotebookWriter } from '../state/store';
-import { notebooksIn } from './tab-registry';
+import { notebooksIn } from '../state/tab-registry';
 
 /**
  * Applies the retention rules (state/retention.ts) at most once a day, on the first page hello of the day: no timer

@@ -20,6 +20,13 @@ import type { ClaimReply, CommandReply, PolicyEvent, Reduction, ReplyFor, Report
 import type { TabGoneWay } from '../state/schema';
 import { isScratchKey } from '../state/scratch';
 import { loadNotebook, loadSettings, type NotebookWriter, StorageWriteError } from '../state/store';
+import {
+  notebookOfTab,
+  setTabNotebook,
+  tabShowsNotebook,
+  tabsOfNotebook,
+  titleOfNotebook,
+} from '../state/tab-registry';
 import { verdictName } from '../ui/verdict-name';
 import { alertEffects, clearAlerts, sendTestAlert, updateAlerts } from './alerts';
 import { refreshTabBadge } from './badge';
@@ -30,7 +37,6 @@ import { notify } from './notifications';
 import { applyRetentionDaily } from './retention';
 import { browserSession } from './session';
 import { clearStorageErrors, recordStorageError } from './storage-errors';
-import { notebookOfTab, setTabNotebook, tabShowsNotebook, tabsOfNotebook, titleOfNotebook } from './tab-registry';
 
 /**
  * Every runtime message comes through here: checked for who sent it, validated against its schema, then applied as

@@ -7,10 +7,10 @@
  */
 
 import { CAPTURE_LIMITS } from '../limits';
+import { colabLanguage } from '../site/page-language';
 import type { CaptureNode, PageCapture } from '../state/page-capture';
 import { openDialogs } from './dialogs';
 import { squash } from './dom';
-import { colabLanguage } from './page-language';
 import { MENU, TOAST } from './selectors';
 
 /** Attributes whose values say how the page is built, not what it says: kept as they are. */

@@ -5,10 +5,10 @@
  * one. Reads the page once, on request.
  */
 
+import { OUTPUT_FRAME_HOST, OUTPUT_FRAME_PATH } from '../site/origins';
 import { type Failed, fail } from '../state/failed-step';
 import { cellOf, findCells } from './cells';
 import { deepQueryAll } from './dom';
-import { OUTPUT_FRAME_HOST, OUTPUT_FRAME_PATH } from './origins';
 import { CELL, OUTPUT } from './selectors';
 
 export type DetectionCheck =

@@ -4,10 +4,10 @@
  */
 
 import { cut, TEXT_LIMITS } from '../limits';
+import { baseLanguage, colabLanguage } from '../site/page-language';
 import type { DialogKind } from '../state/dialogs';
 import type { RefuseReason } from '../state/failed-step';
 import { deepQuery, deepQueryAll, deepText, dispatchMouseSequence, isVisible, squash, waitFor } from './dom';
-import { baseLanguage, colabLanguage } from './page-language';
 import { DANGEROUS_LABEL, DIALOG, DIALOG_MARKERS, DIALOG_TEXT } from './selectors';
 
 export type { DialogKind } from '../state/dialogs';

@@ -4,9 +4,9 @@
  * and reports to the top frame by postMessage; only here can tracebacks rendered in the frame be read.
  */
 
+import { OUTPUT_FRAME_HOST, OUTPUT_FRAME_PATH } from '../site/origins';
 import { type OutputKind, outputElementOf, outputKind } from './cells';
 import { streamAppender } from './dom';
-import { OUTPUT_FRAME_HOST, OUTPUT_FRAME_PATH } from './origins';
 import { outputList } from './output-list';
 import { OUTPUT_CORE } from './selectors';
 import { outputsIn, streamTail } from './stream-tail';

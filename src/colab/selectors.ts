@@ -7,7 +7,7 @@
  */
 
 import { joinRegex } from '../lib/regex';
-import { labelOf, mentionOf, orTranslated } from './languages';
+import { labelOf, mentionOf, orTranslated } from '../site/languages';
 
 /** Closure menubar and the Runtime menu (§1.1, §1.2). */
 export const MENU = {

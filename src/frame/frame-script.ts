@@ -1,6 +1,6 @@
-import { OUTPUT_FRAME_PATH } from '../colab/origins';
 import { isOrphaned } from '../lib/orphaned';
 import type { FrameMessage, ReplyTo } from '../messaging/protocol';
+import { OUTPUT_FRAME_PATH } from '../site/origins';
 import { frameArrivals } from './arrivals';
 import { runtime } from './browser-runtime';
 import { type AskWorker, reportWhileGuarded } from './report-to-page';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isOutputFrameOrigin } from '../colab/origins';
+import { isOutputFrameOrigin } from '../site/origins';
 import { senderKind } from './sender';
 
 const ID = 'abcdefghijklmnop';

@@ -1,4 +1,4 @@
-import { isColabOrigin, isOutputFrameOrigin, OUTPUT_FRAME_PATH } from '../colab/origins';
+import { isColabOrigin, isOutputFrameOrigin, OUTPUT_FRAME_PATH } from '../site/origins';
 
 /**
  * Who sent a runtime message. Receivers act only on messages from our own contexts, and each kind of message only

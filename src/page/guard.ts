@@ -1,6 +1,7 @@
-import { checkDetection, checkUi, colabLanguage } from '../colab';
+import { checkDetection, checkUi } from '../colab';
 import { t } from '../lib/i18n';
 import type { CheckUiReply, PageStateReply } from '../messaging/protocol';
+import { colabLanguage } from '../site/page-language';
 import { keepCapture, type PageCapture } from '../state/page-capture';
 import { childLifetime } from './lifetime';
 import { type NotebookSession, type PageNotebook, startNotebookSession } from './notebook-session';

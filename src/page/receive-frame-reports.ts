@@ -1,8 +1,8 @@
 import * as v from 'valibot';
 import { cellOf, isColabOutputFrame, outputFrameOfSource } from '../colab';
-import { isOutputFrameOrigin } from '../colab/origins';
 import { FRAME_CHANNEL, streamTailRequest } from '../messaging/frame-channel';
 import { type FrameReport, FrameReportSchema } from '../messaging/protocol';
+import { isOutputFrameOrigin } from '../site/origins';
 
 /**
  * Reports from Colab's cross-origin output frames. Accepted only from a googleusercontent.com origin, from the window

@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
 import browser from 'webextension-polyfill';
-import { NOTICE_LANGUAGES, noticesKnown } from '../colab/languages';
-import { isColabUrl } from '../colab/origins';
 import { t, tn } from '../lib/i18n';
 import { BLIND_AFTER_MS } from '../limits';
 import type { CheckUiReply, Command } from '../messaging/protocol';
+import { NOTICE_LANGUAGES, noticesKnown } from '../site/languages';
+import { isColabUrl } from '../site/origins';
 import { notebookKeyFromUrl } from '../state/notebook-key';
 import { notebookTitleFromDocumentTitle } from '../state/notebook-title';
 import { validCaptures } from '../state/page-capture';

@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
 import browser from 'webextension-polyfill';
-import { watchNotebookOfTab } from '../background/tab-registry';
-import { colabLanguage } from '../colab/page-language';
 import type { ReplyTo } from '../messaging/protocol';
 import type { TabRequest } from '../messaging/tab-request';
+import { colabLanguage } from '../site/page-language';
+import { watchNotebookOfTab } from '../state/tab-registry';
 import { errorText } from '../ui/send';
 
 /**

@@ -1,4 +1,4 @@
-import { COLAB_HOSTS } from '../colab/hosts';
+import { COLAB_HOSTS } from '../site/hosts';
 
 /**
  * An address that opens the notebook a key names (notebook-key.ts reads keys from addresses; this goes back), for a

@@ -1,4 +1,4 @@
-import { isColabHost } from '../colab/hosts';
+import { isColabHost } from '../site/hosts';
 import { isNotebookKey } from './storage-keys';
 
 /**
@@ -8,7 +8,7 @@ import { isNotebookKey } from './storage-keys';
  * percent-encoding differences all map to the same key.
  *
  * Decisions:
- * - Only Colab's hosts count (colab/origins.ts: the content scripts match nothing else), and the host is not part of
+ * - Only Colab's hosts count (site/origins.ts: the content scripts match nothing else), and the host is not part of
  *   the key: the same Drive notebook opened on colab.research.google.com and on colab.google.com is one notebook.
  * - A scratch notebook (§12.2: `/notebooks/empty.ipynb` with any query or fragment, as colab-mcp and
  *   google-colab-cli open it; `/#create=true`, a new notebook not saved yet) is a new notebook each time: its

@@ -1,5 +1,5 @@
 import browser from 'webextension-polyfill';
-import { urlShowsNotebook } from '../state/scratch';
+import { urlShowsNotebook } from './scratch';
 
 /**
  * Which notebook each Colab tab shows, and its name, as its content script last said. Kept in storage.session: the
