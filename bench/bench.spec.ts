@@ -494,7 +494,8 @@ test('colab-oom-guard bench', async () => {
       results.scale = {
         ...(hidden.length ? { hidden } : {}),
         method:
-          'one page per (size, variant), the variants in alternating order; Run all over every cell (real click aimed from the main world); ' +
+          'one page per (size, variant), the variants in alternating order; ' +
+          'Run all over every cell (real click aimed from the main world); ' +
           'CDP Performance.getMetrics deltas, 200 µs CPU profile (extension frames, inclusive), heap after 2 GCs',
         srcCommit,
         summary,

@@ -7,17 +7,22 @@
 // (stryker/thresholds.mjs) or a justification pins no survivor. `--folder F` runs only src/F (the summary then says
 // that folder alone). `--changed` mutates only the product files the change touched since REF (default: main),
 // uncommitted ones included, and the modules whose tests it touched; it keeps its own results
-// (reports/mutation-changed/) and leaves stryker/summary.md alone.
+// (reports/mutation-changed/) and leaves stryker/summary.md alone. `--force` reuses no earlier result. After each run,
+// the static survivors are tested again by hand (mutation-static.mjs).
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import thresholds from '../stryker/thresholds.mjs';
+import { recheckStatic } from './mutation-static.mjs';
 import { belowThreshold, loadJustifications, markdown, readReport, summarize } from './mutation-summary.mjs';
 
 /** Stops with `message` and the options this takes. */
 function refuse(message) {
-  console.error(`test:mutation: ${message}\nOptions: --folder F (one folder of src/), --changed [--base REF]`);
+  console.error(
+    `test:mutation: ${message}\n` +
+      'Options: --folder F (one folder of src/), --changed [--base REF], --force (no result reused)',
+  );
   process.exit(2);
 }
 
@@ -28,6 +33,7 @@ try {
       changed: { type: 'boolean', default: false },
       base: { type: 'string', default: 'main' },
       folder: { type: 'string' },
+      force: { type: 'boolean', default: false },
     },
   }));
 } catch (error) {
@@ -66,7 +72,8 @@ function folderRuns() {
 function stryker(run) {
   const env = { ...process.env, MUTATION_REPORTS: run.reports, MUTATION_MUTATE: JSON.stringify(run.mutate) };
   return new Promise((resolve) => {
-    const child = spawn('npx', ['stryker', 'run'], { env, stdio: 'inherit' });
+    const args = ['stryker', 'run', ...(values.force ? ['--force'] : [])];
+    const child = spawn('npx', args, { env, stdio: 'inherit' });
     child.on('exit', (code) => resolve(code ?? 1));
   });
 }
@@ -99,6 +106,10 @@ for (const run of runs) {
   console.log(`\n== Mutation testing: ${run.name} (${run.mutate.join(', ')})`);
   const code = await stryker(run);
   if (code !== 0) broken.push(`${run.name} (exit code ${code})`);
+  const file = `${run.reports}/mutation.json`;
+  if (!existsSync(file)) continue;
+  const { tested, killed } = recheckStatic(file);
+  if (tested) console.log(`static re-check (${run.name}): ${killed} of ${tested} static survivors killed by hand`);
 }
 clearInterval(sampler);
 const minutes = (Date.now() - started) / 60_000;

@@ -4,9 +4,10 @@
  * they show at load, as a notebook opened again does. One page per (size, variant):
  * - with the extension, the page loads with the guard off; then the guard is switched on (the notebook record
  *   written as the popup's switch does) and the extension's script time until the page is quiet is "switch on";
- * - then Run all over every cell (a real click, aimed from the page's own world: see clickRunAll), measured as the streaming case is: CDP Performance.getMetrics
- *   deltas, a 200 µs sampling CPU profile attributed to the extension's scripts, and the isolate's heap after forced
- *   GCs before and after, compared with the same page without the extension;
+ * - then Run all over every cell (a real click, aimed from the page's own world: see clickRunAll), measured as the
+ *   streaming case is: CDP Performance.getMetrics deltas, a 200 µs sampling CPU profile attributed to the extension's
+ *   scripts, and the isolate's heap after forced GCs before and after, compared with the same page without the
+ *   extension;
  * - with the extension, a second Run all in the same page, measured as the first: the cost of each later Run all
  *   (overnight, after each restart), once the guard's code has run and the page's cells are known to it.
  * Run all clears every queued cell's outputs at once (§11.4), so the saved frames go and each framed cell makes a

@@ -29,7 +29,14 @@ describe("the table of Colab's texts in other languages (REFERENCE §12.3)", () 
     expect(restart.test('セッションを再起動してすべて実行する')).toBe(true);
     expect(labelOf('runAll').test('Executar tudo abaixo')).toBe(true);
     expect(labelOf('runAll').test('Executar tudos')).toBe(false);
+    // Run all in every language §12.3 records it in: the crash's Run all finds it there.
+    expect(labelOf('runAll').test('Tout exécuter Ctrl+F9')).toBe(true);
+    expect(labelOf('runAll').test('Выполнить все')).toBe(true);
+    expect(labelOf('runAll').test('Выполнить всех')).toBe(false);
     expect(mentionOf('runAnyway').test('Нажмите «Всё равно запустить», чтобы продолжить')).toBe(true);
+    // A part several languages name is any of them; one only Japanese names takes nothing from the others.
+    expect(mentionOf('runtimeMenu').test('Menu «Ambiente de execução»')).toBe(true);
+    expect(mentionOf('changeRuntimeType').source).toBe('ランタイムのタイプを変更');
     expect(orTranslated(/^Runtime$/i, labelOf('runtimeMenu')).test('Ambiente de execução')).toBe(true);
     expect(orTranslated(/^Runtime$/i, labelOf('runtimeMenu')).test('runtime')).toBe(true);
   });
