@@ -98,6 +98,7 @@ function fakeStore() {
   return fake;
 }
 
+/** A promise that stays pending until `release` is called. */
 function hold() {
   let release: () => void = () => undefined;
   const held = new Promise<void>((resolve) => (release = resolve));
