@@ -23,7 +23,7 @@ export default [
   {
     file: 'src/page/notebook-session.ts',
     mutator: 'LogicalOperator',
-    code: 'presence: watchPresence(doc.defaultView ?? window, signal, () => question.arrived()),',
+    code: 'presence: deps.watchPresence(doc.defaultView ?? window, signal, () => question.arrived()),',
     why: "a Colab page's document always has its window: `defaultView && window` is that window too",
   },
   {

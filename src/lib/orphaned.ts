@@ -5,3 +5,6 @@
 export function isOrphaned(runtime: { id?: string }, error: unknown): boolean {
   return !runtime.id || /context invalidated/i.test(String(error));
 }
+
+/** The extension was updated or removed under this page: this script is orphaned and must stop acting. */
+export class OrphanedError extends Error {}

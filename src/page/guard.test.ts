@@ -4,18 +4,18 @@ import * as v from 'valibot';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeClosureMenu, mount, snippet } from '../../test/support/colab-dom';
 import type { ActionOptions } from '../colab';
+import { OrphanedError } from '../lib/orphaned';
 import { type PageMessage, PageMessageSchema } from '../messaging/protocol';
 import type { PageCapture } from '../state/page-capture';
 import { defaultNotebook, type NotebookRecord, notebookStorageKey } from '../state/schema';
 import { loadNotebook } from '../state/store';
 import { createPageGuard, type PageGuard } from './guard';
-import { OrphanedError } from './send-to-worker';
 
 vi.mock('webextension-polyfill', async () => ({ default: (await import('@webext-core/fake-browser')).fakeBrowser }));
 vi.mock('../lib/i18n', () => ({ t: (key: string, ...subs: string[]) => [key, ...subs].join(' ') }));
 
 const page = vi.hoisted(() => ({ sent: [] as unknown[], sendToWorker: vi.fn(), restartAndRunAll: vi.fn() }));
-vi.mock('./send-to-worker', () => ({ sendToWorker: page.sendToWorker, OrphanedError: class extends Error {} }));
+vi.mock('./send-to-worker', () => ({ sendToWorker: page.sendToWorker }));
 
 const notice = () => document.querySelector('colab-oom-guard-notice')?.shadowRoot ?? null;
 vi.mock('../state/store', async (importOriginal) => {

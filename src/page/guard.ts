@@ -4,6 +4,7 @@ import type { CheckUiReply, PageStateReply } from '../messaging/protocol';
 import { colabLanguage } from '../site/page-language';
 import { keepCapture, type PageCapture } from '../state/page-capture';
 import { childLifetime } from './lifetime';
+import { liveSessionDeps } from './live-deps';
 import { type NotebookSession, type PageNotebook, startNotebookSession } from './notebook-session';
 
 export type { PageNotebook } from './notebook-session';
@@ -46,7 +47,14 @@ export function createPageGuard(doc: Document, context: ScriptContext): PageGuar
       const { key } = notebook;
       if (!key) return;
       const lifetime = childLifetime(context.signal);
-      const started = startNotebookSession(doc, { ...notebook, key }, lifetime.signal, context.invalidate, capture);
+      const started = startNotebookSession(
+        doc,
+        { ...notebook, key },
+        lifetime.signal,
+        context.invalidate,
+        capture,
+        liveSessionDeps,
+      );
       session = { notebook: started, lifetime };
     },
     async pageState() {

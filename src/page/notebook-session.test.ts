@@ -1,21 +1,26 @@
 // @vitest-environment happy-dom
-import { fakeBrowser } from '@webext-core/fake-browser';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { captureNotices } from '../colab';
+import { OrphanedError } from '../lib/orphaned';
 import type { PageMessage } from '../messaging/protocol';
+import { isPersonOnly } from '../state/dialogs';
 import type { PageCapture } from '../state/page-capture';
-import { defaultNotebook, type NotebookRecord, notebookStorageKey } from '../state/schema';
-import { startNotebookSession } from './notebook-session';
+import { defaultNotebook, defaultSettings, type NotebookRecord, type Settings } from '../state/schema';
+import { type SessionDeps, startNotebookSession } from './notebook-session';
+import type { NoticeContent } from './notice-box';
 import type { WatchReports } from './page-watch';
+import { watchPresence } from './presence';
 
-vi.mock('webextension-polyfill', async () => ({ default: (await import('@webext-core/fake-browser')).fakeBrowser }));
-vi.mock('../lib/i18n', () => ({ t: (key: string, ...subs: string[]) => [key, ...subs].join(' ') }));
-
-/** What the session's page watch and Colab's UI did, in order: the test reads both through one log. */
-const page = vi.hoisted(() => ({
+/**
+ * The session's collaborators, faked (it takes them as `SessionDeps`): what the page watch and Colab's UI did, and
+ * what was sent, in order in one log; the store, the frames, presence and the notice's words as the tests set them.
+ */
+const page = {
   log: [] as string[],
   reports: null as WatchReports | null,
-  sendToWorker: vi.fn(),
+  sendToWorker: vi.fn<(message: PageMessage) => Promise<unknown>>(),
   restartAndRunAll: vi.fn(),
+  store: fakeStore(),
   /** The session's frame listener: its token, and where it sends what a frame reports. */
   frames: null as null | {
     token: () => string | null;
@@ -26,61 +31,152 @@ const page = vi.hoisted(() => ({
   /** The notice's question buttons (Restart now, Not now), as the session gave them. */
   choose: null as null | ((choice: 'restart' | 'not-now') => void),
   /** Each page watch the session started: its lifetime, and the settings it was given. */
-  watches: [] as { signal: AbortSignal; configured: unknown[] }[],
+  watches: [] as { signal: AbortSignal; configured: Settings[] }[],
   /** A person at the keyboard (true), away (false), or as the real presence watch says (null). */
   present: null as boolean | null,
   /** The presence watch's "a person arrived" callback, as the session gave it. */
   arrived: null as null | (() => void),
-}));
-vi.mock('./presence', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('./presence')>();
+};
+
+/**
+ * The notebook's record and the settings as storage would hold them: a change tells every follower at once, a read
+ * returns what was stored when it was asked; the settings' reads can be held, and every read can fail.
+ */
+function fakeStore() {
+  const records = new Map<string, NotebookRecord>();
+  let settings = defaultSettings();
+  let settingsRead = Promise.resolve();
+  let recordRead = Promise.resolve();
+  const recordFollowers = new Set<{ key: string; callback: (record: NotebookRecord) => void }>();
+  const settingsFollowers = new Set<(settings: Settings) => void>();
+  const fake = {
+    broken: false,
+    record: (key: string) => records.get(key),
+    async set(record: NotebookRecord) {
+      records.set(record.key, record);
+      for (const follower of [...recordFollowers]) if (follower.key === record.key) follower.callback(record);
+    },
+    async setSettings(next: Settings) {
+      settings = next;
+      for (const follower of [...settingsFollowers]) follower(next);
+    },
+    /** The settings are read only once the returned function is called (the record is read at once). */
+    holdSettings(): () => void {
+      const { held, release } = hold();
+      settingsRead = held;
+      return release;
+    },
+    /** Reads of the record return (what was stored when they were asked) only once the returned function is called. */
+    holdRecords(): () => void {
+      const { held, release } = hold();
+      recordRead = held;
+      return release;
+    },
+    followers: () => recordFollowers.size + settingsFollowers.size,
+    deps: {
+      loadNotebook: async (key: string) => {
+        if (fake.broken) throw new Error('storage is gone');
+        const record = records.get(key) ?? defaultNotebook(key);
+        await recordRead;
+        return record;
+      },
+      loadSettings: async () => {
+        await settingsRead;
+        return settings;
+      },
+      watchNotebook(key: string, callback: (record: NotebookRecord) => void) {
+        const follower = { key, callback };
+        recordFollowers.add(follower);
+        return () => recordFollowers.delete(follower);
+      },
+      watchSettings(callback: (settings: Settings) => void) {
+        settingsFollowers.add(callback);
+        return () => settingsFollowers.delete(callback);
+      },
+    } satisfies SessionDeps['store'],
+  };
+  return fake;
+}
+
+/** A promise that stays pending until `release` is called. */
+function hold() {
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  return { held, release };
+}
+
+/** A notice of these words, its title saying which it is. */
+const words = (title: string, body = ''): NoticeContent => ({ tone: 'info', title, body, actions: [] });
+
+/** The notice's words: the real ones come from the browser's `_locales`; here the title names the notice. */
+const notices: SessionDeps['notices'] = {
+  noticeFor(record, cancel, choose) {
+    page.cancel = cancel;
+    page.choose = choose;
+    const { status } = record;
+    if (status.kind === 'watching') return null;
+    if (status.kind === 'pending') return words(status.askedAt === undefined ? 'countdown' : 'question');
+    return words(status.kind);
+  },
+  unclaimedNotice: (reason) => words('unclaimed', reason),
+  leftToPersonNotice: (kind, said) => words('left to the person', `${kind}: ${said}`),
+  needsPersonNotice: (kind) => (isPersonOnly(kind) ? words('needs a person', kind) : null),
+  dismiss: () => 'Close',
+  locale: () => 'fr',
+};
+
+const notInTheseTests = () => Promise.reject(new Error('these tests restart and run all only'));
+
+/** What a session is given here: the fakes above, and Colab's own notices read from the test's page. */
+function collaborators(): SessionDeps {
   return {
-    ...actual,
-    watchPresence: (win: Window, signal: AbortSignal, arrived: () => void) => {
+    sendToWorker: page.sendToWorker as unknown as SessionDeps['sendToWorker'],
+    store: page.store.deps,
+    createPageWatch(_doc, reports, signal) {
+      page.reports = reports;
+      const watch = { signal, configured: [] as Settings[] };
+      page.watches.push(watch);
+      return {
+        configure: (settings) => watch.configured.push(settings),
+        forgetExecutions: () => page.log.push('forget executions'),
+        restartedAt: (at) => page.log.push(`restarted at ${at}`),
+        frameReport: (cell, frame, report) =>
+          page.log.push(
+            `frame ${report.kind} ${'text' in report ? report.text : ''} ${cell.localName} ${frame.localName}`,
+          ),
+      };
+    },
+    listenToOutputFrames(_win, token, onReport) {
+      page.frames = { token, onReport: onReport as NonNullable<typeof page.frames>['onReport'] };
+    },
+    watchPresence(win, signal, arrived) {
       page.arrived = arrived;
-      const real = actual.watchPresence(win, signal, arrived);
+      const real = watchPresence(win, signal, arrived);
       return {
         present: () => page.present ?? real.present(),
         until: () => (page.present === null ? real.until() : Date.now() + 60_000),
       };
     },
-  };
-});
-vi.mock('./receive-frame-reports', () => ({
-  listenToOutputFrames: (_win: Window, token: () => string | null, onReport: never) => {
-    page.frames = { token, onReport };
-  },
-}));
-vi.mock('./notice-texts', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('./notice-texts')>();
-  return {
-    ...actual,
-    noticeFor: (record: NotebookRecord, cancel: () => void, choose: Parameters<typeof actual.noticeFor>[2]) => {
-      page.cancel = cancel;
-      page.choose = choose;
-      return actual.noticeFor(record, cancel, choose);
+    colab: {
+      restartAndRunAll: page.restartAndRunAll,
+      runAll: notInTheseTests,
+      reconnect: notInTheseTests,
+      awaitReconnect: notInTheseTests,
+      captureNotices,
     },
+    notices,
   };
-});
-vi.mock('./send-to-worker', () => ({ sendToWorker: page.sendToWorker, OrphanedError: class extends Error {} }));
-vi.mock('../colab', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../colab')>()),
-  restartAndRunAll: page.restartAndRunAll,
-}));
-vi.mock('./page-watch', () => ({
-  createPageWatch: (_doc: Document, reports: WatchReports, signal: AbortSignal) => {
-    page.reports = reports;
-    const watch = { signal, configured: [] as unknown[] };
-    page.watches.push(watch);
-    return {
-      configure: (settings: unknown) => watch.configured.push(settings),
-      forgetExecutions: () => page.log.push('forget executions'),
-      restartedAt: (at: number) => page.log.push(`restarted at ${at}`),
-      frameReport: (cell: Element, frame: Element, report: { kind: string; text: string }) =>
-        page.log.push(`frame ${report.kind} ${report.text} ${cell.localName} ${frame.localName}`),
-    };
-  },
-}));
+}
+
+/** A session on `document` for notebook A in tab 4, given the fakes. */
+function startSession(
+  signal: AbortSignal,
+  token = 't',
+  orphaned: () => void = () => undefined,
+  capture: (capture: PageCapture) => void = () => undefined,
+) {
+  return startNotebookSession(document, { key: KEY, tabId: TAB, token }, signal, orphaned, capture, collaborators());
+}
 
 const TAB = 4;
 const KEY = 'drive:notebookA';
@@ -97,7 +193,7 @@ function answerWith(reply: (message: PageMessage) => unknown): void {
 
 /** Each test starts on notebook A with nothing stored or seen, the worker answering ok, a restart succeeding. */
 function resetPage(): void {
-  fakeBrowser.reset();
+  page.store = fakeStore();
   page.log.length = 0;
   page.reports = null;
   page.frames = null;
@@ -144,9 +240,9 @@ describe('notebook session: a restart under way', () => {
       page.log.push('restart and run all');
       return new Promise((resolve) => (finish = resolve));
     });
-    await fakeBrowser.storage.local.set({ [notebookStorageKey(KEY)]: pending });
+    await page.store.set(pending);
     session = new AbortController();
-    startNotebookSession(document, { key: KEY, tabId: TAB, token: 't' }, session.signal, () => undefined);
+    startSession(session.signal);
     await vi.waitFor(() => expect(page.log).toContain('restart and run all'));
   });
 
@@ -210,14 +306,14 @@ describe('notebook session: a restart under way', () => {
         startedAt: 0,
       },
     };
-    await fakeBrowser.storage.local.set({ [notebookStorageKey(KEY)]: restarting });
-    await vi.waitFor(() => expect(title()).toBe('noticeRestartingTitle'));
+    await page.store.set(restarting);
+    await vi.waitFor(() => expect(title()).toBe('restarting'));
     page.reports!.dialog('not-authored', 'Warning: This notebook was not authored by Google');
-    expect(title()).toBe('noticeNeedsPersonTitle');
+    expect(title()).toBe('needs a person');
     finish({ ok: true, path: 'menu', via: 'command', dialog: 'none', evidence: '' });
-    await fakeBrowser.storage.local.set({ [notebookStorageKey(KEY)]: { ...pending, status: { kind: 'watching' } } });
+    await page.store.set({ ...pending, status: { kind: 'watching' } });
     await new Promise((resolve) => setTimeout(resolve, 0));
-    expect(title()).toBe('noticeNeedsPersonTitle');
+    expect(title()).toBe('needs a person');
   });
 });
 
@@ -234,7 +330,7 @@ describe('notebook session: what it sends, and for whom', () => {
 
   async function start(record: NotebookRecord, reply: (message: PageMessage) => unknown = () => ({ ok: true })) {
     answerWith(reply);
-    await fakeBrowser.storage.local.set({ [notebookStorageKey(KEY)]: record });
+    await page.store.set(record);
     session = new AbortController();
     orphaned = 0;
     captured = [];
@@ -242,7 +338,7 @@ describe('notebook session: what it sends, and for whom', () => {
       orphaned++;
     };
     const capture = (taken: PageCapture) => captured.push(taken);
-    return startNotebookSession(document, { key: KEY, tabId: TAB, token: 't1' }, session.signal, orphan, capture);
+    return startSession(session.signal, 't1', orphan, capture);
   }
 
   beforeEach(resetPage);
@@ -332,7 +428,7 @@ describe('notebook session: what it sends, and for whom', () => {
     reports.dialog('not-authored', 'Warning: This notebook was not authored by Google');
     await vi.waitFor(() => expect(sent()).toHaveLength(2));
     expect(sent()[1]).toMatchObject({ type: 'page-dialog', key: KEY, kind: 'not-authored' });
-    expect(title()).toBe('noticeNeedsPersonTitle');
+    expect(title()).toBe('needs a person');
   });
 
   it('keeps what Colab showed when it left something to the person: dialogs and notices, as structure', async () => {
@@ -376,7 +472,8 @@ describe('notebook session: what it sends, and for whom', () => {
     await vi.advanceTimersByTimeAsync(60_000);
     expect(sent().filter((m) => m.type === 'page-claim')).toHaveLength(4);
     expect(page.restartAndRunAll).not.toHaveBeenCalled();
-    expect(noticeText()).toContain('noticeUnclaimedBody no answer');
+    expect(title()).toBe('unclaimed');
+    expect(noticeText()).toContain('no answer');
   });
 
   it('a claim granted after the tab opened another notebook restarts neither', async () => {
@@ -388,6 +485,7 @@ describe('notebook session: what it sends, and for whom', () => {
     });
     await vi.advanceTimersByTimeAsync(60_000);
     expect(page.restartAndRunAll).not.toHaveBeenCalled();
+    expect(title()).toBe('unclaimed');
     expect(noticeText()).toContain('The tab shows another notebook now');
   });
 
@@ -408,7 +506,6 @@ describe('notebook session: what it sends, and for whom', () => {
   });
 
   it('an orphaned script (the extension updated under the page) says so once and sends nothing again', async () => {
-    const { OrphanedError } = await import('./send-to-worker');
     await (await start(watchingRecord)).watching();
     page.sendToWorker.mockImplementation(async (message: PageMessage) => {
       page.log.push(`sent ${message.type}`);
@@ -426,7 +523,7 @@ describe('notebook session: its notice, its page watch, its lifetime and the que
   const sent = () => page.sendToWorker.mock.calls.map(([message]) => message as PageMessage);
   const notice = () => document.querySelector('colab-oom-guard-notice');
   const title = () => notice()?.shadowRoot?.querySelector('.title')?.textContent;
-  const store = (record: NotebookRecord) => fakeBrowser.storage.local.set({ [notebookStorageKey(KEY)]: record });
+  const store = (record: NotebookRecord) => page.store.set(record);
   const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
   const watchingRecord: NotebookRecord = { ...defaultNotebook(KEY), enabled: true, status: { kind: 'watching' } };
   const restarting: NotebookRecord['status'] = {
@@ -440,57 +537,40 @@ describe('notebook session: its notice, its page watch, its lifetime and the que
   const later = (record: NotebookRecord): NotebookRecord =>
     ({ ...record, status: { ...record.status, restartAt: Date.now() + 60 * 60_000 } }) as NotebookRecord;
 
-  /** The settings are read only once the returned function is called (the record is read at once). */
-  function delaySettingsRead(): () => void {
-    const get = fakeBrowser.storage.local.get.bind(fakeBrowser.storage.local) as (keys: string) => Promise<unknown>;
-    let release: () => void = () => undefined;
-    const settingsRead = new Promise<void>((resolve) => (release = resolve));
-    const delayed = async (keys: string) => {
-      if (keys === 'settings') await settingsRead;
-      return get(keys);
-    };
-    vi.spyOn(fakeBrowser.storage.local, 'get').mockImplementation(
-      delayed as unknown as typeof fakeBrowser.storage.local.get,
-    );
-    return release;
-  }
-
   async function start(record: NotebookRecord | null, reply: (message: PageMessage) => unknown = () => ({ ok: true })) {
     answerWith(reply);
     if (record) await store(record);
     session = new AbortController();
-    return startNotebookSession(document, { key: KEY, tabId: TAB, token: 't' }, session.signal, () => undefined);
+    return startSession(session.signal);
   }
 
   beforeEach(resetPage);
 
   afterEach(() => {
     vi.useRealTimers();
-    vi.restoreAllMocks();
     session.abort();
     notice()?.remove();
   });
 
   it("shows the notice in the messages' language, its close named; not redrawn while the status stays", async () => {
     await start(later(pending));
-    await vi.waitFor(() => expect(title()).toBe('noticeBrand'));
+    await vi.waitFor(() => expect(title()).toBe('countdown'));
     const shown = notice();
-    expect((shown as HTMLElement | null)?.lang).toBe('messagesLocale');
-    expect(shown?.shadowRoot?.querySelector('[aria-label="noticeDismiss"]')).not.toBeNull();
-    const stored = (await fakeBrowser.storage.local.get(notebookStorageKey(KEY)))[notebookStorageKey(KEY)];
-    await store({ ...(stored as NotebookRecord), title: 'renamed.ipynb' });
+    expect((shown as HTMLElement | null)?.lang).toBe('fr');
+    expect(shown?.shadowRoot?.querySelector('[aria-label="Close"]')).not.toBeNull();
+    await store({ ...page.store.record(KEY)!, title: 'renamed.ipynb' });
     await settle();
     expect(notice()).toBe(shown);
   });
 
   it('hides the notice when the countdown ends; a restart under way even when off, nothing else', async () => {
     await start(later(pending));
-    await vi.waitFor(() => expect(title()).toBe('noticeBrand'));
+    await vi.waitFor(() => expect(title()).toBe('countdown'));
     await store(watchingRecord);
     await vi.waitFor(() => expect(notice()).toBeNull());
     // Off, with no page watch to tell of the restart it records.
     await store({ ...watchingRecord, enabled: false, status: restarting, lastRestartAt: 1 });
-    await vi.waitFor(() => expect(title()).toBe('noticeRestartingTitle'));
+    await vi.waitFor(() => expect(title()).toBe('restarting'));
     await store({ ...watchingRecord, enabled: false, status: { kind: 'gave-up', at: 0, restarts: 3 } });
     await vi.waitFor(() => expect(notice()).toBeNull());
   });
@@ -498,9 +578,9 @@ describe('notebook session: its notice, its page watch, its lifetime and the que
   it('a notice for a person gives way to a countdown, and then goes with it', async () => {
     await (await start(watchingRecord)).watching();
     page.reports!.disconnect('disallowed-code', 'Runtime disconnected: disallowed code');
-    expect(title()).toBe('noticeLeftTitle');
+    expect(title()).toBe('left to the person');
     await store(later(pending));
-    await vi.waitFor(() => expect(title()).toBe('noticeBrand'));
+    await vi.waitFor(() => expect(title()).toBe('countdown'));
     await store(watchingRecord);
     await vi.waitFor(() => expect(notice()).toBeNull());
   });
@@ -514,7 +594,7 @@ describe('notebook session: its notice, its page watch, its lifetime and the que
     await store({ ...watchingRecord, title: 'b' });
     await settle();
     expect(page.watches).toHaveLength(1);
-    await fakeBrowser.storage.local.set({ settings: { v: 4, askAtKeyboard: false } });
+    await page.store.setSettings({ ...defaultSettings(), askAtKeyboard: false });
     await vi.waitFor(() => expect(page.watches[0]?.configured.at(-1)).toMatchObject({ askAtKeyboard: false }));
     await store({ ...watchingRecord, enabled: false });
     await vi.waitFor(() => expect(page.watches[0]?.signal.aborted).toBe(true));
@@ -540,7 +620,7 @@ describe('notebook session: its notice, its page watch, its lifetime and the que
   });
 
   it('a watch started before the settings are read is given them once they are, and nothing before', async () => {
-    const release = delaySettingsRead();
+    const release = page.store.holdSettings();
     await (await start(watchingRecord)).watching();
     expect(page.watches).toHaveLength(1);
     expect(page.watches[0]?.configured).toEqual([]);
@@ -556,7 +636,7 @@ describe('notebook session: its notice, its page watch, its lifetime and the que
     await store(later(pending));
     await asking;
     await settle();
-    expect(title()).toBe('noticeBrand');
+    expect(title()).toBe('countdown');
   });
 
   it('ended: it reports nothing more, leaves no storage listener; a read on its way starts nothing', async () => {
@@ -566,14 +646,16 @@ describe('notebook session: its notice, its page watch, its lifetime and the que
     session.abort();
     expect(page.watches[0]?.signal.aborted).toBe(true);
     expect(await ending.watching()).toBe(false);
-    expect(fakeBrowser.storage.onChanged.hasListeners()).toBe(false);
+    expect(page.store.followers()).toBe(0);
     reports!.failure(verdict, 'error-output', 1);
     await settle();
     expect(sent().some((m) => m.type === 'page-failure')).toBe(false);
 
     page.watches.length = 0;
+    const release = page.store.holdRecords();
     await start(watchingRecord);
     session.abort();
+    release();
     await settle();
     await settle();
     expect(page.watches).toHaveLength(0);
@@ -582,7 +664,7 @@ describe('notebook session: its notice, its page watch, its lifetime and the que
   it('says the page watch does not run when the record cannot be read', async () => {
     const running = await start(watchingRecord);
     await settle();
-    vi.spyOn(fakeBrowser.storage.local, 'get').mockRejectedValue(new Error('storage is gone'));
+    page.store.broken = true;
     expect(await running.watching()).toBe(false);
   });
 
@@ -595,7 +677,8 @@ describe('notebook session: its notice, its page watch, its lifetime and the que
     });
     await vi.advanceTimersByTimeAsync(60_000);
     expect(page.restartAndRunAll).not.toHaveBeenCalled();
-    expect(notice()?.shadowRoot?.textContent).toContain('noticeUnclaimedBody no answer');
+    expect(title()).toBe('unclaimed');
+    expect(notice()?.shadowRoot?.textContent).toContain('no answer');
   });
 
   it('a session ended during its restart still reports the result, and drops the reports it held', async () => {
@@ -649,7 +732,7 @@ describe('notebook session: its notice, its page watch, its lifetime and the que
       page.present = false;
       await start(minute(), answer);
       await vi.advanceTimersByTimeAsync(1000);
-      expect(title()).toBe('noticeBrand');
+      expect(title()).toBe('countdown');
       expect(sent().some((m) => m.type === 'page-ask')).toBe(false);
       page.present = true;
       await vi.advanceTimersByTimeAsync(60_000);
@@ -661,7 +744,7 @@ describe('notebook session: its notice, its page watch, its lifetime and the que
       expect(sent().some((m) => m.type === 'page-claim')).toBe(false);
       expect(page.restartAndRunAll).not.toHaveBeenCalled();
       await store(askedRecord);
-      await vi.waitFor(() => expect(title()).toBe('noticeAskTitle'));
+      await vi.waitFor(() => expect(title()).toBe('question'));
       page.choose!('restart');
       await vi.waitFor(() => expect(page.restartAndRunAll).toHaveBeenCalledTimes(1));
       expect(sent()).toContainEqual({ type: 'page-answer', key: KEY, attempt: 'attempt-1', choice: 'restart' });
@@ -673,7 +756,7 @@ describe('notebook session: its notice, its page watch, its lifetime and the que
         if (message.type === 'page-answer') setURL('https://colab.research.google.com/drive/notebookB');
         return reply(message);
       });
-      await vi.waitFor(() => expect(title()).toBe('noticeAskTitle'));
+      await vi.waitFor(() => expect(title()).toBe('question'));
       page.choose!('restart');
       await vi.waitFor(() => expect(sent().some((m) => m.type === 'page-answer')).toBe(true));
       await settle();
@@ -682,7 +765,7 @@ describe('notebook session: its notice, its page watch, its lifetime and the que
 
     it('is not asked with asking first switched off: the countdown acts', async () => {
       page.present = true;
-      await fakeBrowser.storage.local.set({ settings: { v: 4, askAtKeyboard: false } });
+      await page.store.setSettings({ ...defaultSettings(), askAtKeyboard: false });
       testClock();
       await start(minute(), reply);
       await vi.advanceTimersByTimeAsync(60_000);
@@ -721,26 +804,26 @@ describe('notebook session: its notice, its page watch, its lifetime and the que
       let took: (ok: boolean) => void = () => undefined;
       await questionOnTheWay(new Promise((resolve) => (took = (ok) => resolve({ ok }))));
       took(false);
-      await vi.waitFor(() => expect(title()).toBe('noticeBrand'));
+      await vi.waitFor(() => expect(title()).toBe('countdown'));
     });
 
     it('a question the worker stored before its reply came is drawn at once', async () => {
       await questionOnTheWay();
       await store(askedRecord);
-      await vi.waitFor(() => expect(title()).toBe('noticeAskTitle'));
+      await vi.waitFor(() => expect(title()).toBe('question'));
     });
 
     it('a restart of the countdown that began while its question was on the way is drawn', async () => {
       await questionOnTheWay();
       await store({ ...pending, status: restarting });
-      await vi.waitFor(() => expect(title()).toBe('noticeRestartingTitle'));
+      await vi.waitFor(() => expect(title()).toBe('restarting'));
     });
 
     it('a countdown read before the settings asks nobody until they are read', async () => {
       page.present = true;
-      const release = delaySettingsRead();
+      const release = page.store.holdSettings();
       await start(later(pending), reply);
-      await vi.waitFor(() => expect(title()).toBe('noticeBrand'));
+      await vi.waitFor(() => expect(title()).toBe('countdown'));
       expect(sent().some((m) => m.type === 'page-ask')).toBe(false);
       release();
       await vi.waitFor(() => {
@@ -753,7 +836,7 @@ describe('notebook session: its notice, its page watch, its lifetime and the que
       page.present = false;
       await start(later(pending), reply);
       await vi.waitFor(() => expect(page.arrived).not.toBeNull());
-      await vi.waitFor(() => expect(title()).toBe('noticeBrand'));
+      await vi.waitFor(() => expect(title()).toBe('countdown'));
       expect(sent().some((m) => m.type === 'page-ask')).toBe(false);
       page.present = true;
       page.arrived!();

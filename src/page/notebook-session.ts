@@ -1,5 +1,5 @@
-import { captureNotices } from '../colab';
-import { t } from '../lib/i18n';
+import type { captureNotices } from '../colab';
+import { OrphanedError } from '../lib/orphaned';
 import type { PageMessage, ReplyTo } from '../messaging/protocol';
 import { isPersonOnly } from '../state/dialogs';
 import { answersDisconnect } from '../state/disconnect';
@@ -7,17 +7,17 @@ import { clipFailed } from '../state/failed-step';
 import type { PageCapture } from '../state/page-capture';
 import type { NotebookRecord, Settings } from '../state/schema';
 import { urlShowsNotebook } from '../state/scratch';
-import { loadNotebook, loadSettings, watchNotebook, watchSettings } from '../state/store';
+import type { loadNotebook, loadSettings, watchNotebook, watchSettings } from '../state/store';
 import { childLifetime } from './lifetime';
 import { createNotice, type NoticeContent } from './notice-box';
-import { leftToPersonNotice, needsPersonNotice, noticeFor, unclaimedNotice } from './notice-texts';
-import { createPageWatch, type PageWatch, type WatchReports } from './page-watch';
-import { watchPresence } from './presence';
+import type { leftToPersonNotice, needsPersonNotice, noticeFor, unclaimedNotice } from './notice-texts';
+import type { createPageWatch, PageWatch, WatchReports } from './page-watch';
+import type { watchPresence } from './presence';
 import { createQuestion } from './question';
-import { listenToOutputFrames } from './receive-frame-reports';
-import { createRestartRunner, type Outcome } from './restart-runner';
+import type { listenToOutputFrames } from './receive-frame-reports';
+import { type ColabActions, createRestartRunner, type Outcome } from './restart-runner';
 import type { RunEnd } from './run-watch';
-import { OrphanedError, sendToWorker } from './send-to-worker';
+import type { sendToWorker } from './send-to-worker';
 
 /** The notebook a Colab tab shows, as the service worker registered it. */
 export interface PageNotebook {
@@ -36,6 +36,40 @@ export interface NotebookSession {
   watching(): Promise<boolean>;
 }
 
+/**
+ * What the session uses from other modules, passed in (as the restart runner's are) so that its tests give fakes and
+ * mock no module: `page/live-deps.ts` wires the real ones, the one place that does.
+ */
+export interface SessionDeps {
+  /** One message to the service worker; throws `OrphanedError` once the extension is gone from under the page. */
+  sendToWorker: typeof sendToWorker;
+  /** The notebook's record and the settings: read once, then followed. */
+  store: {
+    loadNotebook: typeof loadNotebook;
+    loadSettings: typeof loadSettings;
+    watchNotebook: typeof watchNotebook;
+    watchSettings: typeof watchSettings;
+  };
+  /** The page watch, started while the guard is on for the notebook. */
+  createPageWatch: typeof createPageWatch;
+  /** The reports of the page's output frames, checked against the tab's token. */
+  listenToOutputFrames: typeof listenToOutputFrames;
+  /** Whether a person is at the keyboard, and when one arrives. */
+  watchPresence: typeof watchPresence;
+  /** What the session does in Colab's page: the restart runner's actions, the capture of Colab's own notices. */
+  colab: ColabActions & { captureNotices: typeof captureNotices };
+  /** The words of the guard's notice (they come from the browser's `_locales`). */
+  notices: {
+    noticeFor: typeof noticeFor;
+    unclaimedNotice: typeof unclaimedNotice;
+    leftToPersonNotice: typeof leftToPersonNotice;
+    needsPersonNotice: typeof needsPersonNotice;
+    /** The notice's close button's name, and the language its words are in. */
+    dismiss(): string;
+    locale(): string;
+  };
+}
+
 /** A send that failed for another reason than the extension being gone (the worker did not take it). */
 const UNSENT = Symbol('unsent');
 
@@ -50,16 +84,14 @@ export function startNotebookSession(
   notebook: PageNotebook & { key: string },
   signal: AbortSignal,
   orphaned: () => void,
-  capture: (capture: PageCapture) => void = () => undefined,
+  capture: (capture: PageCapture) => void,
+  deps: SessionDeps,
 ): NotebookSession {
   const { key, tabId } = notebook;
+  const { store, notices, colab } = deps;
+  const { noticeFor, unclaimedNotice } = notices;
   let token = notebook.token;
-  const notice = createNotice(
-    doc,
-    () => t('noticeDismiss'),
-    signal,
-    () => t('messagesLocale'),
-  );
+  const notice = createNotice(doc, notices.dismiss, signal, notices.locale);
   let shown = '';
   /** What Colab waits for, or why a disconnect was left alone: it stays when the record has nothing to say. */
   let personShown = false;
@@ -68,14 +100,14 @@ export function startNotebookSession(
     notice.show(content);
   };
   let settings: Settings | null = null;
-  const link = createWorkerLink(signal, orphaned, () => runner.busy);
+  const link = createWorkerLink(deps.sendToWorker, signal, orphaned, () => runner.busy);
   const { send } = link;
   /** What Colab showed when the guard left something to the person: for "Copy diagnostics". */
   const captureNoticesFor = (occasion: PageCapture['occasion']) => {
-    for (const taken of captureNotices(doc, occasion)) capture(taken);
+    for (const taken of colab.captureNotices(doc, occasion)) capture(taken);
   };
   const person = { show: showForPerson, capture: captureNoticesFor };
-  const watching = pageWatchSwitch(doc, signal, reportsToWorker(key, link, person));
+  const watching = pageWatchSwitch(doc, signal, deps.createPageWatch, reportsToWorker(key, link, person, notices));
 
   const cancel = () => void send({ type: 'page-command', key, command: { type: 'cancel' } });
 
@@ -100,12 +132,13 @@ export function startNotebookSession(
     unclaimed: (reason) => notice.show(unclaimedNotice(reason, cancel)),
     askFirst: (attemptKey, attempt) => question.askFirst(attemptKey, attempt),
     capture,
+    colab,
   });
 
   const question = createQuestion({
     tabId,
     signal,
-    presence: watchPresence(doc.defaultView ?? window, signal, () => question.arrived()),
+    presence: deps.watchPresence(doc.defaultView ?? window, signal, () => question.arrived()),
     enabled: () => settings?.askAtKeyboard === true,
     ask: async (attemptKey, attempt) => (await send({ type: 'page-ask', key: attemptKey, attempt }))?.ok === true,
     refused: () => {
@@ -148,21 +181,21 @@ export function startNotebookSession(
     watching.configure(next);
   };
 
-  void loadSettings().then(configure);
-  const unwatchSettings = watchSettings(configure);
+  void store.loadSettings().then(configure);
+  const unwatchSettings = store.watchSettings(configure);
   let changes = 0;
-  const unwatchRecord = watchNotebook(key, (record) => {
+  const unwatchRecord = store.watchNotebook(key, (record) => {
     changes++;
     follow(record);
   });
   // A change seen while a read was on its way is newer than what that read returns.
   const read = async () => {
     const seen = changes;
-    const record = await loadNotebook(key);
+    const record = await store.loadNotebook(key);
     if (seen === changes) follow(record);
   };
   read().catch(() => undefined);
-  listenToOutputFrames(
+  deps.listenToOutputFrames(
     doc.defaultView ?? window,
     () => token,
     (cell, frameReport, frame) => watching.watch?.frameReport(cell, frame, frameReport),
@@ -197,7 +230,12 @@ function clipOutcome(outcome: Outcome) {
 }
 
 /** The page watch, running while the guard is on for the notebook: a lifetime inside the session's. */
-function pageWatchSwitch(doc: Document, signal: AbortSignal, reports: WatchReports) {
+function pageWatchSwitch(
+  doc: Document,
+  signal: AbortSignal,
+  createPageWatch: SessionDeps['createPageWatch'],
+  reports: WatchReports,
+) {
   let watching: { watch: PageWatch; stop: AbortController } | null = null;
   let settings: Settings | null = null;
   return {
@@ -232,7 +270,12 @@ interface WorkerLink {
   release(): void;
 }
 
-function createWorkerLink(signal: AbortSignal, orphaned: () => void, restarting: () => boolean): WorkerLink {
+function createWorkerLink(
+  sendToWorker: SessionDeps['sendToWorker'],
+  signal: AbortSignal,
+  orphaned: () => void,
+  restarting: () => boolean,
+): WorkerLink {
   /** Reports seen while a restart is being performed wait for its result, so they count toward the new run. */
   const held: PageMessage[] = [];
   const attempt = async <M extends PageMessage>(message: M): Promise<ReplyTo<M> | null | typeof UNSENT> => {
@@ -275,7 +318,12 @@ interface PersonNotices {
 }
 
 /** What the page watch reports, as the messages the worker takes, and the notices only a person can act on. */
-function reportsToWorker(key: string, { report, send }: WorkerLink, person: PersonNotices): WatchReports {
+function reportsToWorker(
+  key: string,
+  { report, send }: WorkerLink,
+  person: PersonNotices,
+  { leftToPersonNotice, needsPersonNotice }: SessionDeps['notices'],
+): WatchReports {
   return {
     failure: (verdict, source, startedAt) =>
       report({ type: 'page-failure', key, detectedAt: Date.now(), startedAt, source, verdict }),

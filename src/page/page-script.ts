@@ -1,10 +1,11 @@
 import browser from 'webextension-polyfill';
+import { OrphanedError } from '../lib/orphaned';
 import type { ReplyTo } from '../messaging/protocol';
 import { fromExtensionPage, isTabRequest, type TabRequest } from '../messaging/tab-request';
 import { notebookStorageKey } from '../state/storage-keys';
 import type { PageGuard, PageNotebook } from './guard';
 import { trackNotebook } from './notebook-tracker';
-import { OrphanedError, sendToWorker } from './send-to-worker';
+import { sendToWorker } from './send-to-worker';
 
 /**
  * Dispatched on the window by every copy of this script as it starts: the copy an update orphaned ends itself (WXT's

@@ -2,13 +2,13 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { defaultNotebook, type NotebookRecord } from '../state/schema';
 import { createRestartRunner, type RunnerDeps } from './restart-runner';
 
-const colab = vi.hoisted(() => ({
+/** Colab's actions, as the runner is given them: each test says how they go. */
+const colab = {
   restartAndRunAll: vi.fn(),
   runAll: vi.fn(),
   reconnect: vi.fn(),
   awaitReconnect: vi.fn(),
-}));
-vi.mock('../colab', () => colab);
+};
 
 const TAB = 4;
 const T0 = 1_000_000;
@@ -50,6 +50,7 @@ function deps(overrides: Partial<RunnerDeps> = {}) {
     unclaimed: (reason) => calls.push(`unclaimed ${reason}`),
     askFirst: async () => false,
     capture: () => undefined,
+    colab,
     ...overrides,
   };
   return { d, calls };

@@ -1,4 +1,4 @@
-import { type ActionOptions, type ActionResult, awaitReconnect, reconnect, restartAndRunAll, runAll } from '../colab';
+import type { ActionOptions, ActionResult, awaitReconnect, reconnect, restartAndRunAll, runAll } from '../colab';
 import type { ClaimReply } from '../messaging/protocol';
 import { type Failed, fail } from '../state/failed-step';
 import type { PageCapture } from '../state/page-capture';
@@ -30,6 +30,15 @@ export interface RunnerDeps {
   askFirst(key: string, attempt: string): Promise<boolean>;
   /** Keeps what the action met in Colab's page (its menu, its dialog), for "Copy diagnostics". */
   capture(capture: PageCapture): void;
+  /** The actions in Colab's page (colab/actions.ts), passed in so that tests drive the runner without Colab. */
+  colab: ColabActions;
+}
+
+export interface ColabActions {
+  restartAndRunAll: typeof restartAndRunAll;
+  runAll: typeof runAll;
+  reconnect: typeof reconnect;
+  awaitReconnect: typeof awaitReconnect;
 }
 
 export interface RestartRunner {
@@ -92,7 +101,7 @@ export function createRestartRunner(deps: RunnerDeps): RestartRunner {
     busy = true;
     try {
       deps.beforeAction();
-      await deps.result(key, attempt, await performReporting(deps.doc, action, { capture: deps.capture }));
+      await deps.result(key, attempt, await performReporting(deps.colab, deps.doc, action, { capture: deps.capture }));
     } finally {
       busy = false;
       deps.afterAction();
@@ -133,22 +142,32 @@ function ownCountdown(record: NotebookRecord | null, tabId: number): Pending | n
 }
 
 /** An exception is reported like a failed step: a restart left "in progress" would block the notebook until timeout. */
-async function performReporting(doc: Document, action: RestartAction, opts: ActionOptions): Promise<Outcome> {
+async function performReporting(
+  colab: ColabActions,
+  doc: Document,
+  action: RestartAction,
+  opts: ActionOptions,
+): Promise<Outcome> {
   try {
-    return await perform(doc, action, opts);
+    return await perform(colab, doc, action, opts);
   } catch (error) {
     return fail('exception', 'threw', String(error));
   }
 }
 
-async function perform(doc: Document, action: RestartAction, opts: ActionOptions): Promise<Outcome> {
+async function perform(
+  colab: ColabActions,
+  doc: Document,
+  action: RestartAction,
+  opts: ActionOptions,
+): Promise<Outcome> {
   switch (action) {
     case 'restart-and-run-all':
-      return outcomeOf(await restartAndRunAll(doc, opts));
+      return outcomeOf(await colab.restartAndRunAll(doc, opts));
     case 'run-all':
-      return outcomeOf(await runAll(doc, opts));
+      return outcomeOf(await colab.runAll(doc, opts));
     case 'reconnect-and-run-all':
-      return reconnectAndRunAll(doc, opts);
+      return reconnectAndRunAll(colab, doc, opts);
   }
 }
 
@@ -157,12 +176,12 @@ async function perform(doc: Document, action: RestartAction, opts: ActionOptions
  * runtime is connected, then Runtime → Run all. Colab unable to connect ends the attempt (the policy counts it and
  * may try once more after a back-off); a runtime already connected or connecting again needs nothing.
  */
-async function reconnectAndRunAll(doc: Document, opts: ActionOptions): Promise<Outcome> {
-  const started = await reconnect(doc);
+async function reconnectAndRunAll(colab: ColabActions, doc: Document, opts: ActionOptions): Promise<Outcome> {
+  const started = await colab.reconnect(doc);
   if (!started.ok) return reconnectFailed(started);
-  const connected = await awaitReconnect(doc, started.before);
+  const connected = await colab.awaitReconnect(doc, started.before);
   if (!connected.ok) return reconnectFailed(connected);
-  return outcomeOf(await runAll(doc, opts));
+  return outcomeOf(await colab.runAll(doc, opts));
 }
 
 /** Colab unable to connect, or nothing to reconnect, is no UI problem: the policy decides what follows. */

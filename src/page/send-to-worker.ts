@@ -1,9 +1,6 @@
 import browser from 'webextension-polyfill';
-import { isOrphaned } from '../lib/orphaned';
+import { isOrphaned, OrphanedError } from '../lib/orphaned';
 import type { PageMessage, ReplyTo } from '../messaging/protocol';
-
-/** The extension was updated or removed under this page: this script is orphaned and must stop acting. */
-export class OrphanedError extends Error {}
 
 /**
  * Sends one message to the service worker, which validates it; its reply as the protocol map types it, or undefined
