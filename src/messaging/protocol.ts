@@ -119,7 +119,7 @@ export const PageMessageSchema = v.variant('type', [
     text: v.pipe(v.string(), v.maxLength(TEXT_LIMITS.dialog)),
   }),
   v.object({ type: v.literal('page-claim'), key: NotebookKey, attempt: v.string() }),
-  /** A person works in the tab that owns the countdown: ask them instead of acting (policy.ts onAsk). */
+  /** A person works in the tab that owns the countdown: ask them instead of acting (policy-restarts.ts onAsk). */
   v.object({ type: v.literal('page-ask'), key: NotebookKey, attempt: v.string() }),
   /** The person's answer to the in-page question, or `away`: no input for minutes. */
   v.object({
