@@ -64,29 +64,67 @@ export type CommandReply = { ok: true } | { ok: false; message: string };
 /** `owner`: this tab runs the countdown of the pending restart. */
 export type AdoptReply = { owner: boolean };
 
-interface ReplyMap {
-  failure: ReportReply;
-  declined: CommandReply;
-  marker: ReportReply;
-  disconnect: ReportReply;
-  dialog: ReportReply;
+/** The shapes of reply, by kind: a report's outcome, a claim's grant, a command's ok, an adoption's owner. */
+export interface Replies {
+  report: ReportReply;
   claim: ClaimReply;
-  ask: CommandReply;
-  answer: ClaimReply;
-  'restart-result': CommandReply;
-  cancel: CommandReply;
-  rearm: CommandReply;
-  'reset-counter': CommandReply;
-  'set-enabled': CommandReply;
-  'set-max-restarts': CommandReply;
-  'set-title': CommandReply;
+  command: CommandReply;
   adopt: AdoptReply;
-  'tab-closed': CommandReply;
-  sight: CommandReply;
-  run: CommandReply;
-  activity: CommandReply;
-  settle: CommandReply;
 }
-export type ReplyFor<E extends PolicyEvent> = ReplyMap[E['type']];
+
+/** The kind of reply each event gets: the one map the replies of the policy, the router and the page are typed by. */
+export const REPLY_KIND = {
+  failure: 'report',
+  declined: 'command',
+  marker: 'report',
+  disconnect: 'report',
+  dialog: 'report',
+  claim: 'claim',
+  ask: 'command',
+  answer: 'claim',
+  'restart-result': 'command',
+  cancel: 'command',
+  rearm: 'command',
+  'reset-counter': 'command',
+  'set-enabled': 'command',
+  'set-max-restarts': 'command',
+  'set-title': 'command',
+  adopt: 'adopt',
+  'tab-closed': 'command',
+  sight: 'command',
+  run: 'command',
+  activity: 'command',
+  settle: 'command',
+} as const satisfies Record<PolicyEvent['type'], keyof Replies>;
+
+type ReplyMap = { [T in PolicyEvent['type']]: Replies[(typeof REPLY_KIND)[T]] };
+export type ReplyFor<E extends { type: PolicyEvent['type'] }> = ReplyMap[E['type']];
 export type EventOf<T extends PolicyEvent['type']> = Extract<PolicyEvent, { type: T }>;
 export type AnyReply = ReplyMap[keyof ReplyMap];
+
+/**
+ * What a Colab page reports about the notebook its tab shows: the policy's event without the tab, which the worker
+ * adds from the sender (`withTab`). Each is sent as is, under its schema in messaging/protocol.ts `PageEventSchema`.
+ */
+export type PageEvent = WithoutTab<EventOf<PageEventType>>;
+type PageEventType =
+  | 'failure'
+  | 'declined'
+  | 'marker'
+  | 'disconnect'
+  | 'dialog'
+  | 'claim'
+  | 'ask'
+  | 'answer'
+  | 'restart-result'
+  | 'sight'
+  | 'run'
+  | 'activity'
+  | 'cancel';
+type WithoutTab<E> = E extends unknown ? Omit<E, 'tabId'> : never;
+
+/** A page's event as the policy reads it, from tab `tabId` (the events that name no tab ignore it). */
+export function withTab(event: PageEvent, tabId: number): PolicyEvent {
+  const tabbed = { ...event, tabId };
+  return tabbed;
+}

@@ -11,6 +11,7 @@ import {
   pendingOf,
   resetAttempts,
   SEC,
+  scheduled,
   T0,
   TAB,
 } from '../../test/support/policy';
@@ -22,11 +23,6 @@ import { defaultSettings, type NotebookRecord } from './schema';
 beforeEach(resetAttempts);
 
 describe('claims', () => {
-  function scheduled() {
-    const record = reduce(enabled(), failure(T0), ctx(T0)).record;
-    return { record, status: pendingOf(record) };
-  }
-
   it('are granted to the owner with the right attempt at the deadline', () => {
     const { record, status } = scheduled();
     const result = reduce(record, { type: 'claim', tabId: TAB, attempt: status.attempt }, ctx(status.restartAt));
@@ -107,11 +103,6 @@ describe('claims', () => {
 });
 
 describe('claims long after the deadline or from another session', () => {
-  function scheduled() {
-    const record = reduce(enabled(), failure(T0), ctx(T0)).record;
-    return { record, status: pendingOf(record) };
-  }
-
   it('are granted up to 2 min late: hidden tabs run timers up to a minute late', () => {
     const { record, status } = scheduled();
     const claim = { type: 'claim' as const, tabId: TAB, attempt: status.attempt };

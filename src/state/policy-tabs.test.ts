@@ -13,6 +13,7 @@ import {
   resetAttempts,
   SEC,
   SESSION,
+  scheduled,
   T0,
   TAB,
 } from '../../test/support/policy';
@@ -24,11 +25,6 @@ import { defaultSettings, type NotebookRecord } from './schema';
 beforeEach(resetAttempts);
 
 describe('adopt (a page arrived on the notebook)', () => {
-  function scheduled() {
-    const record = reduce(enabled(), failure(T0), ctx(T0)).record;
-    return { record, status: pendingOf(record) };
-  }
-
   it('the owner reloading starts its countdown again from the base delay, with a new attempt', () => {
     // Restart 2 of a loop: a 10 s back-off, reloaded 2 s in. The stored deadline would fire unseen after a late load.
     const { record, status } = (() => {

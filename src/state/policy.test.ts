@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import {
   ctx,
   cudaOom,
+  EVENT_EXAMPLES,
   enabled,
   failAndRestart,
   failure,
@@ -17,12 +18,22 @@ import {
   T0,
   TAB,
 } from '../../test/support/policy';
-import { cleanTitle, createsRecord, type PolicyEvent, reduce } from './policy';
+import { cleanTitle, createsRecord, type PolicyEvent, REPLY_KIND, reduce } from './policy';
 import { defaultSettings, NotebookRecordSchema } from './schema';
 
 // The restart policy as a whole: the invariants every record keeps, what it leaves for storage, what it says.
 
 beforeEach(resetAttempts);
+
+describe('every kind of event', () => {
+  /** What tells each kind of reply from the others. */
+  const MARK = { report: 'outcome', claim: 'granted', command: 'ok', adopt: 'owner' } as const;
+
+  it.each(Object.values(EVENT_EXAMPLES))('$type is handled, with the kind of reply REPLY_KIND declares', (event) => {
+    const { reply } = reduce(enabled(), event, ctx(T0));
+    expect(Object.keys(reply)).toContain(MARK[REPLY_KIND[event.type]]);
+  });
+});
 
 describe('invariants', () => {
   it('every record the reducer produces reads back valid, with a bounded history', () => {

@@ -18,7 +18,18 @@ import type { NotebookRecord } from './schema';
  * all, policy-events.ts says what the policy reads and answers, and policy-parts.ts holds what the rooms share.
  */
 export { cleanTitle } from './policy-commands';
-export type { AdoptReply, ClaimReply, CommandReply, PolicyEvent, ReplyFor, ReportReply } from './policy-events';
+export {
+  type AdoptReply,
+  type ClaimReply,
+  type CommandReply,
+  type PageEvent,
+  type PolicyEvent,
+  REPLY_KIND,
+  type Replies,
+  type ReplyFor,
+  type ReportReply,
+  withTab,
+} from './policy-events';
 export {
   backoffSeconds,
   type Effect,

@@ -73,6 +73,12 @@ export function pendingOf(record: NotebookRecord) {
   return record.status;
 }
 
+/** A countdown after a failure at T0, and its status. */
+export function scheduled() {
+  const record = reduce(enabled(), failure(T0), ctx(T0)).record;
+  return { record, status: pendingOf(record) };
+}
+
 /** A failure at `now`, the owner claiming at the deadline, and the restart succeeding. */
 export function failAndRestart(record: NotebookRecord, now: number, settings = defaultSettings()) {
   const scheduled = reduce(record, failure(now), ctx(now, settings)).record;
@@ -92,3 +98,38 @@ export function failAndRestart(record: NotebookRecord, now: number, settings = d
     doneAt: restartAt + 2 * SEC,
   };
 }
+
+/**
+ * One event of every kind the policy reads (the compiler refuses a kind without one): what the tests of the reply
+ * kinds, the dispatch and the wire's schemas go through.
+ */
+export const EVENT_EXAMPLES: { [T in PolicyEvent['type']]: Extract<PolicyEvent, { type: T }> } = {
+  failure: failure(T0),
+  declined: { type: 'declined', detectedAt: T0, startedAt: T0, reason: 'earlier-error', verdict: cudaOom },
+  marker: marker(T0),
+  disconnect: { type: 'disconnect', tabId: TAB, detectedAt: T0, kind: 'idle', line: 'Runtime disconnected' },
+  dialog: { type: 'dialog', tabId: TAB, detectedAt: T0, kind: 'drive-permission', text: 'Permit this notebook' },
+  claim: { type: 'claim', tabId: TAB, attempt: 'attempt-1' },
+  ask: { type: 'ask', tabId: TAB, attempt: 'attempt-1' },
+  answer: { type: 'answer', tabId: TAB, attempt: 'attempt-1', choice: 'restart' },
+  'restart-result': {
+    type: 'restart-result',
+    tabId: TAB,
+    attempt: 'attempt-1',
+    ok: false,
+    failed: { step: 'reconnect', reason: 'unable-to-connect', saw: 'Unable to connect' },
+    runtime: 'unable-to-connect',
+  },
+  cancel: { type: 'cancel' },
+  rearm: { type: 'rearm' },
+  'reset-counter': { type: 'reset-counter' },
+  'set-enabled': { type: 'set-enabled', enabled: false },
+  'set-max-restarts': { type: 'set-max-restarts', value: 5 },
+  'set-title': { type: 'set-title', title: 'train.ipynb' },
+  adopt: { type: 'adopt', tabId: TAB, ownerAlive: false },
+  'tab-closed': { type: 'tab-closed', tabId: TAB, gone: 'closed', othersShow: false },
+  sight: { type: 'sight', blind: true, at: T0 },
+  run: { type: 'run', tabId: TAB, detectedAt: T0, what: 'stopped', cell: 3, line: 'ValueError' },
+  activity: { type: 'activity', tabId: TAB, busy: true },
+  settle: { type: 'settle' },
+};
