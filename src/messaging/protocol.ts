@@ -17,8 +17,8 @@ import {
   MAX_ALERT_URL_CHARS,
 } from '../state/alerts';
 import { PERSON_ONLY_KINDS } from '../state/dialogs';
-import { UNKNOWN_STEP } from '../state/failed-step';
 import { DISCONNECT_KINDS } from '../state/disconnect';
+import { UNKNOWN_STEP } from '../state/failed-step';
 import type { PageCapture } from '../state/page-capture';
 import type { CommandReply, PageEvent, ReplyFor } from '../state/policy';
 import {
