@@ -210,8 +210,11 @@ export async function noteFailureReports(serviceWorker: Worker): Promise<void> {
     }
     const seen: string[] = [];
     probe.failuresReported = seen;
-    chrome.runtime.onMessage.addListener((message: { type?: string; verdict?: { category?: string } }) => {
-      if (message?.type === 'page-failure') seen.push(message.verdict?.category ?? '?');
+    type Sent = { type?: string; event?: { type?: string; verdict?: { category?: string } } };
+    chrome.runtime.onMessage.addListener((message: Sent) => {
+      if (message?.type === 'page-event' && message.event?.type === 'failure') {
+        seen.push(message.event.verdict?.category ?? '?');
+      }
     });
   });
 }

@@ -2,6 +2,7 @@ import { fakeBrowser } from '@webext-core/fake-browser';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { chromeChanges, pageHello } from '../../test/support/background';
 import { getMessage } from '../../test/support/messages';
+import { pageEvent } from '../../test/support/page-events';
 import { loadNotebook } from '../state/store';
 
 vi.mock('webextension-polyfill', async () => ({ default: (await import('@webext-core/fake-browser')).fakeBrowser }));
@@ -43,14 +44,10 @@ async function openTab(): Promise<number> {
 /** A tab on the notebook that owns a countdown. */
 async function ownerTab(): Promise<number> {
   const id = await openTab();
-  await fromPage(id, {
-    type: 'page-failure',
-    key: KEY,
-    detectedAt: Date.now(),
-    startedAt: Date.now(),
-    source: 'error-output',
-    verdict,
-  });
+  await fromPage(
+    id,
+    pageEvent(KEY, { type: 'failure', detectedAt: Date.now(), startedAt: Date.now(), source: 'error-output', verdict }),
+  );
   expect((await loadNotebook(KEY)).status).toMatchObject({ kind: 'pending', ownerTab: id });
   return id;
 }
@@ -99,7 +96,7 @@ describe('service worker', () => {
   it('a tab whose run goes on and that closes, is discarded or navigates away: nothing watches it, once', async () => {
     const runningTab = async () => {
       const id = await openTab();
-      await fromPage(id, { type: 'page-activity', key: KEY, busy: true });
+      await fromPage(id, pageEvent(KEY, { type: 'activity', busy: true }));
       return id;
     };
     const gone = async () => (await loadNotebook(KEY)).history.filter((entry) => entry.type === 'tab-gone');
@@ -114,7 +111,7 @@ describe('service worker', () => {
 
   it('nothing is lost while another tab still shows the notebook, or when the tab only reloads', async () => {
     const [, running] = [await openTab(), await openTab()];
-    await fromPage(running, { type: 'page-activity', key: KEY, busy: true });
+    await fromPage(running, pageEvent(KEY, { type: 'activity', busy: true }));
     await chromeChanges(running, { status: 'loading' });
     await fakeBrowser.tabs.onRemoved.trigger(running, { windowId: 1, isWindowClosing: false });
     expect((await loadNotebook(KEY)).history.map((entry) => entry.type)).not.toContain('tab-gone');

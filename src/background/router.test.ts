@@ -1,9 +1,10 @@
 import { fakeBrowser } from '@webext-core/fake-browser';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { chromeChanges, pageHello } from '../../test/support/background';
+import { pageEvent } from '../../test/support/page-events';
 import { STORAGE_ERRORS_KEY } from '../state/schema';
 import { createNotebookWriter, loadNotebook } from '../state/store';
-import { createRouter } from './router';
+import { createRouter, notShown } from './router';
 
 vi.mock('webextension-polyfill', async () => ({ default: (await import('@webext-core/fake-browser')).fakeBrowser }));
 vi.mock('../lib/i18n', () => ({ t: (key: string, ...subs: string[]) => [key, ...subs].join(' ') }));
@@ -34,7 +35,7 @@ const outputFrame = {
 const popup = { id: fakeBrowser.runtime.id, url: `${ORIGIN}src/popup/index.html` };
 
 function failure(detectedAt = Date.now()) {
-  return { type: 'page-failure', key: KEY, detectedAt, startedAt: detectedAt, source: 'error-output', verdict };
+  return pageEvent(KEY, { type: 'failure', detectedAt, startedAt: detectedAt, source: 'error-output', verdict });
 }
 
 function hello(key: string | null = KEY, first = true) {
@@ -61,13 +62,13 @@ describe('service-worker router', () => {
   });
 
   it("keeps a page's word that detection may be blind, from the tab showing the notebook only", async () => {
-    const sight = (blind: boolean) => ({ type: 'page-sight', key: KEY, blind, detectedAt: 1_000 });
+    const sight = (blind: unknown) => pageEvent(KEY, { type: 'sight', blind, at: 1_000 });
     await route(hello(), colabPage());
     expect(await route(sight(true), colabPage(8))).toMatchObject({ ok: false });
     expect((await loadNotebook(KEY)).blindSince).toBeUndefined();
     expect(await route(sight(true), colabPage())).toEqual({ ok: true });
     expect((await loadNotebook(KEY)).blindSince).toBe(1_000);
-    expect(await route({ ...sight(false), blind: 'no' }, colabPage())).toBeUndefined();
+    expect(await route(sight('no'), colabPage())).toBeUndefined();
     await route(sight(false), colabPage());
     expect((await loadNotebook(KEY)).blindSince).toBeUndefined();
   });
@@ -102,7 +103,9 @@ describe('service-worker router', () => {
       { id: fakeBrowser.runtime.id, url: 'https://colab.research.google.com/drive/abc' },
     ];
     for (const sender of strangers) expect(route(failure(), sender)).toBeUndefined();
-    expect(route({ ...failure(), verdict: { ...verdict, category: 'bogus' } }, colabPage())).toBeUndefined();
+    expect(
+      route(pageEvent(KEY, { ...failure().event, verdict: { ...verdict, category: 'bogus' } }), colabPage()),
+    ).toBeUndefined();
     expect(route({ type: 'page-nonsense', key: KEY }, colabPage())).toBeUndefined();
     expect((await loadNotebook(KEY)).status.kind).toBe('watching');
   });
@@ -152,11 +155,15 @@ describe('service-worker router', () => {
     expect(await route(failure(), colabPage())).toMatchObject({ outcome: 'ignored' });
     await route(hello(other), colabPage());
     expect(await route(failure(), colabPage())).toMatchObject({ outcome: 'ignored' });
-    expect(await route({ type: 'page-claim', key: KEY, attempt: 'a1' }, colabPage())).toMatchObject({ granted: false });
-    expect(await route({ type: 'page-result', key: KEY, attempt: 'a1', ok: true }, colabPage())).toMatchObject({
-      ok: false,
+    expect(await route(pageEvent(KEY, { type: 'claim', attempt: 'a1' }), colabPage())).toMatchObject({
+      granted: false,
     });
-    expect(await route({ type: 'page-command', key: KEY, command: { type: 'cancel' } }, colabPage())).toMatchObject({
+    expect(await route(pageEvent(KEY, { type: 'restart-result', attempt: 'a1', ok: true }), colabPage())).toMatchObject(
+      {
+        ok: false,
+      },
+    );
+    expect(await route(pageEvent(KEY, { type: 'cancel' }), colabPage())).toMatchObject({
       ok: false,
     });
     expect((await loadNotebook(KEY)).status.kind).toBe('watching');
@@ -165,12 +172,10 @@ describe('service-worker router', () => {
 
   it('takes only Cancel as a command from a page', async () => {
     await route(hello(), colabPage());
-    expect(
-      route({ type: 'page-command', key: KEY, command: { type: 'set-enabled', enabled: false } }, colabPage()),
-    ).toBeUndefined();
-    expect(route({ type: 'page-command', key: KEY, command: { type: 'reset-counter' } }, colabPage())).toBeUndefined();
+    expect(route(pageEvent(KEY, { type: 'set-enabled', enabled: false }), colabPage())).toBeUndefined();
+    expect(route(pageEvent(KEY, { type: 'reset-counter' }), colabPage())).toBeUndefined();
     await route(failure(), colabPage());
-    expect(await route({ type: 'page-command', key: KEY, command: { type: 'cancel' } }, colabPage())).toEqual({
+    expect(await route(pageEvent(KEY, { type: 'cancel' }), colabPage())).toEqual({
       ok: true,
     });
     const record = await loadNotebook(KEY);
@@ -317,45 +322,46 @@ describe('service-worker router', () => {
     });
   });
 
-  describe('each page message, as the policy event it names', () => {
+  describe("each page's event, as the policy applies it from the tab that sent it", () => {
     const T = 1_000;
-    /** A page message, and the policy event it must become for the tab that sent it (7). */
+    /** A page's event, and the policy event it must become for the tab that sent it (7). */
     const TABLE: Array<[Record<string, unknown>, Record<string, unknown>]> = [
       [
-        { type: 'page-declined', detectedAt: T, startedAt: 5, reason: 'ending-missing', verdict },
         { type: 'declined', detectedAt: T, startedAt: 5, reason: 'ending-missing', verdict },
+        // The router adds the tab to every page's event; the policy reads it where the event names one.
+        { type: 'declined', tabId: 7, detectedAt: T, startedAt: 5, reason: 'ending-missing', verdict },
       ],
       [
-        { type: 'page-marker', detectedAt: T, pattern: 'RESTART_ME', line: 'RESTART_ME now' },
+        { type: 'marker', detectedAt: T, pattern: 'RESTART_ME', line: 'RESTART_ME now' },
         { type: 'marker', tabId: 7, detectedAt: T, pattern: 'RESTART_ME', line: 'RESTART_ME now' },
       ],
       [
-        { type: 'page-disconnect', detectedAt: T, kind: 'zero-units', line: 'no units' },
+        { type: 'disconnect', detectedAt: T, kind: 'zero-units', line: 'no units' },
         { type: 'disconnect', tabId: 7, detectedAt: T, kind: 'zero-units', line: 'no units' },
       ],
       [
-        { type: 'page-dialog', detectedAt: T, kind: 'drive-permission', text: 'Permit this notebook' },
+        { type: 'dialog', detectedAt: T, kind: 'drive-permission', text: 'Permit this notebook' },
         { type: 'dialog', tabId: 7, detectedAt: T, kind: 'drive-permission', text: 'Permit this notebook' },
       ],
       [
-        { type: 'page-ask', attempt: 'a1' },
+        { type: 'ask', attempt: 'a1' },
         { type: 'ask', tabId: 7, attempt: 'a1' },
       ],
       [
-        { type: 'page-answer', attempt: 'a1', choice: 'not-now' },
+        { type: 'answer', attempt: 'a1', choice: 'not-now' },
         { type: 'answer', tabId: 7, attempt: 'a1', choice: 'not-now' },
       ],
       [
-        { type: 'page-result', attempt: 'a1', ok: true },
+        { type: 'restart-result', attempt: 'a1', ok: true },
         { type: 'restart-result', tabId: 7, attempt: 'a1', ok: true },
       ],
       [
-        { type: 'page-result', attempt: 'a1', ok: false },
+        { type: 'restart-result', attempt: 'a1', ok: false },
         { type: 'restart-result', tabId: 7, attempt: 'a1', ok: false, failed: expect.objectContaining({}) },
       ],
       [
         {
-          type: 'page-result',
+          type: 'restart-result',
           attempt: 'a1',
           ok: false,
           failed: { step: 'reconnect', reason: 'unable-to-connect', saw: 'x' },
@@ -371,16 +377,16 @@ describe('service-worker router', () => {
         },
       ],
       [
-        { type: 'page-activity', busy: true },
+        { type: 'activity', busy: true },
         { type: 'activity', tabId: 7, busy: true },
       ],
       [
-        { type: 'page-run', detectedAt: T, what: 'stopped', cell: 3, line: 'ValueError' },
+        { type: 'run', detectedAt: T, what: 'stopped', cell: 3, line: 'ValueError' },
         { type: 'run', tabId: 7, detectedAt: T, what: 'stopped', cell: 3, line: 'ValueError' },
       ],
     ];
 
-    it.each(TABLE)('%j', async (message, event) => {
+    it.each(TABLE)('%j', async (sent, event) => {
       const writer = createNotebookWriter();
       const applied: unknown[] = [];
       const recording = {
@@ -393,16 +399,16 @@ describe('service-worker router', () => {
       const router = createRouter(recording as typeof writer).route;
       await router(hello(), colabPage());
       applied.length = 0;
-      await router({ ...message, key: KEY }, colabPage());
+      await router(pageEvent(KEY, sent), colabPage());
       expect(applied).toEqual([event]);
       // From a tab that does not show the notebook: nothing applied, a refusal in the shape its sender expects.
       applied.length = 0;
-      const refusal = await router({ ...message, key: KEY }, colabPage(8));
+      const refusal = await router(pageEvent(KEY, sent), colabPage(8));
       expect(applied).toEqual([]);
       const reason = 'This tab does not show this notebook';
-      const reports = ['page-marker', 'page-disconnect', 'page-dialog'];
-      if (reports.includes(String(message.type))) expect(refusal).toEqual({ outcome: 'ignored', reason });
-      else if (message.type === 'page-answer') expect(refusal).toEqual({ granted: false, reason });
+      const reports = ['marker', 'disconnect', 'dialog'];
+      if (reports.includes(String(sent.type))) expect(refusal).toEqual({ outcome: 'ignored', reason });
+      else if (sent.type === 'answer') expect(refusal).toEqual({ granted: false, reason });
       else expect(refusal).toEqual({ ok: false, message: reason });
     });
 
@@ -417,7 +423,7 @@ describe('service-worker router', () => {
         startedAt: Date.now(),
       };
       await fakeBrowser.storage.local.set({ [`nb:${KEY}`]: { v: 1, key: KEY, enabled: true, status: restarting } });
-      await route({ type: 'page-result', key: KEY, attempt: 'a1', ok: false }, colabPage());
+      await route(pageEvent(KEY, { type: 'restart-result', attempt: 'a1', ok: false }), colabPage());
       expect((await loadNotebook(KEY)).status).toMatchObject({ kind: 'ui-problem', failed: { step: 'unknown' } });
     });
   });
@@ -450,14 +456,11 @@ describe('service-worker router', () => {
       await route(hello(), colabPage());
       fillStorage();
       const lost = [
-        [{ type: 'page-marker', detectedAt: 1, pattern: 'RESTART_ME', line: 'x' }, `lostFailure ${KEY} RESTART_ME`],
-        [
-          { type: 'page-disconnect', detectedAt: 1, kind: 'zero-units', line: 'no units' },
-          `lostFailure ${KEY} no units`,
-        ],
-        [{ type: 'page-sight', blind: true, detectedAt: 1 }, 'lostChange'],
+        [{ type: 'marker', detectedAt: 1, pattern: 'RESTART_ME', line: 'x' }, `lostFailure ${KEY} RESTART_ME`],
+        [{ type: 'disconnect', detectedAt: 1, kind: 'zero-units', line: 'no units' }, `lostFailure ${KEY} no units`],
+        [{ type: 'sight', blind: true, at: 1 }, 'lostChange'],
       ] as const;
-      for (const [message] of lost) await route({ ...message, key: KEY }, colabPage())?.catch(() => undefined);
+      for (const [event] of lost) await route(pageEvent(KEY, event), colabPage())?.catch(() => undefined);
       await route(pageHello(KEY, 'renamed.ipynb', false), colabPage())?.catch(() => undefined);
       vi.restoreAllMocks();
       const pending = {
@@ -470,7 +473,7 @@ describe('service-worker router', () => {
       const status = { ...pending, ownerTab: 7, detectedAt: 1, verdict };
       await fakeBrowser.storage.local.set({ [`nb:${KEY}`]: { v: 1, key: KEY, enabled: true, status } });
       fillStorage();
-      await route({ type: 'page-claim', key: KEY, attempt: 'a1' }, colabPage())?.catch(() => undefined);
+      await route(pageEvent(KEY, { type: 'claim', attempt: 'a1' }), colabPage())?.catch(() => undefined);
       const stored = ((await errors()) as Array<{ lost: string }>).map((e) => e.lost);
       expect(stored).toEqual([...lost.map(([, what]) => what), `lostTitle ${KEY}`, `lostRestart ${KEY}`]);
     });
@@ -511,7 +514,7 @@ describe('service-worker router', () => {
       if (status.kind !== 'pending') throw new Error('not pending');
       expect(status.attempt).not.toBe('old-attempt');
       expect(status.restartAt).toBeGreaterThanOrEqual(now + 5000);
-      const old = await route({ type: 'page-claim', key: KEY, attempt: 'old-attempt' }, colabPage(7));
+      const old = await route(pageEvent(KEY, { type: 'claim', attempt: 'old-attempt' }), colabPage(7));
       expect(old).toMatchObject({ granted: false });
     });
 
@@ -541,7 +544,7 @@ describe('service-worker router', () => {
       try {
         // Sent in this order by the page at the deadline, and handled concurrently by the worker.
         const switched = route(hello('drive:other'), colabPage(id));
-        const claim = route({ type: 'page-claim', key: KEY, attempt: before.status.attempt }, colabPage(id));
+        const claim = route(pageEvent(KEY, { type: 'claim', attempt: before.status.attempt }), colabPage(id));
         await switched;
         expect(await claim).toMatchObject({ granted: false });
       } finally {
@@ -560,10 +563,10 @@ describe('service-worker router', () => {
     if (status.kind !== 'pending') throw new Error('not pending');
     vi.useFakeTimers({ now: status.restartAt, toFake: ['Date'] });
     try {
-      const claim = { type: 'page-claim', key: KEY, attempt: status.attempt };
+      const claim = pageEvent(KEY, { type: 'claim', attempt: status.attempt });
       expect(await worker()(claim, colabPage())).toEqual({ granted: true, action: 'restart-and-run-all' });
       expect(await worker()(claim, colabPage())).toMatchObject({ granted: false });
-      const result = { type: 'page-result', key: KEY, attempt: status.attempt, ok: true };
+      const result = pageEvent(KEY, { type: 'restart-result', attempt: status.attempt, ok: true });
       expect(await worker()(result, colabPage())).toEqual({ ok: true });
       expect(await worker()(result, colabPage())).toMatchObject({ ok: false });
     } finally {
@@ -572,5 +575,27 @@ describe('service-worker router', () => {
     const record = await loadNotebook(KEY);
     expect(record).toMatchObject({ totalRestarts: 1, status: { kind: 'watching' } });
     expect(record.history.map((e) => e.type)).toEqual(['restart-scheduled', 'restarted']);
+  });
+});
+
+describe("the refusal of a page's event about a notebook its tab does not show", () => {
+  const reason = 'This tab does not show this notebook';
+
+  it('a report is ignored', () => {
+    expect(notShown({ type: 'marker', detectedAt: 1, pattern: 'RESTART_ME', line: 'RESTART_ME' })).toEqual({
+      outcome: 'ignored',
+      reason,
+    });
+  });
+
+  it('a claim or an answer is not granted', () => {
+    expect(notShown({ type: 'claim', attempt: 'a1' })).toEqual({ granted: false, reason });
+    expect(notShown({ type: 'answer', attempt: 'a1', choice: 'restart' })).toEqual({ granted: false, reason });
+  });
+
+  it('a command, a result or a note is not ok', () => {
+    expect(notShown({ type: 'cancel' })).toEqual({ ok: false, message: reason });
+    expect(notShown({ type: 'restart-result', attempt: 'a1', ok: true })).toEqual({ ok: false, message: reason });
+    expect(notShown({ type: 'activity', busy: true })).toEqual({ ok: false, message: reason });
   });
 });

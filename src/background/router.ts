@@ -13,10 +13,17 @@ import {
   type WorkerProtocol,
 } from '../messaging/protocol';
 import { type SenderLike, senderKind } from '../messaging/sender';
-import { UNKNOWN_STEP } from '../state/failed-step';
 import { pageNotebookKey } from '../state/notebook-key';
 import { notebookTitleFromDocumentTitle } from '../state/notebook-title';
-import type { ClaimReply, CommandReply, PolicyEvent, Reduction, ReplyFor, ReportReply } from '../state/policy';
+import {
+  type PageEvent,
+  type PolicyEvent,
+  REPLY_KIND,
+  type Reduction,
+  type Replies,
+  type ReplyFor,
+  withTab,
+} from '../state/policy';
 import type { TabGoneWay } from '../state/schema';
 import { isScratchKey } from '../state/scratch';
 import { loadNotebook, loadSettings, type NotebookWriter, StorageWriteError } from '../state/store';
@@ -61,68 +68,13 @@ export function createRouter(writer: NotebookWriter) {
     return result.reply;
   }
 
-  /** Each page message applied as its policy event; the table's type ties each to the reply its sender expects. */
-  const pageHandlers: PageHandlers = {
-    'page-failure': (message, tabId) =>
-      apply(message.key, {
-        type: 'failure',
-        tabId,
-        detectedAt: message.detectedAt,
-        startedAt: message.startedAt,
-        verdict: message.verdict,
-        source: message.source,
-      }),
-    'page-declined': (message) =>
-      apply(message.key, {
-        type: 'declined',
-        detectedAt: message.detectedAt,
-        startedAt: message.startedAt,
-        reason: message.reason,
-        verdict: message.verdict,
-      }),
-    'page-marker': (message, tabId) =>
-      apply(message.key, {
-        type: 'marker',
-        tabId,
-        detectedAt: message.detectedAt,
-        pattern: message.pattern,
-        line: message.line,
-      }),
-    'page-disconnect': ({ key, detectedAt, kind, line }, tabId) =>
-      apply(key, { type: 'disconnect', tabId, detectedAt, kind, line }),
-    'page-dialog': ({ key, detectedAt, kind, text }, tabId) =>
-      apply(key, { type: 'dialog', tabId, detectedAt, kind, text }),
-    'page-claim': (message, tabId) => apply(message.key, { type: 'claim', tabId, attempt: message.attempt }),
-    'page-ask': ({ key, attempt }, tabId) => apply(key, { type: 'ask', tabId, attempt }),
-    'page-answer': ({ key, attempt, choice }, tabId) => apply(key, { type: 'answer', tabId, attempt, choice }),
-    'page-result': (message, tabId) =>
-      apply(
-        message.key,
-        message.ok
-          ? { type: 'restart-result', tabId, attempt: message.attempt, ok: true }
-          : {
-              type: 'restart-result',
-              tabId,
-              attempt: message.attempt,
-              ok: false,
-              failed: message.failed ?? UNKNOWN_STEP,
-              ...(message.runtime ? { runtime: message.runtime } : {}),
-            },
-      ),
-    'page-command': (message) => apply(message.key, message.command),
-    'page-sight': (message) => apply(message.key, { type: 'sight', blind: message.blind, at: message.detectedAt }),
-    'page-activity': ({ key, busy }, tabId) => apply(key, { type: 'activity', tabId, busy }),
-    'page-run': ({ key, detectedAt, what, cell, line }, tabId) =>
-      apply(key, { type: 'run', tabId, detectedAt, what, cell, line }),
-  };
-
   async function onPage<M extends PageMessage>(message: M, tabId: number): Promise<ReplyTo<M>> {
     if (isHello(message)) return hello(message, tabId) as Promise<ReplyTo<M>>;
-    const shown = message as Exclude<M, PageHello>;
+    const { key, event } = message as Exclude<M, PageHello>;
     // A page speaks only for the notebook its tab shows now: a late message about the previous one must not act on it.
-    if ((await notebookOfTab(tabId)) !== shown.key) return notShown(shown) as ReplyTo<M>;
-    // The compiler cannot follow `type` from the message to its entry of the table; PageHandlers says they match.
-    return pageHandlers[shown.type](shown as never, tabId) as Promise<ReplyTo<M>>;
+    if ((await notebookOfTab(tabId)) !== key) return notShown(event) as ReplyTo<M>;
+    // The compiler cannot follow the event's type to its reply through `withTab`; REPLY_KIND says they match.
+    return apply(key, withTab(event, tabId)) as Promise<ReplyTo<M>>;
   }
 
   /**
@@ -283,35 +235,23 @@ function lostBy(event: PolicyEvent, key: string): string {
 }
 
 type PageHello = Extract<PageMessage, { type: 'page-hello' }>;
-type Handlers<Message extends { type: keyof WorkerProtocol }, Args extends unknown[]> = {
-  [T in Message['type']]: (message: Extract<Message, { type: T }>, ...args: Args) => Promise<WorkerProtocol[T]>;
+type UiHandlers = {
+  [T in UiMessage['type']]: (message: Extract<UiMessage, { type: T }>) => Promise<WorkerProtocol[T]>;
 };
-type PageHandlers = Handlers<Exclude<PageMessage, PageHello>, [tabId: number]>;
-type UiHandlers = Handlers<UiMessage, []>;
 
 function isHello(message: PageMessage): message is PageHello {
   return message.type === 'page-hello';
 }
 
-/** A refusal in the shape each page message expects as its answer. */
-function notShown(message: Exclude<PageMessage, PageHello>): ReportReply | ClaimReply | CommandReply {
-  const reason = 'This tab does not show this notebook';
-  switch (message.type) {
-    case 'page-failure':
-    case 'page-marker':
-    case 'page-disconnect':
-    case 'page-dialog':
-      return { outcome: 'ignored', reason };
-    case 'page-claim':
-    case 'page-answer':
-      return { granted: false, reason };
-    case 'page-result':
-    case 'page-ask':
-    case 'page-command':
-    case 'page-sight':
-    case 'page-declined':
-    case 'page-run':
-    case 'page-activity':
-      return { ok: false, message: reason };
-  }
+const NOT_SHOWN = 'This tab does not show this notebook';
+/** The refusal of a page's event, in the shape of reply its kind of event gets. */
+const NOT_SHOWN_REPLY = {
+  report: { outcome: 'ignored', reason: NOT_SHOWN },
+  claim: { granted: false, reason: NOT_SHOWN },
+  command: { ok: false, message: NOT_SHOWN },
+} as const satisfies { [K in (typeof REPLY_KIND)[PageEvent['type']]]: Replies[K] };
+
+/** A page's event about a notebook its tab does not show: refused, as its kind of reply. */
+export function notShown<E extends PageEvent>(event: E): ReplyFor<E> {
+  return NOT_SHOWN_REPLY[REPLY_KIND[event.type]] as ReplyFor<E>;
 }

@@ -18,8 +18,9 @@ import {
 } from '../state/alerts';
 import { PERSON_ONLY_KINDS } from '../state/dialogs';
 import { DISCONNECT_KINDS } from '../state/disconnect';
+import { UNKNOWN_STEP } from '../state/failed-step';
 import type { PageCapture } from '../state/page-capture';
-import type { ClaimReply, CommandReply, ReportReply } from '../state/policy';
+import type { CommandReply, PageEvent, ReplyFor } from '../state/policy';
 import {
   ASK_CHOICES,
   DECLINE_REASONS,
@@ -55,6 +56,103 @@ export const CommandSchema = v.variant('type', [
 ]);
 export type Command = v.InferOutput<typeof CommandSchema>;
 
+/**
+ * What a Colab page reports: each the policy's event (state/policy-events.ts `PageEvent`) without the tab, its schema
+ * tied to its type by `satisfies` (a field the type has and the schema lacks does not compile), and
+ * `PageEventsMatch` below refuses a type or field the schemas do not name.
+ */
+export const PageEventSchema = v.variant('type', [
+  v.object({
+    type: v.literal('failure'),
+    detectedAt: TimeSchema,
+    /** When the failed execution started, as this page saw it (for a crash notice: when the notice showed). */
+    startedAt: TimeSchema,
+    source: v.picklist(FAILURE_SOURCES),
+    verdict: VerdictSchema,
+  }) satisfies Of<'failure'>,
+  /** A failure the page saw and left alone, and why (state/schema.ts DECLINED): the history says so. */
+  v.object({
+    type: v.literal('declined'),
+    detectedAt: TimeSchema,
+    startedAt: TimeSchema,
+    reason: v.picklist(DECLINE_REASONS),
+    verdict: VerdictSchema,
+  }) satisfies Of<'declined'>,
+  v.object({ type: v.literal('marker'), detectedAt: TimeSchema, pattern: Line, line: Line }) satisfies Of<'marker'>,
+  /** Colab's runtime went away (`kind`: why, from Colab's words or the notebook's own code), saying `line`. */
+  v.object({
+    type: v.literal('disconnect'),
+    detectedAt: TimeSchema,
+    kind: v.picklist(DISCONNECT_KINDS),
+    line: Line,
+  }) satisfies Of<'disconnect'>,
+  /**
+   * A run began, or how it ended (page/run-watch.ts): `cell`, its execution count, and `line`, the exception's line,
+   * of an error that stopped it.
+   */
+  v.object({
+    type: v.literal('run'),
+    detectedAt: TimeSchema,
+    what: v.picklist(RUN_EVENTS),
+    cell: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+    line: v.optional(Line),
+  }) satisfies Of<'run'>,
+  /** Cells began to be under way in the page (`busy`), or none is any more: what keeps a guard armed. */
+  v.object({ type: v.literal('activity'), busy: v.boolean() }) satisfies Of<'activity'>,
+  /** Colab shows a dialog only a person may answer. */
+  v.object({
+    type: v.literal('dialog'),
+    detectedAt: TimeSchema,
+    kind: v.picklist(PERSON_ONLY_KINDS),
+    text: v.pipe(v.string(), v.maxLength(TEXT_LIMITS.dialog)),
+  }) satisfies Of<'dialog'>,
+  v.object({ type: v.literal('claim'), attempt: v.string() }) satisfies Of<'claim'>,
+  /** A person works in the tab that owns the countdown: ask them instead of acting (policy-restarts.ts onAsk). */
+  v.object({ type: v.literal('ask'), attempt: v.string() }) satisfies Of<'ask'>,
+  /** The person's answer to the in-page question, or `away`: no input for minutes. */
+  v.object({ type: v.literal('answer'), attempt: v.string(), choice: v.picklist(ASK_CHOICES) }) satisfies Of<'answer'>,
+  v.variant('ok', [
+    v.object({ type: v.literal('restart-result'), attempt: v.string(), ok: v.literal(true) }),
+    v.object({
+      type: v.literal('restart-result'),
+      attempt: v.string(),
+      ok: v.literal(false),
+      /** A step the page did not name is unknown: a UI problem, never a silent stop. */
+      failed: v.optional(FailedStepSchema, UNKNOWN_STEP),
+      /** A reconnect that found Colab unable to connect, or nothing to reconnect (schema.ts `ReconnectEnd`). */
+      runtime: v.optional(v.picklist(RECONNECT_ENDS)),
+    }),
+  ]) satisfies Of<'restart-result'>,
+  /**
+   * Detection may be blind (`blind`: the runtime busy for minutes with no cell seen running), or the page
+   * sees a cell running again (`at`: when it saw it).
+   */
+  v.object({ type: v.literal('sight'), blind: v.boolean(), at: TimeSchema }) satisfies Of<'sight'>,
+  /** The in-page notice's Cancel button: the only command a page gives. */
+  v.object({ type: v.literal('cancel') }) satisfies Of<'cancel'>,
+]);
+type Of<T extends PageEvent['type']> = v.GenericSchema<unknown, Extract<PageEvent, { type: T }>>;
+
+/** Every page event has a schema, with the fields of its type and no other: this type does not compile otherwise. */
+export type PageEventsMatch = Exactly<UnmatchedPageEvent, never>;
+type UnmatchedPageEvent = {
+  [T in PageEvent['type']]: SameFields<
+    Extract<PageEventWire, { type: T }>,
+    Extract<PageEvent, { type: T }>
+  > extends true
+    ? never
+    : T;
+}[PageEvent['type']];
+type PageEventWire = v.InferOutput<typeof PageEventSchema>;
+type FieldsOf<U> = U extends unknown ? keyof U : never;
+type SameFields<A, B> = [A] extends [never]
+  ? false
+  : [FieldsOf<A>] extends [FieldsOf<B>]
+    ? [FieldsOf<B>] extends [FieldsOf<A>]
+      ? true
+      : false
+    : false;
+
 /** Sent by the top-frame content script on a Colab page. */
 export const PageMessageSchema = v.variant('type', [
   /**
@@ -69,82 +167,8 @@ export const PageMessageSchema = v.variant('type', [
     title: v.pipe(v.string(), v.maxLength(TEXT_LIMITS.title)),
     first: v.boolean(),
   }),
-  v.object({
-    type: v.literal('page-failure'),
-    key: NotebookKey,
-    detectedAt: TimeSchema,
-    /** When the failed execution started, as this page saw it (for a crash notice: when the notice showed). */
-    startedAt: TimeSchema,
-    source: v.picklist(FAILURE_SOURCES),
-    verdict: VerdictSchema,
-  }),
-  /** A failure the page saw and left alone, and why (state/schema.ts DECLINED): the history says so. */
-  v.object({
-    type: v.literal('page-declined'),
-    key: NotebookKey,
-    detectedAt: TimeSchema,
-    startedAt: TimeSchema,
-    reason: v.picklist(DECLINE_REASONS),
-    verdict: VerdictSchema,
-  }),
-  v.object({ type: v.literal('page-marker'), key: NotebookKey, detectedAt: TimeSchema, pattern: Line, line: Line }),
-  /** Colab's runtime went away (`kind`: why, from Colab's words or the notebook's own code), saying `line`. */
-  v.object({
-    type: v.literal('page-disconnect'),
-    key: NotebookKey,
-    detectedAt: TimeSchema,
-    kind: v.picklist(DISCONNECT_KINDS),
-    line: Line,
-  }),
-  /**
-   * A run began, or how it ended (content/run-watch.ts): `cell`, its execution count, and `line`, the exception's
-   * line, of an error that stopped it.
-   */
-  v.object({
-    type: v.literal('page-run'),
-    key: NotebookKey,
-    detectedAt: TimeSchema,
-    what: v.picklist(RUN_EVENTS),
-    cell: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
-    line: v.optional(Line),
-  }),
-  /** Cells began to be under way in the page (`busy`), or none is any more: what keeps a guard armed. */
-  v.object({ type: v.literal('page-activity'), key: NotebookKey, busy: v.boolean() }),
-  /** Colab shows a dialog only a person may answer. */
-  v.object({
-    type: v.literal('page-dialog'),
-    key: NotebookKey,
-    detectedAt: TimeSchema,
-    kind: v.picklist(PERSON_ONLY_KINDS),
-    text: v.pipe(v.string(), v.maxLength(TEXT_LIMITS.dialog)),
-  }),
-  v.object({ type: v.literal('page-claim'), key: NotebookKey, attempt: v.string() }),
-  /** A person works in the tab that owns the countdown: ask them instead of acting (policy.ts onAsk). */
-  v.object({ type: v.literal('page-ask'), key: NotebookKey, attempt: v.string() }),
-  /** The person's answer to the in-page question, or `away`: no input for minutes. */
-  v.object({
-    type: v.literal('page-answer'),
-    key: NotebookKey,
-    attempt: v.string(),
-    choice: v.picklist(ASK_CHOICES),
-  }),
-  v.object({
-    type: v.literal('page-result'),
-    key: NotebookKey,
-    attempt: v.string(),
-    ok: v.boolean(),
-    /** The step that failed, when `ok` is false. */
-    failed: v.optional(FailedStepSchema),
-    /** A reconnect that found Colab unable to connect, or nothing to reconnect (policy.ts `ReconnectEnd`). */
-    runtime: v.optional(v.picklist(RECONNECT_ENDS)),
-  }),
-  /**
-   * Detection may be blind (`blind`: the runtime busy for minutes with no cell seen running), or the page
-   * sees a cell running again.
-   */
-  v.object({ type: v.literal('page-sight'), key: NotebookKey, blind: v.boolean(), detectedAt: TimeSchema }),
-  /** The in-page notice's Cancel button: the only command a page gives. */
-  v.object({ type: v.literal('page-command'), key: NotebookKey, command: v.object({ type: v.literal('cancel') }) }),
+  /** What the page saw or did, as the policy's event (the worker adds the tab): `PageEventSchema`. */
+  v.object({ type: v.literal('page-event'), key: NotebookKey, event: PageEventSchema }),
 ]);
 export type PageMessage = v.InferOutput<typeof PageMessageSchema>;
 
@@ -246,19 +270,8 @@ export type WorkerMessage = PageMessage | FrameMessage | UiMessage;
  */
 export interface WorkerProtocol {
   'page-hello': HelloReply;
-  'page-failure': ReportReply;
-  'page-declined': CommandReply;
-  'page-marker': ReportReply;
-  'page-disconnect': ReportReply;
-  'page-dialog': ReportReply;
-  'page-claim': ClaimReply;
-  'page-ask': CommandReply;
-  'page-answer': ClaimReply;
-  'page-result': CommandReply;
-  'page-sight': CommandReply;
-  'page-run': CommandReply;
-  'page-activity': CommandReply;
-  'page-command': CommandReply;
+  /** The reply the policy gives the event (state/policy-events.ts `REPLY_KIND`): `ReplyTo` names it per event. */
+  'page-event': ReplyFor<PageEvent>;
   'frame-hello': FrameHelloReply;
   /** null: the user switched the status API off. */
   'frame-status': NotebookStatus | null;
@@ -279,9 +292,12 @@ export interface TabProtocol {
   'page-state': PageStateReply;
 }
 
-/** The reply to `M` (a worker message, or a tab request). */
-export type ReplyTo<M extends { type: keyof WorkerProtocol | keyof TabProtocol }> =
-  M['type'] extends keyof WorkerProtocol
+/** The reply to `M` (a worker message, or a tab request); to a page's event, the one its kind of event gets. */
+export type ReplyTo<M extends { type: keyof WorkerProtocol | keyof TabProtocol }> = M extends {
+  event: infer E extends PageEvent;
+}
+  ? ReplyFor<E>
+  : M['type'] extends keyof WorkerProtocol
     ? WorkerProtocol[M['type']]
     : M['type'] extends keyof TabProtocol
       ? TabProtocol[M['type']]

@@ -3,6 +3,7 @@ import { fakeBrowser } from '@webext-core/fake-browser';
 import * as v from 'valibot';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeClosureMenu, mount, snippet } from '../../test/support/colab-dom';
+import { type Sent, sentAs } from '../../test/support/page-events';
 import type { ActionOptions } from '../colab';
 import { OrphanedError } from '../lib/orphaned';
 import { type PageMessage, PageMessageSchema } from '../messaging/protocol';
@@ -65,8 +66,8 @@ function showing(key: string): void {
   );
 }
 
-const sentOfType = (type: PageMessage['type']) =>
-  page.sent.filter((m) => (m as PageMessage).type === type) as PageMessage[];
+const sentOfType = (type: Sent['type']) =>
+  page.sent.map((m) => sentAs(m as PageMessage)).filter((m) => m.type === type);
 
 describe('page guard', () => {
   let guard: PageGuard;
@@ -77,7 +78,7 @@ describe('page guard', () => {
     page.sent.length = 0;
     page.sendToWorker.mockImplementation(async (message: PageMessage) => {
       page.sent.push(message);
-      if (message.type === 'page-claim') return { granted: true, action: 'restart-and-run-all' };
+      if (sentAs(message).type === 'claim') return { granted: true, action: 'restart-and-run-all' };
       return { ok: true };
     });
     showing(A);
@@ -98,9 +99,9 @@ describe('page guard', () => {
     await vi.waitFor(() => expect(page.restartAndRunAll).toHaveBeenCalled());
     guard.setNotebook({ key: B, tabId: TAB, token: 't' });
     finish({ ok: true, path: 'menu', via: 'command', dialog: 'confirmed', evidence: '' });
-    await vi.waitFor(() => expect(sentOfType('page-result')).toHaveLength(1));
-    expect(sentOfType('page-claim')[0]).toMatchObject({ key: A, attempt: `attempt-${A}` });
-    expect(sentOfType('page-result')[0]).toMatchObject({ key: A, attempt: `attempt-${A}`, ok: true });
+    await vi.waitFor(() => expect(sentOfType('restart-result')).toHaveLength(1));
+    expect(sentOfType('claim')[0]).toMatchObject({ key: A, attempt: `attempt-${A}` });
+    expect(sentOfType('restart-result')[0]).toMatchObject({ key: A, attempt: `attempt-${A}`, ok: true });
   });
 
   it('restarts neither notebook when the claim is granted after the tab opened another notebook', async () => {
@@ -108,16 +109,16 @@ describe('page guard', () => {
     page.restartAndRunAll.mockClear();
     page.sendToWorker.mockImplementation(async (message: PageMessage) => {
       page.sent.push(message);
-      return message.type === 'page-claim' ? new Promise((resolve) => (grant = resolve)) : { ok: true };
+      return sentAs(message).type === 'claim' ? new Promise((resolve) => (grant = resolve)) : { ok: true };
     });
     await store(pending(A));
     guard.setNotebook({ key: A, tabId: TAB, token: 't' });
-    await vi.waitFor(() => expect(sentOfType('page-claim')).toHaveLength(1));
+    await vi.waitFor(() => expect(sentOfType('claim')).toHaveLength(1));
     showing(B);
     grant({ granted: true, action: 'restart-and-run-all' });
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(page.restartAndRunAll).not.toHaveBeenCalled();
-    expect(sentOfType('page-result')).toEqual([]);
+    expect(sentOfType('restart-result')).toEqual([]);
   });
 
   it('sends a failed step with a long "saw" cut to what the service worker accepts', async () => {
@@ -127,9 +128,9 @@ describe('page guard', () => {
     });
     await store(pending(A));
     guard.setNotebook({ key: A, tabId: TAB, token: 't' });
-    await vi.waitFor(() => expect(sentOfType('page-result')).toHaveLength(1));
-    const [result] = sentOfType('page-result');
-    expect(v.is(PageMessageSchema, result)).toBe(true);
+    await vi.waitFor(() => expect(sentOfType('restart-result')).toHaveLength(1));
+    const [result] = sentOfType('restart-result');
+    expect(page.sent.every((message) => v.is(PageMessageSchema, message))).toBe(true);
     expect(result).toMatchObject({
       ok: false,
       failed: { step: 'find-item', reason: 'item-missing', saw: expect.stringMatching(/^items: Some item/) },
@@ -141,12 +142,12 @@ describe('page guard', () => {
     try {
       page.sendToWorker.mockImplementation(async (message: PageMessage) => {
         page.sent.push(message);
-        return message.type === 'page-claim' ? { granted: false, reason: 'no answer' } : { ok: true };
+        return sentAs(message).type === 'claim' ? { granted: false, reason: 'no answer' } : { ok: true };
       });
       await store(pending(A));
       guard.setNotebook({ key: A, tabId: TAB, token: 't' });
       await vi.advanceTimersByTimeAsync(30_000);
-      expect(sentOfType('page-claim')).toHaveLength(4);
+      expect(sentOfType('claim')).toHaveLength(4);
       const notice = document.querySelector('colab-oom-guard-notice')?.shadowRoot;
       expect(notice?.querySelector('.title')?.textContent).toBe('noticeUnclaimedTitle');
       expect(notice?.querySelector('.body')?.textContent).toContain('no answer');
@@ -189,7 +190,7 @@ describe('page guard', () => {
       expect(notice()).toBeNull();
       await store({ ...pending(A, Date.now() + 10_000), status: { ...pending(A).status, attempt: 'again' } as never });
       await vi.advanceTimersByTimeAsync(60_000);
-      expect(sentOfType('page-claim')).toEqual([]);
+      expect(sentOfType('claim')).toEqual([]);
       expect(notice()).toBeNull();
     } finally {
       vi.useRealTimers();
@@ -204,8 +205,8 @@ describe('page guard', () => {
     await vi.waitFor(() => expect(page.restartAndRunAll).toHaveBeenCalled());
     guard.setNotebook({ key: A, tabId: TAB, token: 'new token' });
     finish({ ok: true, path: 'menu', via: 'command', dialog: 'confirmed', evidence: '' });
-    await vi.waitFor(() => expect(sentOfType('page-result')).toHaveLength(1));
-    expect(sentOfType('page-claim')).toHaveLength(1);
+    await vi.waitFor(() => expect(sentOfType('restart-result')).toHaveLength(1));
+    expect(sentOfType('claim')).toHaveLength(1);
   });
 
   it('an orphaned script (the extension updated under the page) ends everything it started', async () => {
@@ -219,11 +220,11 @@ describe('page guard', () => {
       guard.setNotebook({ key: A, tabId: TAB, token: 't' });
       await vi.waitFor(() => expect(notice()).not.toBeNull());
       await vi.advanceTimersByTimeAsync(1000);
-      expect(sentOfType('page-claim')).toHaveLength(1);
+      expect(sentOfType('claim')).toHaveLength(1);
       expect(script.signal.aborted).toBe(true);
       expect(notice()).toBeNull();
       await vi.advanceTimersByTimeAsync(60_000);
-      expect(sentOfType('page-claim')).toHaveLength(1);
+      expect(sentOfType('claim')).toHaveLength(1);
       guard.setNotebook({ key: B, tabId: TAB, token: 't' });
       await store(pending(B));
       await vi.advanceTimersByTimeAsync(60_000);
@@ -241,7 +242,7 @@ describe('page guard', () => {
     });
     await store(pending(A));
     guard.setNotebook({ key: A, tabId: TAB, token: 't' });
-    await vi.waitFor(() => expect(sentOfType('page-result')).toHaveLength(1));
+    await vi.waitFor(() => expect(sentOfType('restart-result')).toHaveLength(1));
     mount(snippet('menubar-and-runtime-menu-2026-03.html'));
     mount(snippet('code-cell-with-static-output-2026-03.html'));
     fakeClosureMenu(document);

@@ -1,5 +1,6 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { type Sent, sentAs } from '../../test/support/page-events';
 import { captureNotices } from '../colab';
 import { OrphanedError } from '../lib/orphaned';
 import type { PageMessage } from '../messaging/protocol';
@@ -184,10 +185,10 @@ const KEY = 'drive:notebookA';
 const setURL = (url: string) => (window as unknown as { happyDOM: { setURL(url: string): void } }).happyDOM.setURL(url);
 
 /** The worker's replies: `reply` to each message, each logged as sent. */
-function answerWith(reply: (message: PageMessage) => unknown): void {
+function answerWith(reply: (message: Sent) => unknown): void {
   page.sendToWorker.mockImplementation(async (message: PageMessage) => {
-    page.log.push(`sent ${message.type}`);
-    return reply(message);
+    page.log.push(`sent ${sentAs(message).type}`);
+    return reply(sentAs(message));
   });
 }
 
@@ -234,7 +235,7 @@ describe('notebook session: a restart under way', () => {
   beforeEach(async () => {
     resetPage();
     answerWith((message) =>
-      message.type === 'page-claim' ? { granted: true, action: 'restart-and-run-all' } : { ok: true },
+      message.type === 'claim' ? { granted: true, action: 'restart-and-run-all' } : { ok: true },
     );
     page.restartAndRunAll.mockImplementation(() => {
       page.log.push('restart and run all');
@@ -252,7 +253,7 @@ describe('notebook session: a restart under way', () => {
   });
 
   it("forgets the page's executions before it acts: outputs on the page then belong to the old run", () => {
-    expect(page.log).toEqual(['sent page-claim', 'forget executions', 'restart and run all']);
+    expect(page.log).toEqual(['sent claim', 'forget executions', 'restart and run all']);
   });
 
   it('holds the reports the page makes meanwhile, sends each one after the result, not before, not never', async () => {
@@ -261,35 +262,30 @@ describe('notebook session: a restart under way', () => {
     reports.marker({ pattern: 'RESTART_ME', line: 'RESTART_ME' });
     reports.disconnect('idle', 'Runtime disconnected');
     await new Promise((resolve) => setTimeout(resolve, 0));
-    expect(page.log.filter((entry) => entry.startsWith('sent'))).toEqual(['sent page-claim']);
+    expect(page.log.filter((entry) => entry.startsWith('sent'))).toEqual(['sent claim']);
     finish({ ok: true, path: 'menu', via: 'command', dialog: 'confirmed', evidence: '' });
     await vi.waitFor(() => expect(page.log.filter((entry) => entry.startsWith('sent'))).toHaveLength(5));
-    expect(page.log.slice(3)).toEqual([
-      'sent page-result',
-      'sent page-failure',
-      'sent page-marker',
-      'sent page-disconnect',
-    ]);
+    expect(page.log.slice(3)).toEqual(['sent restart-result', 'sent failure', 'sent marker', 'sent disconnect']);
   });
 
   it('sends reports at once again when no restart is under way', async () => {
     finish({ ok: true, path: 'menu', via: 'command', dialog: 'confirmed', evidence: '' });
-    await vi.waitFor(() => expect(page.log).toContain('sent page-result'));
+    await vi.waitFor(() => expect(page.log).toContain('sent restart-result'));
     page.reports!.failure(verdict, 'error-output', 1);
-    await vi.waitFor(() => expect(page.log.at(-1)).toBe('sent page-failure'));
+    await vi.waitFor(() => expect(page.log.at(-1)).toBe('sent failure'));
   });
 
   it('sends a report once more when sending it failed, and not a third time', async () => {
     finish({ ok: true, path: 'menu', via: 'command', dialog: 'confirmed', evidence: '' });
-    await vi.waitFor(() => expect(page.log).toContain('sent page-result'));
+    await vi.waitFor(() => expect(page.log).toContain('sent restart-result'));
     page.sendToWorker.mockImplementation(async (message: PageMessage) => {
-      page.log.push(`sent ${message.type}`);
+      page.log.push(`sent ${sentAs(message).type}`);
       throw new Error('Could not establish connection. Receiving end does not exist.');
     });
     page.reports!.failure(verdict, 'error-output', 1);
-    await vi.waitFor(() => expect(page.log.filter((entry) => entry === 'sent page-failure')).toHaveLength(2));
+    await vi.waitFor(() => expect(page.log.filter((entry) => entry === 'sent failure')).toHaveLength(2));
     await new Promise((resolve) => setTimeout(resolve, 0));
-    expect(page.log.filter((entry) => entry === 'sent page-failure')).toHaveLength(2);
+    expect(page.log.filter((entry) => entry === 'sent failure')).toHaveLength(2);
   });
 
   it("keeps the notice asking a person to answer Colab's dialog when the restart's result comes after it", async () => {
@@ -320,7 +316,7 @@ describe('notebook session: a restart under way', () => {
 describe('notebook session: what it sends, and for whom', () => {
   let session: AbortController;
   let orphaned: number;
-  const sent = () => page.sendToWorker.mock.calls.map(([message]) => message as PageMessage);
+  const sent = () => page.sendToWorker.mock.calls.map(([message]) => sentAs(message as PageMessage));
   const title = () =>
     document.querySelector('colab-oom-guard-notice')?.shadowRoot?.querySelector('.title')?.textContent;
   const noticeText = () => document.querySelector('colab-oom-guard-notice')?.shadowRoot?.textContent ?? '';
@@ -328,7 +324,7 @@ describe('notebook session: what it sends, and for whom', () => {
   /** What the session kept of Colab's page (page-capture.ts), newest last. */
   let captured: PageCapture[] = [];
 
-  async function start(record: NotebookRecord, reply: (message: PageMessage) => unknown = () => ({ ok: true })) {
+  async function start(record: NotebookRecord, reply: (message: Sent) => unknown = () => ({ ok: true })) {
     answerWith(reply);
     await page.store.set(record);
     session = new AbortController();
@@ -398,18 +394,18 @@ describe('notebook session: what it sends, and for whom', () => {
     reports.run.busy(true);
     reports.declined('earlier-error', verdict, 5);
     await vi.waitFor(() => expect(sent()).toHaveLength(7));
-    expect(sent()[0]).toMatchObject({ type: 'page-sight', key: KEY, blind: true });
+    expect(sent()[0]).toMatchObject({ type: 'sight', key: KEY, blind: true });
     expect(sent().slice(1, 5)).toEqual([
-      expect.objectContaining({ type: 'page-run', key: KEY, what: 'started' }),
-      expect.objectContaining({ type: 'page-run', what: 'stopped', cell: 3, line: 'OOM' }),
-      expect.objectContaining({ type: 'page-run', what: 'stopped', line: 'OOM' }),
-      expect.objectContaining({ type: 'page-run', what: 'finished' }),
+      expect.objectContaining({ type: 'run', key: KEY, what: 'started' }),
+      expect.objectContaining({ type: 'run', what: 'stopped', cell: 3, line: 'OOM' }),
+      expect.objectContaining({ type: 'run', what: 'stopped', line: 'OOM' }),
+      expect.objectContaining({ type: 'run', what: 'finished' }),
     ]);
     expect(sent()[3]).not.toHaveProperty('cell');
     expect(sent()[4]).not.toHaveProperty('line');
-    expect(sent()[5]).toMatchObject({ type: 'page-activity', key: KEY, busy: true });
+    expect(sent()[5]).toMatchObject({ type: 'activity', key: KEY, busy: true });
     expect(sent()[6]).toMatchObject({
-      type: 'page-declined',
+      type: 'declined',
       key: KEY,
       reason: 'earlier-error',
       startedAt: 5,
@@ -423,11 +419,11 @@ describe('notebook session: what it sends, and for whom', () => {
     reports.dialog('restart-confirm', 'Restart session?');
     reports.disconnect('idle', 'Runtime disconnected');
     await vi.waitFor(() => expect(sent()).toHaveLength(1));
-    expect(sent()[0]).toMatchObject({ type: 'page-disconnect', key: KEY, kind: 'idle', line: 'Runtime disconnected' });
+    expect(sent()[0]).toMatchObject({ type: 'disconnect', key: KEY, kind: 'idle', line: 'Runtime disconnected' });
     expect(title()).toBeUndefined();
     reports.dialog('not-authored', 'Warning: This notebook was not authored by Google');
     await vi.waitFor(() => expect(sent()).toHaveLength(2));
-    expect(sent()[1]).toMatchObject({ type: 'page-dialog', key: KEY, kind: 'not-authored' });
+    expect(sent()[1]).toMatchObject({ type: 'dialog', key: KEY, kind: 'not-authored' });
     expect(title()).toBe('needs a person');
   });
 
@@ -460,17 +456,15 @@ describe('notebook session: what it sends, and for whom', () => {
     await start({ ...pending, status: { ...pending.status, restartAt: Date.now() + 60_000 } } as NotebookRecord);
     await vi.waitFor(() => expect(page.cancel).not.toBeNull());
     page.cancel!();
-    await vi.waitFor(() =>
-      expect(sent()).toContainEqual({ type: 'page-command', key: KEY, command: { type: 'cancel' } }),
-    );
+    await vi.waitFor(() => expect(sent()).toContainEqual({ type: 'cancel', key: KEY }));
   });
 
   it('a claim that gets no answer restarts nothing and, after its retries, says so', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     vi.setSystemTime(0);
-    await start(pending, (message) => (message.type === 'page-claim' ? undefined : { ok: true }));
+    await start(pending, (message) => (message.type === 'claim' ? undefined : { ok: true }));
     await vi.advanceTimersByTimeAsync(60_000);
-    expect(sent().filter((m) => m.type === 'page-claim')).toHaveLength(4);
+    expect(sent().filter((m) => m.type === 'claim')).toHaveLength(4);
     expect(page.restartAndRunAll).not.toHaveBeenCalled();
     expect(title()).toBe('unclaimed');
     expect(noticeText()).toContain('no answer');
@@ -481,7 +475,7 @@ describe('notebook session: what it sends, and for whom', () => {
     vi.setSystemTime(0);
     await start(pending, (message) => {
       setURL('https://colab.research.google.com/drive/notebookB');
-      return message.type === 'page-claim' ? { granted: true, action: 'restart-and-run-all' } : { ok: true };
+      return message.type === 'claim' ? { granted: true, action: 'restart-and-run-all' } : { ok: true };
     });
     await vi.advanceTimersByTimeAsync(60_000);
     expect(page.restartAndRunAll).not.toHaveBeenCalled();
@@ -493,13 +487,13 @@ describe('notebook session: what it sends, and for whom', () => {
     let finish: (outcome: unknown) => void = () => undefined;
     page.restartAndRunAll.mockImplementation(() => new Promise((resolve) => (finish = resolve)));
     const running = await start(pending, (message) =>
-      message.type === 'page-claim' ? { granted: true, action: 'restart-and-run-all' } : { ok: true },
+      message.type === 'claim' ? { granted: true, action: 'restart-and-run-all' } : { ok: true },
     );
     await vi.waitFor(() => expect(running.busy).toBe(true));
     finish({ ok: false, failed: { step: 'menu', reason: 'r'.repeat(5000), saw: 's'.repeat(50_000) } });
-    await vi.waitFor(() => expect(sent().some((m) => m.type === 'page-result')).toBe(true));
+    await vi.waitFor(() => expect(sent().some((m) => m.type === 'restart-result')).toBe(true));
     expect(running.busy).toBe(false);
-    const result = sent().find((m) => m.type === 'page-result') as { failed: { reason: string; saw: string } };
+    const result = sent().find((m) => m.type === 'restart-result') as { failed: { reason: string; saw: string } };
     expect(result.failed.reason.length).toBeLessThan(5000);
     expect(result.failed.saw.length).toBeLessThan(50_000);
     expect(result.failed.saw.startsWith('sss')).toBe(true);
@@ -508,19 +502,19 @@ describe('notebook session: what it sends, and for whom', () => {
   it('an orphaned script (the extension updated under the page) says so once and sends nothing again', async () => {
     await (await start(watchingRecord)).watching();
     page.sendToWorker.mockImplementation(async (message: PageMessage) => {
-      page.log.push(`sent ${message.type}`);
+      page.log.push(`sent ${sentAs(message).type}`);
       throw new OrphanedError('gone');
     });
     page.reports!.marker({ pattern: 'RESTART_ME', line: 'RESTART_ME' });
     await vi.waitFor(() => expect(orphaned).toBe(1));
     await new Promise((resolve) => setTimeout(resolve, 0));
-    expect(page.log.filter((line) => line === 'sent page-marker')).toHaveLength(1);
+    expect(page.log.filter((line) => line === 'sent marker')).toHaveLength(1);
   });
 });
 
 describe('notebook session: its notice, its page watch, its lifetime and the question', () => {
   let session: AbortController;
-  const sent = () => page.sendToWorker.mock.calls.map(([message]) => message as PageMessage);
+  const sent = () => page.sendToWorker.mock.calls.map(([message]) => sentAs(message as PageMessage));
   const notice = () => document.querySelector('colab-oom-guard-notice');
   const title = () => notice()?.shadowRoot?.querySelector('.title')?.textContent;
   const store = (record: NotebookRecord) => page.store.set(record);
@@ -537,7 +531,7 @@ describe('notebook session: its notice, its page watch, its lifetime and the que
   const later = (record: NotebookRecord): NotebookRecord =>
     ({ ...record, status: { ...record.status, restartAt: Date.now() + 60 * 60_000 } }) as NotebookRecord;
 
-  async function start(record: NotebookRecord | null, reply: (message: PageMessage) => unknown = () => ({ ok: true })) {
+  async function start(record: NotebookRecord | null, reply: (message: Sent) => unknown = () => ({ ok: true })) {
     answerWith(reply);
     if (record) await store(record);
     session = new AbortController();
@@ -649,7 +643,7 @@ describe('notebook session: its notice, its page watch, its lifetime and the que
     expect(page.store.followers()).toBe(0);
     reports!.failure(verdict, 'error-output', 1);
     await settle();
-    expect(sent().some((m) => m.type === 'page-failure')).toBe(false);
+    expect(sent().some((m) => m.type === 'failure')).toBe(false);
 
     page.watches.length = 0;
     const release = page.store.holdRecords();
@@ -672,7 +666,7 @@ describe('notebook session: its notice, its page watch, its lifetime and the que
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     vi.setSystemTime(0);
     await start(pending, (message) => {
-      if (message.type === 'page-claim') throw new Error('Could not establish connection.');
+      if (message.type === 'claim') throw new Error('Could not establish connection.');
       return { ok: true };
     });
     await vi.advanceTimersByTimeAsync(60_000);
@@ -685,31 +679,31 @@ describe('notebook session: its notice, its page watch, its lifetime and the que
     let finish: (outcome: unknown) => void = () => undefined;
     page.restartAndRunAll.mockImplementation(() => new Promise((resolve) => (finish = resolve)));
     const running = await start(pending, (message) =>
-      message.type === 'page-claim' ? { granted: true, action: 'restart-and-run-all' } : { ok: true },
+      message.type === 'claim' ? { granted: true, action: 'restart-and-run-all' } : { ok: true },
     );
     await vi.waitFor(() => expect(running.busy).toBe(true));
     page.reports!.failure(verdict, 'error-output', 1);
     session.abort();
     finish({ ok: true, path: 'menu', via: 'command', dialog: 'confirmed', evidence: '' });
-    await vi.waitFor(() => expect(sent().some((m) => m.type === 'page-result')).toBe(true));
+    await vi.waitFor(() => expect(sent().some((m) => m.type === 'restart-result')).toBe(true));
     await settle();
-    expect(sent().some((m) => m.type === 'page-failure')).toBe(false);
+    expect(sent().some((m) => m.type === 'failure')).toBe(false);
   });
 
   it('a claim granted after the session ended (its watch gone) is still carried out and reported', async () => {
     await start(pending, (message) => {
-      if (message.type !== 'page-claim') return { ok: true };
+      if (message.type !== 'claim') return { ok: true };
       session.abort();
       return { granted: true, action: 'restart-and-run-all' };
     });
-    await vi.waitFor(() => expect(sent().some((m) => m.type === 'page-result')).toBe(true));
+    await vi.waitFor(() => expect(sent().some((m) => m.type === 'restart-result')).toBe(true));
     expect(page.restartAndRunAll).toHaveBeenCalledTimes(1);
   });
 
   describe('a person at the keyboard at the deadline', () => {
-    const reply = (message: PageMessage) => {
-      if (message.type === 'page-ask') return { ok: true };
-      if (message.type === 'page-answer' || message.type === 'page-claim') {
+    const reply = (message: Sent) => {
+      if (message.type === 'ask') return { ok: true };
+      if (message.type === 'answer' || message.type === 'claim') {
         return { granted: true, action: 'restart-and-run-all' };
       }
       return { ok: true };
@@ -727,38 +721,38 @@ describe('notebook session: its notice, its page watch, its lifetime and the que
     };
 
     /** Nobody at the keyboard when the countdown is read, a person there by its deadline. */
-    async function arriveBeforeDeadline(answer: (message: PageMessage) => unknown) {
+    async function arriveBeforeDeadline(answer: (message: Sent) => unknown) {
       testClock();
       page.present = false;
       await start(minute(), answer);
       await vi.advanceTimersByTimeAsync(1000);
       expect(title()).toBe('countdown');
-      expect(sent().some((m) => m.type === 'page-ask')).toBe(false);
+      expect(sent().some((m) => m.type === 'ask')).toBe(false);
       page.present = true;
       await vi.advanceTimersByTimeAsync(60_000);
     }
 
     it('is asked at the deadline instead of the restart, and their Restart now restarts', async () => {
       await arriveBeforeDeadline(reply);
-      expect(sent()).toContainEqual({ type: 'page-ask', key: KEY, attempt: 'attempt-1' });
-      expect(sent().some((m) => m.type === 'page-claim')).toBe(false);
+      expect(sent()).toContainEqual({ type: 'ask', key: KEY, attempt: 'attempt-1' });
+      expect(sent().some((m) => m.type === 'claim')).toBe(false);
       expect(page.restartAndRunAll).not.toHaveBeenCalled();
       await store(askedRecord);
       await vi.waitFor(() => expect(title()).toBe('question'));
       page.choose!('restart');
       await vi.waitFor(() => expect(page.restartAndRunAll).toHaveBeenCalledTimes(1));
-      expect(sent()).toContainEqual({ type: 'page-answer', key: KEY, attempt: 'attempt-1', choice: 'restart' });
+      expect(sent()).toContainEqual({ type: 'answer', key: KEY, attempt: 'attempt-1', choice: 'restart' });
     });
 
     it('Restart now granted after the tab opened another notebook restarts neither', async () => {
       page.present = true;
       await start(askedRecord, (message) => {
-        if (message.type === 'page-answer') setURL('https://colab.research.google.com/drive/notebookB');
+        if (message.type === 'answer') setURL('https://colab.research.google.com/drive/notebookB');
         return reply(message);
       });
       await vi.waitFor(() => expect(title()).toBe('question'));
       page.choose!('restart');
-      await vi.waitFor(() => expect(sent().some((m) => m.type === 'page-answer')).toBe(true));
+      await vi.waitFor(() => expect(sent().some((m) => m.type === 'answer')).toBe(true));
       await settle();
       expect(page.restartAndRunAll).not.toHaveBeenCalled();
     });
@@ -770,16 +764,16 @@ describe('notebook session: its notice, its page watch, its lifetime and the que
       await start(minute(), reply);
       await vi.advanceTimersByTimeAsync(60_000);
       expect(page.restartAndRunAll).toHaveBeenCalledTimes(1);
-      expect(sent().some((m) => m.type === 'page-ask')).toBe(false);
+      expect(sent().some((m) => m.type === 'ask')).toBe(false);
     });
 
     it('a question the worker did not take, or did not answer, lets the countdown act', async () => {
       for (const answer of [{ ok: false, message: 'no' }, undefined]) {
         page.restartAndRunAll.mockClear();
         page.sendToWorker.mockClear();
-        await arriveBeforeDeadline((message) => (message.type === 'page-ask' ? answer : reply(message)));
+        await arriveBeforeDeadline((message) => (message.type === 'ask' ? answer : reply(message)));
         expect(page.restartAndRunAll).toHaveBeenCalledTimes(1);
-        expect(sent().filter((m) => m.type === 'page-ask')).toHaveLength(1);
+        expect(sent().filter((m) => m.type === 'ask')).toHaveLength(1);
         session.abort();
         notice()?.remove();
       }
@@ -791,11 +785,11 @@ describe('notebook session: its notice, its page watch, its lifetime and the que
      */
     async function questionOnTheWay(answer: Promise<unknown> = new Promise(() => undefined)) {
       page.present = true;
-      const running = await start(watchingRecord, (message) => (message.type === 'page-ask' ? answer : reply(message)));
+      const running = await start(watchingRecord, (message) => (message.type === 'ask' ? answer : reply(message)));
       await running.watching();
       await vi.waitFor(() => expect(page.watches[0]?.configured).toHaveLength(1));
       await store(later(pending));
-      await vi.waitFor(() => expect(sent().some((m) => m.type === 'page-ask')).toBe(true));
+      await vi.waitFor(() => expect(sent().some((m) => m.type === 'ask')).toBe(true));
       await settle();
       expect(title()).toBeUndefined();
     }
@@ -824,11 +818,11 @@ describe('notebook session: its notice, its page watch, its lifetime and the que
       const release = page.store.holdSettings();
       await start(later(pending), reply);
       await vi.waitFor(() => expect(title()).toBe('countdown'));
-      expect(sent().some((m) => m.type === 'page-ask')).toBe(false);
+      expect(sent().some((m) => m.type === 'ask')).toBe(false);
       release();
       await vi.waitFor(() => {
         page.arrived!();
-        expect(sent().filter((m) => m.type === 'page-ask')).toHaveLength(1);
+        expect(sent().filter((m) => m.type === 'ask')).toHaveLength(1);
       });
     });
 
@@ -837,10 +831,10 @@ describe('notebook session: its notice, its page watch, its lifetime and the que
       await start(later(pending), reply);
       await vi.waitFor(() => expect(page.arrived).not.toBeNull());
       await vi.waitFor(() => expect(title()).toBe('countdown'));
-      expect(sent().some((m) => m.type === 'page-ask')).toBe(false);
+      expect(sent().some((m) => m.type === 'ask')).toBe(false);
       page.present = true;
       page.arrived!();
-      await vi.waitFor(() => expect(sent().some((m) => m.type === 'page-ask')).toBe(true));
+      await vi.waitFor(() => expect(sent().some((m) => m.type === 'ask')).toBe(true));
     });
   });
 });

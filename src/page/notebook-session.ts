@@ -1,10 +1,10 @@
 import type { captureNotices } from '../colab';
 import { OrphanedError } from '../lib/orphaned';
-import type { PageMessage, ReplyTo } from '../messaging/protocol';
 import { isPersonOnly } from '../state/dialogs';
 import { answersDisconnect } from '../state/disconnect';
 import { clipFailed } from '../state/failed-step';
 import type { PageCapture } from '../state/page-capture';
+import type { PageEvent, ReplyFor } from '../state/policy';
 import type { NotebookRecord, Settings } from '../state/schema';
 import { urlShowsNotebook } from '../state/scratch';
 import type { loadNotebook, loadSettings, watchNotebook, watchSettings } from '../state/store';
@@ -109,14 +109,14 @@ export function startNotebookSession(
   const person = { show: showForPerson, capture: captureNoticesFor };
   const watching = pageWatchSwitch(doc, signal, deps.createPageWatch, reportsToWorker(key, link, person, notices));
 
-  const cancel = () => void send({ type: 'page-command', key, command: { type: 'cancel' } });
+  const cancel = () => void send(key, { type: 'cancel' });
 
   const runner = createRestartRunner({
     doc,
     tabId,
     signal,
     claim: async (attemptKey, attempt) => {
-      const reply = (await send({ type: 'page-claim', key: attemptKey, attempt })) ?? {
+      const reply = (await send(attemptKey, { type: 'claim', attempt })) ?? {
         granted: false,
         reason: 'no answer',
       };
@@ -125,7 +125,7 @@ export function startNotebookSession(
       return { granted: false, reason: 'The tab shows another notebook now' };
     },
     result: async (attemptKey, attempt, outcome) => {
-      await send({ type: 'page-result', key: attemptKey, attempt, ...clipOutcome(outcome) });
+      await send(attemptKey, { type: 'restart-result', attempt, ...clipOutcome(outcome) });
     },
     beforeAction: () => watching.watch?.forgetExecutions(),
     afterAction: link.release,
@@ -140,11 +140,11 @@ export function startNotebookSession(
     signal,
     presence: deps.watchPresence(doc.defaultView ?? window, signal, () => question.arrived()),
     enabled: () => settings?.askAtKeyboard === true,
-    ask: async (attemptKey, attempt) => (await send({ type: 'page-ask', key: attemptKey, attempt }))?.ok === true,
+    ask: async (attemptKey, attempt) => (await send(attemptKey, { type: 'ask', attempt }))?.ok === true,
     refused: () => {
       if (latest) showNotice(latest);
     },
-    answer: (attemptKey, attempt, choice) => send({ type: 'page-answer', key: attemptKey, attempt, choice }),
+    answer: (attemptKey, attempt, choice) => send(attemptKey, { type: 'answer', attempt, choice }),
     perform: (attemptKey, attempt, action) => {
       if (urlShowsNotebook(doc.location.href, attemptKey)) runner.perform(attemptKey, attempt, action);
     },
@@ -261,12 +261,14 @@ function pageWatchSwitch(
   };
 }
 
-/** How the page talks to the worker: a reply, or null when there was none (a send that failed is tried once more). */
+/**
+ * How the page tells the worker what it saw or did about notebook `key` (a policy event, state/policy-events.ts): a
+ * reply, or null when there was none (a send that failed is tried once more).
+ */
 interface WorkerLink {
-  send<M extends PageMessage>(message: M): Promise<ReplyTo<M> | null>;
-  deliver(message: PageMessage): Promise<void>;
+  send<E extends PageEvent>(key: string, event: E): Promise<ReplyFor<E> | null>;
   /** A report: delivered now, or held while a restart is being performed (released after it). */
-  report(message: PageMessage): void;
+  report(key: string, event: PageEvent): void;
   release(): void;
 }
 
@@ -277,8 +279,10 @@ function createWorkerLink(
   restarting: () => boolean,
 ): WorkerLink {
   /** Reports seen while a restart is being performed wait for its result, so they count toward the new run. */
-  const held: PageMessage[] = [];
-  const attempt = async <M extends PageMessage>(message: M): Promise<ReplyTo<M> | null | typeof UNSENT> => {
+  const held: EventMessage<PageEvent>[] = [];
+  const attempt = async <E extends PageEvent>(
+    message: EventMessage<E>,
+  ): Promise<ReplyFor<E> | null | typeof UNSENT> => {
     try {
       return (await sendToWorker(message)) ?? null;
     } catch (error) {
@@ -287,20 +291,20 @@ function createWorkerLink(
       return null;
     }
   };
-  const send = async <M extends PageMessage>(message: M): Promise<ReplyTo<M> | null> => {
+  const post = async <E extends PageEvent>(message: EventMessage<E>): Promise<ReplyFor<E> | null> => {
     const reply = await attempt(message);
     return reply === UNSENT ? null : reply;
   };
   // Firefox may unload an idle background page while it handles a report, and the send then fails: a report is sent
   // once more, not lost (the worker takes a failure it already took as already handled).
-  const deliver = async (message: PageMessage) => {
-    if ((await attempt(message)) === UNSENT && !signal.aborted) await send(message);
+  const deliver = async (message: EventMessage<PageEvent>) => {
+    if ((await attempt(message)) === UNSENT && !signal.aborted) await post(message);
   };
   return {
-    send,
-    deliver,
-    report(message) {
+    send: (key, event) => post({ type: 'page-event', key, event }),
+    report(key, event) {
       if (signal.aborted) return;
+      const message: EventMessage<PageEvent> = { type: 'page-event', key, event };
       if (restarting()) held.push(message);
       else void deliver(message);
     },
@@ -309,6 +313,13 @@ function createWorkerLink(
       if (!signal.aborted) for (const message of reports) void deliver(message);
     },
   };
+}
+
+/** The message that carries a page's event to the worker (messaging/protocol.ts `page-event`). */
+interface EventMessage<E extends PageEvent> {
+  type: 'page-event';
+  key: string;
+  event: E;
 }
 
 /** A notice only a person can act on, and the capture of what Colab showed then (for "Copy diagnostics"). */
@@ -326,28 +337,28 @@ function reportsToWorker(
 ): WatchReports {
   return {
     failure: (verdict, source, startedAt) =>
-      report({ type: 'page-failure', key, detectedAt: Date.now(), startedAt, source, verdict }),
+      report(key, { type: 'failure', detectedAt: Date.now(), startedAt, source, verdict }),
     declined: (reason, verdict, startedAt) =>
-      report({ type: 'page-declined', key, detectedAt: Date.now(), startedAt, reason, verdict }),
+      report(key, { type: 'declined', detectedAt: Date.now(), startedAt, reason, verdict }),
     marker: (match) =>
-      report({ type: 'page-marker', key, detectedAt: Date.now(), pattern: match.pattern, line: match.line }),
+      report(key, { type: 'marker', detectedAt: Date.now(), pattern: match.pattern, line: match.line }),
     disconnect(kind, line) {
       person.capture('disconnect');
       if (!answersDisconnect(kind)) person.show(leftToPersonNotice(kind, line));
-      report({ type: 'page-disconnect', key, detectedAt: Date.now(), kind, line });
+      report(key, { type: 'disconnect', detectedAt: Date.now(), kind, line });
     },
     dialog(kind, text) {
       const content = needsPersonNotice(kind);
       if (!content || !isPersonOnly(kind)) return;
       person.capture('left-to-person');
       person.show(content);
-      report({ type: 'page-dialog', key, detectedAt: Date.now(), kind, text });
+      report(key, { type: 'dialog', detectedAt: Date.now(), kind, text });
     },
-    sight: (blind) => void send({ type: 'page-sight', key, blind, detectedAt: Date.now() }),
+    sight: (blind) => void send(key, { type: 'sight', blind, at: Date.now() }),
     run: {
-      started: () => report({ type: 'page-run', key, detectedAt: Date.now(), what: 'started' }),
-      ended: (end) => report({ type: 'page-run', key, detectedAt: Date.now(), what: end.kind, ...runDetail(end) }),
-      busy: (busy) => report({ type: 'page-activity', key, busy }),
+      started: () => report(key, { type: 'run', detectedAt: Date.now(), what: 'started' }),
+      ended: (end) => report(key, { type: 'run', detectedAt: Date.now(), what: end.kind, ...runDetail(end) }),
+      busy: (busy) => report(key, { type: 'activity', busy }),
     },
   };
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { type PolicyContext, type PolicyEvent, reduce } from './policy';
 import { defaultNotebook, defaultSettings, type NotebookRecord, type Settings, type Verdict } from './schema';
 
-/** The countdown that asks the person at the keyboard first (policy.ts onAsk, onAnswer). */
+/** The countdown that asks the person at the keyboard first (policy-restarts.ts onAsk, onAnswer). */
 
 const KEY = 'drive:1AbCdEfGhIjKlMnOpQrStUvWxYz012345';
 const T0 = new Date(2025, 2, 10, 12, 0, 0).getTime();

@@ -4,7 +4,7 @@ import { type GuardedStatus, type NotebookStatus, STATUS_API_VERSION } from './s
 
 /** The entries that record a failure the guard acted on: it scheduled a restart for it, or gave up because of it. */
 const ACTED_ON: ReadonlySet<HistoryEntry['type']> = new Set(['restart-scheduled', 'gave-up']);
-/** A marker is the notebook's own request for a restart (policy.ts), not a failure. */
+/** A marker is the notebook's own request for a restart (policy-reports.ts onMarker), not a failure. */
 const MARKER_RULE = 'restart-marker';
 
 /**

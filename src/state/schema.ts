@@ -163,7 +163,7 @@ export const StatusSchema = v.variant('kind', [
     verdict: VerdictSchema,
     /** Absent in records from before sessions were kept: such a countdown belongs to no live page. */
     session: v.optional(SessionId),
-    /** Since when the owner tab asks the person at its keyboard instead of counting down (policy.ts onAsk). */
+    /** Since when the owner tab asks the person at its keyboard instead of counting down (policy-restarts.ts onAsk). */
     askedAt: v.optional(TimeSchema),
   }),
   v.object({
