@@ -132,7 +132,7 @@ describe('service-worker router', () => {
   it('refuses an invalid settings patch and an invalid import with a message, changing nothing', async () => {
     expect(await route({ type: 'ui-settings', patch: { maxRestarts: -1 } }, popup)).toMatchObject({
       ok: false,
-      message: expect.stringContaining('maxRestarts'),
+      why: { kind: 'invalid-setting', path: 'maxRestarts', detail: expect.any(String) },
     });
     expect(await route({ type: 'ui-import', text: '{"not": "an export"}' }, popup)).toMatchObject({ ok: false });
     expect(await fakeBrowser.storage.local.get('settings')).toEqual({});
@@ -399,11 +399,11 @@ describe('service-worker router', () => {
       applied.length = 0;
       const refusal = await router({ ...message, key: KEY }, colabPage(8));
       expect(applied).toEqual([]);
-      const reason = 'This tab does not show this notebook';
+      const why = { kind: 'not-shown' };
       const reports = ['page-marker', 'page-disconnect', 'page-dialog'];
-      if (reports.includes(String(message.type))) expect(refusal).toEqual({ outcome: 'ignored', reason });
-      else if (message.type === 'page-answer') expect(refusal).toEqual({ granted: false, reason });
-      else expect(refusal).toEqual({ ok: false, message: reason });
+      if (reports.includes(String(message.type))) expect(refusal).toEqual({ outcome: 'ignored', why });
+      else if (message.type === 'page-answer') expect(refusal).toEqual({ granted: false, why });
+      else expect(refusal).toEqual({ ok: false, why });
     });
 
     it('a failed step the page did not name is stored as unknown: a UI problem, not a silent stop', async () => {
@@ -478,7 +478,10 @@ describe('service-worker router', () => {
     it('of a command or settings is answered with the message; the user can dismiss the list', async () => {
       fillStorage();
       const off = { type: 'ui-command', key: KEY, command: { type: 'set-enabled', enabled: false } };
-      expect(await route(off, popup)).toEqual({ ok: false, message: expect.stringMatching(/storage: it is full/) });
+      expect(await route(off, popup)).toEqual({
+        ok: false,
+        why: { kind: 'storage-refused', full: true, detail: expect.stringContaining('kQuotaBytes quota exceeded') },
+      });
       expect(await route({ type: 'ui-settings', patch: { maxRestarts: 4 } }, popup)).toMatchObject({ ok: false });
       expect(await errors()).toHaveLength(2);
       vi.restoreAllMocks();

@@ -19,7 +19,7 @@ import { notebookTitleFromDocumentTitle } from '../state/notebook-title';
 import type { ClaimReply, CommandReply, PolicyEvent, Reduction, ReplyFor, ReportReply } from '../state/policy';
 import type { TabGoneWay } from '../state/schema';
 import { isScratchKey } from '../state/scratch';
-import { loadNotebook, loadSettings, type NotebookWriter, StorageWriteError } from '../state/store';
+import { loadNotebook, loadSettings, type NotebookWriter, StorageWriteError, storageRefused } from '../state/store';
 import {
   notebookOfTab,
   setTabNotebook,
@@ -27,6 +27,7 @@ import {
   tabsOfNotebook,
   titleOfNotebook,
 } from '../state/tab-registry';
+import type { Why } from '../state/why';
 import { verdictName } from '../ui/verdict-name';
 import { alertEffects, clearAlerts, sendTestAlert, updateAlerts } from './alerts';
 import { refreshTabBadge } from './badge';
@@ -181,7 +182,7 @@ export function createRouter(writer: NotebookWriter) {
     } catch (error) {
       if (!(error instanceof StorageWriteError)) throw error;
       if (message.type !== 'ui-command') await recordStorageError(error.message, t('lostChange'));
-      return { ok: false, message: error.message } as ReplyTo<M>;
+      return { ok: false, why: storageRefused(error) } as ReplyTo<M>;
     }
   }
 
@@ -295,16 +296,16 @@ function isHello(message: PageMessage): message is PageHello {
 
 /** A refusal in the shape each page message expects as its answer. */
 function notShown(message: Exclude<PageMessage, PageHello>): ReportReply | ClaimReply | CommandReply {
-  const reason = 'This tab does not show this notebook';
+  const why: Why = { kind: 'not-shown' };
   switch (message.type) {
     case 'page-failure':
     case 'page-marker':
     case 'page-disconnect':
     case 'page-dialog':
-      return { outcome: 'ignored', reason };
+      return { outcome: 'ignored', why };
     case 'page-claim':
     case 'page-answer':
-      return { granted: false, reason };
+      return { granted: false, why };
     case 'page-result':
     case 'page-ask':
     case 'page-command':
@@ -312,6 +313,6 @@ function notShown(message: Exclude<PageMessage, PageHello>): ReportReply | Claim
     case 'page-declined':
     case 'page-run':
     case 'page-activity':
-      return { ok: false, message: reason };
+      return { ok: false, why };
   }
 }

@@ -19,7 +19,7 @@ import {
 import { PERSON_ONLY_KINDS } from '../state/dialogs';
 import { DISCONNECT_KINDS } from '../state/disconnect';
 import type { PageCapture } from '../state/page-capture';
-import type { ClaimReply, CommandReply, ReportReply } from '../state/policy';
+import type { ClaimReply, CommandRefused, CommandReply, ReportReply } from '../state/policy';
 import {
   ASK_CHOICES,
   DECLINE_REASONS,
@@ -268,9 +268,9 @@ export interface WorkerProtocol {
   'ui-clear': CommandReply;
   'ui-clear-storage-errors': CommandReply;
   'ui-alerts': CommandReply;
-  'ui-alert-test': AlertTestReply | { ok: false; message: string };
+  'ui-alert-test': AlertTestReply | CommandRefused;
   'ui-heartbeat': CommandReply;
-  'ui-heartbeat-test': AlertTestReply | { ok: false; message: string };
+  'ui-heartbeat-test': AlertTestReply | CommandRefused;
 }
 
 /** What the popup asks a Colab tab (tab-request.ts), and the reply. */

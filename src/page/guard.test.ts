@@ -141,7 +141,7 @@ describe('page guard', () => {
     try {
       page.sendToWorker.mockImplementation(async (message: PageMessage) => {
         page.sent.push(message);
-        return message.type === 'page-claim' ? { granted: false, reason: 'no answer' } : { ok: true };
+        return message.type === 'page-claim' ? { granted: false, why: { kind: 'no-answer' } } : { ok: true };
       });
       await store(pending(A));
       guard.setNotebook({ key: A, tabId: TAB, token: 't' });
@@ -149,7 +149,7 @@ describe('page guard', () => {
       expect(sentOfType('page-claim')).toHaveLength(4);
       const notice = document.querySelector('colab-oom-guard-notice')?.shadowRoot;
       expect(notice?.querySelector('.title')?.textContent).toBe('noticeUnclaimedTitle');
-      expect(notice?.querySelector('.body')?.textContent).toContain('no answer');
+      expect(notice?.querySelector('.body')?.textContent).toContain('whyNoAnswer');
     } finally {
       vi.useRealTimers();
     }

@@ -376,7 +376,7 @@ describe('notebook session: what it sends, and for whom', () => {
     await vi.advanceTimersByTimeAsync(60_000);
     expect(sent().filter((m) => m.type === 'page-claim')).toHaveLength(4);
     expect(page.restartAndRunAll).not.toHaveBeenCalled();
-    expect(noticeText()).toContain('noticeUnclaimedBody no answer');
+    expect(noticeText()).toContain('noticeUnclaimedBody whyNoAnswer');
   });
 
   it('a claim granted after the tab opened another notebook restarts neither', async () => {
@@ -388,7 +388,7 @@ describe('notebook session: what it sends, and for whom', () => {
     });
     await vi.advanceTimersByTimeAsync(60_000);
     expect(page.restartAndRunAll).not.toHaveBeenCalled();
-    expect(noticeText()).toContain('The tab shows another notebook now');
+    expect(noticeText()).toContain('whyTabMoved');
   });
 
   it('is busy while it restarts, and sends the failed step cut to what the worker stores', async () => {
@@ -595,7 +595,7 @@ describe('notebook session: its notice, its page watch, its lifetime and the que
     });
     await vi.advanceTimersByTimeAsync(60_000);
     expect(page.restartAndRunAll).not.toHaveBeenCalled();
-    expect(notice()?.shadowRoot?.textContent).toContain('noticeUnclaimedBody no answer');
+    expect(notice()?.shadowRoot?.textContent).toContain('noticeUnclaimedBody whyNoAnswer');
   });
 
   it('a session ended during its restart still reports the result, and drops the reports it held', async () => {
@@ -691,7 +691,7 @@ describe('notebook session: its notice, its page watch, its lifetime and the que
     });
 
     it('a question the worker did not take, or did not answer, lets the countdown act', async () => {
-      for (const answer of [{ ok: false, message: 'no' }, undefined]) {
+      for (const answer of [{ ok: false, why: { kind: 'asking-off' } }, undefined]) {
         page.restartAndRunAll.mockClear();
         page.sendToWorker.mockClear();
         await arriveBeforeDeadline((message) => (message.type === 'page-ask' ? answer : reply(message)));

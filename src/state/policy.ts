@@ -18,7 +18,15 @@ import type { NotebookRecord } from './schema';
  * all, policy-events.ts says what the policy reads and answers, and policy-parts.ts holds what the rooms share.
  */
 export { cleanTitle } from './policy-commands';
-export type { AdoptReply, ClaimReply, CommandReply, PolicyEvent, ReplyFor, ReportReply } from './policy-events';
+export type {
+  AdoptReply,
+  ClaimReply,
+  CommandRefused,
+  CommandReply,
+  PolicyEvent,
+  ReplyFor,
+  ReportReply,
+} from './policy-events';
 export {
   backoffSeconds,
   type Effect,
