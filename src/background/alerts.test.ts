@@ -343,7 +343,7 @@ describe('alert settings, as the worker saves them', () => {
     granted.add('https://api.telegram.org/*');
     expect(await updateAlerts({ url: 'https://api.telegram.org', chatId: '42' })).toEqual({
       ok: false,
-      message: 'A bot token looks like 123456789:AAH… (from @BotFather).',
+      why: { kind: 'alerts-secret', secret: 'telegram-token' },
     });
     expect(await updateAlerts({ url: 'https://api.telegram.org', token: TELEGRAM_TOKEN })).toMatchObject({
       ok: false,
@@ -376,7 +376,7 @@ describe('alert settings, as the worker saves them', () => {
     expect([...consent]).toEqual(['websiteActivity', 'websiteContent']);
     expect(await updateAlerts({ includeTitle: true })).toEqual({
       ok: false,
-      message: 'Not saved: Firefox did not get your consent to send this data.',
+      why: { kind: 'consent-refused' },
     });
     await updateAlerts({ url: null });
     expect([...consent]).toEqual([]);

@@ -32,10 +32,9 @@ import {
   shouldAlert,
   TOKEN_KINDS,
 } from '../state/alerts';
-import type { CommandReply } from '../state/policy';
+import type { CommandRefused, CommandReply } from '../state/policy';
 import { type Effect, effectiveMaxRestarts } from '../state/policy';
 import type { NotebookRecord, Settings } from '../state/schema';
-import { secretProblemText } from '../ui/alert-text';
 import { type AlertableEffect, alertWords } from './alert-words';
 import { mayReach, releaseUnused } from './host-permissions';
 import { type SendOutcome, sendTo } from './http';
@@ -162,10 +161,10 @@ function allowed(receiver: Receiver, config: AlertsConfig): Promise<boolean> {
 }
 
 /** "Send a test alert": once, now, to the saved URL; what happened is the answer (a failure is not retried). */
-export async function sendTestAlert(): Promise<AlertTestReply | { ok: false; message: string }> {
+export async function sendTestAlert(): Promise<AlertTestReply | CommandRefused> {
   const config = await loadAlertsConfig();
   const receiver = configuredReceiver(config);
-  if (!receiver) return { ok: false, message: t('alertsNoUrl') };
+  if (!receiver) return { ok: false, why: { kind: 'alerts-no-url' } };
   const words: AlertWords = {
     event: 'test' satisfies AlertKind,
     at: Date.now(),
@@ -189,7 +188,7 @@ export async function updateAlerts(patch: AlertsPatch): Promise<CommandReply> {
   const current = await loadAlertsConfig();
   const next: AlertsConfig = { ...current, ...patch, events: { ...current.events, ...patch.events } };
   const checked = next.url === null ? null : checkAlertUrl(next.url, next.kind);
-  if (checked && !checked.ok) return { ok: false, message: t('alertsUrlRefused') };
+  if (checked && !checked.ok) return { ok: false, why: { kind: 'alerts-url-refused' } };
   const before = current.url === null ? null : checkAlertUrl(current.url, current.kind);
   const sameHost = before?.ok === true && before.permission === checked?.permission;
   const token = patch.token !== undefined ? patch.token : sameHost ? current.token : null;
@@ -200,13 +199,13 @@ export async function updateAlerts(patch: AlertsPatch): Promise<CommandReply> {
     chatId: checked?.kind === 'telegram' ? next.chatId : null,
   };
   const secret = checked && secretProblem(checked.kind, stored.token, stored.chatId);
-  if (secret) return { ok: false, message: secretProblemText(secret) };
+  if (secret) return { ok: false, why: { kind: 'alerts-secret', secret } };
   // Checked for what newly leaves the browser only: a lost permission must not keep the events from being saved.
   const receiver = configuredReceiver(stored);
   const newlySent = patch.url !== undefined && patch.url !== current.url;
   const nameNewlySent = stored.includeTitle && !current.includeTitle;
   if (receiver && (newlySent || nameNewlySent) && !(await allowed(receiver, stored))) {
-    return { ok: false, message: t(newlySent ? 'alertsPermissionMissing' : 'alertsConsentRefused') };
+    return { ok: false, why: { kind: newlySent ? 'permission-missing' : 'consent-refused' } };
   }
   await browser.storage.local.set({ [ALERTS_KEY]: stored });
   await giveBackUnused(current);

@@ -5,7 +5,7 @@ import { COLAB_MATCHES } from '../site/origins';
 import { NOTEBOOK_PREFIX, SETTINGS_KEY } from '../state/schema';
 import { createNotebookWriter } from '../state/store';
 import { notebookOfTab, setTabNotebook, tabShowsNotebook } from '../state/tab-registry';
-import { refusedPatternSaid } from '../ui/refusal-text';
+import { checkingPatterns } from '../state/transfer';
 import { deliverDue, isRetryAlarm } from './alerts';
 import { refreshNotebookBadges, refreshTabBadge } from './badge';
 import { forgetTab } from './frame-tokens';
@@ -22,7 +22,7 @@ fallBackToEnglish();
  * The service worker: the only writer of notebook state. It holds nothing in memory that must survive: it may be
  * stopped whenever it is idle, and everything it needs is in storage.
  */
-const writer = createNotebookWriter(refusedPatternSaid(refusedPattern));
+const writer = createNotebookWriter(checkingPatterns(refusedPattern));
 const { route, handOver } = createRouter(writer);
 
 browser.runtime.onMessage.addListener((message: unknown, sender: browser.Runtime.MessageSender) =>

@@ -206,7 +206,7 @@ describe('the heartbeat', () => {
 
 describe('the heartbeat setting', () => {
   it('a test ping goes once, now, to healthchecks.io’s /log, and says what the service answered', async () => {
-    expect(await sendTestPing()).toEqual({ ok: false, message: 'No heartbeat URL is saved.' });
+    expect(await sendTestPing()).toEqual({ ok: false, why: { kind: 'heartbeat-no-url' } });
     await heartbeat();
     fetchMock.mockResolvedValueOnce(new Response('OK', { status: 200 }));
     expect(await sendTestPing()).toEqual({ ok: true, result: { kind: 'sent', status: 200 } });

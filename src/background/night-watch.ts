@@ -1,5 +1,4 @@
 import browser from 'webextension-polyfill';
-import { t } from '../lib/i18n';
 import type { AlertTestReply, HeartbeatPatch } from '../messaging/protocol';
 import {
   checkHeartbeatUrl,
@@ -17,7 +16,7 @@ import {
   pingUrl,
   withPing,
 } from '../state/heartbeat';
-import type { CommandReply, Effect } from '../state/policy';
+import type { CommandRefused, CommandReply, Effect } from '../state/policy';
 import {
   guardedTabs,
   NIGHT_WATCH_KEY,
@@ -196,10 +195,10 @@ function notePing(entry: Parameters<typeof withPing>[1]): Promise<void> {
 }
 
 /** "Send a test ping": once, now, to the saved URL; what happened is the answer. */
-export async function sendTestPing(): Promise<AlertTestReply | { ok: false; message: string }> {
+export async function sendTestPing(): Promise<AlertTestReply | CommandRefused> {
   const target = configuredHeartbeat(await loadHeartbeatConfig());
   const url = target && pingUrl(target, 'test');
-  if (!url) return { ok: false, message: t('heartbeatNoUrl') };
+  if (!url) return { ok: false, why: { kind: 'heartbeat-no-url' } };
   return { ok: true, result: await pingOnce(url, target.permission) };
 }
 
@@ -218,13 +217,13 @@ export async function updateHeartbeat(patch: HeartbeatPatch): Promise<CommandRep
   const current = await loadHeartbeatConfig();
   const next = parseHeartbeatConfig({ ...current, ...patch });
   if (patch.everyMinutes !== undefined && next.everyMinutes !== patch.everyMinutes) {
-    return { ok: false, message: t('heartbeatEveryRefused') };
+    return { ok: false, why: { kind: 'heartbeat-every-refused' } };
   }
   const checked = next.url === null ? null : checkHeartbeatUrl(next.url);
-  if (checked && !checked.ok) return { ok: false, message: t('heartbeatUrlRefused') };
+  if (checked && !checked.ok) return { ok: false, why: { kind: 'heartbeat-url-refused' } };
   const newUrl = patch.url !== undefined && patch.url !== current.url;
   if (checked && newUrl && !(await mayReach(checked.permission, HEARTBEAT_DATA))) {
-    return { ok: false, message: t('alertsPermissionMissing') };
+    return { ok: false, why: { kind: 'permission-missing' } };
   }
   await browser.storage.local.set({ [HEARTBEAT_KEY]: checked ? { ...next, url: checked.url } : next });
   await releaseUnusedBy(current);

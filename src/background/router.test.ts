@@ -135,7 +135,7 @@ describe('service-worker router', () => {
   it('refuses an invalid settings patch and an invalid import with a message, changing nothing', async () => {
     expect(await route({ type: 'ui-settings', patch: { maxRestarts: -1 } }, popup)).toMatchObject({
       ok: false,
-      message: expect.stringContaining('maxRestarts'),
+      why: { kind: 'invalid-setting', path: 'maxRestarts', detail: expect.any(String) },
     });
     expect(await route({ type: 'ui-import', text: '{"not": "an export"}' }, popup)).toMatchObject({ ok: false });
     expect(await fakeBrowser.storage.local.get('settings')).toEqual({});
@@ -405,11 +405,11 @@ describe('service-worker router', () => {
       applied.length = 0;
       const refusal = await router(pageEvent(KEY, sent), colabPage(8));
       expect(applied).toEqual([]);
-      const reason = 'This tab does not show this notebook';
+      const why = { kind: 'not-shown' };
       const reports = ['marker', 'disconnect', 'dialog'];
-      if (reports.includes(String(sent.type))) expect(refusal).toEqual({ outcome: 'ignored', reason });
-      else if (sent.type === 'answer') expect(refusal).toEqual({ granted: false, reason });
-      else expect(refusal).toEqual({ ok: false, message: reason });
+      if (reports.includes(String(sent.type))) expect(refusal).toEqual({ outcome: 'ignored', why });
+      else if (sent.type === 'answer') expect(refusal).toEqual({ granted: false, why });
+      else expect(refusal).toEqual({ ok: false, why });
     });
 
     it('a failed step the page did not name is stored as unknown: a UI problem, not a silent stop', async () => {
@@ -481,7 +481,10 @@ describe('service-worker router', () => {
     it('of a command or settings is answered with the message; the user can dismiss the list', async () => {
       fillStorage();
       const off = { type: 'ui-command', key: KEY, command: { type: 'set-enabled', enabled: false } };
-      expect(await route(off, popup)).toEqual({ ok: false, message: expect.stringMatching(/storage: it is full/) });
+      expect(await route(off, popup)).toEqual({
+        ok: false,
+        why: { kind: 'storage-refused', full: true, detail: expect.stringContaining('kQuotaBytes quota exceeded') },
+      });
       expect(await route({ type: 'ui-settings', patch: { maxRestarts: 4 } }, popup)).toMatchObject({ ok: false });
       expect(await errors()).toHaveLength(2);
       vi.restoreAllMocks();
@@ -579,23 +582,23 @@ describe('service-worker router', () => {
 });
 
 describe("the refusal of a page's event about a notebook its tab does not show", () => {
-  const reason = 'This tab does not show this notebook';
+  const why = { kind: 'not-shown' };
 
   it('a report is ignored', () => {
     expect(notShown({ type: 'marker', detectedAt: 1, pattern: 'RESTART_ME', line: 'RESTART_ME' })).toEqual({
       outcome: 'ignored',
-      reason,
+      why,
     });
   });
 
   it('a claim or an answer is not granted', () => {
-    expect(notShown({ type: 'claim', attempt: 'a1' })).toEqual({ granted: false, reason });
-    expect(notShown({ type: 'answer', attempt: 'a1', choice: 'restart' })).toEqual({ granted: false, reason });
+    expect(notShown({ type: 'claim', attempt: 'a1' })).toEqual({ granted: false, why });
+    expect(notShown({ type: 'answer', attempt: 'a1', choice: 'restart' })).toEqual({ granted: false, why });
   });
 
   it('a command, a result or a note is not ok', () => {
-    expect(notShown({ type: 'cancel' })).toEqual({ ok: false, message: reason });
-    expect(notShown({ type: 'restart-result', attempt: 'a1', ok: true })).toEqual({ ok: false, message: reason });
-    expect(notShown({ type: 'activity', busy: true })).toEqual({ ok: false, message: reason });
+    expect(notShown({ type: 'cancel' })).toEqual({ ok: false, why });
+    expect(notShown({ type: 'restart-result', attempt: 'a1', ok: true })).toEqual({ ok: false, why });
+    expect(notShown({ type: 'activity', busy: true })).toEqual({ ok: false, why });
   });
 });

@@ -26,7 +26,7 @@ import {
 } from '../state/policy';
 import type { TabGoneWay } from '../state/schema';
 import { isScratchKey } from '../state/scratch';
-import { loadNotebook, loadSettings, type NotebookWriter, StorageWriteError } from '../state/store';
+import { loadNotebook, loadSettings, type NotebookWriter, StorageWriteError, storageRefused } from '../state/store';
 import {
   notebookOfTab,
   setTabNotebook,
@@ -34,6 +34,7 @@ import {
   tabsOfNotebook,
   titleOfNotebook,
 } from '../state/tab-registry';
+import type { Why } from '../state/why';
 import { verdictName } from '../ui/verdict-name';
 import { alertEffects, clearAlerts, sendTestAlert, updateAlerts } from './alerts';
 import { refreshTabBadge } from './badge';
@@ -133,7 +134,7 @@ export function createRouter(writer: NotebookWriter) {
     } catch (error) {
       if (!(error instanceof StorageWriteError)) throw error;
       if (message.type !== 'ui-command') await recordStorageError(error.message, t('lostChange'));
-      return { ok: false, message: error.message } as ReplyTo<M>;
+      return { ok: false, why: storageRefused(error) } as ReplyTo<M>;
     }
   }
 
@@ -243,12 +244,12 @@ function isHello(message: PageMessage): message is PageHello {
   return message.type === 'page-hello';
 }
 
-const NOT_SHOWN = 'This tab does not show this notebook';
+const NOT_SHOWN: Why = { kind: 'not-shown' };
 /** The refusal of a page's event, in the shape of reply its kind of event gets. */
 const NOT_SHOWN_REPLY = {
-  report: { outcome: 'ignored', reason: NOT_SHOWN },
-  claim: { granted: false, reason: NOT_SHOWN },
-  command: { ok: false, message: NOT_SHOWN },
+  report: { outcome: 'ignored', why: NOT_SHOWN },
+  claim: { granted: false, why: NOT_SHOWN },
+  command: { ok: false, why: NOT_SHOWN },
 } as const satisfies { [K in (typeof REPLY_KIND)[PageEvent['type']]]: Replies[K] };
 
 /** A page's event about a notebook its tab does not show: refused, as its kind of reply. */

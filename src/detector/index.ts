@@ -7,6 +7,7 @@ export { MAX_TEXT_CHARS, MAX_USER_LINE_CHARS, MAX_USER_LINES } from '../limits';
 export { endsInInterrupt } from './classify';
 export { LAUNCH_HINT, launchesProgram } from './launchers';
 export type { PatternEngine } from './markers';
+export type { Refusal } from './patterns';
 export { NOTICE_RULES, RULES } from './rules';
 export type { Category, Detector, DetectorConfig, MarkerMatch, ShellEnd, Verdict } from './types';
 export { CATEGORIES, DEFAULT_CATEGORIES } from './types';

@@ -20,7 +20,7 @@ import { PERSON_ONLY_KINDS } from '../state/dialogs';
 import { DISCONNECT_KINDS } from '../state/disconnect';
 import { UNKNOWN_STEP } from '../state/failed-step';
 import type { PageCapture } from '../state/page-capture';
-import type { CommandReply, PageEvent, ReplyFor } from '../state/policy';
+import type { CommandRefused, CommandReply, PageEvent, ReplyFor } from '../state/policy';
 import {
   ASK_CHOICES,
   DECLINE_REASONS,
@@ -281,9 +281,9 @@ export interface WorkerProtocol {
   'ui-clear': CommandReply;
   'ui-clear-storage-errors': CommandReply;
   'ui-alerts': CommandReply;
-  'ui-alert-test': AlertTestReply | { ok: false; message: string };
+  'ui-alert-test': AlertTestReply | CommandRefused;
   'ui-heartbeat': CommandReply;
-  'ui-heartbeat-test': AlertTestReply | { ok: false; message: string };
+  'ui-heartbeat-test': AlertTestReply | CommandRefused;
 }
 
 /** What the popup asks a Colab tab (tab-request.ts), and the reply. */

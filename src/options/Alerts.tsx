@@ -22,6 +22,7 @@ import { useAlertLog, useAlertsConfig } from '../ui/alert-hooks';
 import { alertEventLabel, deliveryErrorText, receiverName, secretProblemText, urlProblemText } from '../ui/alert-text';
 import { sendUi } from '../ui/send';
 import { formatTime } from '../ui/text';
+import { whyWords } from '../ui/why-text';
 import { Toggle } from './controls';
 import { grantThenSave, type Said, SaidLine, TestSend, useAsksDataConsent } from './url-tools';
 
@@ -51,7 +52,7 @@ export function Alerts() {
 }
 
 function save(patch: AlertsPatch): Promise<string | null> {
-  return sendUi({ type: 'ui-alerts', patch }).then((reply) => (reply.ok ? null : reply.message));
+  return sendUi({ type: 'ui-alerts', patch }).then((reply) => (reply.ok ? null : whyWords(reply.why)));
 }
 
 function AlertUrl({ config, asksConsent }: { config: AlertsConfig; asksConsent: boolean }) {

@@ -6,6 +6,7 @@ import { defaultSettings } from '../state/schema';
 import { loadAllNotebooks, loadSettings } from '../state/store';
 import { exportData } from '../state/transfer';
 import { errorText, sendUi } from '../ui/send';
+import { whyWords } from '../ui/why-text';
 import { downloadJson } from './download';
 
 type Outcome = { ok: boolean; message: string } | null;
@@ -53,7 +54,7 @@ export function DataTools({ afterChange }: { afterChange: () => Promise<void> })
       setImported({ ok: true, message: tn('importDone', reply.notebooks, file.name, reply.notebooks) });
       await afterChange();
     } else {
-      setImported({ ok: false, message: t('importRefused', file.name, reply.message) });
+      setImported({ ok: false, message: t('importRefused', file.name, whyWords(reply.why)) });
     }
   }
 
@@ -61,13 +62,13 @@ export function DataTools({ afterChange }: { afterChange: () => Promise<void> })
   async function doRestore() {
     const { v: _version, ...patch } = defaultSettings();
     const reply = await sendUi({ type: 'ui-settings', patch });
-    setRestored(reply.ok ? { ok: true, message: t('restoreDone') } : { ok: false, message: reply.message });
+    setRestored(reply.ok ? { ok: true, message: t('restoreDone') } : { ok: false, message: whyWords(reply.why) });
     if (reply.ok) await afterChange();
   }
 
   async function doClear() {
     const reply = await sendUi({ type: 'ui-clear' });
-    setCleared(reply.ok ? { ok: true, message: t('clearDone') } : { ok: false, message: reply.message });
+    setCleared(reply.ok ? { ok: true, message: t('clearDone') } : { ok: false, message: whyWords(reply.why) });
     if (reply.ok) await afterChange();
   }
 

@@ -19,6 +19,7 @@ import { parseWholeNumber } from '../ui/fields';
 import { useLocalKey, useSessionKey } from '../ui/hooks';
 import { sendUi } from '../ui/send';
 import { formatTime } from '../ui/text';
+import { whyWords } from '../ui/why-text';
 import { Toggle } from './controls';
 import type { Save } from './save';
 import { grantThenSave, type Said, SaidLine, TestSend, useAsksDataConsent } from './url-tools';
@@ -93,7 +94,7 @@ function HeartbeatForm({ config, asksConsent }: { config: HeartbeatConfig; asksC
   }, [config]);
 
   const save = (patch: { url?: string; everyMinutes: number }) =>
-    sendUi({ type: 'ui-heartbeat', patch }).then((reply) => (reply.ok ? null : reply.message));
+    sendUi({ type: 'ui-heartbeat', patch }).then((reply) => (reply.ok ? null : whyWords(reply.why)));
 
   // The permission is asked for before anything is awaited: browsers grant it only during the click itself.
   function onSave() {
@@ -115,7 +116,7 @@ function HeartbeatForm({ config, asksConsent }: { config: HeartbeatConfig; asksC
 
   async function onRemove() {
     const reply = await sendUi({ type: 'ui-heartbeat', patch: { url: null } });
-    setMessage(reply.ok ? { error: false, text: t('heartbeatRemoved') } : { error: true, text: reply.message });
+    setMessage(reply.ok ? { error: false, text: t('heartbeatRemoved') } : { error: true, text: whyWords(reply.why) });
   }
 
   return (

@@ -10,6 +10,7 @@ import { nightLine } from '../ui/night-text';
 import { errorText, sendCommand } from '../ui/send';
 import { describeStatus } from '../ui/status-view';
 import { statusText } from '../ui/text';
+import { whyWords } from '../ui/why-text';
 import { downloadJson } from './download';
 
 /** The notebooks with a record (switched on, or given their own Max restarts), by name: switch one off, reset it. */
@@ -39,7 +40,7 @@ function NotebookRow(props: { record: NotebookRecord; name: string; settings: Se
     setError(null);
     setSaved(null);
     const reply = await sendCommand(record.key, command);
-    if (!reply.ok) setError(reply.message);
+    if (!reply.ok) setError(whyWords(reply.why));
     return reply.ok;
   }
 

@@ -216,12 +216,14 @@ describe('guarded notebooks', () => {
   it('shows a refused command next to the notebook and puts its switch back', async () => {
     await storeNotebook(KEY, { title: 'train.ipynb', enabled: true });
     worker.override((message) =>
-      message.type === 'ui-command' ? { ok: false, message: 'The record was written by a newer version' } : undefined,
+      message.type === 'ui-command' ? { ok: false, why: { kind: 'cannot-cancel' } } : undefined,
     );
     const root = await open();
     const on = await waitFor(() => getByRole<HTMLInputElement>(root, 'switch', 'Auto-restart train.ipynb'));
     await click(on);
-    await waitFor(() => expect(getByRole(root, 'alert').textContent).toBe('The record was written by a newer version'));
+    await waitFor(() =>
+      expect(getByRole(root, 'alert').textContent).toBe('The restart has already started and cannot be cancelled'),
+    );
     expect(on.checked).toBe(true);
   });
 });
@@ -275,7 +277,10 @@ describe('custom patterns', () => {
   });
 
   it('shows the service worker refusing patterns', async () => {
-    worker.override(() => ({ ok: false, message: 'Invalid setting failurePatterns: too many' }));
+    worker.override(() => ({
+      ok: false,
+      why: { kind: 'invalid-setting', path: 'failurePatterns', detail: 'too many' },
+    }));
     const root = await open();
     await type(getByRole<HTMLTextAreaElement>(root, 'textbox', 'Your failure patterns'), 'x+y', false);
     await click(getByRole(root, 'button', 'Save failure patterns'));

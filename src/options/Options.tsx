@@ -4,14 +4,15 @@ import { t } from '../lib/i18n';
 import { MAX_PATTERN_PROGRAM } from '../limits';
 import { loadAllNotebooks } from '../state/store';
 import { CopyButton, gatherDiagnostics } from '../ui/CopyButton';
+import { categoryHint, categoryLabel } from '../ui/category-labels';
 import { useSettings } from '../ui/hooks';
 import { StorageErrors } from '../ui/StorageErrors';
 import { sendUi } from '../ui/send';
+import { whyWords } from '../ui/why-text';
 import { About } from './About';
 import { Alerts } from './Alerts';
 import { NumberSetting, Section, Toggle } from './controls';
 import { DataTools } from './DataTools';
-import { categoryHint, categoryLabel } from './labels';
 import { Night } from './Night';
 import { NotebookList } from './NotebookList';
 import { Notifications } from './Notifications';
@@ -27,7 +28,7 @@ export function Options() {
   const save: Save = async (patch) => {
     const reply = await sendUi({ type: 'ui-settings', patch });
     await settings.reload();
-    return reply.ok ? null : reply.message;
+    return reply.ok ? null : whyWords(reply.why);
   };
 
   const [failureDraft, setFailureDraft] = useState<string | null>(null);

@@ -1,8 +1,8 @@
 import { CATEGORIES, type Category, createDetector, type DetectorConfig, testOutput, type Verdict } from '../detector';
 import { compilePatterns } from '../detector/patterns';
 import { t } from '../lib/i18n';
+import { categoryLabel } from '../ui/category-labels';
 import { verdictName } from '../ui/verdict-name';
-import { categoryLabel } from './labels';
 
 const engine = { compilePatterns };
 

@@ -5,7 +5,8 @@ import type { AlertTestReply } from '../messaging/protocol';
 import type { AlertDataCategory } from '../state/alerts';
 import { deliveryErrorText } from '../ui/alert-text';
 import { asksDataConsent } from '../ui/data-consent';
-import { errorText } from '../ui/send';
+import { errorText, type Failure } from '../ui/send';
+import { whyWords } from '../ui/why-text';
 
 /** What the URLs the person saves share (the alert URL, the heartbeat): a site's permission, a test, a result line. */
 
@@ -47,7 +48,7 @@ export function grantThenSave(sending: Sending, save: () => Promise<string | nul
   );
 }
 
-type TestReply = AlertTestReply | { ok: false; message: string };
+type TestReply = AlertTestReply | Failure;
 
 /** A button that sends once, now, and says what happened: the HTTP status, or why nothing arrived. */
 export function TestSend(props: {
@@ -65,7 +66,7 @@ export function TestSend(props: {
     setResult(null);
     const reply = await props.send();
     setBusy(false);
-    if (!reply.ok) return setResult({ error: true, text: reply.message });
+    if (!reply.ok) return setResult({ error: true, text: whyWords(reply.why) });
     const outcome = reply.result;
     setResult(
       outcome.kind === 'sent'

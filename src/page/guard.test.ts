@@ -142,7 +142,7 @@ describe('page guard', () => {
     try {
       page.sendToWorker.mockImplementation(async (message: PageMessage) => {
         page.sent.push(message);
-        return sentAs(message).type === 'claim' ? { granted: false, reason: 'no answer' } : { ok: true };
+        return sentAs(message).type === 'claim' ? { granted: false, why: { kind: 'no-answer' } } : { ok: true };
       });
       await store(pending(A));
       guard.setNotebook({ key: A, tabId: TAB, token: 't' });
@@ -150,7 +150,7 @@ describe('page guard', () => {
       expect(sentOfType('claim')).toHaveLength(4);
       const notice = document.querySelector('colab-oom-guard-notice')?.shadowRoot;
       expect(notice?.querySelector('.title')?.textContent).toBe('noticeUnclaimedTitle');
-      expect(notice?.querySelector('.body')?.textContent).toContain('no answer');
+      expect(notice?.querySelector('.body')?.textContent).toContain('whyNoAnswer');
     } finally {
       vi.useRealTimers();
     }

@@ -119,7 +119,7 @@ const notices: SessionDeps['notices'] = {
     if (status.kind === 'pending') return words(status.askedAt === undefined ? 'countdown' : 'question');
     return words(status.kind);
   },
-  unclaimedNotice: (reason) => words('unclaimed', reason),
+  unclaimedNotice: (why) => words('unclaimed', why.kind),
   leftToPersonNotice: (kind, said) => words('left to the person', `${kind}: ${said}`),
   needsPersonNotice: (kind) => (isPersonOnly(kind) ? words('needs a person', kind) : null),
   dismiss: () => 'Close',
@@ -467,7 +467,7 @@ describe('notebook session: what it sends, and for whom', () => {
     expect(sent().filter((m) => m.type === 'claim')).toHaveLength(4);
     expect(page.restartAndRunAll).not.toHaveBeenCalled();
     expect(title()).toBe('unclaimed');
-    expect(noticeText()).toContain('no answer');
+    expect(noticeText()).toContain('no-answer');
   });
 
   it('a claim granted after the tab opened another notebook restarts neither', async () => {
@@ -480,7 +480,7 @@ describe('notebook session: what it sends, and for whom', () => {
     await vi.advanceTimersByTimeAsync(60_000);
     expect(page.restartAndRunAll).not.toHaveBeenCalled();
     expect(title()).toBe('unclaimed');
-    expect(noticeText()).toContain('The tab shows another notebook now');
+    expect(noticeText()).toContain('tab-moved');
   });
 
   it('is busy while it restarts, and sends the failed step cut to what the worker stores', async () => {
@@ -672,7 +672,7 @@ describe('notebook session: its notice, its page watch, its lifetime and the que
     await vi.advanceTimersByTimeAsync(60_000);
     expect(page.restartAndRunAll).not.toHaveBeenCalled();
     expect(title()).toBe('unclaimed');
-    expect(notice()?.shadowRoot?.textContent).toContain('no answer');
+    expect(notice()?.shadowRoot?.textContent).toContain('no-answer');
   });
 
   it('a session ended during its restart still reports the result, and drops the reports it held', async () => {
@@ -768,7 +768,7 @@ describe('notebook session: its notice, its page watch, its lifetime and the que
     });
 
     it('a question the worker did not take, or did not answer, lets the countdown act', async () => {
-      for (const answer of [{ ok: false, message: 'no' }, undefined]) {
+      for (const answer of [{ ok: false, why: { kind: 'asking-off' } }, undefined]) {
         page.restartAndRunAll.mockClear();
         page.sendToWorker.mockClear();
         await arriveBeforeDeadline((message) => (message.type === 'ask' ? answer : reply(message)));

@@ -118,18 +118,18 @@ export function startNotebookSession(
     claim: async (attemptKey, attempt) => {
       const reply = (await send(attemptKey, { type: 'claim', attempt })) ?? {
         granted: false,
-        reason: 'no answer',
+        why: { kind: 'no-answer' },
       };
       // The tab may have opened another notebook while the claim was on its way: restart neither.
       if (!reply.granted || urlShowsNotebook(doc.location.href, attemptKey)) return reply;
-      return { granted: false, reason: 'The tab shows another notebook now' };
+      return { granted: false, why: { kind: 'tab-moved' } };
     },
     result: async (attemptKey, attempt, outcome) => {
       await send(attemptKey, { type: 'restart-result', attempt, ...clipOutcome(outcome) });
     },
     beforeAction: () => watching.watch?.forgetExecutions(),
     afterAction: link.release,
-    unclaimed: (reason) => notice.show(unclaimedNotice(reason, cancel)),
+    unclaimed: (why) => notice.show(unclaimedNotice(why, cancel)),
     askFirst: (attemptKey, attempt) => question.askFirst(attemptKey, attempt),
     capture,
     colab,

@@ -3,9 +3,11 @@ import type { DialogKind } from '../state/dialogs';
 import type { DisconnectKind } from '../state/disconnect';
 import { gaveUpUnableToConnect, lastAction } from '../state/last-action';
 import type { AskChoice, NotebookRecord } from '../state/schema';
+import type { Why } from '../state/why';
 import { clock, countdownText, foundText } from '../ui/countdown';
 import { personOnlyDialog } from '../ui/dialog-words';
 import { colabSaid, stepSentence } from '../ui/steps';
+import { whyWords } from '../ui/why-text';
 import type { NoticeContent } from './notice-box';
 
 /**
@@ -63,11 +65,11 @@ export function noticeFor(
 }
 
 /** The runner's claims were all refused: the countdown is over and nothing will restart by itself. */
-export function unclaimedNotice(reason: string, cancel: () => void): NoticeContent {
+export function unclaimedNotice(why: Why, cancel: () => void): NoticeContent {
   return {
     tone: 'error',
     title: t('noticeUnclaimedTitle'),
-    body: t('noticeUnclaimedBody', reason),
+    body: t('noticeUnclaimedBody', whyWords(why)),
     actions: [{ label: t('noticeCancel'), onClick: cancel }],
   };
 }

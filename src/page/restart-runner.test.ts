@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { defaultNotebook, type NotebookRecord } from '../state/schema';
+import type { Why } from '../state/why';
 import { createRestartRunner, type RunnerDeps } from './restart-runner';
 
 /** Colab's actions, as the runner is given them: each test says how they go. */
@@ -47,7 +48,7 @@ function deps(overrides: Partial<RunnerDeps> = {}) {
     }),
     beforeAction: () => calls.push('before'),
     afterAction: () => calls.push('after'),
-    unclaimed: (reason) => calls.push(`unclaimed ${reason}`),
+    unclaimed: (why) => calls.push(`unclaimed ${why.kind}`),
     askFirst: async () => false,
     capture: () => undefined,
     colab,
@@ -112,7 +113,7 @@ describe('restart runner', () => {
     'acts on nothing when the claim is refused, and claims no more once the record gives the countdown to another ' +
       'tab',
     async () => {
-      const claim = vi.fn(async () => ({ granted: false as const, reason: 'Another tab owns this restart' }));
+      const claim = vi.fn(async () => ({ granted: false as const, why: { kind: 'other-owner' as const } }));
       const { d, calls } = deps({ claim });
       const runner = createRestartRunner(d);
       runner.follow(pending());
@@ -126,10 +127,10 @@ describe('restart runner', () => {
   );
 
   it('claims again, 5 s apart, when a claim is refused while the countdown is still its own', async () => {
-    const refusals = ['no answer', 'Too early: 2 s left'];
+    const refusals: Why[] = [{ kind: 'no-answer' }, { kind: 'too-early', seconds: 2 }];
     const claim = vi.fn(async (_key: string, _attempt: string) => {
-      const reason = refusals.shift();
-      return reason ? { granted: false as const, reason } : { granted: true as const, action: 'run-all' as const };
+      const why = refusals.shift();
+      return why ? { granted: false as const, why } : { granted: true as const, action: 'run-all' as const };
     });
     const { d, calls } = deps({ claim });
     createRestartRunner(d).follow(pending());
@@ -149,7 +150,7 @@ describe('restart runner', () => {
   it('retries a refused claim no earlier than the deadline when the clock stepped back', async () => {
     const claim = vi.fn(async () => {
       vi.setSystemTime(Date.now() - 20_000);
-      return { granted: false as const, reason: 'Too early: 20 s left' };
+      return { granted: false as const, why: { kind: 'too-early' as const, seconds: 20 } };
     });
     const { d } = deps({ claim });
     createRestartRunner(d).follow(pending('a1', TAB, T0 + 1000));
@@ -162,18 +163,18 @@ describe('restart runner', () => {
   });
 
   it('says the restart could not be started after the last refused retry, and claims no more', async () => {
-    const claim = vi.fn(async () => ({ granted: false as const, reason: 'no answer' }));
+    const claim = vi.fn(async () => ({ granted: false as const, why: { kind: 'no-answer' as const } }));
     const { d, calls } = deps({ claim });
     createRestartRunner(d).follow(pending());
     await vi.advanceTimersByTimeAsync(5000 + 3 * 5000);
     expect(claim).toHaveBeenCalledTimes(4);
-    expect(calls).toEqual(['unclaimed no answer']);
+    expect(calls).toEqual(['unclaimed no-answer']);
     await vi.advanceTimersByTimeAsync(60_000);
     expect(claim).toHaveBeenCalledTimes(4);
   });
 
   it("stops retrying when the countdown is cancelled or the notebook's session ends", async () => {
-    const claim = vi.fn(async () => ({ granted: false as const, reason: 'no answer' }));
+    const claim = vi.fn(async () => ({ granted: false as const, why: { kind: 'no-answer' as const } }));
     const cancelled = createRestartRunner(deps({ claim }).d);
     cancelled.follow(pending());
     await vi.advanceTimersByTimeAsync(5000);
@@ -350,7 +351,7 @@ describe('restart runner: what it leaves alone', () => {
     let runner: ReturnType<typeof createRestartRunner> | null = null;
     const claim = vi.fn(async () => {
       runner?.follow({ ...pending(), status: { kind: 'watching' } });
-      return { granted: false as const, reason: 'No restart is pending' };
+      return { granted: false as const, why: { kind: 'no-pending' as const } };
     });
     const { d, calls } = deps({ claim });
     runner = createRestartRunner(d);
@@ -364,7 +365,7 @@ describe('restart runner: what it leaves alone', () => {
     const session = new AbortController();
     const claim = vi.fn(async () => {
       session.abort();
-      return { granted: false as const, reason: 'no answer' };
+      return { granted: false as const, why: { kind: 'no-answer' as const } };
     });
     const { d, calls } = deps({ claim, signal: session.signal });
     createRestartRunner(d).follow(pending());

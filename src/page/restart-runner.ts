@@ -4,6 +4,7 @@ import { type Failed, fail } from '../state/failed-step';
 import type { PageCapture } from '../state/page-capture';
 import type { ReconnectEnd } from '../state/policy';
 import type { NotebookRecord, RestartAction, Status } from '../state/schema';
+import type { Why } from '../state/why';
 
 /**
  * Follows the notebook's record: when this tab owns a pending restart it waits for the deadline the record holds (the
@@ -25,7 +26,7 @@ export interface RunnerDeps {
   /** Called once the result was recorded (reports held during the action may go out now). */
   afterAction(): void;
   /** Every claim was refused though the countdown is still this tab's: nothing restarts unless the user acts. */
-  unclaimed(reason: string): void;
+  unclaimed(why: Why): void;
   /** At the deadline, a person at the keyboard is asked instead (page/question.ts): true when the question stands. */
   askFirst(key: string, attempt: string): Promise<boolean>;
   /** Keeps what the action met in Colab's page (its menu, its dialog), for "Copy diagnostics". */
@@ -93,7 +94,7 @@ export function createRestartRunner(deps: RunnerDeps): RestartRunner {
     if (reply.granted) return act(key, attempt, reply.action);
     const countdown = ownCountdown(current, deps.tabId);
     if (countdown?.attempt !== attempt) return;
-    if (retriesLeft === 0) return deps.unclaimed(reply.reason);
+    if (retriesLeft === 0) return deps.unclaimed(reply.why);
     claimAt(key, attempt, Math.max(Date.now() + CLAIM_RETRY_MS, countdown.restartAt), retriesLeft - 1);
   }
 

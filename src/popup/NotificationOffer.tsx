@@ -3,6 +3,7 @@ import browser from 'webextension-polyfill';
 import { t } from '../lib/i18n';
 import { useAlertsConfig } from '../ui/alert-hooks';
 import { errorText, sendUi } from '../ui/send';
+import { whyWords } from '../ui/why-text';
 
 /**
  * Offered once, right after the guard is first switched on: desktop notifications, in one click. Whatever the answer
@@ -36,7 +37,7 @@ export function NotificationOffer({ notificationsOn }: { notificationsOn: boolea
       async (granted) => {
         if (!granted) return setAnswer({ error: true, text: t('offerRefused') });
         const reply = await sendUi({ type: 'ui-settings', patch: { notifications: true } });
-        setAnswer(reply.ok ? { error: false, text: t('offerOn') } : { error: true, text: reply.message });
+        setAnswer(reply.ok ? { error: false, text: t('offerOn') } : { error: true, text: whyWords(reply.why) });
       },
       (error: unknown) => setAnswer({ error: true, text: t('notificationsRefusedError', errorText(error)) }),
     );

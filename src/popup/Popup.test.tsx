@@ -307,11 +307,15 @@ describe('popup over a Colab notebook', () => {
 
   it('shows a refused command as an alert and puts the switch back', async () => {
     await storeNotebook(KEY, {});
-    worker.override(() => ({ ok: false, message: 'The record was written by a newer version' }));
+    worker.override(() => ({ ok: false, why: { kind: 'read-only', key: 'nb:x' } }));
     const root = await open();
     await waitFor(() => toggle(root));
     await click(toggle(root));
-    await waitFor(() => expect(getByRole(root, 'alert').textContent).toBe('The record was written by a newer version'));
+    await waitFor(() =>
+      expect(getByRole(root, 'alert').textContent).toBe(
+        'nb:x was written by a newer version of the extension and is kept unchanged. Update the extension.',
+      ),
+    );
     expect(toggle(root).checked).toBe(false);
   });
 

@@ -23,6 +23,7 @@ import { describeStatus } from '../ui/status-view';
 import { stepWords } from '../ui/steps';
 import { Timeline } from '../ui/Timeline';
 import { eventText, formatTime, languageList, languageName, statusText } from '../ui/text';
+import { whyWords } from '../ui/why-text';
 import { NotificationOffer } from './NotificationOffer';
 import { askTab, useColabLanguage, usePageWatched, useTabNotebook, useTargetTab } from './tab';
 
@@ -143,7 +144,7 @@ function NotebookPanel(props: {
     const reply = await sendCommand(notebookKey, command);
     await notebook.reload();
     setBusy(false);
-    if (!reply.ok) setError(reply.message);
+    if (!reply.ok) setError(whyWords(reply.why));
     return reply.ok;
   }
 

@@ -200,7 +200,9 @@ function pathProblem(kind: ReceiverKind, url: URL): UrlProblem | null {
 // ---------------------------------------------------------------------------------------------------------------------
 // The secrets
 
-export type SecretProblem = 'telegram-token' | 'telegram-chat' | 'token-chars';
+import type { SecretProblem } from './why';
+
+export type { SecretProblem };
 
 /** A bot token as @BotFather gives it: the bot's number, a colon, then 35 characters. */
 const TELEGRAM_TOKEN = /^\d{5,15}:[\w-]{30,100}$/;

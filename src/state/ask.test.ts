@@ -47,7 +47,7 @@ describe('asking the person at the keyboard', () => {
     expect(pendingOf(record).askedAt).toBe(T0 + SEC);
     expect(record.history.map((e) => e.type)).toEqual(['restart-scheduled']);
     const claim = reduce(record, { type: 'claim', tabId: TAB, attempt }, ctx(restartAt));
-    expect(claim.reply).toEqual({ granted: false, reason: 'Waiting for the person at the keyboard to answer' });
+    expect(claim.reply).toEqual({ granted: false, why: { kind: 'asking' } });
     expect(claim.record.status).toEqual(record.status);
     // Long past the deadline in the same browser session: the question still waits (nothing skipped it).
     const later = reduce(record, { type: 'settle' }, ctx(restartAt + 30 * MIN));
@@ -92,13 +92,13 @@ describe('asking the person at the keyboard', () => {
   it('Not now is final for that failure: no restart, the failure left to the person, no crash-loop slot used', () => {
     const { record, attempt } = asked();
     const answer = reduce(record, { type: 'answer', tabId: TAB, attempt, choice: 'not-now' }, ctx(T0 + 3 * SEC));
-    expect(answer.reply).toEqual({ granted: false, reason: 'Left to the person' });
+    expect(answer.reply).toEqual({ granted: false, why: { kind: 'left-to-person' } });
     expect(answer.record.status).toEqual({ kind: 'watching' });
     expect(answer.record.loopCount).toBe(0);
     expect(answer.record.history.at(-1)).toMatchObject({ type: 'asked', params: { choice: 'not-now' } });
     // The old attempt cannot be claimed any more.
     const claim = reduce(answer.record, { type: 'claim', tabId: TAB, attempt }, ctx(T0 + 10 * SEC));
-    expect(claim.reply).toEqual({ granted: false, reason: 'No restart is pending' });
+    expect(claim.reply).toEqual({ granted: false, why: { kind: 'no-pending' } });
     // A later failure of a new run is a new failure, asked about or counted down again from the first slot.
     const next = reduce(answer.record, failure(T0 + 5 * MIN), ctx(T0 + 5 * MIN));
     expect(next.reply).toMatchObject({ outcome: 'scheduled' });
@@ -131,7 +131,7 @@ describe('asking the person at the keyboard', () => {
       { type: 'answer', tabId: TAB, attempt: 'old', choice: 'restart' },
     ] as const) {
       const result = reduce(record, event, ctx(T0 + 2 * SEC));
-      expect(result.reply).toEqual({ granted: false, reason: 'No question is waiting in this tab' });
+      expect(result.reply).toEqual({ granted: false, why: { kind: 'no-question' } });
       expect(result.record).toBe(record);
     }
     const counting = reduce({ ...defaultNotebook(KEY), enabled: true }, failure(T0), ctx(T0)).record;

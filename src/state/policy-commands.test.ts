@@ -26,7 +26,7 @@ describe('user commands', () => {
     });
     expect(reduce(running, { type: 'cancel' }, ctx(T0)).reply).toEqual({
       ok: false,
-      message: expect.stringMatching(/already started/),
+      why: { kind: 'cannot-cancel' },
     });
     const watching = enabled();
     expect(reduce(watching, { type: 'cancel' }, ctx(T0))).toMatchObject({ record: watching, reply: { ok: true } });

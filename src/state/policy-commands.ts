@@ -10,7 +10,7 @@ import { withoutUnsafeText } from './storage-keys';
 export function onCancel(record: NotebookRecord, ctx: PolicyContext): Reduction {
   const { status } = record;
   if (status.kind === 'restarting') {
-    return reply(record, { ok: false, message: 'The restart has already started and cannot be cancelled' });
+    return reply(record, { ok: false, why: { kind: 'cannot-cancel' } });
   }
   if (status.kind !== 'pending') return ok(record);
   const entry: HistoryEntry = { at: ctx.now, type: 'cancelled' };
@@ -62,7 +62,7 @@ export function onSetEnabled(record: NotebookRecord, enabled: boolean, ctx: Poli
 export function onSetMaxRestarts(record: NotebookRecord, value: number | null): Reduction {
   if (value !== null && !v.is(MaxRestartsSchema, value)) {
     const [min, max] = SETTING_BOUNDS.maxRestarts;
-    return reply(record, { ok: false, message: `The limit must be a whole number from ${min} to ${max}` });
+    return reply(record, { ok: false, why: { kind: 'max-restarts-range', min, max } });
   }
   if ((record.overrides.maxRestarts ?? null) === value) return ok(record);
   return ok({ ...record, overrides: value === null ? {} : { maxRestarts: value } });

@@ -118,7 +118,7 @@ describe('disconnects', () => {
       // Its claim finds nothing to do.
       const { attempt } = pendingOf(pending);
       expect(reduce(result.record, { type: 'claim', tabId: TAB, attempt }, ctx(T0 + 6 * SEC, RECONNECT)).reply).toEqual(
-        { granted: false, reason: 'No restart is pending' },
+        { granted: false, why: { kind: 'no-pending' } },
       );
     });
 

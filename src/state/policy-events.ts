@@ -11,6 +11,7 @@ import type {
   TabGoneWay,
   Verdict,
 } from './schema';
+import type { Why } from './why';
 
 /** What the restart policy (state/policy.ts) reads, one event at a time per notebook, and what it answers each. */
 
@@ -58,9 +59,10 @@ export type PolicyEvent =
 /** The answer to a failure, marker or disconnect report. */
 export type ReportReply =
   | { outcome: 'scheduled'; restartAt: number; attempt: string }
-  | { outcome: 'absorbed' | 'ignored' | 'off' | 'gave-up'; reason: string };
-export type ClaimReply = { granted: true; action: RestartAction } | { granted: false; reason: string };
-export type CommandReply = { ok: true } | { ok: false; message: string };
+  | { outcome: 'absorbed' | 'ignored' | 'off' | 'gave-up'; why: Why };
+export type ClaimReply = { granted: true; action: RestartAction } | { granted: false; why: Why };
+export type CommandRefused = { ok: false; why: Why };
+export type CommandReply = { ok: true } | CommandRefused;
 /** `owner`: this tab runs the countdown of the pending restart. */
 export type AdoptReply = { owner: boolean };
 

@@ -71,7 +71,7 @@ describe('notes written once while they stay the same, and what each reply says'
       line,
     });
     const first = reduce(enabled(), dialog(T0), ctx(T0));
-    expect(first.reply).toEqual({ outcome: 'ignored', reason: 'Colab waits for a person: drive-permission' });
+    expect(first.reply).toEqual({ outcome: 'ignored', why: { kind: 'dialog-left', dialog: 'drive-permission' } });
     const left = (record: NotebookRecord) => notes(record, 'left-to-person');
     // Another dialog, the same one 10 minutes on, the same one after a run ended in between.
     expect(left(reduce(first.record, dialog(T0 + SEC, 'gpu-quota'), ctx(T0 + SEC)).record)).toHaveLength(2);
@@ -83,7 +83,7 @@ describe('notes written once while they stay the same, and what each reply says'
     const cut = reduce(enabled(), disconnect(T0, 'disallowed code (words A)'), ctx(T0));
     expect(cut.reply).toEqual({
       outcome: 'ignored',
-      reason: 'Runtime disconnected: disallowed code: not reconnected',
+      why: { kind: 'disconnect-left', disconnect: 'disallowed-code' },
     });
     expect(
       left(reduce(cut.record, disconnect(T0 + SEC, 'disallowed code (words B)'), ctx(T0 + SEC)).record),
@@ -96,10 +96,10 @@ describe('notes written once while they stay the same, and what each reply says'
     expect(pendingOf(first).verdict.description).toBe('Restart marker: RESTART_ME');
     const idle = { ...first, status: { kind: 'watching' as const } };
     const over = reduce(idle, marker(T0 + MIN), ctx(T0 + MIN, settings));
-    expect(over.reply).toEqual({ outcome: 'ignored', reason: 'The daily limit of 1 marker restarts is reached' });
+    expect(over.reply).toEqual({ outcome: 'ignored', why: { kind: 'marker-limit', limit: 1 } });
     expect(over.record.history.at(-1)).toMatchObject({ type: 'ignored', params: { why: 'marker-limit', max: 1 } });
     const again = reduce(over.record, marker(T0 + 2 * MIN), ctx(T0 + 2 * MIN, settings));
-    expect(again.reply).toEqual({ outcome: 'ignored', reason: 'The daily limit of 1 marker restarts is reached' });
+    expect(again.reply).toEqual({ outcome: 'ignored', why: { kind: 'marker-limit', limit: 1 } });
   });
 
   describe('a failure after the guard ended by itself (12 hours with nothing run)', () => {
@@ -107,13 +107,13 @@ describe('notes written once while they stay the same, and what each reply says'
     const on = () => reduce(defaultNotebook(KEY), { type: 'set-enabled', enabled: true }, ctx(T0)).record;
     const ended = T0 + 12 * HOUR;
     const endNotes = (record: NotebookRecord) => record.history.filter((e) => e.params?.why === 'guard-ended');
-    const reason = 'The guard ended by itself: nothing ran for hours before this run';
+    const why = { kind: 'guard-ended' };
 
     it('is answered off with why, each time, and noted once per line and minute', () => {
       const first = reduce(on(), failure(ended), ctx(ended));
-      expect(first.reply).toEqual({ outcome: 'off', reason });
+      expect(first.reply).toEqual({ outcome: 'off', why });
       const again = reduce(first.record, failure(ended + SEC), ctx(ended + SEC));
-      expect(again.reply).toEqual({ outcome: 'off', reason });
+      expect(again.reply).toEqual({ outcome: 'off', why });
       expect(again.record).toBe(first.record);
       const other = {
         ...failure(ended + SEC),
@@ -149,7 +149,7 @@ describe('notes written once while they stay the same, and what each reply says'
     const off = { ...scheduled, enabled: false };
     const { attempt } = pendingOf(off);
     const asked = reduce(off, { type: 'ask', tabId: TAB, attempt }, ctx(T0 + SEC));
-    expect(asked.reply).toEqual({ ok: false, message: 'No countdown of this tab to ask about' });
+    expect(asked.reply).toEqual({ ok: false, why: { kind: 'no-countdown' } });
     expect(asked.record).toBe(off);
     const answered = reduce(off, { type: 'answer', tabId: TAB, attempt, choice: 'restart' }, ctx(T0 + SEC));
     expect(answered.reply).toMatchObject({ granted: false });
@@ -167,10 +167,10 @@ describe('notes written once while they stay the same, and what each reply says'
     const noSetting = { ...defaultSettings(), askAtKeyboard: false };
     expect(reduce(scheduled, ask, ctx(T0 + SEC, noSetting)).reply).toEqual({
       ok: false,
-      message: 'Asking first is switched off',
+      why: { kind: 'asking-off' },
     });
     const away = reduce(asked, { type: 'answer', tabId: TAB, attempt, choice: 'away' }, ctx(T0 + MIN));
-    expect(away.reply).toEqual({ granted: false, reason: 'Nobody answered: the countdown goes on' });
+    expect(away.reply).toEqual({ granted: false, why: { kind: 'nobody-answered' } });
   });
 
   it('a restart result is answered ok: done, failed to reconnect and tried again, or given up', () => {

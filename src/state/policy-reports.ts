@@ -1,5 +1,5 @@
 import { cut, TEXT_LIMITS } from '../limits';
-import { answersDisconnect, disconnectVerdict } from './disconnect';
+import { answersDisconnect, type DisconnectKind, disconnectVerdict } from './disconnect';
 import { endedByItself } from './idle-end';
 import type { EventOf } from './policy-events';
 import {
@@ -20,6 +20,7 @@ import {
   schedule,
 } from './policy-parts';
 import type { HistoryEntry, HistoryParams, NotebookRecord, Settings, Verdict } from './schema';
+import type { Why } from './why';
 
 // Reports: failure, marker, disconnect, dialog, and a failure a page left alone
 
@@ -37,7 +38,7 @@ export function onFailure(record: NotebookRecord, event: EventOf<'failure'>, ctx
   if (!record.enabled) return reportOff(record);
   const { category } = event.verdict;
   if (category !== 'custom' && !settings.categories[category]) {
-    return ignored(record, `Category ${category} is switched off`);
+    return ignored(record, { kind: 'category-off', category });
   }
   const handled = alreadyHandled(record, event, ctx);
   if (handled) return handled;
@@ -85,8 +86,8 @@ export function onDeclined(record: NotebookRecord, event: EventOf<'declined'>, c
 export function onDisconnect(record: NotebookRecord, event: EventOf<'disconnect'>, ctx: PolicyContext): Reduction {
   if (!record.enabled) return reportOff(record);
   const verdict = clipVerdict(disconnectVerdict(event.kind, event.line));
-  if (!answersDisconnect(event.kind)) return leaveDisconnect(record, verdict, ctx);
-  if (!ctx.settings.reconnectOnDisconnect) return ignored(record, 'Reconnecting after a disconnect is switched off');
+  if (!answersDisconnect(event.kind)) return leaveDisconnect(record, event.kind, verdict, ctx);
+  if (!ctx.settings.reconnectOnDisconnect) return ignored(record, { kind: 'reconnect-off' });
   const blocked = blockedReport(record, event);
   if (blocked) return blocked;
   const request: RestartRequest = {
@@ -98,12 +99,17 @@ export function onDisconnect(record: NotebookRecord, event: EventOf<'disconnect'
   return requestCountedRestart(record, request, ctx);
 }
 
-function leaveDisconnect(record: NotebookRecord, verdict: Verdict, ctx: PolicyContext): Reduction {
+function leaveDisconnect(
+  record: NotebookRecord,
+  kind: DisconnectKind,
+  verdict: Verdict,
+  ctx: PolicyContext,
+): Reduction {
   const cancelling = record.status.kind === 'pending';
   const next: NotebookRecord = cancelling ? { ...record, status: { kind: 'watching' } } : record;
   const params: HistoryParams = cancelling ? { why: 'disconnect', cancelled: true } : { why: 'disconnect' };
-  const reason = `${verdict.description}: not reconnected`;
-  return leaveToPerson(next, { at: ctx.now, type: 'left-to-person', params, verdict }, reason);
+  const why: Why = { kind: 'disconnect-left', disconnect: kind };
+  return leaveToPerson(next, { at: ctx.now, type: 'left-to-person', params, verdict }, why);
 }
 
 /** A dialog only a person may answer: the history says what Colab waits for (the page's notice says it too). */
@@ -117,21 +123,21 @@ export function onDialog(record: NotebookRecord, event: EventOf<'dialog'>, ctx: 
   return leaveToPerson(
     record,
     { at: ctx.now, type: 'left-to-person', params },
-    `Colab waits for a person: ${event.kind}`,
+    { kind: 'dialog-left', dialog: event.kind },
   );
 }
 
 /** Written, and notified, once while it stays the same. */
-function leaveToPerson(record: NotebookRecord, entry: HistoryEntry, reason: string): Reduction {
+function leaveToPerson(record: NotebookRecord, entry: HistoryEntry, why: Why): Reduction {
   const last = record.history.findLast((old) => old.type === 'left-to-person');
   const repeated =
     last !== undefined &&
     sameParams(last.params, entry.params) &&
     last.verdict?.line === entry.verdict?.line &&
     entry.at - last.at < LEFT_REPEAT_MS;
-  if (repeated) return ignored(record, reason);
+  if (repeated) return ignored(record, why);
   const next = addHistory(record, entry);
-  return { record: next, effects: [notify(next, 'left-to-person', entry)], reply: { outcome: 'ignored', reason } };
+  return { record: next, effects: [notify(next, 'left-to-person', entry)], reply: { outcome: 'ignored', why } };
 }
 
 /**
@@ -146,11 +152,11 @@ export function onMarker(record: NotebookRecord, event: EventOf<'marker'>, ctx: 
   const day = localDay(ctx.now);
   const today = record.markerDay === day ? record : { ...record, markerDay: day, markerCount: 0 };
   const limit = ctx.settings.markerDailyLimit;
-  if (today.markerCount > limit) return ignored(today, `The daily limit of ${limit} marker restarts is reached`);
+  if (today.markerCount > limit) return ignored(today, { kind: 'marker-limit', limit });
   const counted = { ...today, markerCount: today.markerCount + 1 };
   if (today.markerCount === limit) {
     const entry: HistoryEntry = { at: ctx.now, type: 'ignored', params: { why: 'marker-limit', max: limit } };
-    return ignored(addHistory(counted, entry), `The daily limit of ${limit} marker restarts is reached`);
+    return ignored(addHistory(counted, entry), { kind: 'marker-limit', limit });
   }
   const verdict = clipVerdict({
     category: 'custom',
@@ -177,7 +183,7 @@ function alreadyHandled(record: NotebookRecord, event: EventOf<'failure'>, ctx: 
   if (lastRestartAt === undefined || event.startedAt >= lastRestartAt) return null;
   const verdict = clipVerdict(event.verdict);
   const entry: HistoryEntry = { at: ctx.now, type: 'ignored', params: { why: 'already-handled' }, verdict };
-  return ignored(addHistory(record, entry), 'Already handled: the failed run started before the last restart');
+  return ignored(addHistory(record, entry), { kind: 'already-handled' });
 }
 
 /** Why a report cannot start a restart now, or null if it can. */
@@ -185,13 +191,14 @@ function blockedReport(record: NotebookRecord, event: Report): Reduction | null 
   const { status } = record;
   // One failure gives one restart, however many outputs, frames, toasts or tabs report it.
   if (status.kind === 'pending' || status.kind === 'restarting') {
-    return reply(record, { outcome: 'absorbed', reason: `A restart is already ${status.kind}` });
+    const why: Why = { kind: status.kind === 'pending' ? 'restart-pending' : 'restart-under-way' };
+    return reply(record, { outcome: 'absorbed', why });
   }
   if (status.kind === 'gave-up' || status.kind === 'ui-problem') {
-    return ignored(record, 'The guard is stopped until the user re-arms it');
+    return ignored(record, { kind: 'stopped' });
   }
   if (record.lastRestartAt !== undefined && event.detectedAt <= record.lastRestartAt) {
-    return ignored(record, 'The report is about a run older than the last restart');
+    return ignored(record, { kind: 'older-run' });
   }
   return null;
 }
@@ -223,26 +230,26 @@ function giveUp(record: NotebookRecord, request: RestartRequest, max: number, ct
     verdict: request.verdict,
   };
   const next = addHistory({ ...record, status: { kind: 'gave-up', at: ctx.now, restarts: record.loopCount } }, entry);
-  const reason = `Gave up: ${record.loopCount} restarts already (limit ${max})`;
-  return { record: next, effects: [notify(next, 'gave-up', entry)], reply: { outcome: 'gave-up', reason } };
+  const why: Why = { kind: 'gave-up', restarts: record.loopCount, max };
+  return { record: next, effects: [notify(next, 'gave-up', entry)], reply: { outcome: 'gave-up', why } };
 }
 
 /** A failure after the guard ended by itself: not restarted, and the history says why (once per failure line). */
 function leftAfterEnd(record: NotebookRecord, reported: Verdict, ctx: PolicyContext): Reduction {
   const verdict = clipVerdict(reported);
-  const reason = 'The guard ended by itself: nothing ran for hours before this run';
+  const why: Why = { kind: 'guard-ended' };
   const repeated = record.history.some(
     (e) => e.params?.why === 'guard-ended' && e.verdict?.line === verdict.line && ctx.now - e.at < DECLINED_REPEAT_MS,
   );
-  if (repeated) return reply(record, { outcome: 'off', reason });
+  if (repeated) return reply(record, { outcome: 'off', why });
   const entry: HistoryEntry = { at: ctx.now, type: 'ignored', params: { why: 'guard-ended' }, verdict };
-  return reply(addHistory(record, entry), { outcome: 'off', reason });
+  return reply(addHistory(record, entry), { outcome: 'off', why });
 }
 
 function reportOff(record: NotebookRecord): Reduction {
-  return reply(record, { outcome: 'off', reason: 'The guard is off for this notebook' });
+  return reply(record, { outcome: 'off', why: { kind: 'guard-off' } });
 }
 
-function ignored(record: NotebookRecord, reason: string): Reduction {
-  return reply(record, { outcome: 'ignored', reason });
+function ignored(record: NotebookRecord, why: Why): Reduction {
+  return reply(record, { outcome: 'ignored', why });
 }

@@ -41,7 +41,7 @@ describe('claims', () => {
     const { record, status } = scheduled();
     const off = { ...record, enabled: false };
     const result = reduce(off, { type: 'claim', tabId: TAB, attempt: status.attempt }, ctx(status.restartAt));
-    expect(result.reply).toEqual({ granted: false, reason: 'The guard is off for this notebook' });
+    expect(result.reply).toEqual({ granted: false, why: { kind: 'guard-off' } });
     expect(result.record.status.kind).toBe('pending');
   });
 
@@ -50,7 +50,7 @@ describe('claims', () => {
     const claim = { type: 'claim', tabId: TAB, attempt: status.attempt } as const;
     expect(reduce(record, claim, ctx(status.restartAt - CLAIM_TOLERANCE_MS)).reply).toMatchObject({ granted: true });
     const early = reduce(record, claim, ctx(status.restartAt - CLAIM_TOLERANCE_MS - 1));
-    expect(early.reply).toEqual({ granted: false, reason: 'Too early: 1 s left' });
+    expect(early.reply).toEqual({ granted: false, why: { kind: 'too-early', seconds: 1 } });
     expect(early.record).toBe(record);
   });
 
@@ -62,14 +62,14 @@ describe('claims', () => {
       ctx(status.restartAt),
     ).record;
     const again = reduce(granted, { type: 'claim', tabId: TAB, attempt: status.attempt }, ctx(status.restartAt + 10));
-    expect(again.reply).toEqual({ granted: false, reason: 'A restart is already in progress' });
+    expect(again.reply).toEqual({ granted: false, why: { kind: 'restart-under-way' } });
     expect(again.record).toBe(granted);
   });
 
   it('are refused to another tab, even with the right attempt', () => {
     const { record, status } = scheduled();
     const result = reduce(record, { type: 'claim', tabId: OTHER_TAB, attempt: status.attempt }, ctx(status.restartAt));
-    expect(result.reply).toEqual({ granted: false, reason: 'Another tab owns this restart' });
+    expect(result.reply).toEqual({ granted: false, why: { kind: 'other-owner' } });
     expect(result.record).toBe(record);
   });
 
@@ -77,14 +77,14 @@ describe('claims', () => {
     const { record, status } = scheduled();
     expect(reduce(record, { type: 'claim', tabId: TAB, attempt: 'attempt-0' }, ctx(status.restartAt)).reply).toEqual({
       granted: false,
-      reason: 'This restart was cancelled or replaced',
+      why: { kind: 'replaced' },
     });
   });
 
   it('are refused when nothing is pending', () => {
     expect(reduce(enabled(), { type: 'claim', tabId: TAB, attempt: 'attempt-1' }, ctx(T0)).reply).toEqual({
       granted: false,
-      reason: 'No restart is pending',
+      why: { kind: 'no-pending' },
     });
   });
 
@@ -113,7 +113,7 @@ describe('claims long after the deadline or from another session', () => {
     const { record, status } = scheduled();
     const woke = status.restartAt + 3 * 60 * MIN;
     const result = reduce(record, { type: 'claim', tabId: TAB, attempt: status.attempt }, ctx(woke));
-    expect(result.reply).toEqual({ granted: false, reason: expect.stringContaining('late') });
+    expect(result.reply).toEqual({ granted: false, why: { kind: 'countdown-again', carry: 'late', minutes: 180 } });
     expect(result.record.history.at(-1)).toMatchObject({ type: 'resumed', params: { why: 'late', minutes: 180 } });
     const carried = pendingOf(result.record);
     expect(carried).toMatchObject({ ownerTab: TAB, restartAt: woke + 5 * SEC, verdict: cudaOom });

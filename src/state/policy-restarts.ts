@@ -28,6 +28,7 @@ import {
   type Settings,
   type Status,
 } from './schema';
+import type { Why } from './why';
 
 // The restart itself: claim at the deadline, then the result; a page arriving on the notebook or a tab leaving it
 
@@ -42,18 +43,18 @@ export const COUNTDOWN_GRACE_MS = 2 * 60_000;
 
 export function onClaim(record: NotebookRecord, event: EventOf<'claim'>, ctx: PolicyContext): Reduction {
   const { status } = record;
-  if (status.kind === 'restarting') return refuse(record, 'A restart is already in progress');
-  if (status.kind !== 'pending') return refuse(record, 'No restart is pending');
+  if (status.kind === 'restarting') return refuse(record, { kind: 'restart-under-way' });
+  if (status.kind !== 'pending') return refuse(record, { kind: 'no-pending' });
   // Switching off clears a countdown; a record that still holds one while off (an import, a lost write) acts no more.
-  if (!record.enabled) return refuse(record, 'The guard is off for this notebook');
-  if (status.attempt !== event.attempt) return refuse(record, 'This restart was cancelled or replaced');
-  if (status.ownerTab !== event.tabId) return refuse(record, 'Another tab owns this restart');
+  if (!record.enabled) return refuse(record, { kind: 'guard-off' });
+  if (status.attempt !== event.attempt) return refuse(record, { kind: 'replaced' });
+  if (status.ownerTab !== event.tabId) return refuse(record, { kind: 'other-owner' });
   if (status.session !== ctx.session) {
     return refuseAndCarry(record, status, event.tabId, { why: 'browser-restarted' }, ctx);
   }
-  if (status.askedAt !== undefined) return refuse(record, 'Waiting for the person at the keyboard to answer');
+  if (status.askedAt !== undefined) return refuse(record, { kind: 'asking' });
   if (ctx.now < status.restartAt - CLAIM_TOLERANCE_MS) {
-    return refuse(record, `Too early: ${secondsUntil(status.restartAt, ctx.now)} s left`);
+    return refuse(record, { kind: 'too-early', seconds: secondsUntil(status.restartAt, ctx.now) });
   }
   // The page was not running at the deadline (a computer waking from sleep): nobody saw the countdown end.
   if (ctx.now - status.restartAt > COUNTDOWN_GRACE_MS) {
@@ -88,8 +89,8 @@ function ownPending(record: NotebookRecord, tabId: number, attempt: string, ctx:
  */
 export function onAsk(record: NotebookRecord, event: EventOf<'ask'>, ctx: PolicyContext): Reduction {
   const status = ownPending(record, event.tabId, event.attempt, ctx);
-  if (!status) return reply(record, { ok: false, message: 'No countdown of this tab to ask about' });
-  if (!ctx.settings.askAtKeyboard) return reply(record, { ok: false, message: 'Asking first is switched off' });
+  if (!status) return reply(record, { ok: false, why: { kind: 'no-countdown' } });
+  if (!ctx.settings.askAtKeyboard) return reply(record, { ok: false, why: { kind: 'asking-off' } });
   if (status.askedAt !== undefined) return ok(record);
   return ok({ ...record, status: { ...status, askedAt: ctx.now } });
 }
@@ -102,7 +103,7 @@ export function onAsk(record: NotebookRecord, event: EventOf<'ask'>, ctx: Policy
  */
 export function onAnswer(record: NotebookRecord, event: EventOf<'answer'>, ctx: PolicyContext): Reduction {
   const status = ownPending(record, event.tabId, event.attempt, ctx);
-  if (status?.askedAt === undefined) return refuse(record, 'No question is waiting in this tab');
+  if (status?.askedAt === undefined) return refuse(record, { kind: 'no-question' });
   const { now } = ctx;
   switch (event.choice) {
     case 'restart': {
@@ -110,16 +111,15 @@ export function onAnswer(record: NotebookRecord, event: EventOf<'answer'>, ctx: 
       return reply(next, { granted: true, action: status.action });
     }
     case 'not-now':
-      return refuse(
-        addHistory({ ...record, status: { kind: 'watching' } }, askedEntry(status, 'not-now', now)),
-        'Left to the person',
-      );
+      return refuse(addHistory({ ...record, status: { kind: 'watching' } }, askedEntry(status, 'not-now', now)), {
+        kind: 'left-to-person',
+      });
     case 'away': {
       const restartAt = Math.max(status.restartAt, now + ctx.settings.backoffBaseSec * 1000);
       const again: Pending = { ...counting(status), restartAt, attempt: ctx.newAttemptId() };
       const entry = askedEntry(status, 'away', now);
       entry.params = { ...entry.params, delaySec: secondsUntil(restartAt, now) };
-      return refuse(addHistory({ ...record, status: again }, entry), 'Nobody answered: the countdown goes on');
+      return refuse(addHistory({ ...record, status: again }, entry), { kind: 'nobody-answered' });
     }
   }
 }
@@ -134,13 +134,17 @@ function counting(status: Pending): Pending {
   return rest;
 }
 
-function refuse(record: NotebookRecord, reason: string): Reduction {
-  return reply(record, { granted: false, reason });
+function refuse(record: NotebookRecord, why: Why): Reduction {
+  return reply(record, { granted: false, why });
 }
 
-function refuseAndCarry(record: NotebookRecord, status: Pending, tabId: number, why: Carry, ctx: PolicyContext) {
-  const carried = carryCountdown(record, status, tabId, why, ctx);
-  return refuse(carried, `Countdown started again (${why.why}): a new countdown is shown before any restart`);
+function refuseAndCarry(record: NotebookRecord, status: Pending, tabId: number, carry: ClaimCarry, ctx: PolicyContext) {
+  const carried = carryCountdown(record, status, tabId, carry, ctx);
+  const why: Why =
+    carry.why === 'late'
+      ? { kind: 'countdown-again', carry: 'late', minutes: carry.minutes }
+      : { kind: 'countdown-again', carry: carry.why };
+  return refuse(carried, why);
 }
 
 type RestartResult = EventOf<'restart-result'>;
@@ -150,7 +154,7 @@ type Restarting = Extract<Status, { kind: 'restarting' }>;
 export function onRestartResult(record: NotebookRecord, event: RestartResult, ctx: PolicyContext): Reduction {
   const { status } = record;
   if (status.kind !== 'restarting' || status.attempt !== event.attempt || status.ownerTab !== event.tabId) {
-    return reply(record, { ok: false, message: 'No such restart in progress (interrupted or already reported)' });
+    return reply(record, { ok: false, why: { kind: 'no-restart-in-progress' } });
   }
   if (!event.ok && event.runtime === 'unable-to-connect') return reconnectFailed(record, status, event, ctx);
   if (!event.ok && event.runtime === 'not-needed') return reconnectNotNeeded(record, ctx.now);
@@ -289,6 +293,8 @@ function skipCountdown(record: NotebookRecord, status: Pending, now: number): No
  * delay, so its notice shows before anything restarts. A new attempt also makes any older claim void.
  */
 type Carry = { why: 'browser-restarted' | 'reloaded' | 'took-over' } | { why: 'late'; minutes: number };
+/** The carries a claim meets: the page that claims is the one that shows the countdown again. */
+type ClaimCarry = { why: 'browser-restarted' } | Extract<Carry, { why: 'late' }>;
 
 function carryCountdown(
   record: NotebookRecord,

@@ -20,6 +20,7 @@ import {
 } from '../../test/support/policy';
 import { cleanTitle, createsRecord, type PolicyEvent, REPLY_KIND, reduce } from './policy';
 import { defaultSettings, NotebookRecordSchema } from './schema';
+import { WHY_KINDS, type Why } from './why';
 
 // The restart policy as a whole: the invariants every record keeps, what it leaves for storage, what it says.
 
@@ -172,19 +173,17 @@ describe('what the reducer leaves for storage', () => {
 });
 
 describe('what the reducer says, and the edges the walk above does not pin', () => {
-  it('every refusal, absorbed or ignored report and history entry says why, in words', () => {
+  it('every refusal, absorbed or ignored report and history entry says why, as data the pages put in words', () => {
     const settings = { ...defaultSettings(), reconnectOnDisconnect: true, markerDailyLimit: 1 };
-    const said: string[] = [];
-    const note = (text: string | undefined) => {
-      if (text !== undefined) said.push(text);
-    };
+    const said: Why[] = [];
     let record = enabled();
     let now = T0;
     const step = (event: PolicyEvent, s = settings, session = SESSION) => {
       const result = reduce(record, event, ctx(now, s, session));
-      const reply = result.reply as { reason?: string; message?: string };
-      note(reply.reason);
-      note(reply.message);
+      const reply = result.reply as { outcome?: string; granted?: boolean; ok?: boolean; why?: Why };
+      const refused = reply.granted === false || reply.ok === false || (reply.outcome ?? 'scheduled') !== 'scheduled';
+      expect(reply.why !== undefined, JSON.stringify(reply)).toBe(refused);
+      if (reply.why) said.push(reply.why);
       for (const entry of result.record.history.slice(record.history.length)) {
         expect(entry.detail).toBeUndefined();
         for (const value of Object.values(entry.params ?? {})) expect(String(value)).not.toMatch(/^$|undefined|NaN/);
@@ -223,10 +222,12 @@ describe('what the reducer says, and the edges the walk above does not pin', () 
     step(failure(now));
     step({ type: 'disconnect', tabId: TAB, detectedAt: now, kind: 'idle', line: 'Runtime disconnected' });
     expect(said.length).toBeGreaterThan(15);
-    for (const text of said) {
-      expect(text.trim().length, JSON.stringify(said)).toBeGreaterThan(3);
-      expect(text).not.toMatch(/undefined|NaN|\[object/);
+    for (const why of said) {
+      expect(WHY_KINDS).toContain(why.kind);
+      for (const value of Object.values(why))
+        expect(String(value), JSON.stringify(why)).not.toMatch(/^$|undefined|NaN/);
     }
+    expect(new Set(said.map((why) => why.kind)).size).toBeGreaterThan(8);
   });
 
   it('a disconnect: nothing while off, even with reconnecting on; absorbed while a restart is pending', () => {
@@ -242,7 +243,7 @@ describe('what the reducer says, and the edges the walk above does not pin', () 
     expect(reduce(off, disconnect, ctx(T0, settings))).toMatchObject({ record: off, reply: { outcome: 'off' } });
     const pending = reduce(enabled(), failure(T0), ctx(T0, settings)).record;
     const again = reduce(pending, disconnect, ctx(T0 + SEC, settings));
-    expect(again.reply).toEqual({ outcome: 'absorbed', reason: 'A restart is already pending' });
+    expect(again.reply).toEqual({ outcome: 'absorbed', why: { kind: 'restart-pending' } });
     expect(again.record.status).toEqual(pending.status);
   });
 
@@ -273,7 +274,7 @@ describe('what the reducer says, and the edges the walk above does not pin', () 
     const result = reduce(pending, { type: 'restart-result', tabId: TAB, attempt, ok: true }, ctx(T0 + SEC));
     expect(result.reply).toEqual({
       ok: false,
-      message: 'No such restart in progress (interrupted or already reported)',
+      why: { kind: 'no-restart-in-progress' },
     });
     expect(result.record).toBe(pending);
   });

@@ -21,6 +21,7 @@ export { cleanTitle } from './policy-commands';
 export {
   type AdoptReply,
   type ClaimReply,
+  type CommandRefused,
   type CommandReply,
   type PageEvent,
   type PolicyEvent,

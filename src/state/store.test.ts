@@ -1,5 +1,6 @@
 import { fakeBrowser } from '@webext-core/fake-browser';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { englishWhy } from '../../test/support/why';
 import { CURRENT_VERSION } from './migrations';
 import { type PolicyContext, type PolicyEvent, reduce } from './policy';
 import { defaultNotebook, defaultSettings, type NotebookRecord, PROBLEMS_LIMIT, TEXT_LIMITS } from './schema';
@@ -495,7 +496,7 @@ describe('settings updates', () => {
     const writer = createNotebookWriter();
     const result = await writer.updateSettings(patch);
     expect(result.ok).toBe(false);
-    expect(!result.ok && result.message).toMatch(message);
+    expect(!result.ok && englishWhy(result.why)).toMatch(message);
     expect(await dump()).toEqual({});
   });
 });
@@ -511,7 +512,7 @@ describe('import and clear', () => {
     ]);
     expect(await writer.importData(JSON.stringify(file))).toEqual({
       ok: false,
-      message: expect.stringMatching(/notebooks\.1\.totalRestarts/),
+      why: expect.objectContaining({ kind: 'invalid-field', path: 'notebooks.1.totalRestarts' }),
     });
     expect(await writer.importData('nope')).toMatchObject({ ok: false });
     expect(await dump()).toEqual(before);
@@ -543,7 +544,7 @@ describe('import and clear', () => {
     ]);
     expect(await writer.importData(JSON.stringify(file))).toEqual({
       ok: false,
-      message: expect.stringMatching(new RegExp(`newer version.*nb:${KEY}`)),
+      why: { kind: 'import-newer', names: [`nb:${KEY}`], more: 0 },
     });
     expect(await dump()).toEqual(before);
 
@@ -575,7 +576,7 @@ describe('import and clear', () => {
       const writer = createNotebookWriter();
       expect(await writer.importData(JSON.stringify(file))).toEqual({
         ok: false,
-        message: expect.stringMatching(/^It would take 0\.0 MB of storage, and the browser allows this extension/),
+        why: { kind: 'import-too-large', neededMb: '0.0', quotaMb: '0.0' },
       });
       expect(await dump()).toEqual(before);
       Object.assign(storage, { QUOTA_BYTES: bytesOf(items) });
@@ -716,11 +717,11 @@ describe('what the store leaves, says and refuses at its edges', () => {
     const writer = createNotebookWriter();
     expect(await writer.updateSettings({ colour: 'blue', size: 2 })).toEqual({
       ok: false,
-      message: 'Unknown setting: colour, size',
+      why: { kind: 'unknown-setting', names: ['colour', 'size'] },
     });
     await storage.set({ settings: { ...defaultSettings(), v: CURRENT_VERSION + 1 } });
     const result = await writer.updateSettings({ maxRestarts: 4 });
-    expect(result).toEqual({ ok: false, message: expect.stringMatching(/^settings was written by a newer version/) });
+    expect(result).toEqual({ ok: false, why: { kind: 'read-only', key: 'settings' } });
     expect((await dump()).settings).toEqual({ ...defaultSettings(), v: CURRENT_VERSION + 1 });
   });
 
@@ -742,7 +743,7 @@ describe('what the store leaves, says and refuses at its edges', () => {
         keys.map((key) => stored(key)),
       );
       const result = await createNotebookWriter().importData(JSON.stringify(file));
-      return result.ok ? '' : result.message;
+      return result.ok ? '' : englishWhy(result.why);
     };
     expect(await importing(2)).toContain('(nb:drive:a1, nb:drive:a2).');
     expect(await importing(3)).toContain('(nb:drive:a1, nb:drive:a2, nb:drive:a3).');
@@ -765,7 +766,9 @@ describe('what the store leaves, says and refuses at its edges', () => {
     try {
       const file = exportData(defaultSettings(), [stored(OTHER)]);
       const result = await createNotebookWriter().importData(JSON.stringify(file));
-      expect(!result.ok && result.message).toMatch(/Import a file with fewer notebooks, or clear data first\.$/);
+      expect(!result.ok && englishWhy(result.why)).toMatch(
+        /Import a file with fewer notebooks, or clear data first\.$/,
+      );
     } finally {
       Object.assign(storage, { QUOTA_BYTES: 10485760 });
     }

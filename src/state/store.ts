@@ -36,6 +36,7 @@ import {
   TEXT_LIMITS,
 } from './schema';
 import { type PatternCheck, parseImport } from './transfer';
+import type { Why } from './why';
 
 /**
  * The thin adapter between the pure state modules and `storage.local`. Reads validate and migrate, and never throw on
@@ -156,10 +157,19 @@ export class ReadOnlyRecordError extends Error {
 
 /** A write the browser refused (most often: the extension's storage is full). Nothing of that write was stored. */
 export class StorageWriteError extends Error {
-  constructor(readonly reason: string) {
-    super(`Could not save to the extension's storage: ${reason}`);
+  /** `detail`: the browser's own message; `full`: it says the storage quota is used up. */
+  constructor(
+    readonly detail: string,
+    readonly full: boolean,
+  ) {
+    super(`Could not save to the extension's storage: ${full ? `it is full (${detail})` : detail}`);
     this.name = 'StorageWriteError';
   }
+}
+
+/** A refused write, as the reply says it. */
+export function storageRefused(error: StorageWriteError): Why {
+  return { kind: 'storage-refused', full: error.full, detail: error.detail };
 }
 
 async function write(items: Record<string, unknown>): Promise<void> {
@@ -167,12 +177,12 @@ async function write(items: Record<string, unknown>): Promise<void> {
     await local().set(items);
   } catch (error) {
     const text = error instanceof Error ? error.message : String(error);
-    throw new StorageWriteError(/quota/i.test(text) ? `it is full (${text})` : text);
+    throw new StorageWriteError(text, /quota/i.test(text));
   }
 }
 
-export type SettingsUpdate = { ok: true; settings: Settings } | { ok: false; message: string };
-export type ImportOutcome = { ok: true; notebooks: number } | { ok: false; message: string };
+export type SettingsUpdate = { ok: true; settings: Settings } | { ok: false; why: Why };
+export type ImportOutcome = { ok: true; notebooks: number } | { ok: false; why: Why };
 export interface RetentionOutcome {
   removed: number;
   rewritten: number;
@@ -250,16 +260,15 @@ async function writeNotebook(record: NotebookRecord): Promise<void> {
 
 async function applySettingsPatch(patch: Record<string, unknown>): Promise<SettingsUpdate> {
   const parsed = await readReported(SETTINGS_KEY, parseSettings);
-  if (parsed.readOnly) return { ok: false, message: new ReadOnlyRecordError(SETTINGS_KEY).message };
+  if (parsed.readOnly) return { ok: false, why: { kind: 'read-only', key: SETTINGS_KEY } };
   const unknown = unknownSettings(patch, parsed.value);
-  if (unknown.length > 0) return { ok: false, message: `Unknown setting: ${unknown.join(', ')}` };
+  if (unknown.length > 0) return { ok: false, why: { kind: 'unknown-setting', names: unknown } };
   const merged = { ...parsed.value, ...patch };
   if (isObject(patch.categories)) merged.categories = { ...parsed.value.categories, ...patch.categories };
   const result = v.safeParse(SettingsSchema, merged);
   if (!result.success) {
     const [issue] = result.issues;
-    const path = v.getDotPath(issue);
-    return { ok: false, message: `Invalid setting${path ? ` ${path}` : 's'}: ${issue.message}` };
+    return { ok: false, why: { kind: 'invalid-setting', path: v.getDotPath(issue) ?? '', detail: issue.message } };
   }
   await write({ [SETTINGS_KEY]: result.output });
   return { ok: true, settings: result.output };
@@ -280,12 +289,10 @@ async function applyImport(text: string, checkPatterns?: PatternCheck): Promise<
   for (const record of parsed.notebooks) items[notebookStorageKey(record.key)] = record;
   const newer = await newerRecords(Object.keys(items));
   if (newer.length > 0) {
-    const names = newer.length > 3 ? `${newer.slice(0, 3).join(', ')} and ${newer.length - 3} more` : newer.join(', ');
-    const message = `It would replace records written by a newer version of the extension (${names}).`;
-    return { ok: false, message: `${message} Update the extension first.` };
+    return { ok: false, why: { kind: 'import-newer', names: newer.slice(0, 3), more: Math.max(0, newer.length - 3) } };
   }
   const tooLarge = await exceedsQuota(items);
-  if (tooLarge) return { ok: false, message: tooLarge };
+  if (tooLarge) return { ok: false, why: tooLarge };
   await write(items);
   return { ok: true, notebooks: parsed.notebooks.length };
 }
@@ -295,15 +302,12 @@ async function applyImport(text: string, checkPatterns?: PatternCheck): Promise<
  * length plus its value's JSON, in bytes, against QUOTA_BYTES; Firefox sets no such quota. The browser refuses an
  * over-quota write whole, so this is for a clear message, not for safety.
  */
-async function exceedsQuota(items: Record<string, unknown>): Promise<string | null> {
+async function exceedsQuota(items: Record<string, unknown>): Promise<Why | null> {
   const quota = (local() as { QUOTA_BYTES?: unknown }).QUOTA_BYTES;
   if (typeof quota !== 'number') return null;
   const needed = bytesOf({ ...(await local().get(null)), ...items });
   if (needed <= quota) return null;
-  return (
-    `It would take ${megabytes(needed)} MB of storage, and the browser allows this extension ${megabytes(quota)} MB. ` +
-    'Import a file with fewer notebooks, or clear data first.'
-  );
+  return { kind: 'import-too-large', neededMb: megabytes(needed), quotaMb: megabytes(quota) };
 }
 
 const utf8 = new TextEncoder();

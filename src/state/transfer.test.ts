@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { getMessage } from '../../test/support/messages';
 import { refusedPattern } from '../detector/patterns';
 import { CURRENT_VERSION } from './migrations';
 import { defaultNotebook, defaultSettings, type NotebookRecord } from './schema';
-import { EXPORT_FORMAT, exportData, parseImport } from './transfer';
+import { checkingPatterns, EXPORT_FORMAT, exportData, parseImport } from './transfer';
 
 /** README: an import holds "at most 20 MB and 1000 notebooks". */
 const IMPORT_MAX_NOTEBOOKS = 1000;
@@ -111,17 +110,16 @@ describe('parseImport', () => {
   it('refuses a pattern the options page would refuse, naming it and saying why', () => {
     const file = JSON.parse(exported());
     file.settings.markerPatterns = ['^RESTART$', '^(?=.*done)restart'];
-    const result = parseImport(JSON.stringify(file), refusedInWords);
-    expect(!result.ok && result.message).toMatch(
-      /^Invalid field at settings\.markerPatterns\.1: Lookahead like \(\?=…\) or \(\?!…\) is not supported/,
-    );
-    file.settings.markerPatterns = ['^RESTART$', '(a|aa)+$'];
-    expect(parseImport(JSON.stringify(file), refusedInWords).ok).toBe(true);
-    // Without the engine (pages do not load it) patterns cannot be checked: refused, never taken unchecked.
-    expect(parseImport(JSON.stringify(file))).toEqual({
-      ok: false,
-      message: 'Invalid field at settings.failurePatterns: patterns cannot be checked here',
+    const result = parseImport(JSON.stringify(file), checkingPatterns(refusedPattern));
+    expect(!result.ok && result.why).toEqual({
+      kind: 'pattern-refused',
+      path: 'settings.markerPatterns.1',
+      refusal: { key: 'patternLookahead', subs: expect.any(Array) },
     });
+    file.settings.markerPatterns = ['^RESTART$', '(a|aa)+$'];
+    expect(parseImport(JSON.stringify(file), checkingPatterns(refusedPattern)).ok).toBe(true);
+    // Without the engine (pages do not load it) patterns cannot be checked: refused, never taken unchecked.
+    expect(parseImport(JSON.stringify(file))).toEqual({ ok: false, why: { kind: 'patterns-unchecked' } });
   });
 
   // biome-ignore lint/suspicious/noExplicitAny: each case damages the parsed export file in its own way
@@ -131,56 +129,63 @@ describe('parseImport', () => {
     return JSON.stringify(file);
   }
 
-  it.each<[string, string, RegExp]>([
-    ['not JSON', '{"format": "colab-oom-guard", ', /not valid JSON/],
-    ['empty', '', /not valid JSON/],
-    ['JSON but not an object', '[1,2,3]', /not a Colab OOM Guard export/],
-    ['another format', withFile((f) => (f.format = 'something-else')), /not a Colab OOM Guard export/],
-    ['no version', withFile((f) => delete f.version), /no readable version \(found nothing\)/],
-    ['a text version', withFile((f) => (f.version = '1')), /no readable version \(found "1"\)/],
-    ['a newer version', withFile((f) => (f.version = CURRENT_VERSION + 1)), /newer version.*Update the extension/],
-    ['no notebook list', withFile((f) => (f.notebooks = {})), /at notebooks: expected a list/],
-    ['bad setting', withFile((f) => (f.settings.maxRestarts = 'x')), /at settings\.maxRestarts: Invalid type/],
+  const field = (path: string, detail: RegExp) => ({
+    kind: 'invalid-field',
+    path,
+    detail: expect.stringMatching(detail),
+  });
+  it.each<[string, string, Record<string, unknown>]>([
+    ['not JSON', '{"format": "colab-oom-guard", ', { kind: 'not-json', detail: expect.any(String) }],
+    ['empty', '', { kind: 'not-json', detail: expect.any(String) }],
+    ['JSON but not an object', '[1,2,3]', { kind: 'not-an-export' }],
+    ['another format', withFile((f) => (f.format = 'something-else')), { kind: 'not-an-export' }],
+    ['no version', withFile((f) => delete f.version), { kind: 'no-version', found: '' }],
+    ['a text version', withFile((f) => (f.version = '1')), { kind: 'no-version', found: '"1"' }],
+    [
+      'a newer version',
+      withFile((f) => (f.version = CURRENT_VERSION + 1)),
+      { kind: 'export-newer', version: CURRENT_VERSION + 1, current: CURRENT_VERSION },
+    ],
+    ['no notebook list', withFile((f) => (f.notebooks = {})), { kind: 'expected-list', path: 'notebooks' }],
+    ['bad setting', withFile((f) => (f.settings.maxRestarts = 'x')), field('settings.maxRestarts', /^Invalid type/)],
     [
       'bad back-off pair',
       withFile((f) => (f.settings.backoffMaxSec = 1)),
-      /at settings\.backoffMaxSec: The longest back-off/,
+      field('settings.backoffMaxSec', /^The longest back-off/),
     ],
-    ['settings missing', withFile((f) => delete f.settings), /at settings: expected an object/],
+    ['settings missing', withFile((f) => delete f.settings), { kind: 'expected-object', path: 'settings' }],
     [
       'bad nested field',
       withFile((f) => (f.notebooks[0].history[0].at = 'noon')),
-      /at notebooks\.0\.history\.0\.at: Invalid type/,
+      field('notebooks.0.history.0.at', /^Invalid type/),
     ],
-    ['bad key', withFile((f) => (f.notebooks[1].key = 'nope')), /at notebooks\.1\.key: Invalid notebook key/],
+    ['bad key', withFile((f) => (f.notebooks[1].key = 'nope')), field('notebooks.1.key', /^Invalid notebook key/)],
     [
       'duplicate key',
       withFile((f) => (f.notebooks[1].key = f.notebooks[0].key)),
-      /at notebooks\.1\.key: "drive:abc" appears twice/,
+      { kind: 'duplicate-key', path: 'notebooks.1.key', key: 'drive:abc' },
     ],
-    ['newer record', withFile((f) => (f.notebooks[0].v = 9)), /at notebooks\.0\.v: written by a newer version \(v9\)/],
+    [
+      'newer record',
+      withFile((f) => (f.notebooks[0].v = 9)),
+      { kind: 'newer-record', path: 'notebooks.0.v', version: 9 },
+    ],
     [
       'a key with a bidirectional override',
       withFile((f) => (f.notebooks[1].key = 'drive:abc\u202Edef')),
-      /at notebooks\.1\.key: A notebook key must not contain control or bidirectional characters/,
+      field('notebooks.1.key', /^A notebook key must not contain control or bidirectional characters/),
     ],
     [
       'more notebooks than an import takes',
       withFile((f) => (f.notebooks = Array.from({ length: IMPORT_MAX_NOTEBOOKS + 1 }, () => ({})))),
-      /holds 1001 notebooks; an import takes at most 1000/,
+      { kind: 'too-many-notebooks', count: 1001, max: 1000 },
     ],
-  ])('refuses %s with a clear message', (_name, text, message) => {
+  ])('refuses %s, saying why', (_name, text, why) => {
     const result = parseImport(text);
     expect(result.ok).toBe(false);
-    expect(!result.ok && result.message).toMatch(message);
+    expect(!result.ok && result.why).toEqual(why);
   });
 });
-
-/** The background's check (ui/refusal-text.ts) with English words. */
-function refusedInWords(settings: Parameters<typeof refusedPattern>[0]) {
-  const refused = refusedPattern(settings);
-  return refused && { path: refused.path, message: getMessage(refused.refusal.key, refused.refusal.subs) };
-}
 
 describe('imports at their edges', () => {
   const file = () => JSON.parse(exported()) as { version: unknown; notebooks: Record<string, unknown>[] };
@@ -201,7 +206,7 @@ describe('imports at their edges', () => {
     for (const version of [-1, 2.5]) {
       expect(importing((f) => (f.version = version))).toEqual({
         ok: false,
-        message: `The export has no readable version (found ${version}).`,
+        why: { kind: 'no-version', found: String(version) },
       });
     }
   });
@@ -209,7 +214,7 @@ describe('imports at their edges', () => {
   it('names a notebook whose version cannot be read, and never carries a restart under way into this browser', () => {
     expect(importing((f) => (f.notebooks[0] = { ...f.notebooks[0], v: -1 }))).toEqual({
       ok: false,
-      message: 'Invalid field at notebooks.0.v: unreadable version -1.',
+      why: { kind: 'invalid-field', path: 'notebooks.0.v', detail: 'unreadable version -1' },
     });
     const restarting = importing((f) => {
       f.notebooks[0] = {

@@ -1,8 +1,10 @@
 import * as v from 'valibot';
+import type { Refusal } from '../detector';
 import { IMPORT_MAX_NOTEBOOKS } from '../limits';
 import { CURRENT_VERSION, isObject, type RecordKind } from './migrations';
 import { migrateAndParse, type NotebookRecord, NotebookRecordSchema, type Settings, SettingsSchema } from './schema';
 import { isScratchKey } from './scratch';
+import type { Why } from './why';
 
 /** Export files: settings and every notebook record, in the current storage shapes. */
 
@@ -28,18 +30,24 @@ export function exportData(
   return { format: EXPORT_FORMAT, version: CURRENT_VERSION, exportedAt, settings, notebooks };
 }
 
-export type ImportResult =
-  | { ok: true; settings: Settings; notebooks: NotebookRecord[] }
-  | { ok: false; message: string };
+export type ImportResult = { ok: true; settings: Settings; notebooks: NotebookRecord[] } | Failed;
+type Failed = { ok: false; why: Why };
 
-/**
- * The pattern engine's check of the user's patterns (`refusedPattern` in detector/patterns.ts, its reason said in
- * words by ui/refusal-text.ts): the first refused pattern's path in the settings and why, or null.
- */
+/** Why the settings' patterns are refused, or null: the first refused pattern, by the pattern engine's rules. */
 export type PatternCheck = (settings: {
   failurePatterns: readonly string[];
   markerPatterns: readonly string[];
-}) => { path: string; message: string } | null;
+}) => Why | null;
+
+/** The pattern engine's check (`refusedPattern` in detector/patterns.ts, which only the service worker loads). */
+export function checkingPatterns(
+  refused: (settings: Parameters<PatternCheck>[0]) => { path: string; refusal: Refusal } | null,
+): PatternCheck {
+  return (settings) => {
+    const found = refused(settings);
+    return found && { kind: 'pattern-refused', path: `settings.${found.path}`, refusal: found.refusal };
+  };
+}
 
 /**
  * Strict, unlike reads from storage: a file with any invalid field is refused as a whole, so a bad import changes
@@ -52,19 +60,19 @@ export function parseImport(text: string, checkPatterns: PatternCheck = unchecka
   if (!json.ok) return json;
   const file = json.value;
   if (!isObject(file) || file.format !== EXPORT_FORMAT) {
-    return fail('This is not a Colab OOM Guard export (its "format" is not "colab-oom-guard").');
+    return fail({ kind: 'not-an-export' });
   }
   const versionProblem = checkVersion(file.version);
   if (versionProblem) return fail(versionProblem);
-  if (!Array.isArray(file.notebooks)) return fail('Invalid field at notebooks: expected a list of notebooks.');
+  if (!Array.isArray(file.notebooks)) return fail({ kind: 'expected-list', path: 'notebooks' });
   if (file.notebooks.length > IMPORT_MAX_NOTEBOOKS) {
-    return fail(`The file holds ${file.notebooks.length} notebooks; an import takes at most ${IMPORT_MAX_NOTEBOOKS}.`);
+    return fail({ kind: 'too-many-notebooks', count: file.notebooks.length, max: IMPORT_MAX_NOTEBOOKS });
   }
 
   const settings = parseWithMigration('settings', file.settings, SettingsSchema, 'settings');
   if (!settings.ok) return settings;
-  const pattern = checkPatterns(settings.value);
-  if (pattern) return fail(`Invalid field at settings.${pattern.path}: ${pattern.message}`);
+  const refused = checkPatterns(settings.value);
+  if (refused) return fail(refused);
   const notebooks: NotebookRecord[] = [];
   for (const [index, raw] of file.notebooks.entries()) {
     const record = parseWithMigration('notebook', raw, NotebookRecordSchema, `notebooks.${index}`);
@@ -72,7 +80,7 @@ export function parseImport(text: string, checkPatterns: PatternCheck = unchecka
     // A scratch notebook belongs to a tab of the browser that had it (exports leave them out): nothing to import.
     if (isScratchKey(record.value.key)) continue;
     if (notebooks.some((n) => n.key === record.value.key)) {
-      return fail(`Invalid field at notebooks.${index}.key: "${record.value.key}" appears twice.`);
+      return fail({ kind: 'duplicate-key', path: `notebooks.${index}.key`, key: record.value.key });
     }
     notebooks.push(withoutTransientStatus(record.value));
   }
@@ -81,24 +89,20 @@ export function parseImport(text: string, checkPatterns: PatternCheck = unchecka
 
 /** The one place where imported patterns are checked: by the same rules as patterns typed in the options page. */
 
-function parseJson(text: string): { ok: true; value: unknown } | { ok: false; message: string } {
+function parseJson(text: string): { ok: true; value: unknown } | Failed {
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch (error) {
-    return fail(`The file is not valid JSON (${error instanceof Error ? error.message : String(error)}).`);
+    return fail({ kind: 'not-json', detail: error instanceof Error ? error.message : String(error) });
   }
 }
 
-function checkVersion(version: unknown): string | null {
+/** `found`: the version field as the file spells it (JSON), empty when there is none. */
+function checkVersion(version: unknown): Why | null {
   if (typeof version !== 'number' || !Number.isInteger(version) || version < 0) {
-    return `The export has no readable version (found ${JSON.stringify(version) ?? 'nothing'}).`;
+    return { kind: 'no-version', found: JSON.stringify(version) ?? '' };
   }
-  if (version > CURRENT_VERSION) {
-    return (
-      `The export was made by a newer version of the extension (format version ${version}; ` +
-      `this one reads up to ${CURRENT_VERSION}). Update the extension first.`
-    );
-  }
+  if (version > CURRENT_VERSION) return { kind: 'export-newer', version, current: CURRENT_VERSION };
   return null;
 }
 
@@ -108,19 +112,19 @@ function parseWithMigration<T>(
   raw: unknown,
   schema: v.GenericSchema<unknown, T>,
   path: string,
-): { ok: true; value: T } | { ok: false; message: string } {
-  if (!isObject(raw)) return fail(`Invalid field at ${path}: expected an object.`);
+): { ok: true; value: T } | Failed {
+  if (!isObject(raw)) return fail({ kind: 'expected-object', path });
   const result = migrateAndParse(kind, raw, schema);
   if (result.ok) return result;
   switch (result.reason) {
     case 'newer':
-      return fail(`Invalid field at ${path}.v: written by a newer version (v${result.version}).`);
+      return fail({ kind: 'newer-record', path: `${path}.v`, version: result.version });
     case 'invalid':
-      return fail(`Invalid field at ${path}.v: ${result.message}.`);
+      return fail({ kind: 'invalid-field', path: `${path}.v`, detail: result.message });
     case 'fields': {
       const [issue] = result.issues;
       const inner = v.getDotPath(issue);
-      return fail(`Invalid field at ${inner ? `${path}.${inner}` : path}: ${issue.message}.`);
+      return fail({ kind: 'invalid-field', path: inner ? `${path}.${inner}` : path, detail: issue.message });
     }
   }
 }
@@ -133,11 +137,11 @@ function withoutTransientStatus(record: NotebookRecord): NotebookRecord {
 
 function uncheckable(settings: Parameters<PatternCheck>[0]): ReturnType<PatternCheck> {
   const patterns = settings.failurePatterns.length + settings.markerPatterns.length;
-  return patterns > 0 ? { path: 'failurePatterns', message: 'patterns cannot be checked here' } : null;
+  return patterns > 0 ? { kind: 'patterns-unchecked' } : null;
 }
 
-function fail(message: string): { ok: false; message: string } {
-  return { ok: false, message };
+function fail(why: Why): Failed {
+  return { ok: false, why };
 }
 
 /**

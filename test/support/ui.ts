@@ -16,7 +16,8 @@ import { refusedPattern } from '../../src/detector/patterns';
 import { type UiMessage, UiMessageSchema } from '../../src/messaging/protocol';
 import { defaultNotebook, type NotebookRecord, notebookStorageKey } from '../../src/state/schema';
 import { createNotebookWriter } from '../../src/state/store';
-import { refusedPatternSaid } from '../../src/ui/refusal-text';
+import { checkingPatterns } from '../../src/state/transfer';
+
 import { getMessage } from './messages';
 
 export { getMessage } from './messages';
@@ -37,7 +38,7 @@ export async function installFakeBrowser(): Promise<FakeWorker> {
   // The built manifest takes its version from package.json (vite.config.ts).
   vi.spyOn(fakeBrowser.runtime, 'getManifest').mockReturnValue({ ...manifest, version: pkg.version } as never);
   // The real router, as the service worker runs it, with the popup as the sender.
-  const { route } = createRouter(createNotebookWriter(refusedPatternSaid(refusedPattern)));
+  const { route } = createRouter(createNotebookWriter(checkingPatterns(refusedPattern)));
   const sender = { id: fakeBrowser.runtime.id, url: fakeBrowser.runtime.getURL('src/popup/index.html') };
   const sent: UiMessage[] = [];
   let custom: ((message: UiMessage) => unknown) | null = null;

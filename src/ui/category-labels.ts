@@ -1,5 +1,5 @@
-import type { Category } from '../detector';
 import { type MessageKey, t } from '../lib/i18n';
+import type { Category } from '../state/schema';
 
 const CATEGORY_KEYS: Record<Category, { label: MessageKey; hint: MessageKey }> = {
   'gpu-oom': { label: 'categoryGpuOom', hint: 'categoryGpuOomHint' },
