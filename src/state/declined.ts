@@ -1,6 +1,7 @@
 /**
- * Why the guard left alone a failure it saw (an `ignored` entry's detail): one short phrase per reason, kept as it
- * is, so that the entries can be told apart by it.
+ * Why the guard left alone a failure it saw (an `ignored` entry's reason): the English phrase each reason had when
+ * version 4 wrote it into the history, kept so that state/history-sentences.ts reads such an entry back as its reason.
+ * The pages say the reason in their own language (ui/history-text.ts).
  */
 export const DECLINED = {
   /** An error output the run went on after (a caught OOM shown with `showtraceback()`), or not what ended it. */

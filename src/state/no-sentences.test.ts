@@ -15,7 +15,7 @@ const KNOWN_FILES: Record<string, string> = {
   'disconnect.ts':
     "each disconnect's verdict description, stored with the verdict as every rule's is; the pages name it by rule id",
   'schema.ts': "valibot messages of the stored shapes: shown only as a why's `detail`, as valibot's own are",
-  'declined.ts': "each declined reason's phrase, as the history has shown it since version 4 (not yet translated)",
+  'declined.ts': "each declined reason's English phrase as version 4 wrote it, which history-sentences reads back",
 };
 /** Single literals, by file and their first words. */
 const KNOWN_LITERALS: Record<string, string> = {

@@ -116,9 +116,18 @@ function ignoredWords(p: HistoryParams): string | undefined {
     case undefined:
       return undefined;
     default:
-      return Object.hasOwn(DECLINED, p.why) ? DECLINED[p.why as DeclineReason] : undefined;
+      return Object.hasOwn(DECLINED, p.why) ? t(DECLINED_WORDS[p.why as DeclineReason]) : undefined;
   }
 }
+
+/** Why a failure seen was left alone, in the words of the page's language: one string per reason. */
+const DECLINED_WORDS: Record<DeclineReason, MessageKey> = {
+  'earlier-error': 'historyDeclinedEarlierError',
+  'ending-missing': 'historyDeclinedEndingMissing',
+  'ending-unclear': 'historyDeclinedEndingUnclear',
+  'source-unreadable': 'historyDeclinedSourceUnreadable',
+  'crash-without-run': 'historyDeclinedCrashWithoutRun',
+};
 
 function resumedWords(p: HistoryParams): string | undefined {
   const delay = p.delaySec ?? 0;
