@@ -1,17 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
-import { localeWords } from '../../test/support/messages';
-import type { MessageKey } from '../lib/i18n';
+import { speakIn } from '../../test/support/messages';
 import type { Why, WhyKind } from '../state/why';
 import { WHY_KINDS } from '../state/why';
-import type { NightWords } from './night-text';
 import { whyWords } from './why-text';
 
-/** The words of the language a test chose; a key missing from it is said as the bare key. */
-const words = vi.hoisted(() => ({ current: null as NightWords | null }));
-vi.mock('../lib/i18n', () => ({
-  t: (key: MessageKey, ...subs: (string | number)[]) => words.current?.t(key, ...subs) ?? key,
-  tn: (key: MessageKey, _count: number, ...subs: (string | number)[]) => words.current?.t(key, ...subs) ?? key,
-}));
+vi.mock('../lib/i18n', async () => (await import('../../test/support/messages')).inChosenLocale);
 
 /** One example of each kind, every parameter filled (each variant of a kind with variants). */
 const EXAMPLES: { [K in WhyKind]: Extract<Why, { kind: K }>[] } = {
@@ -104,7 +97,7 @@ describe('why words', () => {
   });
 
   it.each(LOCALES)('%s says every why in its own words, each parameter in place', (locale) => {
-    words.current = localeWords(locale);
+    speakIn(locale);
     for (const why of ALL) {
       const said = whyWords(why);
       // A key missing from the language is said as the bare key (whyGuardOff, alertsNoUrl…).
@@ -119,7 +112,7 @@ describe('why words', () => {
   });
 
   it('says the English the pages showed before the reasons became data', () => {
-    words.current = localeWords('en');
+    speakIn('en');
     expect(whyWords({ kind: 'cannot-cancel' })).toBe('The restart has already started and cannot be cancelled');
     expect(whyWords({ kind: 'too-early', seconds: 4 })).toBe('Too early: 4 s left');
     expect(whyWords({ kind: 'category-off', category: 'gpu-fault' })).toBe(
@@ -136,7 +129,7 @@ describe('why words', () => {
   });
 
   it('says a why of another version (an update between a reply and its page) as an unknown failure', () => {
-    words.current = localeWords('en');
+    speakIn('en');
     expect(whyWords({ kind: 'from-the-future' } as unknown as Why)).toBe('Something went wrong.');
   });
 });

@@ -45,3 +45,21 @@ export function localeGetMessage(locale: string): (key: string, substitutions?: 
     return fillMessage(entry.message, Array.isArray(substitutions) ? substitutions : [substitutions]);
   };
 }
+
+/** The words of the locale a test chose with `speakIn`; none chosen yet, every key is said as itself. */
+let chosen: NightWords | null = null;
+
+/** From now on, `inChosenLocale` speaks `locale`'s messages. */
+export function speakIn(locale: string): void {
+  chosen = localeWords(locale);
+}
+
+/**
+ * `t` and `tn` in the locale a test chose, for `vi.mock('…/lib/i18n', …)`: a key missing from it is said as the bare
+ * key, so a test sees which words are missing.
+ */
+export const inChosenLocale = {
+  t: (key: string, ...substitutions: (string | number)[]) => chosen?.t(key, ...substitutions) ?? key,
+  tn: (key: string, count: number, ...substitutions: (string | number)[]) =>
+    chosen?.tn(key, count, ...substitutions) ?? key,
+};
