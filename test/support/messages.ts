@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import messages from '../../public/_locales/en/messages.json';
 import { fillMessage } from '../../src/lib/fill-message';
+import type { MessageKey } from '../../src/lib/i18n';
 import { pluralForm } from '../../src/lib/plural';
 import type { NightWords, Translate } from '../../src/ui/night-text';
 
@@ -59,7 +60,7 @@ export function speakIn(locale: string): void {
  * key, so a test sees which words are missing.
  */
 export const inChosenLocale = {
-  t: (key: string, ...substitutions: (string | number)[]) => chosen?.t(key, ...substitutions) ?? key,
-  tn: (key: string, count: number, ...substitutions: (string | number)[]) =>
+  t: (key: MessageKey, ...substitutions: (string | number)[]) => chosen?.t(key, ...substitutions) ?? key,
+  tn: (key: MessageKey, count: number, ...substitutions: (string | number)[]) =>
     chosen?.tn(key, count, ...substitutions) ?? key,
 };
