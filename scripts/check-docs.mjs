@@ -15,11 +15,11 @@
 //    least), so a file that moves takes its mentions along.
 //  - No issue numbers (the word and a number) in the docs, test titles or code comments: they say what, not which
 //    issue asked for it (CHANGELOG.md may name them; test/fixtures/ holds copied evidence).
-import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseSync, walk } from './ast.mjs';
+import { workTreeFiles } from './work-tree.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const README_MAX_WORDS = 1500;
@@ -284,12 +284,7 @@ export function checkDocs() {
   problems.push(...staleScreenshotStrings(JSON.parse(read('docs/screenshots/strings.json')), messages, pictures));
   problems.push(...storeTextProblems(read('store/chrome-web-store.md'), read('store/firefox-addons.md'), messages));
 
-  const tracked = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], {
-    cwd: root,
-    encoding: 'utf8',
-  })
-    .split('\n')
-    .filter((file) => file && !file.startsWith('test/fixtures/') && existsSync(path.join(root, file)));
+  const tracked = workTreeFiles().filter((file) => !file.startsWith('test/fixtures/'));
   const rooms = readdirSync(path.join(root, 'src'), { withFileTypes: true })
     .filter((entry) => entry.isDirectory())
     .map((entry) => entry.name);

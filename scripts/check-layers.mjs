@@ -12,11 +12,11 @@
 //    folder and top-level file in the Layout table is a room and the other way round.
 // Imports are read with Vite's parser (scripts/ast.mjs), not TypeScript 7's own API, which must start its compiler
 // and load the whole program (8 s here) to give the same list.
-import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseSync, walk } from './ast.mjs';
+import { workTreeFiles } from './work-tree.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -325,16 +325,10 @@ export function developersProblems(markdown, layers = LAYERS) {
 }
 
 function repositoryFiles() {
-  const listed = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', 'src'], {
-    cwd: root,
-    encoding: 'utf8',
-  });
-  const files = {};
-  for (const file of listed.split('\n').filter(Boolean)) {
-    if (!existsSync(path.join(root, file))) continue; // deleted in the work tree
-    files[file] = CODE.test(file) ? readFileSync(path.join(root, file), 'utf8') : '';
-  }
-  return files;
+  const files = workTreeFiles('src');
+  return Object.fromEntries(
+    files.map((file) => [file, CODE.test(file) ? readFileSync(path.join(root, file), 'utf8') : '']),
+  );
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -13,19 +12,13 @@ import {
   roomOf,
   tableProblems,
 } from './check-layers.mjs';
+import { workTreeFiles } from './work-tree.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 
 describe("the repository's imports", () => {
-  const listed = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', 'src'], {
-    cwd: root,
-    encoding: 'utf8',
-  });
   const files = Object.fromEntries(
-    listed
-      .split('\n')
-      .filter((file) => file && existsSync(path.join(root, file)))
-      .map((file) => [file, /\.tsx?$/.test(file) ? readFileSync(path.join(root, file), 'utf8') : '']),
+    workTreeFiles('src').map((file) => [file, /\.tsx?$/.test(file) ? readFileSync(path.join(root, file), 'utf8') : '']),
   );
   const isFile = (file) =>
     file in files || (existsSync(path.join(root, file)) && statSync(path.join(root, file)).isFile());

@@ -3,12 +3,11 @@
 // a reader takes in whole (the restart policy was split into rooms for it: DEVELOPERS.md, Layout). A file in
 // EXCEPTIONS is today's exception, reported as a known exception (lint stays green) and failing once it fits, so the
 // table never lists a file that no longer needs it.
-import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ROOT, workTreeFiles } from './work-tree.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const MAX_LINES = 400;
 
 /** Files allowed over MAX_LINES until they are split, with why they are not yet. */
@@ -53,16 +52,8 @@ export function checkSizes(files, exceptions = EXCEPTIONS, max = MAX_LINES) {
 
 /** The repository's product files of src/, path → text. */
 export function repositoryFiles() {
-  const listed = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', 'src'], {
-    cwd: root,
-    encoding: 'utf8',
-  });
-  const files = {};
-  for (const file of listed.split('\n').filter((name) => name && !isTest(name))) {
-    if (!existsSync(path.join(root, file))) continue; // deleted in the work tree
-    files[file] = readFileSync(path.join(root, file), 'utf8');
-  }
-  return files;
+  const files = workTreeFiles('src').filter((file) => !isTest(file));
+  return Object.fromEntries(files.map((file) => [file, readFileSync(path.join(ROOT, file), 'utf8')]));
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -5,10 +5,11 @@
 // "Incremental: limitations"). Each static survivor is written into a copy of the repository and its module's
 // related tests run in a fresh vitest; one failing test kills it. Only survivors are re-tested: a killed mutant was
 // killed by a test that failed.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
+import { ROOT, workTreeFiles } from './work-tree.mjs';
 
 /** `source` with the text at `location` (Stryker's: lines and columns from 1, end exclusive) replaced. */
 export function applyMutant(source, { start, end }, replacement) {
@@ -31,18 +32,11 @@ export function staticSurvivors(report) {
 /** A copy of the working tree (tracked and untracked files, not ignored ones), sharing node_modules. */
 function copyOfRepository() {
   const root = mkdtempSync(join(tmpdir(), 'oom-guard-static-'));
-  const files = execFileSync('git', ['ls-files', '-co', '--exclude-standard', '-z'], { encoding: 'utf8' })
-    .split('\0')
-    .filter(Boolean);
-  for (const file of files) {
+  for (const file of workTreeFiles()) {
     mkdirSync(dirname(join(root, file)), { recursive: true });
-    try {
-      copyFileSync(file, join(root, file));
-    } catch {
-      // A file deleted but not yet staged: the copy has no such file either.
-    }
+    copyFileSync(join(ROOT, file), join(root, file));
   }
-  symlinkSync(resolve('node_modules'), join(root, 'node_modules'), 'dir');
+  symlinkSync(join(ROOT, 'node_modules'), join(root, 'node_modules'), 'dir');
   return root;
 }
 
