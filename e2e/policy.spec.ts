@@ -87,6 +87,16 @@ async function waitForSessionKeyGone(serviceWorker: Worker, name: string): Promi
     .toBeUndefined();
 }
 
+/**
+ * The worker has handed over the countdown of a tab gone (closed, or navigated away): the history says the tab is
+ * gone. A test that writes the record itself waits for this, or the handover's write can land after it.
+ */
+async function waitForTabGone(serviceWorker: Worker, key: string, tabId: number): Promise<void> {
+  await expect
+    .poll(async () => (await record(serviceWorker, key))?.history.at(-1))
+    .toMatchObject({ type: 'tab-gone', params: { tab: tabId } });
+}
+
 test(
   'a notebook that runs out of memory on every run is restarted 3 times, backed off 1, 2, 4 s, then left ' + 'alone',
   async ({ context, page, serviceWorker }) => {
@@ -246,6 +256,7 @@ test('a countdown that ended while its notebook was closed is skipped when the n
   await expect.poll(async () => (await record(serviceWorker, key))?.status.kind).toBe('pending');
   await first.close();
   await waitForSessionKeyGone(serviceWorker, `tab:${tabId}`);
+  await waitForTabGone(serviceWorker, key, tabId);
   // Nobody had the notebook open when its countdown ended, 3 minutes ago.
   await moveDeadline(serviceWorker, key, Date.now() - 3 * 60_000);
 
@@ -288,6 +299,7 @@ test('a tab back on its notebook after the deadline gets a new countdown, shown 
   await expect.poll(async () => (await record(serviceWorker, key))?.status.kind).toBe('pending');
   const stored = (await record(serviceWorker, key))!.status;
   await page.goto('about:blank');
+  await waitForTabGone(serviceWorker, key, tabId);
   // Its deadline passed 30 s ago while the tab was elsewhere (within the 2 minutes a countdown may be carried).
   await moveDeadline(serviceWorker, key, Date.now() - 30_000);
 
